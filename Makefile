@@ -1,0 +1,143 @@
+# nvd — one Makefile for the whole tree.  `make` builds into build/,
+# `make check` runs every test, `make deps` installs what Debian lacks.
+
+PREFIX    ?= /usr/local
+DESTDIR   ?=
+BUILD     ?= build
+CC        ?= cc
+PKG_CONFIG ?= pkg-config
+
+# Debian 12 packages the build and the tests need.
+DEPS_PKGS := build-essential pkg-config libevent-dev libpciaccess-dev libcmocka-dev \
+             libpng-dev
+
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -fPIC -pthread
+CPPFLAGS += -I. -D_GNU_SOURCE
+LDFLAGS  += -pthread
+
+PC_EVENT  = $(shell $(PKG_CONFIG) --cflags --libs libevent 2>/dev/null)
+PC_PCI    = $(shell $(PKG_CONFIG) --cflags --libs pciaccess 2>/dev/null)
+PC_CMOCKA = $(shell $(PKG_CONFIG) --cflags --libs cmocka 2>/dev/null)
+PC_PNG    = $(shell $(PKG_CONFIG) --cflags --libs libpng 2>/dev/null)
+
+OBJ := $(BUILD)/obj
+BIN := $(BUILD)/bin
+LIB := $(BUILD)/lib
+TST := $(BUILD)/tests
+
+src = $(wildcard $(1))
+obj = $(patsubst %.c,$(OBJ)/%.o,$(1))
+
+HW_SRC     := $(call src,hw/*.c)
+PROTO_SRC  := $(call src,proto/*.c)
+SIM_SRC    := $(call src,sim/*.c sim/*/*.c)
+NVD_SRC    := $(filter-out nvd/main.c,$(call src,nvd/*.c))
+CLIENT_SRC := $(call src,client/*.c)
+TOOLS      := $(patsubst tools/%.c,$(BIN)/%,$(call src,tools/*.c))
+UNIT       := $(patsubst tests/unit/%.c,$(TST)/unit/%,$(call src,tests/unit/test_*.c))
+INTEG      := $(patsubst tests/%.c,$(TST)/%,$(call src,tests/integration/test_*.c tests/hostile/test_*.c))
+TESTLIB_SRC := $(call src,tests/lib/*.c)
+BENCH      := $(patsubst bench/%.c,$(BUILD)/bench/%,$(call src,bench/*.c))
+
+LIBHW     := $(LIB)/libnvhw.a
+LIBPROTO  := $(LIB)/libnvproto.a
+LIBSIM    := $(LIB)/libnvsim.a
+LIBNVDCORE := $(LIB)/libnvdcore.a
+LIBNVD_SO := $(LIB)/libnvd.so
+LIBNVD_A  := $(LIB)/libnvd.a
+LIBTEST   := $(LIB)/libnvdtest.a
+
+all: $(BIN)/nvd $(LIBNVD_SO) $(LIBNVD_A) $(LIB)/pkgconfig/libnvd.pc $(TOOLS) $(BENCH)
+
+$(OBJ)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIBHW): $(call obj,$(HW_SRC))
+$(LIBPROTO): $(call obj,$(PROTO_SRC))
+$(LIBSIM): $(call obj,$(SIM_SRC))
+$(LIBNVDCORE): $(call obj,$(NVD_SRC))
+$(LIBNVD_A): $(call obj,$(CLIENT_SRC))
+$(LIBTEST): $(call obj,$(TESTLIB_SRC))
+$(LIB)/%.a:
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(LIBNVD_SO): $(call obj,$(CLIENT_SRC)) $(LIBPROTO) $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libnvd.so.0 -Wl,--no-undefined -o $@ $(call obj,$(CLIENT_SRC)) \
+		$(LIBPROTO) $(LIBHW) $(LDFLAGS)
+	ln -sf libnvd.so $(LIB)/libnvd.so.0
+
+$(LIB)/pkgconfig/libnvd.pc: client/libnvd.pc.in
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' -e 's|@INCLUDEDIR@|$(abspath client)|' \
+	    -e 's|@LIBDIR@|$(abspath $(LIB))|' $< > $@
+
+$(BIN)/nvd: $(OBJ)/nvd/main.o $(LIBNVDCORE) $(LIBSIM) $(LIBPROTO) $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_EVENT) $(PC_PCI)
+
+# Tools and benches link the client library statically so build/bin runs in place.
+$(BIN)/%: $(OBJ)/tools/%.o $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_PNG)
+
+$(BUILD)/bench/%: $(OBJ)/bench/%.o $(LIBTEST) $(LIBNVDCORE) $(LIBNVD_A) $(LIBSIM) $(LIBPROTO) $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_EVENT) $(PC_PCI) -lm
+
+# Unit tests link only the room they test: test_hw_*, test_sim_*, test_nvd_*.
+$(TST)/unit/test_hw_%: $(OBJ)/tests/unit/test_hw_%.o $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_CMOCKA)
+
+$(TST)/unit/test_sim_%: $(OBJ)/tests/unit/test_sim_%.o $(LIBSIM) $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_CMOCKA) -lm
+
+$(TST)/unit/test_nvd_%: $(OBJ)/tests/unit/test_nvd_%.o $(LIBNVDCORE) $(LIBSIM) $(LIBPROTO) $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_CMOCKA) $(PC_EVENT) $(PC_PCI) -lm
+
+# Integration and hostile tests are real clients of a real nvd.
+$(TST)/integration/%: $(OBJ)/tests/integration/%.o $(LIBTEST) $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_CMOCKA) $(PC_PNG)
+
+$(TST)/hostile/%: $(OBJ)/tests/hostile/%.o $(LIBTEST) $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_CMOCKA) $(PC_PNG)
+
+tests: all $(UNIT) $(INTEG)
+
+check: tests
+	tests/run $(BUILD)
+
+deps:
+	@missing=""; for p in $(DEPS_PKGS); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: everything is installed"; \
+	elif [ "$$(id -u)" != 0 ]; then echo "deps: missing:$$missing (run 'make deps' as root)"; exit 1; \
+	else echo "deps: installing$$missing"; apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(BIN)/nvd $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(LIBNVD_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIBNVD_SO) $(DESTDIR)$(PREFIX)/lib/libnvd.so.0
+	ln -sf libnvd.so.0 $(DESTDIR)$(PREFIX)/lib/libnvd.so
+	install -m 644 client/nvd.h $(DESTDIR)$(PREFIX)/include/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(PREFIX)/include|' \
+	    -e 's|@LIBDIR@|$(PREFIX)/lib|' client/libnvd.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libnvd.pc
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all tests check deps install clean
+.SECONDARY:
+
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)

@@ -1,0 +1,185 @@
+/* NV4x MMIO registers (BAR0): the one list the daemon, the simulator and the
+ * tools share.  Offsets follow envytools rnndb and the nouveau kernel driver;
+ * see ../shared/ref/nv40-hardware.md §1, §6, §8. */
+#ifndef NV_HW_REGS_H
+#define NV_HW_REGS_H
+
+/* PMC: master control */
+#define NV_PMC_BOOT_0            0x000000 /* chipset << 20 | 0xa1 */
+#define NV_PMC_BOOT_1            0x000004 /* 0: card is little-endian */
+#define NV_PMC_INTR              0x000100 /* pending, one bit per unit */
+#define NV_PMC_INTR_EN           0x000140 /* bit 0: deliver to the host */
+#define NV_PMC_ENABLE            0x000200 /* engine enable/reset */
+#define   NV_PMC_UNIT_PFIFO      (1u << 8)
+#define   NV_PMC_UNIT_PGRAPH     (1u << 12)
+#define   NV_PMC_UNIT_PTIMER     (1u << 20)
+#define   NV_PMC_UNIT_PCRTC0     (1u << 24)
+#define   NV_PMC_UNIT_PCRTC1     (1u << 25)
+#define   NV_PMC_UNIT_PBUS       (1u << 28)
+
+/* PBUS */
+#define NV_PBUS_INTR             0x001100
+#define NV_PBUS_INTR_EN          0x001140
+#define NV_PBUS_UNITS            0x001540 /* 15:8 vertex units, 7:0 shader pipes */
+
+/* PTIMER: nanoseconds since power-on */
+#define NV_PTIMER_INTR           0x009100
+#define NV_PTIMER_INTR_EN        0x009140
+#define NV_PTIMER_NUMERATOR      0x009200
+#define NV_PTIMER_DENOMINATOR    0x009210
+#define NV_PTIMER_TIME_LO        0x009400
+#define NV_PTIMER_TIME_HI        0x009410
+
+/* PFB */
+#define NV_PFB_CFG0              0x100200
+#define NV_PFB_CFG1              0x100204
+#define NV_PFB_CSTATUS           0x10020c /* VRAM size in bytes */
+
+/* PEXTDEV */
+#define NV_PEXTDEV_BOOT_0        0x101000 /* straps */
+
+/* PFIFO */
+#define NV_PFIFO_DELAY_0         0x002040
+#define NV_PFIFO_DMA_TIMESLICE   0x002044 /* 16:0 words per slice */
+#define NV_PFIFO_INTR            0x002100 /* write 1 to clear */
+#define NV_PFIFO_INTR_EN         0x002140
+#define   NV_PFIFO_INTR_CACHE_ERROR  (1u << 0)
+#define   NV_PFIFO_INTR_RUNOUT       (1u << 4)
+#define   NV_PFIFO_INTR_DMA_PUSHER   (1u << 12)
+#define   NV_PFIFO_INTR_DMA_PT       (1u << 16)
+#define   NV_PFIFO_INTR_SEMAPHORE    (1u << 20)
+#define NV_PFIFO_RAMHT           0x002210 /* search<<24 | (bits-9)<<16 | addr>>8 */
+#define NV_PFIFO_RAMRO           0x002218 /* addr >> 8 */
+#define NV_PFIFO_RAMFC           0x002220 /* NV40: addr >> 16 | 3 << 16 */
+#define NV_PFIFO_CACHES          0x002500 /* bit 0: REASSIGN */
+#define NV_PFIFO_MODE            0x002504 /* bit per channel: DMA mode */
+#define NV_PFIFO_DMA             0x002508 /* bit per channel: work pending */
+#define NV_PFIFO_CACHE1_PUSH0    0x003200 /* bit 0: access */
+#define NV_PFIFO_CACHE1_PUSH1    0x003204 /* 8:0 chid, bit 16 DMA mode */
+#define   NV_PFIFO_CACHE1_PUSH1_DMA  (1u << 16)
+#define NV_PFIFO_CACHE1_PUT      0x003210
+#define NV_PFIFO_CACHE1_DMA_PUSH 0x003220 /* bit 0 access, bit 12 suspended */
+#define NV_PFIFO_CACHE1_DMA_FETCH 0x003224
+#define NV_PFIFO_CACHE1_DMA_STATE 0x003228
+#define   NV_DMA_STATE_METHOD(s)    ((s) & 0x1ffc)
+#define   NV_DMA_STATE_SUBC(s)      (((s) >> 13) & 7)
+#define   NV_DMA_STATE_COUNT(s)     (((s) >> 18) & 0x7ff)
+#define   NV_DMA_STATE_NONINC       (1u << 0)
+#define   NV_DMA_STATE_SUBR_ACTIVE  (1u << 17) /* RAMFC DMA_STATE bit, see ref §1.5 */
+#define   NV_DMA_STATE_ERROR(s)     (((s) >> 29) & 7)
+#define   NV_DMA_STATE_ERROR_SHIFT  29
+#define NV_PFIFO_CACHE1_DMA_INSTANCE 0x00322c
+#define NV_PFIFO_CACHE1_DMA_PUT  0x003240
+#define NV_PFIFO_CACHE1_DMA_GET  0x003244
+#define NV_PFIFO_CACHE1_REF      0x003248
+#define NV_PFIFO_CACHE1_DMA_SUBROUTINE 0x00324c
+#define NV_PFIFO_CACHE1_PULL0    0x003250
+#define   NV_PULL0_ACCESS          (1u << 0)
+#define   NV_PULL0_HASH_FAILED     (1u << 4)
+#define   NV_PULL0_DEVICE_SOFTWARE (1u << 8)
+#define   NV_PULL0_HASH_BUSY       (1u << 12)
+#define NV_PFIFO_CACHE1_PULL1    0x003254
+#define NV_PFIFO_CACHE1_HASH     0x003258
+#define NV_PFIFO_CACHE1_ACQUIRE_TIMEOUT   0x003260
+#define NV_PFIFO_CACHE1_ACQUIRE_TIMESTAMP 0x003264
+#define NV_PFIFO_CACHE1_ACQUIRE_VALUE     0x003268
+#define NV_PFIFO_CACHE1_SEMAPHORE 0x00326c
+#define NV_PFIFO_CACHE1_GET      0x003270
+#define NV_PFIFO_CACHE1_ENGINE   0x003280 /* 4 bits per subchannel */
+#define NV_PFIFO_CACHE1_DMA_DCOUNT 0x0032a0
+#define NV_PFIFO_GRCTX_INSTANCE  0x0032e0
+#define NV_PFIFO_CACHE1_METHOD(i) (0x090000 + (i) * 8) /* 512 slots */
+#define NV_PFIFO_CACHE1_DATA(i)   (0x090004 + (i) * 8)
+#define NV_PFIFO_CACHE1_SIZE     512
+
+/* DMA pusher error codes (CACHE1_DMA_STATE 31:29) */
+#define NV_DMA_PUSHER_ERRORS(X) \
+	X(NONE,             0) \
+	X(CALL_SUBR_ACTIVE, 1) \
+	X(INVALID_MTHD,     2) \
+	X(RET_SUBR_INACTIVE,3) \
+	X(INVALID_CMD,      4) \
+	X(IB_EMPTY,         5) \
+	X(MEM_FAULT,        6)
+#define NV_DMA_ERR_ENUM(name, v) NV_DMA_ERR_##name = v,
+enum { NV_DMA_PUSHER_ERRORS(NV_DMA_ERR_ENUM) };
+#undef NV_DMA_ERR_ENUM
+
+/* RAMFC (NV40, 128 bytes per channel): image offset -> live PFIFO register.
+ * X(ramfc offset, register, valid bits). One table walked by save and restore. */
+#define NV40_RAMFC_SIZE 128
+#define NV40_RAMFC(X) \
+	X(0x00, NV_PFIFO_CACHE1_DMA_PUT,           32) \
+	X(0x04, NV_PFIFO_CACHE1_DMA_GET,           32) \
+	X(0x08, NV_PFIFO_CACHE1_REF,               32) \
+	X(0x0c, NV_PFIFO_CACHE1_DMA_INSTANCE,      32) \
+	X(0x10, NV_PFIFO_CACHE1_DMA_DCOUNT,        32) \
+	X(0x14, NV_PFIFO_CACHE1_DMA_STATE,         32) \
+	X(0x18, NV_PFIFO_CACHE1_DMA_FETCH,         28) \
+	X(0x1c, NV_PFIFO_CACHE1_ENGINE,            32) \
+	X(0x20, NV_PFIFO_CACHE1_PULL1,             32) \
+	X(0x24, NV_PFIFO_CACHE1_ACQUIRE_VALUE,     32) \
+	X(0x28, NV_PFIFO_CACHE1_ACQUIRE_TIMESTAMP, 32) \
+	X(0x2c, NV_PFIFO_CACHE1_ACQUIRE_TIMEOUT,   32) \
+	X(0x30, NV_PFIFO_CACHE1_SEMAPHORE,         32) \
+	X(0x34, NV_PFIFO_CACHE1_DMA_SUBROUTINE,    32) \
+	X(0x38, NV_PFIFO_GRCTX_INSTANCE,           32) \
+	X(0x3c, NV_PFIFO_DMA_TIMESLICE,            17)
+
+/* USER area: per-channel control, BAR0 + 0xC00000 + chid * 0x1000 */
+#define NV40_USER(chid)          (0xc00000 + (chid) * 0x1000)
+#define NV40_USER_SIZE           0x1000
+#define NV40_USER_DMA_PUT        0x40
+#define NV40_USER_DMA_GET        0x44
+#define NV40_USER_REF            0x48
+#define NV40_USER_DMA_CGET       0x54
+#define NV40_FIFO_CHANNELS       32
+
+/* PRAMIN: the first MiB of instance memory through BAR0 */
+#define NV_PRAMIN                0x700000
+#define NV_PRAMIN_SIZE           0x100000
+
+/* PGRAPH */
+#define NV_PGRAPH_DEBUG_0        0x400080
+#define NV_PGRAPH_INTR           0x400100 /* write 1 to clear */
+#define   NV_PGRAPH_INTR_NOTIFY      (1u << 0)
+#define   NV_PGRAPH_INTR_MISSING_HW  (1u << 4)
+#define   NV_PGRAPH_INTR_CONTEXT_SWITCH (1u << 12)
+#define   NV_PGRAPH_INTR_ERROR       (1u << 20)
+#define NV_PGRAPH_NSTATUS        0x400104
+#define NV_PGRAPH_NSOURCE        0x400108
+#define   NV_PGRAPH_NSOURCE_NOTIFICATION   (1u << 0)
+#define   NV_PGRAPH_NSOURCE_DATA_ERROR     (1u << 1)
+#define   NV_PGRAPH_NSOURCE_PROTECTION_ERROR (1u << 2)
+#define   NV_PGRAPH_NSOURCE_RANGE_EXCEPTION (1u << 3)
+#define   NV_PGRAPH_NSOURCE_ILLEGAL_MTHD   (1u << 6)
+#define   NV_PGRAPH_NSOURCE_DMA_R_PROTECTION (1u << 8)
+#define   NV_PGRAPH_NSOURCE_DMA_W_PROTECTION (1u << 9)
+#define   NV_PGRAPH_NSOURCE_INVALID_ENUM   (1u << 11)
+#define NV_PGRAPH_INTR_EN        0x400140
+#define NV_PGRAPH_CTXCTL_BUSY    0x400300 /* bit 0: a context transfer runs */
+#define NV_PGRAPH_CTXCTL_XFER    0x400304 /* write 1: user save/load */
+#define NV_PGRAPH_CTXCTL_UCODE_STAT 0x400308
+#define NV_PGRAPH_CTXCTL_CMD     0x400310 /* 0x20 SAVE, 0x40 LOAD */
+#define   NV_PGRAPH_CTXCTL_CMD_SAVE  0x20
+#define   NV_PGRAPH_CTXCTL_CMD_LOAD  0x40
+#define NV_PGRAPH_CTXCTL_UCODE_INDEX 0x400324
+#define NV_PGRAPH_CTXCTL_UCODE_DATA  0x400328
+#define NV_PGRAPH_CTXCTL_CUR     0x40032c /* bit 24 LOADED | grctx inst >> 4 */
+#define NV_PGRAPH_CTXCTL_NEXT    0x400330
+#define   NV_PGRAPH_CTXCTL_LOADED    (1u << 24)
+#define NV_PGRAPH_STATUS         0x400700 /* 0 = idle */
+#define NV_PGRAPH_TRAPPED_ADDR   0x400704 /* chid 28:20, subc 15:13, mthd 12:2 */
+#define NV_PGRAPH_TRAPPED_DATA   0x400708
+#define NV_PGRAPH_FIFO           0x400720 /* bit 0: accept methods */
+#define NV_PGRAPH_CTXCTL_USER_INST 0x400784
+
+/* PCRTC / PRAMDAC: displayed heads (display issue) */
+#define NV_PCRTC_INTR_0          0x600100
+#define NV_PCRTC_INTR_EN_0       0x600140
+#define NV_PCRTC_START           0x600800
+#define NV_PCRTC_CONFIG          0x600804
+#define NV_PCRTC_HEAD_STRIDE     0x2000
+#define NV_PRAMDAC_CU_START_POS  0x680300
+
+#endif
