@@ -50,6 +50,27 @@ static inline const struct nv_chip *nv_chip_by_chipset(unsigned chipset)
 	return NULL;
 }
 
+/* Is this chipset (PMC_BOOT_0 28:20) an NV4x?  nouveau's NV_40 card type:
+ * 0x40-0x4f and the 0x6x IGPs (MCP7x). */
+static inline int nv_chipset_is_nv4x(unsigned chipset)
+{
+	return (chipset & 0x1f0) == 0x40 || (chipset & 0x1f0) == 0x60;
+}
+
+/* The row to drive an NV4x chipset without a row of its own by: the NV44
+ * row for chipsets that keep RAMFC in VRAM (every one but 0x40-0x43, 0x45,
+ * 0x47-0x49 and 0x4b: nouveau nv40_fifo_init), the NV43 row otherwise. */
+static inline const struct nv_chip *nv_chip_family_default(unsigned chipset)
+{
+	switch (chipset) {
+	case 0x40: case 0x41: case 0x42: case 0x43: case 0x45:
+	case 0x47: case 0x48: case 0x49: case 0x4b:
+		return nv_chip_by_name("NV43");
+	default:
+		return nv_chip_by_name("NV44");
+	}
+}
+
 /* Is this PCI device id an NV4x (GeForce 6 / 7 early) part?  NV40-NV4E ids. */
 static inline int nv_pci_id_is_nv4x(uint16_t id)
 {

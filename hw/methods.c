@@ -12,12 +12,6 @@
 	static const struct nv_mthd_desc nv_mthds_##P[] = { rows(NV_DESC_ROW_, P) { 0 } };
 NV_TABLES(NV_DESC_TABLE_)
 
-enum {
-#define NV_TABLE_ID_(P, rows) NV_TABLE_##P,
-	NV_TABLES(NV_TABLE_ID_)
-	NV_TABLE_COUNT
-};
-
 static const struct { const struct nv_mthd_desc *mthds; unsigned n, nslots; } nv_tables[] = {
 #define NV_TABLE_ROW_(P, rows) \
 	{ nv_mthds_##P, sizeof(nv_mthds_##P) / sizeof(nv_mthds_##P[0]) - 1, NV_##P##__NSLOTS },
@@ -32,9 +26,34 @@ static const struct nv_class_desc nv_classes[] = {
 	  .nslots = NV_##tb##__NSLOTS },
 #define NV_IS_GR 1
 #define NV_IS_DMA 0
+#define NV_IS_SW 0
 	NV_CLASSES(NV_CLASS_ROW_)
 };
 #define NV_NCLASSES (sizeof(nv_classes) / sizeof(nv_classes[0]))
+
+/* Per class with absent rows, the offsets of those rows. */
+#define NV_ABSENT_OFF_(P, nm) NV_##P##_##nm,
+#define NV_ABSENT_LIST_(id, tb, list) \
+	static const uint16_t nv_absent_##id[] = { list(NV_ABSENT_OFF_, tb) };
+NV_CLASS_ABSENT(NV_ABSENT_LIST_)
+
+static const struct { uint16_t cls; const uint16_t *offs; unsigned n; } nv_absent[] = {
+#define NV_ABSENT_ROW_(id, tb, list) \
+	{ NV_CLASS_##id, nv_absent_##id, sizeof(nv_absent_##id) / sizeof(nv_absent_##id[0]) },
+	NV_CLASS_ABSENT(NV_ABSENT_ROW_)
+};
+
+static int nv_row_absent(const struct nv_class_desc *c, const struct nv_mthd_desc *d)
+{
+	for (unsigned i = 0; i < sizeof(nv_absent) / sizeof(nv_absent[0]); i++) {
+		if (nv_absent[i].cls != c->cls)
+			continue;
+		for (unsigned j = 0; j < nv_absent[i].n; j++)
+			if (nv_absent[i].offs[j] == d->offset)
+				return 1;
+	}
+	return 0;
+}
 
 static const struct nv_class_desc nv_fifo = {
 	.name = "FIFO", .table = "FIFO", .cls = 0, .is_gr = 0, .table_id = NV_TABLE_FIFO,
@@ -89,9 +108,16 @@ const struct nv_mthd_desc *nv_mthd_find(const struct nv_class_desc *c, uint32_t 
 	if (!r)
 		return NULL;
 	const struct nv_mthd_desc *d = &c->mthds[r - 1];
+	if (c != &nv_fifo && nv_row_absent(c, d))
+		return NULL;
 	if (elem)
 		*elem = (mthd - d->offset) / d->stride;
 	return d;
+}
+
+int nv_mthd_exists(const struct nv_class_desc *c, uint32_t mthd)
+{
+	return nv_mthd_find(c, mthd, NULL) != NULL;
 }
 
 const char *nv_mthd_kind_name(unsigned kind)

@@ -21,6 +21,14 @@
 
 enum nv_mthd_kind { NV_MK_PLAIN, NV_MK_HANDLE, NV_MK_ADDR, NV_MK_PRIV };
 
+/* The method space (byte offsets): below NV_MTHD_FIFO_END the puller's own
+ * methods; the data of methods NV_MTHD_HANDLE_FIRST..LAST is a handle the
+ * puller translates through RAMHT before the engine sees it. */
+#define NV_MTHD_FIFO_END        0x0100
+#define NV_MTHD_HANDLE_FIRST    0x0180
+#define NV_MTHD_HANDLE_LAST     0x01fc
+#define NV_MTHD_END             0x2000
+
 /* Methods the FIFO puller executes itself, on any subchannel (0x000-0x0fc). */
 #define NV_FIFO_METHODS(M, P) \
 	M(P, OBJECT,            0x0000, 1, 4, HANDLE, _) \
@@ -170,6 +178,12 @@ enum nv_mthd_kind { NV_MK_PLAIN, NV_MK_HANDLE, NV_MK_ADDR, NV_MK_PRIV };
 #define NV_BETA4_METHODS(M, P) NV_OBJ_METHODS(M, P) \
 	M(P, BETA_FACTOR,       0x0300, 1, 4, PLAIN,  _)
 
+/* The software object the daemon binds on its own subchannel (RAMHT engine
+ * SW): its methods reach the host as PFIFO CACHE_ERROR interrupts, as
+ * nouveau's NV04-NV40 software class does for page flips. */
+#define NV_NVSW_METHODS(M, P) \
+	M(P, FENCE,             0x0150, 1, 4, PRIV,   _)
+
 #include "methods-3d.h"
 
 /* Every table, once: T(P, rows) */
@@ -188,10 +202,12 @@ enum nv_mthd_kind { NV_MK_PLAIN, NV_MK_HANDLE, NV_MK_ADDR, NV_MK_PRIV };
 	T(CLIP,    NV_CLIP_METHODS) \
 	T(BETA1,   NV_BETA1_METHODS) \
 	T(BETA4,   NV_BETA4_METHODS) \
+	T(NVSW,    NV_NVSW_METHODS) \
 	T(CURIE,   NV_CURIE_METHODS)
 
 /* Every class: X(ID, class number, table, kind, name).  kind: DMA (a ctxdma,
- * an argument of methods only) or GR (a PGRAPH object bound to subchannels). */
+ * an argument of methods only), GR (a PGRAPH object bound to subchannels) or
+ * SW (handled by the host). */
 #define NV_CLASSES(X) \
 	X(DMA_FROM_MEMORY, 0x0002, NONE,    DMA, "NV01_DMA_FROM_MEMORY") \
 	X(DMA_TO_MEMORY,   0x0003, NONE,    DMA, "NV01_DMA_TO_MEMORY") \
@@ -209,8 +225,14 @@ enum nv_mthd_kind { NV_MK_PLAIN, NV_MK_HANDLE, NV_MK_ADDR, NV_MK_PRIV };
 	X(BLIT,            0x009f, BLIT,    GR,  "NV15_IMAGE_BLIT") \
 	X(SIFM,            0x3089, SIFM,    GR,  "NV40_SIFM") \
 	X(SWZSURF,         0x309e, SWZSURF, GR,  "NV40_SURFACE_SWZ") \
+	X(NVSW,            0x006e, NVSW,    SW,  "NV04_SW") \
 	X(CURIE_NV40,      0x4097, CURIE,   GR,  "NV40_3D") \
 	X(CURIE_NV44,      0x4497, CURIE,   GR,  "NV44_3D")
+
+/* Classes that share a table but lack some of its rows: V(class id, table,
+ * X-list of the absent rows).  nv_mthd_find() answers NULL for them. */
+#define NV_CLASS_ABSENT(V) \
+	V(CURIE_NV44,      CURIE,   NV_CURIE_NV44_ABSENT)
 
 /* ---- expansions ---- */
 
@@ -222,6 +244,10 @@ enum nv_mthd_kind { NV_MK_PLAIN, NV_MK_HANDLE, NV_MK_ADDR, NV_MK_PRIV };
 	enum { NV_##P##__ = 0, rows(NV_MTHD_ENUM_, P) }; \
 	enum { rows(NV_MTHD_SLOT_, P) NV_##P##__NSLOTS };
 NV_TABLES(NV_TABLE_ENUMS_)
+
+/* Table ids, in NV_TABLES order: nv_class_desc.table_id. */
+#define NV_TABLE_ID_(P, rows) NV_TABLE_##P,
+enum nv_table_id { NV_TABLES(NV_TABLE_ID_) NV_TABLE_COUNT };
 
 #define NV_CLASS_ENUM_(id, num, table, kind, name) NV_CLASS_##id = (num),
 enum { NV_CLASSES(NV_CLASS_ENUM_) };
@@ -252,6 +278,8 @@ const struct nv_class_desc *nv_class_find(uint32_t cls);
  * *elem to the array index.  NULL when the class has no such method. */
 const struct nv_mthd_desc *nv_mthd_find(const struct nv_class_desc *c, uint32_t mthd,
 					unsigned *elem);
+/* Whether the class (or, below 0x100, the FIFO) has this method. */
+int nv_mthd_exists(const struct nv_class_desc *c, uint32_t mthd);
 /* The FIFO's own methods (0x000-0x0fc). */
 const struct nv_class_desc *nv_fifo_desc(void);
 /* All classes, for tools and table tests. */

@@ -4,11 +4,18 @@
 #ifndef NV_HW_REGS_H
 #define NV_HW_REGS_H
 
+/* PCI BARs */
+#define NV_PCI_BAR_MMIO          0        /* BAR0: the registers below */
+#define NV_PCI_BAR_MMIO_SIZE     0x1000000
+#define NV_PCI_BAR_VRAM          1        /* BAR1: the VRAM aperture */
+
 /* PMC: master control */
 #define NV_PMC_BOOT_0            0x000000 /* chipset << 20 | 0xa1 */
+#define   NV_PMC_BOOT_0_CHIPSET(v) (((v) >> 20) & 0x1ff)
 #define NV_PMC_BOOT_1            0x000004 /* 0: card is little-endian */
 #define NV_PMC_INTR              0x000100 /* pending, one bit per unit */
 #define NV_PMC_INTR_EN           0x000140 /* bit 0: deliver to the host */
+#define   NV_PMC_INTR_EN_HOST    (1u << 0)
 #define NV_PMC_ENABLE            0x000200 /* engine enable/reset */
 #define   NV_PMC_UNIT_PFIFO      (1u << 8)
 #define   NV_PMC_UNIT_PGRAPH     (1u << 12)
@@ -34,6 +41,7 @@
 #define NV_PFB_CFG0              0x100200
 #define NV_PFB_CFG1              0x100204
 #define NV_PFB_CSTATUS           0x10020c /* VRAM size in bytes */
+#define   NV_PFB_CSTATUS_SIZE_MASK 0xff000000u /* counted in 16 MiB units */
 
 /* PEXTDEV */
 #define NV_PEXTDEV_BOOT_0        0x101000 /* straps */
@@ -41,6 +49,7 @@
 /* PFIFO */
 #define NV_PFIFO_DELAY_0         0x002040
 #define NV_PFIFO_DMA_TIMESLICE   0x002044 /* 16:0 words per slice */
+#define   NV_PFIFO_TIMESLICE_DEFAULT 0x2101ffff /* what nouveau writes */
 #define NV_PFIFO_INTR            0x002100 /* write 1 to clear */
 #define NV_PFIFO_INTR_EN         0x002140
 #define   NV_PFIFO_INTR_CACHE_ERROR  (1u << 0)
@@ -49,17 +58,32 @@
 #define   NV_PFIFO_INTR_DMA_PT       (1u << 16)
 #define   NV_PFIFO_INTR_SEMAPHORE    (1u << 20)
 #define NV_PFIFO_RAMHT           0x002210 /* search<<24 | (bits-9)<<16 | addr>>8 */
+#define   NV_PFIFO_RAMHT_ADDR(r)   (((r) & 0xffffu) << 8)
+#define   NV_PFIFO_RAMHT_BITS(r)   ((((r) >> 16) & 3) + 9)
+#define   NV_PFIFO_RAMHT_SEARCH(r) (16u << (((r) >> 24) & 3))
 #define NV_PFIFO_RAMRO           0x002218 /* addr >> 8 */
 #define NV_PFIFO_RAMFC           0x002220 /* NV40: addr >> 16 | 3 << 16 */
+#define   NV40_PFIFO_RAMFC_ADDR(r) (((r) & 0xffffu) << 16)
 #define NV_PFIFO_CACHES          0x002500 /* bit 0: REASSIGN */
+#define   NV_PFIFO_CACHES_REASSIGN (1u << 0)
 #define NV_PFIFO_MODE            0x002504 /* bit per channel: DMA mode */
 #define NV_PFIFO_DMA             0x002508 /* bit per channel: work pending */
 #define NV_PFIFO_CACHE1_PUSH0    0x003200 /* bit 0: access */
+#define   NV_PFIFO_CACHE1_PUSH0_ACCESS (1u << 0)
 #define NV_PFIFO_CACHE1_PUSH1    0x003204 /* 8:0 chid, bit 16 DMA mode */
 #define   NV_PFIFO_CACHE1_PUSH1_DMA  (1u << 16)
+#define   NV_PFIFO_CACHE1_PUSH1_CHID(v) ((v) & 0x1ff)
 #define NV_PFIFO_CACHE1_PUT      0x003210
 #define NV_PFIFO_CACHE1_DMA_PUSH 0x003220 /* bit 0 access, bit 12 suspended */
+#define   NV_PFIFO_CACHE1_DMA_PUSH_ACCESS    (1u << 0)
+#define   NV_PFIFO_CACHE1_DMA_PUSH_SUSPENDED (1u << 12)
 #define NV_PFIFO_CACHE1_DMA_FETCH 0x003224
+#define   NV_DMA_FETCH_TRIG_128_BYTES 0x00000078
+#define   NV_DMA_FETCH_SIZE_128_BYTES 0x00006000
+#define   NV_DMA_FETCH_MAX_REQS_8     0x00080000
+#define   NV_DMA_FETCH_BIG_ENDIAN     0x80000000
+#define   NV_PFIFO_DMA_FETCH_DEFAULT  (0x30000000 | NV_DMA_FETCH_TRIG_128_BYTES | \
+				       NV_DMA_FETCH_SIZE_128_BYTES | NV_DMA_FETCH_MAX_REQS_8)
 #define NV_PFIFO_CACHE1_DMA_STATE 0x003228
 #define   NV_DMA_STATE_METHOD(s)    ((s) & 0x1ffc)
 #define   NV_DMA_STATE_SUBC(s)      (((s) >> 13) & 7)
@@ -68,6 +92,10 @@
 #define   NV_DMA_STATE_SUBR_ACTIVE  (1u << 17) /* RAMFC DMA_STATE bit, see ref §1.5 */
 #define   NV_DMA_STATE_ERROR(s)     (((s) >> 29) & 7)
 #define   NV_DMA_STATE_ERROR_SHIFT  29
+#define   NV_DMA_STATE(mthd, subc, count, ni) \
+	(((uint32_t)(mthd) & 0x1ffc) | ((uint32_t)(subc) & 7) << 13 | \
+	 ((uint32_t)(count) & 0x7ff) << 18 | ((ni) ? NV_DMA_STATE_NONINC : 0))
+#define   NV_DMA_STATE_PACKET_MASK  0x1ffcfffdu /* mthd, subc, count, NI */
 #define NV_PFIFO_CACHE1_DMA_INSTANCE 0x00322c
 #define NV_PFIFO_CACHE1_DMA_PUT  0x003240
 #define NV_PFIFO_CACHE1_DMA_GET  0x003244
@@ -91,6 +119,7 @@
 #define NV_PFIFO_CACHE1_METHOD(i) (0x090000 + (i) * 8) /* 512 slots */
 #define NV_PFIFO_CACHE1_DATA(i)   (0x090004 + (i) * 8)
 #define NV_PFIFO_CACHE1_SIZE     512
+#define NV_PFIFO_CACHE1_PTR_MASK ((NV_PFIFO_CACHE1_SIZE - 1) << 2) /* CACHE1_PUT/GET */
 
 /* DMA pusher error codes (CACHE1_DMA_STATE 31:29) */
 #define NV_DMA_PUSHER_ERRORS(X) \
@@ -134,6 +163,7 @@ enum { NV_DMA_PUSHER_ERRORS(NV_DMA_ERR_ENUM) };
 #define NV40_USER_REF            0x48
 #define NV40_USER_DMA_CGET       0x54
 #define NV40_FIFO_CHANNELS       32
+#define NV40_FIFO_CHID_NONE      (NV40_FIFO_CHANNELS - 1) /* reserved "no channel" */
 
 /* PRAMIN: the first MiB of instance memory through BAR0 */
 #define NV_PRAMIN                0x700000
@@ -168,10 +198,14 @@ enum { NV_DMA_PUSHER_ERRORS(NV_DMA_ERR_ENUM) };
 #define NV_PGRAPH_CTXCTL_CUR     0x40032c /* bit 24 LOADED | grctx inst >> 4 */
 #define NV_PGRAPH_CTXCTL_NEXT    0x400330
 #define   NV_PGRAPH_CTXCTL_LOADED    (1u << 24)
+#define   NV_PGRAPH_CTXCTL_INST(v)   ((v) & 0x00ffffffu) /* grctx RAMIN offset >> 4 */
 #define NV_PGRAPH_STATUS         0x400700 /* 0 = idle */
 #define NV_PGRAPH_TRAPPED_ADDR   0x400704 /* chid 28:20, subc 15:13, mthd 12:2 */
+#define   NV_PGRAPH_TRAPPED_ADDR_VAL(chid, subc, mthd) \
+	(((uint32_t)(chid) & 0x1ff) << 20 | ((uint32_t)(subc) & 7) << 13 | ((uint32_t)(mthd) & 0x1ffc))
 #define NV_PGRAPH_TRAPPED_DATA   0x400708
 #define NV_PGRAPH_FIFO           0x400720 /* bit 0: accept methods */
+#define   NV_PGRAPH_FIFO_ACCESS    (1u << 0)
 #define NV_PGRAPH_CTXCTL_USER_INST 0x400784
 
 /* PCRTC / PRAMDAC: displayed heads (display issue) */
@@ -181,5 +215,26 @@ enum { NV_DMA_PUSHER_ERRORS(NV_DMA_ERR_ENUM) };
 #define NV_PCRTC_CONFIG          0x600804
 #define NV_PCRTC_HEAD_STRIDE     0x2000
 #define NV_PRAMDAC_CU_START_POS  0x680300
+
+/* MMIO blocks: BAR0 ranges, for dispatch */
+#define NV_PMC_BASE              0x000000
+#define NV_PMC_SIZE              0x001000
+#define NV_PBUS_BASE             0x001000
+#define NV_PBUS_SIZE             0x001000
+#define NV_PFIFO_BASE            0x002000
+#define NV_PFIFO_SIZE            0x002000
+#define NV_PTIMER_BASE           0x009000
+#define NV_PTIMER_SIZE           0x001000
+#define NV_PFIFO_CACHE1_SLOTS_BASE NV_PFIFO_CACHE1_METHOD(0)
+#define NV_PFIFO_CACHE1_SLOTS_SIZE (NV_PFIFO_CACHE1_SIZE * 8)
+#define NV_PFB_BASE              0x100000
+#define NV_PFB_SIZE              0x001000
+#define NV_PEXTDEV_BASE          0x101000
+#define NV_PEXTDEV_SIZE          0x001000
+#define NV_PGRAPH_BASE           0x400000
+#define NV_PGRAPH_SIZE           0x010000
+#define NV_PCRTC_HEADS           2
+#define NV40_USER_BASE           NV40_USER(0)
+#define NV40_USER_AREA_SIZE      (NV40_FIFO_CHANNELS * NV40_USER_SIZE)
 
 #endif

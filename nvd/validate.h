@@ -28,31 +28,22 @@
 
 #include "hw/methods.h"
 #include "hw/pushbuf.h"
+#include "proto/ring.h"
 
 #define NVD_SUBC_DAEMON 1          /* the daemon's software object lives here */
 
-enum nvd_domain { NVD_DOMAIN_VRAM = 1, NVD_DOMAIN_GART = 2 };
-enum { NVD_ACCESS_READ = 1, NVD_ACCESS_WRITE = 2 };
+/* Domains, access bits, push ranges and relocations are the wire layouts of
+ * proto/ring.h, used as they arrive. */
+#define nvd_vpush  nvd_submit_push
+#define nvd_vreloc nvd_submit_reloc
 
 /* A buffer on the submission's list. */
 struct nvd_vbo {
 	uint64_t addr;             /* card address: offset in VRAM or in the GART ctxdma */
 	uint64_t size;
-	uint8_t domain;            /* enum nvd_domain */
+	uint8_t domain;            /* NVD_DOMAIN_* */
 	uint8_t access;            /* NVD_ACCESS_* the client declared */
 	const uint8_t *map;        /* the daemon's view of its bytes (push ranges are read here) */
-};
-
-struct nvd_vpush { uint32_t bo, offset, length; };  /* bytes, multiples of 4 */
-
-#define NVD_RELOC_LOW  1
-#define NVD_RELOC_HIGH 2
-#define NVD_RELOC_OR   4
-struct nvd_vreloc {
-	uint32_t reloc_bo, reloc_offset;  /* the word to patch: buffer index, byte offset */
-	uint32_t bo;                      /* target buffer index */
-	uint32_t flags, data, vor, tor;   /* value = LOW: addr+data, HIGH: (addr+data)>>32, else data;
-					     then OR: |= target in VRAM ? vor : tor */
 };
 
 /* An object of the channel, as the validator needs to know it. */

@@ -3,8 +3,11 @@
 #ifndef NV_SIM_PRIV_H
 #define NV_SIM_PRIV_H
 
+#include <pthread.h>
 #include <stdint.h>
+#include <time.h>
 
+#include "hw/chips.h"
 #include "hw/methods.h"
 #include "hw/pushbuf.h"
 #include "hw/ramin.h"
@@ -44,7 +47,121 @@ struct sim_grctx {
 _Static_assert(sizeof(struct sim_grctx) % 4 == 0, "grctx is a word array");
 _Static_assert(0x20 + sizeof(struct sim_grctx) <= NV40_GRCTX_SIZE, "grctx fits its image");
 
+/* Registers nobody models: stored and returned (PGRAPH debug, PFB config,
+ * PCRTC until a display block exists...).  Open addressing; when full, new
+ * registers read 0 and writes are dropped. */
+#define SIM_MISC_SLOTS 4096
+struct sim_misc {
+	uint32_t reg[SIM_MISC_SLOTS];     /* reg + 1, 0 = empty */
+	uint32_t val[SIM_MISC_SLOTS];
+};
+
+struct sim {
+	const struct nv_chip *chip;
+	uint8_t *vram;
+	uint64_t vram_size;
+	uint8_t *sysmem;
+	uint64_t sysmem_size;
+	int manual;
+
+	/* One lock for everything: MMIO, the worker's chunks, sim_run. */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;                /* work may be runnable */
+	pthread_t thread;
+	int thread_started, stop;
+	int mmio_waiting;                   /* host threads queued on the lock (atomic) */
+
+	int irq_fd;
+	uint32_t irq_seen[4];               /* pending bits at the last update */
+
+	/* PMC */
+	uint32_t pmc_enable, pmc_intr_en, pmc_boot_1;
+
+	/* PTIMER */
+	struct timespec t0;
+	int64_t ptimer_offset;              /* host writes of TIME_LO/HI */
+	uint32_t ptimer_hi_latch, ptimer_hi_wr;
+	uint32_t ptimer_intr, ptimer_intr_en, ptimer_num, ptimer_den;
+
+	/* PBUS, PFB, PEXTDEV */
+	uint32_t pbus_intr, pbus_intr_en;
+
+	/* PFIFO: the whole block as a register file (store-and-return; the
+	 * registers with behaviour are handled in pfifo.c), CACHE1 slots. */
+	uint32_t pfifo[NV_PFIFO_SIZE / 4];
+	uint32_t cache1_mthd[NV_PFIFO_CACHE1_SIZE];
+	uint32_t cache1_data[NV_PFIFO_CACHE1_SIZE];
+	uint32_t slice_used;                /* words since the channel became current */
+	int yield;                          /* YIELD seen: switch if someone waits */
+	int acquire_waiting;                /* a channel is blocked on a semaphore */
+
+	/* PGRAPH */
+	uint32_t pgraph[NV_PGRAPH_SIZE / 4];
+	uint32_t ctxprog[256];              /* uploaded ctxprog, stored, never run */
+	struct sim_grctx gr;                /* the loaded context */
+	unsigned gr_chid, gr_subc;          /* the method being executed (traps) */
+	uint32_t gr_mthd, gr_data;
+
+	struct sim_misc misc;
+};
+
+#define SIM_PFIFO(s, reg) ((s)->pfifo[((reg) - NV_PFIFO_BASE) >> 2])
+#define SIM_PGRAPH(s, reg) ((s)->pgraph[((reg) - NV_PGRAPH_BASE) >> 2])
+
+/* ---- sim.c ---- */
+
+/* Recompute the interrupt line and signal the eventfd if it is (re)asserted.
+ * host_ack: called after a host write to an interrupt register. Lock held. */
+void sim_irq_update(struct sim *s, int host_ack);
+/* Work may have become runnable: wake the worker.  Lock held. */
+void sim_kick(struct sim *s);
+uint32_t sim_misc_rd(struct sim *s, uint32_t reg);
+void sim_misc_wr(struct sim *s, uint32_t reg, uint32_t val);
+
+/* ---- blocks: MMIO handlers, called with the lock held ---- */
+uint32_t sim_pmc_rd(struct sim *s, uint32_t reg);
+void sim_pmc_wr(struct sim *s, uint32_t reg, uint32_t val);
+uint32_t sim_pmc_intr(struct sim *s);          /* PMC_INTR as it reads */
+uint32_t sim_ptimer_rd(struct sim *s, uint32_t reg);
+void sim_ptimer_wr(struct sim *s, uint32_t reg, uint32_t val);
+void sim_ptimer_init(struct sim *s);
+uint32_t sim_pbus_rd(struct sim *s, uint32_t reg);      /* PBUS, PFB, PEXTDEV */
+void sim_pbus_wr(struct sim *s, uint32_t reg, uint32_t val);
+uint32_t sim_pramin_rd(struct sim *s, uint32_t reg);
+void sim_pramin_wr(struct sim *s, uint32_t reg, uint32_t val);
+uint32_t sim_pfifo_rd(struct sim *s, uint32_t reg);     /* PFIFO + CACHE1 slots */
+void sim_pfifo_wr(struct sim *s, uint32_t reg, uint32_t val);
+uint32_t sim_user_rd(struct sim *s, uint32_t reg);
+void sim_user_wr(struct sim *s, uint32_t reg, uint32_t val);
+void sim_pfifo_reset(struct sim *s);
+uint32_t sim_pgraph_rd(struct sim *s, uint32_t reg);
+void sim_pgraph_wr(struct sim *s, uint32_t reg, uint32_t val);
+void sim_pgraph_reset(struct sim *s);
+
+/* ---- PFIFO scheduling (pfifo.c) ---- */
+
+/* Run one chunk: pick a channel (switching if due) and process up to
+ * `budget` command words.  Adds the words processed to *words.  Returns
+ * nonzero if anything changed (so calling again may make progress). */
+int sim_pfifo_work(struct sim *s, unsigned budget, unsigned long *words);
+
+/* ---- RAMHT (ramht.c) ---- */
+
+/* Look handle up for chid in the table PFIFO_RAMHT names; *ctx gets the
+ * context word.  0 when found, -1 on a miss. */
+int sim_ramht_find(struct sim *s, unsigned chid, uint32_t handle, uint32_t *ctx);
+
+/* ---- PGRAPH entry points for the puller (pgraph.c) ---- */
+void sim_pgraph_bind(struct sim *s, unsigned chid, unsigned subc, uint32_t inst);
+void sim_pgraph_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd, uint32_t data);
+/* Can PGRAPH take a method now (PMC enabled, FIFO access on)? */
+int sim_pgraph_ready(struct sim *s);
+
 /* ---- memory (mem.c) ---- */
+
+/* Little-endian word of instance memory; reads 0 / drops the write outside RAMIN. */
+uint32_t sim_ramin_rd32(struct sim *s, uint32_t off);
+void sim_ramin_wr32(struct sim *s, uint32_t off, uint32_t val);
 
 /* Host pointer to [off, off+len) of instance memory, NULL if outside RAMIN
  * or across a 512 KiB RAMIN block. */
@@ -53,7 +170,8 @@ uint8_t *sim_ramin(struct sim *s, uint32_t off, uint32_t len);
 /* Resolve [off, off+len) of the ctxdma whose instance is at RAMIN offset
  * `inst` to host memory.  NULL (a fault) when inst is not a DMA object, the
  * range passes its limit, the access (write != 0) is not allowed, the target
- * lies outside VRAM or system memory, or a paged range is not contiguous. */
+ * lies outside VRAM or system memory, or a paged range is not contiguous.
+ * len 0 is checked as 1 byte. */
 uint8_t *sim_dma_map(struct sim *s, uint32_t inst, uint64_t off, uint64_t len, int write);
 
 /* Class of the object at RAMIN offset inst (grobj or ctxdma word 0). */

@@ -1,0 +1,276 @@
+/* Channels: objects, the submit ring and fences. */
+#include "client/priv.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+int nvc_chan_new(struct nvc *c, struct nvc_chan **out)
+{
+	struct nvd_req_chan_new rq = { 0 };
+	struct nvc_chan *ch;
+	int fds[4], ret;
+
+	*out = NULL;
+	ch = calloc(1, sizeof(*ch));
+	if (!ch)
+		return nvc_fail(-ENOMEM, "out of memory");
+	ret = nvc_call(c, NVD_MSG_CHAN_NEW, &rq, &ch->info, fds);
+	if (ret < 0) {
+		free(ch);
+		return ret;
+	}
+	ch->c = c;
+	ch->ring_fd = fds[0];
+	ch->fence_fd = fds[1];
+	ch->doorbell = fds[2];
+	ch->fence_ev = fds[3];
+	void *ring = mmap(NULL, NVD_RING_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, ch->ring_fd, 0);
+	void *fence = mmap(NULL, NVD_FENCE_PAGE_SIZE, PROT_READ, MAP_SHARED, ch->fence_fd, 0);
+	if (ring == MAP_FAILED || fence == MAP_FAILED || ch->info.ring_size != NVD_RING_SIZE) {
+		ret = nvc_fail(-EPROTO, "nvc_chan_new: cannot map the channel's rings");
+		if (ring != MAP_FAILED)
+			munmap(ring, NVD_RING_SIZE);
+		if (fence != MAP_FAILED)
+			munmap(fence, NVD_FENCE_PAGE_SIZE);
+		ch->ctl = NULL;
+		ch->fence = NULL;
+		goto fail;
+	}
+	ch->ctl = ring;
+	ch->ring = (uint8_t *)ring + NVD_RING_CTL_SIZE;
+	ch->fence = fence;
+	ch->head = __atomic_load_n(&ch->ctl->head, __ATOMIC_ACQUIRE);
+	ch->seq = __atomic_load_n(&ch->fence->consumed, __ATOMIC_ACQUIRE);
+	pthread_mutex_init(&ch->submit_lock, NULL);
+	pthread_mutex_init(&ch->wait_lock, NULL);
+	pthread_mutex_lock(&c->lock);
+	ch->next = c->chans;
+	c->chans = ch;
+	pthread_mutex_unlock(&c->lock);
+	*out = ch;
+	return 0;
+fail: {
+	struct nvd_req_chan_free f = { ch->info.chan };
+	struct nvd_rep_none r;
+	nvc_call(c, NVD_MSG_CHAN_FREE, &f, &r, NULL);
+	for (int i = 0; i < 4; i++)
+		close(fds[i]);
+	free(ch);
+	return ret;
+	}
+}
+
+int nvc_chan_free(struct nvc_chan *ch)
+{
+	struct nvc *c;
+	int ret;
+
+	if (!ch)
+		return 0;
+	c = ch->c;
+	struct nvd_req_chan_free rq = { ch->info.chan };
+	struct nvd_rep_none r;
+	ret = nvc_call(c, NVD_MSG_CHAN_FREE, &rq, &r, NULL);
+	pthread_mutex_lock(&c->lock);
+	for (struct nvc_chan **p = &c->chans; *p; p = &(*p)->next)
+		if (*p == ch) {
+			*p = ch->next;
+			break;
+		}
+	pthread_mutex_unlock(&c->lock);
+	munmap(ch->ctl, NVD_RING_SIZE);
+	munmap((void *)ch->fence, NVD_FENCE_PAGE_SIZE);
+	close(ch->ring_fd);
+	close(ch->fence_fd);
+	close(ch->doorbell);
+	close(ch->fence_ev);
+	pthread_mutex_destroy(&ch->submit_lock);
+	pthread_mutex_destroy(&ch->wait_lock);
+	free(ch);
+	return ret;
+}
+
+uint32_t nvc_chan_vram_dma(const struct nvc_chan *ch) { return ch->info.vram_handle; }
+uint32_t nvc_chan_gart_dma(const struct nvc_chan *ch) { return ch->info.gart_handle; }
+
+int nvc_obj_new(struct nvc_chan *ch, uint32_t handle, uint32_t cls)
+{
+	struct nvd_req_obj_new rq = { ch->info.chan, handle, cls };
+	struct nvd_rep_none r;
+	return nvc_call(ch->c, NVD_MSG_OBJ_NEW, &rq, &r, NULL);
+}
+
+int nvc_obj_free(struct nvc_chan *ch, uint32_t handle)
+{
+	struct nvd_req_obj_free rq = { ch->info.chan, handle };
+	struct nvd_rep_none r;
+	return nvc_call(ch->c, NVD_MSG_OBJ_FREE, &rq, &r, NULL);
+}
+
+int nvc_dma_new(struct nvc_chan *ch, uint32_t handle, struct nvc_bo *bo, uint64_t offset,
+		uint64_t size, unsigned cls, unsigned access)
+{
+	struct nvd_req_dma_new rq = { .chan = ch->info.chan, .handle = handle, .bo = bo->handle,
+				      .cls = cls, .access = access, .offset = offset, .size = size };
+	struct nvd_rep_none r;
+	return nvc_call(ch->c, NVD_MSG_DMA_NEW, &rq, &r, NULL);
+}
+
+/* ---- fences ---- */
+
+static inline void nvc_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+static int nvc_seq_passed(uint32_t a, uint32_t b) /* a >= b, wrapping */
+{
+	return (int32_t)(a - b) >= 0;
+}
+
+int nvc_fence_done(struct nvc_chan *ch, uint32_t fence)
+{
+	return nvc_seq_passed(__atomic_load_n(&ch->fence->completed, __ATOMIC_ACQUIRE), fence);
+}
+
+static int64_t nvc_now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static int nvc_fence_result(struct nvc_chan *ch, uint32_t fence)
+{
+	int32_t st = __atomic_load_n(&ch->fence->status[fence % NVD_FENCE_STATUS], __ATOMIC_ACQUIRE);
+	if (st < 0)
+		return nvc_fail(st, "nvd refused submission %u: %s", fence, strerror(-st));
+	return 0;
+}
+
+/* Sleep until the daemon signals the channel (or deadline); 0 or -ETIMEDOUT. */
+static int nvc_sleep(struct nvc_chan *ch, int64_t deadline)
+{
+	int ms = -1;
+	if (deadline >= 0) {
+		int64_t left = deadline - nvc_now_ns();
+		if (left <= 0)
+			return -ETIMEDOUT;
+		ms = (int)((left + 999999) / 1000000);
+	}
+	struct pollfd p = { ch->fence_ev, POLLIN, 0 };
+	if (poll(&p, 1, ms) > 0) {
+		uint64_t v;
+		if (read(ch->fence_ev, &v, sizeof(v)) < 0 && errno != EAGAIN)
+			return -errno;
+	}
+	return 0;
+}
+
+int nvc_fence_wait(struct nvc_chan *ch, uint32_t fence, int64_t timeout_ns)
+{
+	int64_t deadline = timeout_ns < 0 ? -1 : nvc_now_ns() + timeout_ns;
+
+	/* The card usually answers within microseconds: look before sleeping. */
+	for (int spin = 0; spin < 2000; spin++) {
+		if (nvc_fence_done(ch, fence))
+			return nvc_fence_result(ch, fence);
+		if (__atomic_load_n(&ch->fence->lost, __ATOMIC_ACQUIRE))
+			break;
+		nvc_cpu_relax();
+	}
+	pthread_mutex_lock(&ch->wait_lock);
+	for (;;) {
+		if (nvc_fence_done(ch, fence)) {
+			pthread_mutex_unlock(&ch->wait_lock);
+			return nvc_fence_result(ch, fence);
+		}
+		int32_t lost = __atomic_load_n(&ch->fence->lost, __ATOMIC_ACQUIRE);
+		if (lost) {
+			pthread_mutex_unlock(&ch->wait_lock);
+			return nvc_fail(-ENODEV, "nvd channel lost: %s", strerror(-lost));
+		}
+		int r = nvc_sleep(ch, deadline);
+		if (r < 0) {
+			pthread_mutex_unlock(&ch->wait_lock);
+			return nvc_fail(r, "fence %u: %s", fence, strerror(-r));
+		}
+	}
+}
+
+/* ---- submission ---- */
+
+int nvc_submit(struct nvc_chan *ch, const struct nvc_submission *s, uint32_t *fence)
+{
+	uint32_t size, pos, pad, seq;
+
+	if (s->nr_bos > NVD_SUBMIT_MAX_BOS || s->nr_push > NVD_SUBMIT_MAX_PUSH ||
+	    s->nr_relocs > NVD_SUBMIT_MAX_RELOCS)
+		return nvc_fail(-E2BIG, "nvc_submit: too many buffers, push ranges or relocations");
+	size = nvd_submit_size(s->nr_bos, s->nr_push, s->nr_relocs);
+	pthread_mutex_lock(&ch->submit_lock);
+	seq = ch->seq + 1;
+	pos = ch->head % NVD_RING_DATA_SIZE;
+	pad = pos + size > NVD_RING_DATA_SIZE ? NVD_RING_DATA_SIZE - pos : 0;
+	/* Room in the ring, and fewer submissions in flight than status slots. */
+	for (;;) {
+		if (__atomic_load_n(&ch->fence->lost, __ATOMIC_ACQUIRE)) {
+			pthread_mutex_unlock(&ch->submit_lock);
+			return nvc_fail(-ENODEV, "nvd channel lost");
+		}
+		uint32_t tail = __atomic_load_n(&ch->ctl->tail, __ATOMIC_ACQUIRE);
+		uint32_t done = __atomic_load_n(&ch->fence->completed, __ATOMIC_ACQUIRE);
+		if (ch->head - tail + pad + size <= NVD_RING_DATA_SIZE &&
+		    seq - done < NVD_FENCE_STATUS - 1)
+			break;
+		int r = nvc_sleep(ch, nvc_now_ns() + 1000000);
+		if (r < 0 && r != -ETIMEDOUT) {
+			pthread_mutex_unlock(&ch->submit_lock);
+			return nvc_fail(r, "nvc_submit: %s", strerror(-r));
+		}
+	}
+	if (pad) {
+		struct nvd_submit_hdr p = { .size = pad, .flags = NVD_SUBMIT_PAD };
+		memcpy(ch->ring + pos, &p, sizeof(p));
+		ch->head += pad;
+		pos = 0;
+	}
+	uint8_t *e = ch->ring + pos;
+	struct nvd_submit_hdr h = { size, seq, s->nr_bos, s->nr_push, s->nr_relocs, 0 };
+	memcpy(e, &h, sizeof(h));
+	struct nvd_submit_bo *b = (void *)(e + sizeof(h));
+	for (unsigned i = 0; i < s->nr_bos; i++) {
+		b[i].handle = s->bos[i].bo->handle;
+		b[i].access = s->bos[i].access;
+	}
+	struct nvd_submit_push *p = (void *)(b + s->nr_bos);
+	for (unsigned i = 0; i < s->nr_push; i++)
+		p[i] = (struct nvd_submit_push){ s->push[i].bo, s->push[i].offset, s->push[i].length };
+	struct nvd_submit_reloc *r = (void *)(p + s->nr_push);
+	for (unsigned i = 0; i < s->nr_relocs; i++) {
+		const struct nvc_reloc *q = &s->relocs[i];
+		r[i] = (struct nvd_submit_reloc){ q->reloc_bo, q->offset, q->bo, q->flags, q->data,
+						  q->vor, q->tor };
+	}
+	ch->head += size;
+	ch->seq = seq;
+	__atomic_store_n(&ch->ctl->head, ch->head, __ATOMIC_RELEASE);
+	uint64_t one = 1;
+	if (write(ch->doorbell, &one, sizeof(one)) < 0 && errno != EAGAIN) {
+		pthread_mutex_unlock(&ch->submit_lock);
+		return nvc_fail(-errno, "nvc_submit: doorbell: %s", strerror(errno));
+	}
+	pthread_mutex_unlock(&ch->submit_lock);
+	if (fence)
+		*fence = seq;
+	return 0;
+}

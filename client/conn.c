@@ -1,0 +1,207 @@
+/* Connection to nvd: hello, requests and replies, daemon status. */
+#include "client/priv.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+static __thread char nvc_errbuf[256];
+
+const char *nvc_error(void)
+{
+	return nvc_errbuf[0] ? nvc_errbuf : "no error";
+}
+
+int nvc_fail(int err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(nvc_errbuf, sizeof(nvc_errbuf), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+int nvc_call(struct nvc *c, uint32_t type, const void *req, void *rep, int *fds)
+{
+	const struct nvd_msg_desc *d = nvd_msg_desc(type);
+	union { char b[NVD_MSG_MAX]; struct nvd_reply_hdr r; } in;
+	char out[NVD_MSG_MAX];
+	int got_fds[NVD_MSG_MAX_FDS];
+	unsigned nfds = 0;
+	long n;
+	int ret = 0;
+
+	if (!d)
+		return nvc_fail(-EINVAL, "unknown request %u", type);
+	pthread_mutex_lock(&c->lock);
+	struct nvd_msg_hdr h = { type, ++c->tag };
+	memcpy(out, &h, sizeof(h));
+	memcpy(out + sizeof(h), req, d->req_size - sizeof(h));
+	n = nvd_sendmsg(c->sock, out, d->req_size, NULL, 0);
+	if (n < 0) {
+		ret = nvc_fail((int)n, "nvd: %s: send failed: %s", d->name, strerror((int)-n));
+		goto out;
+	}
+	n = nvd_recvmsg(c->sock, in.b, sizeof(in.b), got_fds, NVD_MSG_MAX_FDS, &nfds);
+	if (n <= 0) {
+		ret = nvc_fail(n ? (int)n : -ECONNRESET, "nvd: %s: connection lost%s%s", d->name,
+			       n ? ": " : "", n ? strerror((int)-n) : "");
+		goto out;
+	}
+	if ((size_t)n < sizeof(in.r) || in.r.h.type != type || in.r.h.tag != h.tag) {
+		ret = nvc_fail(-EPROTO, "nvd: %s: malformed reply", d->name);
+		goto out;
+	}
+	if (in.r.error) {
+		struct nvd_rep_error e = { "" };
+		if ((size_t)n >= sizeof(in.r) + sizeof(e))
+			memcpy(&e, in.b + sizeof(in.r), sizeof(e));
+		e.msg[sizeof(e.msg) - 1] = 0;
+		ret = nvc_fail(in.r.error < 0 ? in.r.error : -EPROTO, "nvd: %s: %s", d->name,
+			       e.msg[0] ? e.msg : strerror(-in.r.error));
+		goto out;
+	}
+	if ((uint32_t)n != d->rep_size || nfds != d->rep_fds) {
+		ret = nvc_fail(-EPROTO, "nvd: %s: reply of %ld bytes and %u fds, expected %u and %u",
+			       d->name, n, nfds, d->rep_size, d->rep_fds);
+		goto out;
+	}
+	memcpy(rep, in.b + sizeof(in.r), d->rep_size - sizeof(in.r));
+	memcpy(fds, got_fds, nfds * sizeof(int));
+	nfds = 0;
+out:
+	for (unsigned i = 0; i < nfds; i++)
+		close(got_fds[i]);
+	pthread_mutex_unlock(&c->lock);
+	return ret;
+}
+
+int nvc_connect(const char *path, const char *name, struct nvc **out)
+{
+	char buf[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct nvc *c;
+	int ret;
+
+	*out = NULL;
+	if (!path)
+		path = nvd_default_socket(buf, sizeof(buf));
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return nvc_fail(-ENAMETOOLONG, "nvd socket path too long: %s", path);
+	strcpy(sa.sun_path, path);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return nvc_fail(-ENOMEM, "out of memory");
+	pthread_mutex_init(&c->lock, NULL);
+	c->sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (c->sock < 0) {
+		ret = nvc_fail(-errno, "socket: %s", strerror(errno));
+		goto fail;
+	}
+	if (connect(c->sock, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		ret = -errno;
+		nvc_fail(ret, "cannot reach nvd at %s: %s%s", path, strerror(errno),
+			 (errno == ENOENT || errno == ECONNREFUSED) ? " (is nvd running?)" : "");
+		goto fail;
+	}
+	struct nvd_req_hello h = { .magic = NVD_PROTO_MAGIC, .version = NVD_PROTO_VERSION };
+	snprintf(h.name, sizeof(h.name), "%s", name ? name : "");
+	ret = nvc_call(c, NVD_MSG_HELLO, &h, &c->hello, NULL);
+	if (ret < 0)
+		goto fail;
+	*out = c;
+	return 0;
+fail:
+	if (c->sock >= 0)
+		close(c->sock);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+	return ret;
+}
+
+void nvc_close(struct nvc *c)
+{
+	if (!c)
+		return;
+	while (c->chans)
+		nvc_chan_free(c->chans);
+	while (c->bos)
+		nvc_bo_free(c->bos);
+	close(c->sock);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+int nvc_info(struct nvc *c, struct nvc_info *i)
+{
+	memset(i, 0, sizeof(*i));
+	i->chipset = c->hello.chipset;
+	i->pci_vendor = c->hello.pci_vendor;
+	i->pci_device = c->hello.pci_device;
+	i->vram_size = c->hello.vram_size;
+	i->gart_size = c->hello.gart_size;
+	i->client_id = c->hello.client_id;
+	memcpy(i->card, c->hello.card, sizeof(i->card));
+	i->card[sizeof(i->card) - 1] = 0;
+	return 0;
+}
+
+int nvc_status(struct nvc *c, struct nvc_status *st)
+{
+	struct nvd_req_none rq = { 0 };
+	struct nvd_rep_status r;
+	int ret = nvc_call(c, NVD_MSG_STATUS, &rq, &r, NULL);
+	if (ret < 0)
+		return ret;
+	memset(st, 0, sizeof(*st));
+	st->chipset = r.chipset;
+	st->pci_vendor = r.pci_vendor;
+	st->pci_device = r.pci_device;
+	memcpy(st->card, r.card, sizeof(st->card));
+	st->card[sizeof(st->card) - 1] = 0;
+	memcpy(st->bus_id, r.bus_id, sizeof(st->bus_id));
+	st->bus_id[sizeof(st->bus_id) - 1] = 0;
+	st->vram_size = r.vram_size;
+	st->vram_client = r.vram_client;
+	st->vram_daemon = r.vram_daemon;
+	st->gart_size = r.gart_size;
+	st->gart_client = r.gart_client;
+	st->gart_daemon = r.gart_daemon;
+	st->channels_total = r.channels_total;
+	st->channels_used = r.channels_used;
+	st->clients = r.clients;
+	st->bos = r.bos;
+	st->submits = r.submits;
+	st->refused = r.refused;
+	st->uptime_ms = r.uptime_ms;
+	return 0;
+}
+
+int nvc_client_at(struct nvc *c, unsigned index, struct nvc_client *o, unsigned *count)
+{
+	struct nvd_req_client_at rq = { index };
+	struct nvd_rep_client_at r;
+	int ret = nvc_call(c, NVD_MSG_CLIENT_AT, &rq, &r, NULL);
+	if (ret < 0)
+		return ret;
+	memset(o, 0, sizeof(*o));
+	o->id = r.id;
+	o->pid = r.pid;
+	o->uid = r.uid;
+	memcpy(o->name, r.name, sizeof(o->name));
+	o->name[sizeof(o->name) - 1] = 0;
+	o->bos = r.bos;
+	o->channels = r.channels;
+	o->vram = r.vram;
+	o->gart = r.gart;
+	o->submits = r.submits;
+	o->refused = r.refused;
+	if (count)
+		*count = r.count;
+	return 0;
+}

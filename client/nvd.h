@@ -1,0 +1,132 @@
+/* libnvd: the client side of nvd.
+ *
+ * Connect to the daemon, allocate buffer objects and map them, open
+ * channels, create objects, write NV4x push buffers into buffers, submit
+ * them and wait for their fences.  Every call returns 0 (or a value) on
+ * success and a negative errno code on failure; nvc_error() then says why
+ * in words.  The library is thread-safe and never aborts.
+ *
+ *     struct nvc *c;
+ *     if (nvc_connect(NULL, "demo", &c) < 0) { fprintf(stderr, "%s\n", nvc_error()); ... }
+ */
+#ifndef NVD_CLIENT_H
+#define NVD_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct nvc;
+struct nvc_bo;
+struct nvc_chan;
+
+/* Why the last failing call on this thread failed. */
+const char *nvc_error(void);
+
+/* socket NULL: $NVD_SOCKET, /run/nvd/socket (root) or
+ * $XDG_RUNTIME_DIR/nvd/socket.  name identifies the program in nvd's logs. */
+int nvc_connect(const char *socket, const char *name, struct nvc **out);
+/* Frees every buffer and channel of the connection, then disconnects. */
+void nvc_close(struct nvc *c);
+
+struct nvc_info {
+	unsigned chipset;          /* 0x43 */
+	uint16_t pci_vendor, pci_device;
+	uint64_t vram_size, gart_size;
+	unsigned client_id;
+	char card[96];
+};
+int nvc_info(struct nvc *c, struct nvc_info *info);
+
+struct nvc_status {
+	unsigned chipset;
+	uint16_t pci_vendor, pci_device;
+	char card[96], bus_id[16];
+	uint64_t vram_size, vram_client, vram_daemon;
+	uint64_t gart_size, gart_client, gart_daemon;
+	unsigned channels_total, channels_used, clients, bos;
+	uint64_t submits, refused, uptime_ms;
+};
+int nvc_status(struct nvc *c, struct nvc_status *st);
+
+struct nvc_client {
+	unsigned id, pid, uid;
+	char name[32];
+	unsigned bos, channels;
+	uint64_t vram, gart, submits, refused;
+};
+/* Client number index of count (*count set); -ENOENT past the end. */
+int nvc_client_at(struct nvc *c, unsigned index, struct nvc_client *out, unsigned *count);
+
+/* ---- buffer objects ---- */
+
+enum { NVC_VRAM = 1, NVC_GART = 2 };
+
+int nvc_bo_new(struct nvc *c, uint64_t size, unsigned domain, struct nvc_bo **out);
+int nvc_bo_free(struct nvc_bo *bo);
+/* Read/write mapping of the whole buffer, made on first use; NULL on failure. */
+void *nvc_bo_map(struct nvc_bo *bo);
+uint32_t nvc_bo_handle(const struct nvc_bo *bo);
+unsigned nvc_bo_domain(const struct nvc_bo *bo);
+/* The buffer's card address: its offset in the channel's VRAM or GART ctxdma. */
+uint64_t nvc_bo_addr(const struct nvc_bo *bo);
+uint64_t nvc_bo_size(const struct nvc_bo *bo);
+
+/* ---- channels and objects ---- */
+
+int nvc_chan_new(struct nvc *c, struct nvc_chan **out);
+int nvc_chan_free(struct nvc_chan *ch);
+/* Handles of the channel's ctxdmas over all of VRAM and GART. */
+uint32_t nvc_chan_vram_dma(const struct nvc_chan *ch);
+uint32_t nvc_chan_gart_dma(const struct nvc_chan *ch);
+
+/* A graphics object of class cls (0x39, 0x62, 0x4097 ...) or the null object
+ * (0x30) under handle in the channel's hash table. */
+int nvc_obj_new(struct nvc_chan *ch, uint32_t handle, uint32_t cls);
+int nvc_obj_free(struct nvc_chan *ch, uint32_t handle);
+/* A ctxdma (class 0x02/0x03/0x3d, access 0 RW, 1 RO, 2 WO) over bytes
+ * [offset, offset+size) of bo, e.g. a notifier. */
+int nvc_dma_new(struct nvc_chan *ch, uint32_t handle, struct nvc_bo *bo, uint64_t offset,
+		uint64_t size, unsigned cls, unsigned access);
+
+/* ---- submission ---- */
+
+enum { NVC_READ = 1, NVC_WRITE = 2 };
+enum { NVC_RELOC_LOW = 1, NVC_RELOC_HIGH = 2, NVC_RELOC_OR = 4 };
+
+struct nvc_bo_ref { struct nvc_bo *bo; unsigned access; };
+/* Bytes [offset, offset+length) of refs[bo] hold NV4x command words. */
+struct nvc_push { unsigned bo; uint32_t offset, length; };
+/* Before running, the word at byte offset of refs[reloc_bo] becomes
+ * refs[bo]'s address (+data, LOW/HIGH half), OR'ed with vor/tor. */
+struct nvc_reloc { unsigned reloc_bo; uint32_t offset; unsigned bo; uint32_t flags, data, vor, tor; };
+
+struct nvc_submission {
+	const struct nvc_bo_ref *bos; unsigned nr_bos;
+	const struct nvc_push *push;  unsigned nr_push;
+	const struct nvc_reloc *relocs; unsigned nr_relocs;
+};
+
+/* Queue a submission; *fence receives its sequence number.  Blocks only
+ * while the channel's submit ring is full.  Whether the daemon accepted it
+ * is known when its fence completes. */
+int nvc_submit(struct nvc_chan *ch, const struct nvc_submission *s, uint32_t *fence);
+/* 1 when the fence has completed, 0 if not yet. */
+int nvc_fence_done(struct nvc_chan *ch, uint32_t fence);
+/* Wait until the fence completes (timeout_ns < 0: forever).  0 when the card
+ * ran the submission, the daemon's -errno when it refused it, -ETIMEDOUT,
+ * -ENODEV when the channel was lost. */
+int nvc_fence_wait(struct nvc_chan *ch, uint32_t fence, int64_t timeout_ns);
+
+/* Command words, method numbers and classes come from the hardware tables
+ * installed beside this header: <nvd/hw/pushbuf.h> (NV_CMD_INC_WORD ...),
+ * <nvd/hw/methods.h> (NV_M2MF_OFFSET_IN ...). */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,48 @@
+/* libnvd internals. */
+#ifndef NVC_PRIV_H
+#define NVC_PRIV_H
+
+#include <pthread.h>
+
+#include "client/nvd.h"
+#include "proto/proto.h"
+#include "proto/ring.h"
+
+struct nvc {
+	int sock;
+	pthread_mutex_t lock;        /* one request at a time; the lists below */
+	uint32_t tag;
+	struct nvd_rep_hello hello;
+	struct nvc_bo *bos;
+	struct nvc_chan *chans;
+};
+
+struct nvc_bo {
+	struct nvc *c;
+	struct nvc_bo *next;
+	uint32_t handle, domain;
+	uint64_t addr, size;
+	int fd;
+	void *map;
+};
+
+struct nvc_chan {
+	struct nvc *c;
+	struct nvc_chan *next;
+	struct nvd_rep_chan_new info;
+	int ring_fd, fence_fd, doorbell, fence_ev;
+	struct nvd_ring_ctl *ctl;
+	uint8_t *ring;               /* NVD_RING_DATA_SIZE bytes */
+	const struct nvd_fence_page *fence;
+	pthread_mutex_t submit_lock; /* head, seq */
+	pthread_mutex_t wait_lock;   /* one sleeper on fence_ev at a time */
+	uint32_t head, seq;
+};
+
+/* Record why a call failed (for nvc_error) and return err. */
+int nvc_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One request and its reply.  rep receives the reply body; fds the reply's
+ * fds (exactly as many as the message table says).  Takes c->lock. */
+int nvc_call(struct nvc *c, uint32_t type, const void *req, void *rep, int *fds);
+
+#endif

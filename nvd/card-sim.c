@@ -1,0 +1,125 @@
+/* The simulated GeForce 6: the only file of the daemon that knows the card is
+ * a model.  VRAM is the model's; the bus window is memory of ours that the
+ * model reaches through PCI-target ctxdmas.  Placing a buffer maps its memfd
+ * over the right pages of either. */
+#include "nvd/card.h"
+#include "sim/sim.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+struct nvd_card_sim {
+	struct nvd_card c;
+	struct sim *sim;
+};
+
+static struct sim *simof(struct nvd_card *c) { return ((struct nvd_card_sim *)c)->sim; }
+
+static uint32_t sim_card_rd32(struct nvd_card *c, uint32_t reg) { return sim_rd32(simof(c), reg); }
+static void sim_card_wr32(struct nvd_card *c, uint32_t reg, uint32_t v) { sim_wr32(simof(c), reg, v); }
+
+static int sim_card_window(struct nvd_card *c, int gart, uint64_t addr, uint64_t size,
+			   uint8_t **p)
+{
+	uint64_t lim = gart ? c->gart_size : c->vram_size;
+	if ((addr | size) & 4095 || !size || addr > lim || size > lim - addr)
+		return -EINVAL;
+	*p = (gart ? c->gart : c->vram) + addr;
+	return 0;
+}
+
+static int sim_card_place(struct nvd_card *c, int gart, uint64_t addr, uint64_t size, int fd)
+{
+	uint8_t *p;
+	int r = sim_card_window(c, gart, addr, size, &p);
+	if (r < 0)
+		return r;
+	if (mmap(p, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
+		return -errno;
+	return 0;
+}
+
+static int sim_card_unplace(struct nvd_card *c, int gart, uint64_t addr, uint64_t size)
+{
+	uint8_t *p;
+	int r = sim_card_window(c, gart, addr, size, &p);
+	if (r < 0)
+		return r;
+	if (mmap(p, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED |
+		 MAP_NORESERVE, -1, 0) == MAP_FAILED)
+		return -errno;
+	return 0;
+}
+
+static void sim_card_destroy(struct nvd_card *c)
+{
+	sim_free(simof(c));
+	munmap(c->gart, c->gart_size);
+	free(c);
+}
+
+static const struct nvd_card_ops sim_card_ops = {
+	.rd32 = sim_card_rd32,
+	.wr32 = sim_card_wr32,
+	.place = sim_card_place,
+	.unplace = sim_card_unplace,
+	.destroy = sim_card_destroy,
+};
+
+struct nvd_card *nvd_card_sim_open(const struct nvd_card_opts *o, const char *chip, char *err,
+				   size_t errlen)
+{
+	const struct nv_chip *cp = nv_chip_by_name(chip);
+	uint64_t vram = o->vram_size ? o->vram_size : 128ull << 20;
+	uint64_t gart = o->gart_size ? o->gart_size : 512ull << 20;
+
+	if (!cp) {
+		snprintf(err, errlen, "unknown chip '%s' (simulated chips: NV40, NV43, NV44)", chip);
+		return NULL;
+	}
+	if (vram < (32ull << 20) || (vram & (vram - 1)) || vram > (1ull << 30)) {
+		snprintf(err, errlen, "VRAM size must be a power of two from 32 MiB to 1 GiB");
+		return NULL;
+	}
+	if (gart < (16ull << 20) || (gart & 4095) || gart > (4ull << 30)) {
+		snprintf(err, errlen, "GART size must be 16 MiB to 4 GiB, page aligned");
+		return NULL;
+	}
+	struct nvd_card_sim *s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->c.gart = mmap(NULL, gart, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (s->c.gart == MAP_FAILED) {
+		snprintf(err, errlen, "cannot reserve %llu MiB of bus window: %s",
+			 (unsigned long long)(gart >> 20), strerror(errno));
+		free(s);
+		return NULL;
+	}
+	struct sim_config cfg = { .chipset = cp->chipset, .vram_size = vram,
+				  .sysmem = s->c.gart, .sysmem_size = gart };
+	s->sim = sim_new(&cfg, err, errlen);
+	if (!s->sim) {
+		munmap(s->c.gart, gart);
+		free(s);
+		return NULL;
+	}
+	s->c.ops = &sim_card_ops;
+	s->c.chip = cp;
+	snprintf(s->c.desc, sizeof(s->c.desc), "simulated %s (%s), %llu MiB VRAM", cp->name,
+		 cp->product, (unsigned long long)(vram >> 20));
+	snprintf(s->c.bus_id, sizeof(s->c.bus_id), "sim");
+	s->c.pci_vendor = NV_PCI_VENDOR_NVIDIA;
+	s->c.pci_device = cp->pci_id;
+	s->c.vram = sim_vram(s->sim);
+	s->c.vram_size = vram;
+	s->c.gart_bus = 0;
+	s->c.gart_size = gart;
+	s->c.irq_fd = sim_irq_fd(s->sim);
+	return &s->c;
+}

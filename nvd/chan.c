@@ -1,0 +1,413 @@
+/* Channels and their objects: one hardware channel per client channel, its
+ * RAMHT entries, ctxdmas, graphics objects, grctx, the daemon-private ring
+ * and the memory it shares with its client. */
+#include "nvd/nvd.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define CHAN_MAX_OBJS 1024
+
+static int obj_cmp(const void *k, const void *e)
+{
+	uint32_t h = *(const uint32_t *)k, o = ((const struct nvd_obj *)e)->v.handle;
+	return h < o ? -1 : h > o;
+}
+
+static struct nvd_obj *obj_find(struct nvd_chan *ch, uint32_t handle)
+{
+	return bsearch(&handle, ch->objs, ch->nobjs, sizeof(*ch->objs), obj_cmp);
+}
+
+const struct nvd_vobj *nvd_obj_lookup(void *ctx, uint32_t handle)
+{
+	struct nvd_obj *o = obj_find(ctx, handle);
+	return o ? &o->v : NULL;
+}
+
+static int reserved_handle(uint32_t h)
+{
+	return h == NVD_SW_HANDLE;
+}
+
+/* Insert an object: RAMIN instance, RAMHT entry, sorted table slot. */
+static int obj_add(struct nvd_chan *ch, const struct nvd_obj *tmpl, unsigned engine, char *why,
+		   size_t whylen)
+{
+	struct nvd *d = ch->cl->d;
+	struct nvd_obj o = *tmpl;
+	unsigned i;
+
+	if (obj_find(ch, o.v.handle) || reserved_handle(o.v.handle)) {
+		snprintf(why, whylen, "handle 0x%08x is already in use", o.v.handle);
+		return -EEXIST;
+	}
+	unsigned nz = 0;
+	for (struct nvd_obj *z = ch->zombies; z; z = z->next)
+		nz++;
+	if (ch->nobjs + nz >= CHAN_MAX_OBJS) {
+		snprintf(why, whylen, "channel limit of %u objects reached", CHAN_MAX_OBJS);
+		return -EMFILE;
+	}
+	if (ch->nobjs == ch->objs_cap) {
+		unsigned cap = ch->objs_cap ? ch->objs_cap * 2 : 16;
+		struct nvd_obj *n = realloc(ch->objs, cap * sizeof(*n));
+		if (!n) {
+			snprintf(why, whylen, "out of memory");
+			return -ENOMEM;
+		}
+		ch->objs = n;
+		ch->objs_cap = cap;
+	}
+	if (nvd_ramht_insert(d, ch->chid, o.v.handle, engine, o.inst, &o.ramht_slot) < 0) {
+		snprintf(why, whylen, "hash table full around handle 0x%08x", o.v.handle);
+		return -ENOSPC;
+	}
+	for (i = ch->nobjs; i > 0 && ch->objs[i - 1].v.handle > o.v.handle; i--)
+		ch->objs[i] = ch->objs[i - 1];
+	ch->objs[i] = o;
+	ch->nobjs++;
+	return 0;
+}
+
+static void obj_release(struct nvd_chan *ch, struct nvd_obj *o, int in_ramht)
+{
+	struct nvd *d = ch->cl->d;
+	if (in_ramht)
+		nvd_ramht_remove(d, o->ramht_slot);
+	nvd_ramin_free(d, o->inst, o->inst_size);
+	if (o->bo)
+		nvd_bo_unref(d, o->bo);
+}
+
+static int ctxdma_add(struct nvd_chan *ch, uint32_t handle, uint8_t kind, unsigned cls,
+		      unsigned target, unsigned access, uint64_t base, uint64_t size,
+		      struct nvd_bo *bo, char *why, size_t whylen)
+{
+	struct nvd *d = ch->cl->d;
+	struct nvd_obj o = { .v = { .handle = handle, .cls = cls, .kind = kind }, .inst_size = NV_DMA_SIZE };
+	int r = nvd_ramin_alloc(d, NV_DMA_SIZE, NV_DMA_SIZE, &o.inst);
+	if (r < 0) {
+		snprintf(why, whylen, "instance memory full");
+		return r;
+	}
+	nvd_ctxdma_write(d, o.inst, cls, target, access, base, size);
+	if (bo) {
+		o.v.domain = bo->domain;
+		o.v.base = base - (bo->domain == NVD_DOMAIN_GART ? d->card->gart_bus : 0);
+		o.v.size = size;
+		o.bo = bo;
+	}
+	r = obj_add(ch, &o, NV_ENGINE_SW, why, whylen);
+	if (r < 0) {
+		nvd_ramin_free(d, o.inst, o.inst_size);
+		return r;
+	}
+	if (bo)
+		nvd_bo_ref(bo);
+	return 0;
+}
+
+int nvd_obj_new(struct nvd_chan *ch, uint32_t handle, uint32_t cls, char *why, size_t whylen)
+{
+	struct nvd *d = ch->cl->d;
+	const struct nv_class_desc *c = nv_class_find(cls);
+	struct nvd_obj o = { .v = { .handle = handle, .cls = cls }, .inst_size = NV_GROBJ_SIZE };
+	int r;
+
+	if (ch->lost)
+		return ch->lost;
+	if (!c || (!c->is_gr && cls != NV_CLASS_NULL_OBJ)) {
+		snprintf(why, whylen, "class 0x%04x is not a graphics class nvd offers", cls);
+		return -EINVAL;
+	}
+	if (c->is_gr && c->cls >= 0x4000 && cls != d->card->chip->gr_class) {
+		snprintf(why, whylen, "the %s has 3D class 0x%04x, not 0x%04x", d->card->chip->name,
+			 d->card->chip->gr_class, cls);
+		return -EINVAL;
+	}
+	o.v.kind = cls == NV_CLASS_NULL_OBJ ? NVD_VOBJ_NULL : NVD_VOBJ_GR;
+	r = nvd_ramin_alloc(d, NV_GROBJ_SIZE, 16, &o.inst);
+	if (r < 0) {
+		snprintf(why, whylen, "instance memory full");
+		return r;
+	}
+	nv_wr32le(nvd_ramin(d, o.inst), cls);
+	r = obj_add(ch, &o, NV_ENGINE_GR, why, whylen);
+	if (r < 0)
+		nvd_ramin_free(d, o.inst, o.inst_size);
+	return r;
+}
+
+int nvd_dma_new(struct nvd_chan *ch, const struct nvd_req_dma_new *rq, char *why, size_t whylen)
+{
+	struct nvd *d = ch->cl->d;
+	struct nvd_bo *bo = nvd_bo_get(ch->cl, rq->bo);
+
+	if (ch->lost)
+		return ch->lost;
+	if (!bo) {
+		snprintf(why, whylen, "no buffer %u", rq->bo);
+		return -ENOENT;
+	}
+	if (rq->cls != NV_CLASS_DMA_FROM_MEMORY && rq->cls != NV_CLASS_DMA_TO_MEMORY &&
+	    rq->cls != NV_CLASS_DMA_IN_MEMORY) {
+		snprintf(why, whylen, "class 0x%04x is not a DMA class (0x02, 0x03, 0x3d)", rq->cls);
+		return -EINVAL;
+	}
+	if (rq->access > NV_DMA_ACCESS_WO || rq->_pad) {
+		snprintf(why, whylen, "access %u is not 0 (rw), 1 (ro) or 2 (wo)", rq->access);
+		return -EINVAL;
+	}
+	if (!rq->size || rq->offset > bo->size || rq->size > bo->size - rq->offset) {
+		snprintf(why, whylen, "range 0x%llx+0x%llx is outside buffer %u (0x%llx bytes)",
+			 (unsigned long long)rq->offset, (unsigned long long)rq->size, rq->bo,
+			 (unsigned long long)bo->size);
+		return -EINVAL;
+	}
+	int gart = bo->domain == NVD_DOMAIN_GART;
+	return ctxdma_add(ch, rq->handle, NVD_VOBJ_DMA_BO, rq->cls,
+			  gart ? NV_DMA_TARGET_PCI : NV_DMA_TARGET_VRAM, rq->access,
+			  (gart ? d->card->gart_bus : 0) + bo->addr + rq->offset, rq->size, bo, why,
+			  whylen);
+}
+
+/* The handle goes at once; the instance stays until the channel goes, since
+ * the channel's PGRAPH context may still name it and instance memory handed
+ * to another channel must never be reachable from this one. */
+int nvd_obj_free(struct nvd_chan *ch, uint32_t handle)
+{
+	struct nvd_obj *o = obj_find(ch, handle), *z;
+	if (!o)
+		return -ENOENT;
+	z = malloc(sizeof(*z));
+	if (!z)
+		return -ENOMEM;
+	*z = *o;
+	nvd_ramht_remove(ch->cl->d, z->ramht_slot);
+	z->next = ch->zombies;
+	ch->zombies = z;
+	unsigned i = o - ch->objs;
+	memmove(o, o + 1, (ch->nobjs - i - 1) * sizeof(*o));
+	ch->nobjs--;
+	return 0;
+}
+
+static void chan_doorbell(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	nvd_chan_process(arg);
+}
+
+/* Memory shared with the client: ring (rw), fence page (ro for the client). */
+static int chan_shared(struct nvd_chan *ch, char *why, size_t whylen)
+{
+	ch->ring_fd = memfd_create("nvd-submit-ring", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	ch->fence_fd = memfd_create("nvd-fence-page", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	ch->doorbell = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	ch->fence_ev = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (ch->ring_fd < 0 || ch->fence_fd < 0 || ch->doorbell < 0 || ch->fence_ev < 0 ||
+	    ftruncate(ch->ring_fd, NVD_RING_SIZE) < 0 ||
+	    ftruncate(ch->fence_fd, NVD_FENCE_PAGE_SIZE) < 0 ||
+	    fcntl(ch->ring_fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
+		goto fail;
+	void *ring = mmap(NULL, NVD_RING_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, ch->ring_fd, 0);
+	if (ring == MAP_FAILED)
+		goto fail;
+	ch->ctl = ring;
+	ch->sring = (uint8_t *)ring + NVD_RING_CTL_SIZE;
+	void *fence = mmap(NULL, NVD_FENCE_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+			   ch->fence_fd, 0);
+	if (fence == MAP_FAILED)
+		goto fail;
+	ch->fence = fence;
+	/* Our mapping stays writable; nobody can make a new writable one. */
+	if (fcntl(ch->fence_fd, F_ADD_SEALS,
+		  F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE | F_SEAL_SEAL) < 0)
+		goto fail;
+	return 0;
+fail:
+	snprintf(why, whylen, "cannot set up the channel's shared memory: %s", strerror(errno));
+	return -errno ? -errno : -ENOMEM;
+}
+
+static void chan_release(struct nvd_chan *ch)
+{
+	struct nvd *d = ch->cl->d;
+
+	while (ch->nobjs)
+		obj_release(ch, &ch->objs[--ch->nobjs], 1);
+	while (ch->zombies) {
+		struct nvd_obj *z = ch->zombies;
+		ch->zombies = z->next;
+		obj_release(ch, z, 0);
+		free(z);
+	}
+	free(ch->objs);
+	ch->objs = NULL;
+	if (ch->sw_inst) {
+		nvd_ramht_remove(d, ch->sw_slot);
+		nvd_ramin_free(d, ch->sw_inst, NV_GROBJ_SIZE);
+	}
+	if (ch->pb_dma_inst)
+		nvd_ramin_free(d, ch->pb_dma_inst, NV_DMA_SIZE);
+	if (ch->grctx_inst)
+		nvd_ramin_free(d, ch->grctx_inst, NV40_GRCTX_SIZE);
+	ch->sw_inst = ch->pb_dma_inst = ch->grctx_inst = 0;
+	if (ch->doorbell_evt)
+		event_free(ch->doorbell_evt);
+	ch->doorbell_evt = NULL;
+	nvd_vstate_free(ch->vs);
+	ch->vs = NULL;
+	free(ch->inflight);
+	ch->inflight = NULL;
+	if (d->chid[ch->chid] == ch) {
+		d->chid[ch->chid] = NULL;
+		d->nchans--;
+	}
+}
+
+int nvd_chan_new(struct nvd_client *cl, struct nvd_chan **out, char *why, size_t whylen)
+{
+	struct nvd *d = cl->d;
+	struct nvd_chan *ch;
+	unsigned chid, id;
+	int r;
+
+	for (id = 0; id < NVD_CLIENT_CHANS && cl->chans[id]; id++)
+		;
+	/* As in nouveau, the last chid is the card's "no channel" marker and
+	 * chid 0 is the daemon's own: an empty RAMHT slot reads as handle 0 of
+	 * channel 0, so a client there could not use the null object safely. */
+	for (chid = NVD_FIRST_CHID; chid < NV40_FIFO_CHANNELS - 1 && d->chid[chid]; chid++)
+		;
+	if (chid == NV40_FIFO_CHANNELS - 1 || id == NVD_CLIENT_CHANS) {
+		snprintf(why, whylen, "all %u hardware channels the card has for clients are in use",
+			 NVD_CLIENT_CHIDS);
+		return -EBUSY;
+	}
+	ch = calloc(1, sizeof(*ch));
+	if (!ch) {
+		snprintf(why, whylen, "out of memory");
+		return -ENOMEM;
+	}
+	ch->cl = cl;
+	ch->id = id;
+	ch->chid = chid;
+	ch->ring_fd = ch->fence_fd = ch->doorbell = ch->fence_ev = -1;
+	d->chid[chid] = ch;
+	d->nchans++;
+	ch->ring_addr = d->gart_client_size + (uint64_t)chid * NVD_HW_RING_SIZE;
+	ch->ring = (uint32_t *)(d->card->gart + ch->ring_addr);
+	memset(ch->ring, 0, NVD_HW_RING_SIZE);
+	ch->vs = nvd_vstate_new();
+	ch->inflight = calloc(NVD_FENCE_STATUS, sizeof(*ch->inflight));
+	if (!ch->vs || !ch->inflight) {
+		snprintf(why, whylen, "out of memory");
+		r = -ENOMEM;
+		goto fail;
+	}
+	r = chan_shared(ch, why, whylen);
+	if (r < 0)
+		goto fail;
+	if ((r = nvd_ramin_alloc(d, NV40_GRCTX_SIZE, NV40_GRCTX_SIZE, &ch->grctx_inst)) < 0 ||
+	    (r = nvd_ramin_alloc(d, NV_DMA_SIZE, NV_DMA_SIZE, &ch->pb_dma_inst)) < 0 ||
+	    (r = nvd_ramin_alloc(d, NV_GROBJ_SIZE, 16, &ch->sw_inst)) < 0) {
+		snprintf(why, whylen, "instance memory full");
+		goto fail;
+	}
+	/* The pusher may read this channel's ring and nothing else. */
+	nvd_ctxdma_write(d, ch->pb_dma_inst, NV_CLASS_DMA_FROM_MEMORY, NV_DMA_TARGET_PCI,
+			 NV_DMA_ACCESS_RO, d->card->gart_bus + ch->ring_addr, NVD_HW_RING_SIZE);
+	nv_wr32le(nvd_ramin(d, ch->sw_inst), NV_CLASS_NVSW);
+	if (nvd_ramht_insert(d, chid, NVD_SW_HANDLE, NV_ENGINE_SW, ch->sw_inst, &ch->sw_slot) < 0) {
+		snprintf(why, whylen, "hash table full");
+		r = -ENOSPC;
+		goto fail;
+	}
+	/* The ctxdmas Mesa and the DDX expect: all of the clients' VRAM and GART. */
+	if ((r = ctxdma_add(ch, NVD_VRAM_DMA_HANDLE, NVD_VOBJ_DMA_VRAM, NV_CLASS_DMA_IN_MEMORY,
+			    NV_DMA_TARGET_VRAM, NV_DMA_ACCESS_RW, 0, d->vram_client_size, NULL, why,
+			    whylen)) < 0 ||
+	    (r = ctxdma_add(ch, NVD_GART_DMA_HANDLE, NVD_VOBJ_DMA_GART, NV_CLASS_DMA_IN_MEMORY,
+			    NV_DMA_TARGET_PCI, NV_DMA_ACCESS_RW, d->card->gart_bus,
+			    d->gart_client_size, NULL, why, whylen)) < 0)
+		goto fail;
+	ch->doorbell_evt = event_new(d->base, ch->doorbell, EV_READ | EV_PERSIST, chan_doorbell, ch);
+	if (!ch->doorbell_evt || event_add(ch->doorbell_evt, NULL) < 0) {
+		snprintf(why, whylen, "event loop refused the doorbell");
+		r = -ENOMEM;
+		goto fail;
+	}
+	nvd_fifo_chan_start(d, ch);
+	cl->chans[id] = ch;
+	cl->nchans++;
+	*out = ch;
+	return 0;
+fail:
+	chan_release(ch);
+	nvd_chan_close_fds(ch);
+	free(ch);
+	return r;
+}
+
+void nvd_chan_close_fds(struct nvd_chan *ch)
+{
+	if (ch->ctl)
+		munmap(ch->ctl, NVD_RING_SIZE);
+	if (ch->fence)
+		munmap(ch->fence, NVD_FENCE_PAGE_SIZE);
+	ch->ctl = NULL;
+	ch->fence = NULL;
+	int *fds[] = { &ch->ring_fd, &ch->fence_fd, &ch->doorbell, &ch->fence_ev };
+	for (unsigned i = 0; i < 4; i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
+}
+
+/* Stop the card running the channel and give back everything it holds; the
+ * client keeps a dead channel whose fence page says why. */
+void nvd_chan_lose(struct nvd_chan *ch, int err, const char *why)
+{
+	struct nvd *d = ch->cl->d;
+
+	if (ch->lost)
+		return;
+	nvd_clog(ch->cl, ch, "channel lost: %s", why);
+	ch->lost = err;
+	nvd_fifo_chan_stop(d, ch);
+	nvd_chan_retire_all(ch);
+	chan_release(ch);
+	if (ch->fence) {
+		__atomic_store_n(&ch->fence->lost, err, __ATOMIC_RELEASE);
+		uint64_t one = 1;
+		if (write(ch->fence_ev, &one, sizeof(one)) < 0) {
+			/* the counter is already high: the client will wake */
+		}
+	}
+}
+
+void nvd_chan_free(struct nvd_chan *ch)
+{
+	struct nvd_client *cl = ch->cl;
+
+	if (!ch->lost) {
+		nvd_fifo_chan_stop(cl->d, ch);
+		nvd_chan_retire_all(ch);
+		chan_release(ch);
+	}
+	nvd_chan_close_fds(ch);
+	cl->chans[ch->id] = NULL;
+	cl->nchans--;
+	free(ch);
+}

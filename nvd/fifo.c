@@ -1,0 +1,301 @@
+/* The card through its registers: bring-up, instance memory (RAMHT, RAMFC,
+ * ctxdmas, grctx), channel start/stop and the interrupt handler.  The same
+ * writes a nouveau kernel makes on NV40 (fifo/nv40.c, instmem/nv40.c). */
+#include "nvd/nvd.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hw/pushbuf.h"
+#include "hw/regs.h"
+
+#define RAMHT_BITS 12
+
+uint8_t *nvd_ramin(struct nvd *d, uint32_t off)
+{
+	return d->card->vram + nv40_ramin_to_vram(d->card->vram_size, off);
+}
+
+static void ramin_wr32(struct nvd *d, uint32_t off, uint32_t v)
+{
+	nv_wr32le(nvd_ramin(d, off), v);
+}
+
+static uint32_t ramin_rd32(struct nvd *d, uint32_t off)
+{
+	return nv_rd32le(nvd_ramin(d, off));
+}
+
+static void ramin_zero(struct nvd *d, uint32_t off, uint32_t size)
+{
+	for (uint32_t i = 0; i < size; i += 4)
+		ramin_wr32(d, off + i, 0);
+}
+
+/* Objects never straddle a RAMIN block: the card sees RAMIN in 512 KiB pieces. */
+int nvd_ramin_alloc(struct nvd *d, uint32_t size, uint32_t align, uint32_t *off)
+{
+	uint64_t a;
+	int r = nvd_ra_alloc(&d->ramin, size, align, &a);
+	if (r < 0)
+		return r;
+	*off = (uint32_t)a;
+	ramin_zero(d, *off, size);
+	return 0;
+}
+
+void nvd_ramin_free(struct nvd *d, uint32_t off, uint32_t size)
+{
+	ramin_zero(d, off, size);
+	nvd_ra_free(&d->ramin, off);
+}
+
+void nvd_ctxdma_write(struct nvd *d, uint32_t inst, unsigned cls, unsigned target,
+		      unsigned access, uint64_t base, uint64_t size)
+{
+	uint32_t frame = (uint32_t)(base & ~0xfffull) | (access != NV_DMA_ACCESS_RO ? NV_DMA_W2_WRITABLE : 0);
+	ramin_wr32(d, inst + 0, NV_DMA_W0(cls, target, access, base & 0xfff));
+	ramin_wr32(d, inst + 4, (uint32_t)(size - 1));
+	ramin_wr32(d, inst + 8, frame);
+	ramin_wr32(d, inst + 12, frame);
+}
+
+int nvd_ramht_insert(struct nvd *d, unsigned chid, uint32_t handle, unsigned engine,
+		     uint32_t inst, uint32_t *slot)
+{
+	uint32_t h = nv40_ramht_hash(handle, chid, RAMHT_BITS);
+	for (unsigned i = 0; i < NV40_RAMHT_SEARCH; i++) {
+		uint32_t s = (h + i) & ((1u << RAMHT_BITS) - 1);
+		uint32_t e = NV40_RAMIN_RAMHT + s * NV40_RAMHT_ENTRY_SIZE;
+		if (ramin_rd32(d, e + 4) == 0) {
+			ramin_wr32(d, e + 0, handle);
+			ramin_wr32(d, e + 4, NV40_RAMHT_CTX(chid, engine, inst));
+			*slot = s;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+void nvd_ramht_remove(struct nvd *d, uint32_t slot)
+{
+	uint32_t e = NV40_RAMIN_RAMHT + slot * NV40_RAMHT_ENTRY_SIZE;
+	ramin_wr32(d, e + 0, 0);
+	ramin_wr32(d, e + 4, 0);
+}
+
+int nvd_fifo_init(struct nvd *d, char *err, size_t errlen)
+{
+	struct nvd_card *c = d->card;
+	uint32_t boot0 = nvd_rd32(c, NV_PMC_BOOT_0);
+
+	if (((boot0 >> 20) & 0xff) != c->chip->chipset) {
+		snprintf(err, errlen, "card reports PMC_BOOT_0 %08x, expected chipset %02x", boot0,
+			 c->chip->chipset);
+		return -ENODEV;
+	}
+	/* Memory: RAMIN at the top of VRAM, the channels' rings at the top of
+	 * the bus window; the clients' ctxdmas cover only what lies below. */
+	d->vram_client_size = c->vram_size - NV40_RAMIN_SIZE;
+	d->gart_client_size = c->gart_size - (uint64_t)NV40_FIFO_CHANNELS * NVD_HW_RING_SIZE;
+	d->vram_daemon = NV40_RAMIN_SIZE;
+	d->gart_daemon = (uint64_t)NV40_FIFO_CHANNELS * NVD_HW_RING_SIZE;
+	if (nvd_ra_init(&d->vram, 0, d->vram_client_size) < 0 ||
+	    nvd_ra_init(&d->gart, 0, d->gart_client_size) < 0 ||
+	    nvd_ra_init(&d->ramin, NV40_RAMIN_HEAP, NV40_RAMIN_SIZE - NV40_RAMIN_HEAP) < 0) {
+		snprintf(err, errlen, "cannot set up the memory managers");
+		return -ENOMEM;
+	}
+	ramin_zero(d, 0, NV40_RAMIN_HEAP);
+	d->ramht_bits = RAMHT_BITS;
+
+	/* PMC: reset and enable every engine, then take interrupts. */
+	nvd_wr32(c, NV_PMC_ENABLE, 0);
+	nvd_wr32(c, NV_PMC_ENABLE, ~0u);
+
+	/* PFIFO */
+	nvd_wr32(c, NV_PFIFO_CACHES, 0);
+	nvd_wr32(c, NV_PFIFO_DELAY_0, 0xff);
+	nvd_wr32(c, NV_PFIFO_DMA_TIMESLICE, d->o.timeslice ? d->o.timeslice : NV_PFIFO_TIMESLICE_DEFAULT);
+	nvd_wr32(c, NV_PFIFO_RAMHT, 3u << 24 | (RAMHT_BITS - 9) << 16 | NV40_RAMIN_RAMHT >> 8);
+	nvd_wr32(c, NV_PFIFO_RAMRO, NV40_RAMIN_RAMRO >> 8);
+	nvd_wr32(c, NV_PFIFO_RAMFC, NV40_RAMIN_RAMFC >> 16 | 3u << 16);
+	nvd_wr32(c, NV_PFIFO_INTR, ~0u);
+	nvd_wr32(c, NV_PFIFO_INTR_EN, ~0u);
+	nvd_wr32(c, NV_PFIFO_CACHE1_PUSH1, (NV40_FIFO_CHANNELS - 1) | NV_PFIFO_CACHE1_PUSH1_DMA);
+	nvd_wr32(c, NV_PFIFO_CACHE1_DMA_PUSH, NV_PFIFO_CACHE1_DMA_PUSH_ACCESS);
+	nvd_wr32(c, NV_PFIFO_CACHE1_PUSH0, NV_PFIFO_CACHE1_PUSH0_ACCESS);
+	nvd_wr32(c, NV_PFIFO_CACHE1_PULL0, NV_PULL0_ACCESS);
+	nvd_wr32(c, NV_PFIFO_CACHES, NV_PFIFO_CACHES_REASSIGN);
+
+	/* PGRAPH */
+	nvd_wr32(c, NV_PGRAPH_INTR, ~0u);
+	nvd_wr32(c, NV_PGRAPH_INTR_EN, ~0u);
+	nvd_wr32(c, NV_PGRAPH_CTXCTL_CUR, 0);
+	nvd_wr32(c, NV_PGRAPH_FIFO, 1);
+
+	nvd_wr32(c, NV_PMC_INTR_EN, 1);
+	return 0;
+}
+
+void nvd_fifo_fini(struct nvd *d)
+{
+	if (!d->card)
+		return;
+	nvd_wr32(d->card, NV_PMC_INTR_EN, 0);
+	nvd_ra_fini(&d->vram);
+	nvd_ra_fini(&d->gart);
+	nvd_ra_fini(&d->ramin);
+}
+
+int nvd_fifo_chan_start(struct nvd *d, struct nvd_chan *ch)
+{
+	uint32_t fc = NV40_RAMIN_RAMFC + ch->chid * NV40_RAMFC_SIZE;
+	uint32_t timeslice = d->o.timeslice ? d->o.timeslice : NV_PFIFO_TIMESLICE_DEFAULT;
+
+	/* The ring starts by binding the daemon's software object, which turns
+	 * each submission's closing fence method into an interrupt. */
+	nv_wr32le(&ch->ring[0], NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_FIFO_OBJECT, 1));
+	nv_wr32le(&ch->ring[1], NVD_SW_HANDLE);
+	ch->wptr = 8;
+	ch->hw_free_from = 8;
+
+	ramin_zero(d, fc, NV40_RAMFC_SIZE);
+	ramin_wr32(d, fc + 0x00, 0);                     /* DMA_PUT */
+	ramin_wr32(d, fc + 0x04, 0);                     /* DMA_GET */
+	ramin_wr32(d, fc + 0x0c, ch->pb_dma_inst >> 4);  /* DMA_INSTANCE */
+	ramin_wr32(d, fc + 0x18, NV_PFIFO_DMA_FETCH_DEFAULT);
+	ramin_wr32(d, fc + 0x38, ch->grctx_inst >> 4);   /* GRCTX_INSTANCE */
+	ramin_wr32(d, fc + 0x3c, timeslice & 0x1ffff);
+	ramin_wr32(d, ch->grctx_inst, ch->grctx_inst >> 4);
+	nvd_wr32(d->card, NV_PFIFO_MODE, nvd_rd32(d->card, NV_PFIFO_MODE) | 1u << ch->chid);
+	nvd_fifo_kick(d, ch);
+	return 0;
+}
+
+void nvd_fifo_kick(struct nvd *d, struct nvd_chan *ch)
+{
+	nvd_wr32(d->card, NV40_USER(ch->chid) + NV40_USER_DMA_PUT, ch->wptr);
+}
+
+/* As nv04_fifo_chan_fini: stop switching, take the channel out of DMA mode,
+ * forget it if it is current, and drop its PGRAPH context unsaved. */
+void nvd_fifo_chan_stop(struct nvd *d, struct nvd_chan *ch)
+{
+	struct nvd_card *c = d->card;
+
+	nvd_wr32(c, NV_PFIFO_CACHES, 0);
+	nvd_wr32(c, NV_PFIFO_CACHE1_PUSH0, 0);
+	nvd_wr32(c, NV_PFIFO_CACHE1_PULL0, 0);
+	nvd_wr32(c, NV_PFIFO_MODE, nvd_rd32(c, NV_PFIFO_MODE) & ~(1u << ch->chid));
+	if ((nvd_rd32(c, NV_PFIFO_CACHE1_PUSH1) & 0x1f) == ch->chid)
+		nvd_wr32(c, NV_PFIFO_CACHE1_PUSH1,
+			 (NV40_FIFO_CHANNELS - 1) | NV_PFIFO_CACHE1_PUSH1_DMA);
+	ramin_zero(d, NV40_RAMIN_RAMFC + ch->chid * NV40_RAMFC_SIZE, NV40_RAMFC_SIZE);
+	nvd_wr32(c, NV_PFIFO_CACHE1_PUSH0, NV_PFIFO_CACHE1_PUSH0_ACCESS);
+	nvd_wr32(c, NV_PFIFO_CACHE1_PULL0, NV_PULL0_ACCESS);
+	nvd_wr32(c, NV_PFIFO_CACHES, NV_PFIFO_CACHES_REASSIGN);
+	if (nvd_rd32(c, NV_PGRAPH_CTXCTL_CUR) == (NV_PGRAPH_CTXCTL_LOADED | ch->grctx_inst >> 4))
+		nvd_wr32(c, NV_PGRAPH_CTXCTL_CUR, 0);
+}
+
+static void nvd_irq_pfifo(struct nvd *d)
+{
+	struct nvd_card *c = d->card;
+	uint32_t st = nvd_rd32(c, NV_PFIFO_INTR) & nvd_rd32(c, NV_PFIFO_INTR_EN);
+	unsigned chid = nvd_rd32(c, NV_PFIFO_CACHE1_PUSH1) & 0x1f;
+	struct nvd_chan *ch = d->chid[chid];
+
+	if (st & NV_PFIFO_INTR_CACHE_ERROR) {
+		uint32_t pull0 = nvd_rd32(c, NV_PFIFO_CACHE1_PULL0);
+		uint32_t get = nvd_rd32(c, NV_PFIFO_CACHE1_GET);
+		unsigned ptr = (get & 0x7ff) >> 2;
+		uint32_t m = nvd_rd32(c, NV_PFIFO_CACHE1_METHOD(ptr));
+		uint32_t data = nvd_rd32(c, NV_PFIFO_CACHE1_DATA(ptr));
+		unsigned subc = (m >> 13) & 7;
+		int fence = (pull0 & NV_PULL0_DEVICE_SOFTWARE) && subc == NVD_SUBC_DAEMON &&
+			    (m & 0x1ffc) == NV_NVSW_FENCE;
+
+		nvd_wr32(c, NV_PFIFO_CACHE1_GET, get + 4);
+		nvd_wr32(c, NV_PFIFO_INTR, NV_PFIFO_INTR_CACHE_ERROR);
+		nvd_wr32(c, NV_PFIFO_CACHE1_PULL0, NV_PULL0_ACCESS);
+		if (fence && ch)
+			nvd_chan_fence(ch, data);
+		else if (ch) {
+			nvd_clog(ch->cl, ch, "CACHE_ERROR subc %u method 0x%04x data 0x%08x%s", subc,
+				 m & 0x1ffc, data, pull0 & NV_PULL0_HASH_FAILED ? " (object not found)" : "");
+			nvd_chan_lose(ch, -EFAULT, "the card could not run the channel's commands");
+		} else
+			nvd_log(0, "CACHE_ERROR on idle chid %u method 0x%04x", chid, m & 0x1ffc);
+		st &= ~NV_PFIFO_INTR_CACHE_ERROR;
+	}
+	if (st & NV_PFIFO_INTR_DMA_PUSHER) {
+		uint32_t get = nvd_rd32(c, NV_PFIFO_CACHE1_DMA_GET);
+		uint32_t put = nvd_rd32(c, NV_PFIFO_CACHE1_DMA_PUT);
+		uint32_t state = nvd_rd32(c, NV_PFIFO_CACHE1_DMA_STATE);
+
+		nvd_wr32(c, NV_PFIFO_CACHE1_DMA_GET, put);
+		nvd_wr32(c, NV_PFIFO_CACHE1_DMA_STATE, 0);
+		nvd_wr32(c, NV_PFIFO_CACHE1_DMA_PUSH, NV_PFIFO_CACHE1_DMA_PUSH_ACCESS);
+		nvd_wr32(c, NV_PFIFO_INTR, NV_PFIFO_INTR_DMA_PUSHER);
+		if (ch) {
+			nvd_clog(ch->cl, ch, "DMA_PUSHER get 0x%08x put 0x%08x state 0x%08x (error %u)",
+				 get, put, state, NV_DMA_STATE_ERROR(state));
+			nvd_chan_lose(ch, -EFAULT, "the card's pusher faulted on the channel");
+		}
+		st &= ~NV_PFIFO_INTR_DMA_PUSHER;
+	}
+	if (st) {
+		nvd_log(0, "PFIFO interrupt 0x%08x on chid %u", st, chid);
+		nvd_wr32(c, NV_PFIFO_INTR, st);
+	}
+}
+
+static void nvd_irq_pgraph(struct nvd *d)
+{
+	struct nvd_card *c = d->card;
+	uint32_t st = nvd_rd32(c, NV_PGRAPH_INTR);
+	uint32_t nsource = nvd_rd32(c, NV_PGRAPH_NSOURCE);
+	uint32_t addr = nvd_rd32(c, NV_PGRAPH_TRAPPED_ADDR);
+	uint32_t data = nvd_rd32(c, NV_PGRAPH_TRAPPED_DATA);
+
+	nvd_wr32(c, NV_PGRAPH_INTR, st);
+	if (st & NV_PGRAPH_INTR_ERROR) {
+		unsigned chid = (addr >> 20) & 0x1f;
+		struct nvd_chan *ch = d->chid[chid];
+		if (ch) {
+			nvd_clog(ch->cl, ch, "PGRAPH trap: subc %u method 0x%04x data 0x%08x nsource 0x%08x",
+				 (addr >> 13) & 7, addr & 0x1ffc, data, nsource);
+			if (++ch->strikes >= NVD_STRIKES)
+				nvd_chan_lose(ch, -EFAULT, "too many graphics faults");
+		} else
+			nvd_log(0, "PGRAPH trap on chid %u method 0x%04x", chid, addr & 0x1ffc);
+	}
+}
+
+void nvd_irq(struct nvd *d)
+{
+	uint64_t v;
+	if (read(d->card->irq_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		nvd_log(0, "interrupt eventfd: %s", strerror(errno));
+	for (int round = 0; round < 64; round++) {
+		uint32_t intr = nvd_rd32(d->card, NV_PMC_INTR);
+		if (!intr)
+			return;
+		if (intr & NV_PMC_UNIT_PFIFO)
+			nvd_irq_pfifo(d);
+		if (intr & NV_PMC_UNIT_PGRAPH)
+			nvd_irq_pgraph(d);
+		if (intr & NV_PMC_UNIT_PTIMER)
+			nvd_wr32(d->card, NV_PTIMER_INTR, ~0u);
+		if (intr & NV_PMC_UNIT_PBUS)
+			nvd_wr32(d->card, NV_PBUS_INTR, ~0u);
+		if (intr & (NV_PMC_UNIT_PCRTC0 | NV_PMC_UNIT_PCRTC1)) {
+			nvd_wr32(d->card, NV_PCRTC_INTR_0, ~0u);
+			nvd_wr32(d->card, NV_PCRTC_INTR_0 + NV_PCRTC_HEAD_STRIDE, ~0u);
+		}
+	}
+	nvd_log(0, "interrupt storm: PMC_INTR 0x%08x stays up", nvd_rd32(d->card, NV_PMC_INTR));
+}

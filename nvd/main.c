@@ -1,0 +1,171 @@
+/* nvd: the daemon that owns an NV4x card (or the simulated one) and runs
+ * unprivileged clients' command buffers on it after validating them. */
+#include "nvd/nvd.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: nvd [OPTION]...\n"
+"Own an NVIDIA GeForce 6 (NV4x) card and serve nvd clients on a socket.\n"
+"\n"
+"  -s, --socket PATH     listen on PATH (default: $NVD_SOCKET, /run/nvd/socket\n"
+"                        for root, else $XDG_RUNTIME_DIR/nvd/socket)\n"
+"  -c, --card SPEC       sim[:CHIP]  the simulated card (default sim:" NV_DEFAULT_CHIP "; CHIP is\n"
+"                                    NV40, NV43 or NV44)\n"
+"                        pci[:BDF]   a real card found with libpciaccess\n"
+"      --vram MIB        simulated VRAM size (default 128)\n"
+"      --gart MIB        size of the GART window (default 512)\n"
+"      --timeslice N     PFIFO timeslice in command words (default: nouveau's)\n"
+"      --quota MIB       buffer memory each client may hold (default 512)\n"
+"      --max-bos N       buffers each client may hold (default 16384)\n"
+"  -v, --verbose         log more (repeat for even more)\n"
+"  -h, --help            show this help\n"
+"      --version         show the version\n");
+}
+
+static int parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || v > max || s[0] == '-')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	struct nvd *d = arg;
+	(void)what;
+	nvd_log(0, "%s: shutting down", strsignal((int)sig));
+	event_base_loopbreak(d->base);
+}
+
+static void on_irq(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	nvd_irq(arg);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "socket", required_argument, 0, 's' }, { "card", required_argument, 0, 'c' },
+		{ "vram", required_argument, 0, 'V' },   { "gart", required_argument, 0, 'G' },
+		{ "timeslice", required_argument, 0, 'T' }, { "quota", required_argument, 0, 'Q' },
+		{ "max-bos", required_argument, 0, 'B' }, { "verbose", no_argument, 0, 'v' },
+		{ "help", no_argument, 0, 'h' },         { "version", no_argument, 0, 'R' },
+		{ 0, 0, 0, 0 }
+	};
+	static struct nvd d;
+	char err[256];
+	uint64_t v;
+	int c;
+
+	d.o.card.spec = "sim";
+	d.o.quota = 512ull << 20;
+	d.o.max_bos = 16384;
+	d.listen_fd = -1;
+	while ((c = getopt_long(argc, argv, "s:c:vh", lo, NULL)) != -1) {
+		switch (c) {
+		case 's': d.o.socket = optarg; break;
+		case 'c': d.o.card.spec = optarg; break;
+		case 'V':
+			if (parse_u64(optarg, 1024, &v) < 0)
+				goto bad;
+			d.o.card.vram_size = v << 20;
+			break;
+		case 'G':
+			if (parse_u64(optarg, 4096, &v) < 0)
+				goto bad;
+			d.o.card.gart_size = v << 20;
+			break;
+		case 'T':
+			if (parse_u64(optarg, 0x1ffff, &v) < 0 || !v)
+				goto bad;
+			d.o.timeslice = (unsigned)v;
+			break;
+		case 'Q':
+			if (parse_u64(optarg, 1u << 20, &v) < 0)
+				goto bad;
+			d.o.quota = v << 20;
+			break;
+		case 'B':
+			if (parse_u64(optarg, 1u << 20, &v) < 0 || !v)
+				goto bad;
+			d.o.max_bos = (unsigned)v;
+			break;
+		case 'v': nvd_verbose++; break;
+		case 'h': usage(stdout); return 0;
+		case 'R': printf("nvd 0.1 (protocol %u)\n", NVD_PROTO_VERSION); return 0;
+		default: usage(stderr); return 2;
+		}
+		continue;
+bad:
+		fprintf(stderr, "nvd: invalid value '%s' for --%s\n", optarg,
+			c == 'V' ? "vram" : c == 'G' ? "gart" : c == 'T' ? "timeslice" :
+			c == 'Q' ? "quota" : "max-bos");
+		return 2;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "nvd: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+	if (d.o.socket)
+		snprintf(d.sock_path, sizeof(d.sock_path), "%s", d.o.socket);
+	else
+		nvd_default_socket(d.sock_path, sizeof(d.sock_path));
+
+	signal(SIGPIPE, SIG_IGN);
+	d.base = event_base_new();
+	if (!d.base) {
+		fprintf(stderr, "nvd: cannot create the event loop\n");
+		return 1;
+	}
+	d.o.card.map_bars = 1;
+	d.card = nvd_card_open(&d.o.card, err, sizeof(err));
+	if (!d.card) {
+		fprintf(stderr, "nvd: %s\n", err);
+		return 1;
+	}
+	if (d.card->irq_fd < 0) {
+		fprintf(stderr, "nvd: %s: no interrupt delivery for this card yet\n", d.card->desc);
+		d.card->ops->destroy(d.card);
+		return 1;
+	}
+	if (nvd_fifo_init(&d, err, sizeof(err)) < 0 || nvd_server_listen(&d, err, sizeof(err)) < 0) {
+		fprintf(stderr, "nvd: %s\n", err);
+		d.card->ops->destroy(d.card);
+		return 1;
+	}
+	d.irq_evt = event_new(d.base, d.card->irq_fd, EV_READ | EV_PERSIST, on_irq, &d);
+	struct event *sigint = evsignal_new(d.base, SIGINT, on_signal, &d);
+	struct event *sigterm = evsignal_new(d.base, SIGTERM, on_signal, &d);
+	if (!d.irq_evt || !sigint || !sigterm || event_add(d.irq_evt, NULL) < 0 ||
+	    event_add(sigint, NULL) < 0 || event_add(sigterm, NULL) < 0) {
+		fprintf(stderr, "nvd: cannot watch interrupts and signals\n");
+		return 1;
+	}
+	nvd_log(0, "%s; listening on %s", d.card->desc, d.sock_path);
+	event_base_dispatch(d.base);
+
+	nvd_server_close(&d);
+	nvd_fifo_fini(&d);
+	event_free(d.irq_evt);
+	event_free(sigint);
+	event_free(sigterm);
+	d.card->ops->destroy(d.card);
+	event_base_free(d.base);
+	return 0;
+}

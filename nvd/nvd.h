@@ -1,0 +1,183 @@
+/* The daemon's own structures: the card as nvd runs it, clients, buffer
+ * objects, channels.  Single-threaded: everything here runs on the libevent
+ * loop (the card model has its own thread behind card.h). */
+#ifndef NVD_NVD_H
+#define NVD_NVD_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "hw/ramin.h"
+#include "hw/regs.h"
+#include "nvd/alloc.h"
+#include "nvd/card.h"
+#include "nvd/validate.h"
+#include "proto/proto.h"
+#include "proto/ring.h"
+
+struct event_base;
+struct event;
+
+#define NVD_HW_RING_SIZE    (1u << 20)    /* the daemon-private ring of each channel */
+#define NVD_CLIENT_CHANS    32
+#define NVD_FIRST_CHID      1             /* chid 0: the daemon's; 31: "no channel" */
+#define NVD_CLIENT_CHIDS    (NV40_FIFO_CHANNELS - 1 - NVD_FIRST_CHID)
+#define NVD_VRAM_DMA_HANDLE 0xbeef0201u   /* the nouveau kernel's handles, which Mesa */
+#define NVD_GART_DMA_HANDLE 0xbeef0202u   /* and the DDX expect */
+#define NVD_SW_HANDLE       0x8000000fu   /* the daemon's software object */
+#define NVD_STRIKES         8             /* refused submissions before a channel is lost */
+
+struct nvd_bo {
+	unsigned refs;           /* the client's handle, ctxdmas over it, submissions in flight */
+	struct nvd_client *owner;
+	uint32_t handle;
+	uint8_t domain;          /* NVD_DOMAIN_* */
+	uint64_t addr, size;
+	int fd;
+	uint8_t *map;            /* the daemon's view: the card window at addr */
+};
+
+struct nvd_obj {
+	struct nvd_obj *next;    /* freed objects wait here until the channel goes */
+	struct nvd_vobj v;       /* what the validator sees (handle, class, kind, range) */
+	uint32_t inst, inst_size;/* RAMIN */
+	uint32_t ramht_slot;
+	struct nvd_bo *bo;       /* DMA_BO: the buffer it covers */
+};
+
+struct nvd_inflight {
+	uint32_t seq;
+	uint32_t ring_end;       /* hardware ring offset after this submission */
+	unsigned nbos;
+	struct nvd_bo **bos;     /* references held until the fence completes */
+};
+
+struct nvd_chan {
+	struct nvd_client *cl;
+	unsigned id, chid;
+	/* objects, sorted by handle */
+	struct nvd_obj *objs;
+	unsigned nobjs, objs_cap;
+	struct nvd_obj *zombies; /* still named by the channel's PGRAPH state */
+	uint32_t sw_slot;
+	struct nvd_vstate *vs;
+	/* instance memory */
+	uint32_t grctx_inst, pb_dma_inst, sw_inst;
+	/* the hardware ring: daemon memory in the bus window, behind its own ctxdma */
+	uint64_t ring_addr;      /* offset in the bus window */
+	uint32_t *ring;
+	uint32_t wptr;           /* bytes */
+	uint32_t hw_free_from;   /* ring offset up to which the card has finished */
+	/* shared with the client */
+	int ring_fd, fence_fd, doorbell, fence_ev;
+	struct nvd_ring_ctl *ctl;
+	uint8_t *sring;
+	struct nvd_fence_page *fence;
+	struct event *doorbell_evt;
+	uint32_t tail, seq;      /* consumed bytes, last consumed seq */
+	struct nvd_inflight *inflight;   /* ring of NVD_FENCE_STATUS */
+	unsigned if_head, if_count;
+	uint32_t completed;
+	unsigned strikes;
+	int lost;                /* -errno once lost */
+	uint64_t submits, refused;
+};
+
+struct nvd_client {
+	struct nvd *d;
+	struct nvd_client *next;
+	unsigned id;
+	int sock;
+	struct event *evt;
+	pid_t pid;
+	uid_t uid;
+	char name[NVD_NAME_LEN];
+	int greeted;
+	struct nvd_bo **bos;     /* by handle - 1 */
+	unsigned bos_cap, nbos;
+	struct nvd_chan *chans[NVD_CLIENT_CHANS];
+	unsigned nchans;
+	uint64_t vram, gart;     /* bytes of buffers owned */
+	uint64_t submits, refused;
+};
+
+struct nvd_opts {
+	const char *socket;
+	struct nvd_card_opts card;
+	unsigned timeslice;      /* PFIFO DMA_TIMESLICE words, 0 = default */
+	uint64_t quota;          /* bytes of buffers per client */
+	unsigned max_bos;        /* buffers per client */
+	int verbose;
+};
+
+struct nvd {
+	struct nvd_opts o;
+	struct event_base *base;
+	struct nvd_card *card;
+	struct event *irq_evt;
+	int listen_fd;
+	char sock_path[108];
+	struct nvd_client *clients;
+	unsigned nclients, next_client_id;
+	/* memory */
+	struct nvd_ra vram, gart, ramin;
+	uint64_t vram_client_size, gart_client_size;   /* what the ctxdmas cover */
+	uint64_t vram_daemon, gart_daemon;             /* bytes the daemon holds */
+	uint32_t ramht_bits;
+	struct nvd_chan *chid[NV40_FIFO_CHANNELS];
+	unsigned nchans;
+	uint64_t start_ms, submits, refused;
+};
+
+/* log.c: one line per event, naming client, channel, method and offset */
+void nvd_log(int verbose, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void nvd_clog(struct nvd_client *cl, struct nvd_chan *ch, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+extern int nvd_verbose;
+
+/* fifo.c: the card brought up and driven through registers */
+int nvd_fifo_init(struct nvd *d, char *err, size_t errlen);
+void nvd_fifo_fini(struct nvd *d);
+uint8_t *nvd_ramin(struct nvd *d, uint32_t off);
+int nvd_ramin_alloc(struct nvd *d, uint32_t size, uint32_t align, uint32_t *off);
+void nvd_ramin_free(struct nvd *d, uint32_t off, uint32_t size);
+void nvd_ctxdma_write(struct nvd *d, uint32_t inst, unsigned cls, unsigned target,
+		      unsigned access, uint64_t base, uint64_t size);
+int nvd_ramht_insert(struct nvd *d, unsigned chid, uint32_t handle, unsigned engine,
+		     uint32_t inst, uint32_t *slot);
+void nvd_ramht_remove(struct nvd *d, uint32_t slot);
+int nvd_fifo_chan_start(struct nvd *d, struct nvd_chan *ch);
+void nvd_fifo_chan_stop(struct nvd *d, struct nvd_chan *ch);
+void nvd_fifo_kick(struct nvd *d, struct nvd_chan *ch);
+void nvd_irq(struct nvd *d);
+
+/* bo.c */
+int nvd_bo_new(struct nvd_client *cl, uint64_t size, unsigned domain, struct nvd_bo **out,
+	       char *why, size_t whylen);
+struct nvd_bo *nvd_bo_get(struct nvd_client *cl, uint32_t handle);
+void nvd_bo_ref(struct nvd_bo *bo);
+void nvd_bo_unref(struct nvd *d, struct nvd_bo *bo);
+int nvd_bo_close(struct nvd_client *cl, uint32_t handle);
+
+/* chan.c */
+int nvd_chan_new(struct nvd_client *cl, struct nvd_chan **out, char *why, size_t whylen);
+void nvd_chan_free(struct nvd_chan *ch);
+void nvd_chan_close_fds(struct nvd_chan *ch);
+void nvd_chan_lose(struct nvd_chan *ch, int err, const char *why);
+int nvd_obj_new(struct nvd_chan *ch, uint32_t handle, uint32_t cls, char *why, size_t whylen);
+int nvd_dma_new(struct nvd_chan *ch, const struct nvd_req_dma_new *rq, char *why, size_t whylen);
+int nvd_obj_free(struct nvd_chan *ch, uint32_t handle);
+const struct nvd_vobj *nvd_obj_lookup(void *ch, uint32_t handle);
+
+/* submit.c */
+void nvd_chan_process(struct nvd_chan *ch);
+void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq);
+void nvd_chan_retire_all(struct nvd_chan *ch);
+
+/* server.c */
+int nvd_server_listen(struct nvd *d, char *err, size_t errlen);
+void nvd_server_close(struct nvd *d);
+void nvd_client_drop(struct nvd_client *cl, const char *why);
+
+#endif

@@ -1,0 +1,458 @@
+/* The socket: sessions, credentials, and one generic decoder that checks
+ * every datagram against the protocol table before a handler sees it.  A
+ * client that breaks the protocol gets an error reply and is dropped; a
+ * request that fails gets an error reply. */
+#include "nvd/nvd.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+struct reply {
+	uint8_t body[NVD_MSG_MAX];
+	int fds[NVD_MSG_MAX_FDS];
+	unsigned nfds;
+	char why[128];
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static void send_reply(struct nvd_client *cl, const struct nvd_msg_hdr *h, int err,
+		       struct reply *r)
+{
+	const struct nvd_msg_desc *d = nvd_msg_desc(h->type);
+	union { uint8_t b[NVD_MSG_MAX]; struct nvd_reply_hdr r; } out;
+	uint32_t len;
+
+	memset(&out, 0, sizeof(out));
+	out.r.h = *h;
+	out.r.error = err;
+	if (err || !d) {
+		struct nvd_rep_error e = { "" };
+		snprintf(e.msg, sizeof(e.msg), "%s", r->why[0] ? r->why : strerror(-err));
+		memcpy(out.b + sizeof(out.r), &e, sizeof(e));
+		len = sizeof(out.r) + sizeof(e);
+		r->nfds = 0;
+	} else {
+		len = d->rep_size;
+		memcpy(out.b + sizeof(out.r), r->body, len - sizeof(out.r));
+	}
+	long n = nvd_sendmsg(cl->sock, out.b, len, r->fds, r->nfds);
+	if (n < 0 && n != -EPIPE && n != -ECONNRESET)
+		nvd_clog(cl, NULL, "reply failed: %s", strerror((int)-n));
+}
+
+static struct nvd_chan *client_chan(struct nvd_client *cl, uint32_t id, struct reply *r)
+{
+	if (id < NVD_CLIENT_CHANS && cl->chans[id])
+		return cl->chans[id];
+	snprintf(r->why, sizeof(r->why), "no channel %u", id);
+	return NULL;
+}
+
+/* ---- handlers: 0 or -errno, reply body in r ---- */
+
+static int do_hello(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_hello *rq = rq_;
+	struct nvd *d = cl->d;
+	struct nvd_rep_hello *p = (void *)r->body;
+
+	if (rq->magic != NVD_PROTO_MAGIC) {
+		snprintf(r->why, sizeof(r->why), "not an nvd client (bad magic)");
+		return -EPROTO;
+	}
+	if (rq->version != NVD_PROTO_VERSION) {
+		snprintf(r->why, sizeof(r->why), "protocol version %u, but nvd speaks version %u",
+			 rq->version, NVD_PROTO_VERSION);
+		return -EPROTONOSUPPORT;
+	}
+	memcpy(cl->name, rq->name, sizeof(cl->name));
+	cl->name[sizeof(cl->name) - 1] = 0;
+	for (char *c = cl->name; *c; c++)
+		if (*c < 0x20 || *c > 0x7e)
+			*c = '?';
+	cl->greeted = 1;
+	p->version = NVD_PROTO_VERSION;
+	p->client_id = cl->id;
+	p->chipset = d->card->chip->chipset;
+	p->pci_vendor = d->card->pci_vendor;
+	p->pci_device = d->card->pci_device;
+	p->vram_size = d->vram_client_size;
+	p->gart_size = d->gart_client_size;
+	snprintf(p->card, sizeof(p->card), "%s", d->card->desc);
+	nvd_clog(cl, NULL, "connected (uid %u)", (unsigned)cl->uid);
+	return 0;
+}
+
+static int do_status(struct nvd_client *cl, const void *rq, struct reply *r)
+{
+	struct nvd *d = cl->d;
+	struct nvd_rep_status *p = (void *)r->body;
+	(void)rq;
+	p->chipset = d->card->chip->chipset;
+	p->pci_vendor = d->card->pci_vendor;
+	p->pci_device = d->card->pci_device;
+	snprintf(p->card, sizeof(p->card), "%s", d->card->desc);
+	snprintf(p->bus_id, sizeof(p->bus_id), "%s", d->card->bus_id);
+	p->vram_size = d->card->vram_size;
+	p->vram_client = d->vram.used;
+	p->vram_daemon = d->vram_daemon;
+	p->gart_size = d->card->gart_size;
+	p->gart_client = d->gart.used;
+	p->gart_daemon = d->gart_daemon;
+	p->channels_total = NVD_CLIENT_CHIDS;
+	p->channels_used = d->nchans;
+	p->clients = d->nclients;
+	for (struct nvd_client *c = d->clients; c; c = c->next)
+		p->bos += c->nbos;
+	p->submits = d->submits;
+	p->refused = d->refused;
+	p->uptime_ms = now_ms() - d->start_ms;
+	return 0;
+}
+
+static int do_client_at(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_client_at *rq = rq_;
+	struct nvd_rep_client_at *p = (void *)r->body;
+	struct nvd_client *c = cl->d->clients;
+	for (unsigned i = 0; c && i < rq->index; i++)
+		c = c->next;
+	if (!c) {
+		snprintf(r->why, sizeof(r->why), "no client %u (%u connected)", rq->index,
+			 cl->d->nclients);
+		return -ENOENT;
+	}
+	p->count = cl->d->nclients;
+	p->id = c->id;
+	p->pid = (uint32_t)c->pid;
+	p->uid = (uint32_t)c->uid;
+	memcpy(p->name, c->name, sizeof(p->name));
+	p->bos = c->nbos;
+	p->channels = c->nchans;
+	p->vram = c->vram;
+	p->gart = c->gart;
+	p->submits = c->submits;
+	p->refused = c->refused;
+	return 0;
+}
+
+static int do_bo_new(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_bo_new *rq = rq_;
+	struct nvd_rep_bo_new *p = (void *)r->body;
+	struct nvd_bo *bo;
+	if (rq->flags) {
+		snprintf(r->why, sizeof(r->why), "unknown flags 0x%x", rq->flags);
+		return -EINVAL;
+	}
+	int e = nvd_bo_new(cl, rq->size, rq->domain, &bo, r->why, sizeof(r->why));
+	if (e < 0)
+		return e;
+	p->handle = bo->handle;
+	p->domain = bo->domain;
+	p->addr = bo->addr;
+	p->size = bo->size;
+	r->fds[0] = bo->fd;
+	r->nfds = 1;
+	return 0;
+}
+
+static int do_bo_free(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_bo_free *rq = rq_;
+	int e = nvd_bo_close(cl, rq->handle);
+	if (e < 0)
+		snprintf(r->why, sizeof(r->why), "no buffer %u", rq->handle);
+	return e;
+}
+
+static int do_chan_new(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_chan_new *rq = rq_;
+	struct nvd_rep_chan_new *p = (void *)r->body;
+	struct nvd_chan *ch;
+	if (rq->flags) {
+		snprintf(r->why, sizeof(r->why), "unknown flags 0x%x", rq->flags);
+		return -EINVAL;
+	}
+	int e = nvd_chan_new(cl, &ch, r->why, sizeof(r->why));
+	if (e < 0)
+		return e;
+	p->chan = ch->id;
+	p->chid = ch->chid;
+	p->vram_handle = NVD_VRAM_DMA_HANDLE;
+	p->gart_handle = NVD_GART_DMA_HANDLE;
+	p->ring_size = NVD_RING_SIZE;
+	r->fds[0] = ch->ring_fd;
+	r->fds[1] = ch->fence_fd;
+	r->fds[2] = ch->doorbell;
+	r->fds[3] = ch->fence_ev;
+	r->nfds = 4;
+	nvd_clog(cl, ch, "channel opened");
+	return 0;
+}
+
+static int do_chan_free(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_chan_free *rq = rq_;
+	struct nvd_chan *ch = client_chan(cl, rq->chan, r);
+	if (!ch)
+		return -ENOENT;
+	nvd_chan_free(ch);
+	return 0;
+}
+
+static int do_obj_new(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_obj_new *rq = rq_;
+	struct nvd_chan *ch = client_chan(cl, rq->chan, r);
+	return ch ? nvd_obj_new(ch, rq->handle, rq->cls, r->why, sizeof(r->why)) : -ENOENT;
+}
+
+static int do_obj_free(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_obj_free *rq = rq_;
+	struct nvd_chan *ch = client_chan(cl, rq->chan, r);
+	if (!ch)
+		return -ENOENT;
+	int e = nvd_obj_free(ch, rq->handle);
+	if (e == -ENOENT)
+		snprintf(r->why, sizeof(r->why), "no object 0x%08x", rq->handle);
+	return e;
+}
+
+static int do_dma_new(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_dma_new *rq = rq_;
+	struct nvd_chan *ch = client_chan(cl, rq->chan, r);
+	return ch ? nvd_dma_new(ch, rq, r->why, sizeof(r->why)) : -ENOENT;
+}
+
+typedef int handler_fn(struct nvd_client *cl, const void *rq, struct reply *r);
+static handler_fn *const handlers[NVD_MSG_COUNT] = {
+	[NVD_MSG_HELLO] = do_hello,       [NVD_MSG_STATUS] = do_status,
+	[NVD_MSG_CLIENT_AT] = do_client_at, [NVD_MSG_BO_NEW] = do_bo_new,
+	[NVD_MSG_BO_FREE] = do_bo_free,   [NVD_MSG_CHAN_NEW] = do_chan_new,
+	[NVD_MSG_CHAN_FREE] = do_chan_free, [NVD_MSG_OBJ_NEW] = do_obj_new,
+	[NVD_MSG_OBJ_FREE] = do_obj_free, [NVD_MSG_DMA_NEW] = do_dma_new,
+};
+
+/* ---- sessions ---- */
+
+void nvd_client_drop(struct nvd_client *cl, const char *why)
+{
+	struct nvd *d = cl->d;
+
+	nvd_clog(cl, NULL, "disconnected: %s", why);
+	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++)
+		if (cl->chans[i])
+			nvd_chan_free(cl->chans[i]);
+	for (unsigned i = 0; i < cl->bos_cap; i++)
+		if (cl->bos[i])
+			nvd_bo_close(cl, i + 1);
+	free(cl->bos);
+	event_free(cl->evt);
+	close(cl->sock);
+	for (struct nvd_client **p = &d->clients; *p; p = &(*p)->next)
+		if (*p == cl) {
+			*p = cl->next;
+			break;
+		}
+	d->nclients--;
+	free(cl);
+}
+
+/* Refuse a datagram that breaks the protocol: say why, then hang up. */
+static void violation(struct nvd_client *cl, const struct nvd_msg_hdr *h, int err, const char *why)
+{
+	struct reply r = { .nfds = 0 };
+	snprintf(r.why, sizeof(r.why), "%s", why);
+	send_reply(cl, h, err, &r);
+	nvd_client_drop(cl, why);
+}
+
+static void client_read(evutil_socket_t fd, short what, void *arg)
+{
+	struct nvd_client *cl = arg;
+	union { uint8_t b[NVD_MSG_MAX + 1]; struct nvd_msg_hdr h; } in;
+	int fds[NVD_MSG_MAX_FDS];
+	unsigned nfds;
+	char why[128];
+	(void)what;
+
+	long n = nvd_recvmsg(fd, in.b, sizeof(in.b), fds, NVD_MSG_MAX_FDS, &nfds);
+	for (unsigned i = 0; i < nfds; i++)
+		close(fds[i]);
+	if (n == -EAGAIN)
+		return;
+	if (n == 0) {
+		nvd_client_drop(cl, "closed the connection");
+		return;
+	}
+	if (n == -EMSGSIZE) {
+		struct nvd_msg_hdr none = { 0, 0 };
+		violation(cl, &none, -EPROTO, "oversized message");
+		return;
+	}
+	if (n < 0) {
+		snprintf(why, sizeof(why), "receive failed: %s", strerror((int)-n));
+		nvd_client_drop(cl, why);
+		return;
+	}
+	struct nvd_msg_hdr h = { 0, 0 };
+	if ((size_t)n < sizeof(h)) {
+		snprintf(why, sizeof(why), "truncated message (%ld bytes)", n);
+		violation(cl, &h, -EPROTO, why);
+		return;
+	}
+	memcpy(&h, in.b, sizeof(h));
+	const struct nvd_msg_desc *d = nvd_msg_desc(h.type);
+	if (!d) {
+		snprintf(why, sizeof(why), "unknown message type %u", h.type);
+		violation(cl, &h, -EPROTO, why);
+	} else if ((uint32_t)n != d->req_size) {
+		snprintf(why, sizeof(why), "%s: %ld bytes, expected %u", d->name, n, d->req_size);
+		violation(cl, &h, -EPROTO, why);
+	} else if (nfds) {
+		snprintf(why, sizeof(why), "%s: sent %u file descriptors, none expected", d->name, nfds);
+		violation(cl, &h, -EPROTO, why);
+	} else if (!cl->greeted && h.type != NVD_MSG_HELLO) {
+		snprintf(why, sizeof(why), "%s before HELLO", d->name);
+		violation(cl, &h, -EPROTO, why);
+	} else if (cl->greeted && h.type == NVD_MSG_HELLO) {
+		violation(cl, &h, -EPROTO, "second HELLO");
+	} else {
+		struct reply r;
+		memset(&r, 0, sizeof(r));
+		int err = handlers[h.type](cl, in.b + sizeof(h), &r);
+		send_reply(cl, &h, err, &r);
+		if (err && h.type == NVD_MSG_HELLO)
+			nvd_client_drop(cl, r.why);
+		else if (err)
+			nvd_clog(cl, NULL, "%s failed: %s", d->name, r.why[0] ? r.why : strerror(-err));
+	}
+}
+
+static void server_accept(evutil_socket_t lfd, short what, void *arg)
+{
+	struct nvd *d = arg;
+	(void)what;
+	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (fd < 0) {
+		if (errno != EAGAIN && errno != EINTR)
+			nvd_log(0, "accept: %s", strerror(errno));
+		return;
+	}
+	struct nvd_client *cl = calloc(1, sizeof(*cl));
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	if (!cl || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) {
+		nvd_log(0, "cannot take a new client: %s", strerror(errno));
+		free(cl);
+		close(fd);
+		return;
+	}
+	cl->d = d;
+	cl->sock = fd;
+	cl->id = ++d->next_client_id;
+	cl->pid = cred.pid;
+	cl->uid = cred.uid;
+	cl->evt = event_new(d->base, fd, EV_READ | EV_PERSIST, client_read, cl);
+	if (!cl->evt || event_add(cl->evt, NULL) < 0) {
+		nvd_log(0, "cannot watch a new client");
+		if (cl->evt)
+			event_free(cl->evt);
+		free(cl);
+		close(fd);
+		return;
+	}
+	cl->next = d->clients;
+	d->clients = cl;
+	d->nclients++;
+}
+
+static int mkdir_p(char *dir, mode_t mode)
+{
+	struct stat st;
+	if (!stat(dir, &st))
+		return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+	char *slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = 0;
+		int r = mkdir_p(dir, 0755);
+		*slash = '/';
+		if (r < 0)
+			return r;
+	}
+	return mkdir(dir, mode) < 0 && errno != EEXIST ? -errno : 0;
+}
+
+int nvd_server_listen(struct nvd *d, char *err, size_t errlen)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char dir[sizeof(sa.sun_path)];
+
+	if (strlen(d->sock_path) >= sizeof(sa.sun_path)) {
+		snprintf(err, errlen, "socket path too long: %s", d->sock_path);
+		return -ENAMETOOLONG;
+	}
+	strcpy(sa.sun_path, d->sock_path);
+	snprintf(dir, sizeof(dir), "%s", d->sock_path);
+	int r = mkdir_p(dirname(dir), geteuid() == 0 ? 0755 : 0700);
+	if (r < 0) {
+		snprintf(err, errlen, "cannot create the socket's directory for %s: %s", d->sock_path,
+			 strerror(-r));
+		return r;
+	}
+	/* A socket file left behind by a dead nvd is replaced; a live one is not. */
+	int probe = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (probe >= 0) {
+		if (!connect(probe, (struct sockaddr *)&sa, sizeof(sa))) {
+			close(probe);
+			snprintf(err, errlen, "another nvd is already listening on %s", d->sock_path);
+			return -EADDRINUSE;
+		}
+		close(probe);
+	}
+	unlink(d->sock_path);
+	d->listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (d->listen_fd < 0 || bind(d->listen_fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(d->listen_fd, 64) < 0) {
+		snprintf(err, errlen, "cannot listen on %s: %s", d->sock_path, strerror(errno));
+		return -errno;
+	}
+	/* Unprivileged clients are the point: anyone may connect. */
+	chmod(d->sock_path, 0666);
+	struct event *ev = event_new(d->base, d->listen_fd, EV_READ | EV_PERSIST, server_accept, d);
+	if (!ev || event_add(ev, NULL) < 0) {
+		snprintf(err, errlen, "event loop refused the socket");
+		return -ENOMEM;
+	}
+	d->start_ms = now_ms();
+	return 0;
+}
+
+void nvd_server_close(struct nvd *d)
+{
+	while (d->clients)
+		nvd_client_drop(d->clients, "nvd is shutting down");
+	if (d->listen_fd >= 0) {
+		close(d->listen_fd);
+		unlink(d->sock_path);
+	}
+}

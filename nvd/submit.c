@@ -1,0 +1,253 @@
+/* Submission: take entries from a channel's shared submit ring, copy and
+ * validate their push ranges into the channel's private ring, close each
+ * with the daemon's fence, write PUT; retire fences as the card reaches them. */
+#include "nvd/nvd.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hw/pushbuf.h"
+#include "hw/regs.h"
+
+#define FENCE_WORDS 4   /* REF_CNT = seq; NVSW FENCE = seq */
+#define JUMP_WORDS  1
+
+/* Scratch for one entry: the arrays are copied out of shared memory once. */
+static union {
+	uint8_t b[NVD_SUBMIT_MAX_BOS * sizeof(struct nvd_submit_bo) +
+		  NVD_SUBMIT_MAX_PUSH * sizeof(struct nvd_submit_push) +
+		  NVD_SUBMIT_MAX_RELOCS * sizeof(struct nvd_submit_reloc)];
+	uint64_t align;
+} scratch;
+static struct nvd_vbo vbos[NVD_SUBMIT_MAX_BOS];
+static struct nvd_bo *bo_list[NVD_SUBMIT_MAX_BOS];
+
+static void chan_signal(struct nvd_chan *ch)
+{
+	uint64_t one = 1;
+	if (write(ch->fence_ev, &one, sizeof(one)) < 0) {
+		/* EAGAIN: the counter is saturated, the client wakes anyway */
+	}
+}
+
+/* Contiguous bytes free at wptr, leaving room for a wrap JUMP.  The card is
+ * done with everything before hw_free_from (or everything, when idle). */
+static uint32_t ring_space(struct nvd_chan *ch)
+{
+	uint32_t end = ch->wptr >= ch->hw_free_from ? NVD_HW_RING_SIZE : ch->hw_free_from;
+	uint32_t keep = ch->wptr >= ch->hw_free_from ? 4 * JUMP_WORDS : 4;
+	return end - ch->wptr > keep ? end - ch->wptr - keep : 0;
+}
+
+/* Start again at the ring's beginning when that gives more room. */
+static int ring_wrap(struct nvd_chan *ch)
+{
+	if (ch->wptr < ch->hw_free_from || ch->hw_free_from <= 4 || ch->wptr == 0)
+		return 0;
+	if (ch->hw_free_from - 4 <= ring_space(ch))
+		return 0;
+	nv_wr32le(&ch->ring[ch->wptr / 4], NV_CMD_JUMP_WORD(0));
+	ch->wptr = 0;
+	return 1;
+}
+
+static void put_fence(struct nvd_chan *ch, uint32_t seq)
+{
+	uint32_t *w = &ch->ring[ch->wptr / 4];
+	nv_wr32le(&w[0], NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_FIFO_REF_CNT, 1));
+	nv_wr32le(&w[1], seq);
+	nv_wr32le(&w[2], NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_NVSW_FENCE, 1));
+	nv_wr32le(&w[3], seq);
+	ch->wptr += FENCE_WORDS * 4;
+}
+
+static void refuse_log(struct nvd_chan *ch, uint32_t seq, const struct nvd_verror *e)
+{
+	const struct nv_class_desc *c = nv_class_find(e->cls);
+	const struct nv_mthd_desc *m = nv_mthd_find(c, e->mthd, NULL);
+	nvd_clog(ch->cl, ch, "refused submission %u: %s %s 0x%08x at push %u +0x%x (subc %u, "
+		 "method 0x%04x): %s", seq, c ? c->name : "-", m ? m->name : "?", e->data, e->push,
+		 e->offset, e->subc, e->mthd, e->why[0] ? e->why : strerror(-e->err));
+}
+
+/* One entry.  1: consumed, 0: wait for ring space, <0: the ring is corrupt. */
+static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
+{
+	struct nvd_client *cl = ch->cl;
+	const uint8_t *src = ch->sring + ch->tail % NVD_RING_DATA_SIZE + sizeof(*h);
+	uint32_t body = h->size - sizeof(*h);
+	struct nvd_verror e = { 0 };
+	long n = 0;
+	int err = 0;
+
+	memcpy(scratch.b, src, body);
+	const struct nvd_submit_bo *sb = (const void *)scratch.b;
+	const struct nvd_submit_push *sp = (const void *)(sb + h->nr_bos);
+	const struct nvd_submit_reloc *sr = (const void *)(sp + h->nr_push);
+
+	for (unsigned i = 0; i < h->nr_bos && !err; i++) {
+		struct nvd_bo *bo = nvd_bo_get(cl, sb[i].handle);
+		if (!bo) {
+			err = -ENOENT;
+			snprintf(e.why, sizeof(e.why), "buffer %u (list entry %u) does not exist",
+				 sb[i].handle, i);
+		} else if (!sb[i].access || sb[i].access & ~(NVD_ACCESS_READ | NVD_ACCESS_WRITE)) {
+			err = -EINVAL;
+			snprintf(e.why, sizeof(e.why), "buffer %u has access 0x%x", sb[i].handle,
+				 sb[i].access);
+		} else {
+			bo_list[i] = bo;
+			vbos[i] = (struct nvd_vbo){ bo->addr, bo->size, bo->domain, sb[i].access, bo->map };
+		}
+	}
+	if (!err) {
+		struct nvd_vsubmit vs = { vbos, h->nr_bos, sp, h->nr_push, sr, h->nr_relocs,
+					  nvd_obj_lookup, ch };
+		uint32_t space = ring_space(ch);
+		if (space < FENCE_WORDS * 4 && !ring_wrap(ch))
+			return 0;
+		space = ring_space(ch);
+		n = nvd_validate(ch->vs, &vs, &ch->ring[ch->wptr / 4], space / 4 - FENCE_WORDS, &e);
+		if (n == -E2BIG && ring_wrap(ch)) {
+			space = ring_space(ch);
+			n = nvd_validate(ch->vs, &vs, &ch->ring[ch->wptr / 4],
+					 space / 4 - FENCE_WORDS, &e);
+		}
+		if (n == -E2BIG && ch->if_count)
+			return 0;   /* the card is still busy with earlier work: retry later */
+		if (n < 0) {
+			err = (int)n;
+			e.err = err;
+		}
+	}
+	if (err) {
+		refuse_log(ch, h->seq, &e);
+		n = 0;
+		ch->refused++;
+		cl->refused++;
+		cl->d->refused++;
+		__atomic_store_n(&ch->fence->refused, ch->fence->refused + 1, __ATOMIC_RELAXED);
+	}
+	nvd_log(2, "submission %u: %ld words at ring 0x%x", h->seq, n, ch->wptr);
+	ch->wptr += (uint32_t)n * 4;
+	put_fence(ch, h->seq);
+
+	struct nvd_inflight *f = &ch->inflight[(ch->if_head + ch->if_count) % NVD_FENCE_STATUS];
+	f->seq = h->seq;
+	f->ring_end = ch->wptr;
+	f->nbos = 0;
+	f->bos = NULL;
+	if (!err && h->nr_bos) {
+		f->bos = malloc(h->nr_bos * sizeof(*f->bos));
+		if (f->bos) {
+			f->nbos = h->nr_bos;
+			for (unsigned i = 0; i < h->nr_bos; i++) {
+				f->bos[i] = bo_list[i];
+				nvd_bo_ref(bo_list[i]);
+			}
+		}
+	}
+	ch->if_count++;
+	__atomic_store_n(&ch->fence->status[h->seq % NVD_FENCE_STATUS], err, __ATOMIC_RELAXED);
+	ch->submits++;
+	cl->submits++;
+	cl->d->submits++;
+	if (err && ++ch->strikes >= NVD_STRIKES)
+		return -EPERM;
+	return 1;
+}
+
+void nvd_chan_process(struct nvd_chan *ch)
+{
+	uint64_t v;
+	int kicked = 0;
+
+	if (ch->doorbell >= 0 && read(ch->doorbell, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		nvd_clog(ch->cl, ch, "doorbell: %s", strerror(errno));
+	while (!ch->lost) {
+		uint32_t head = __atomic_load_n(&ch->ctl->head, __ATOMIC_ACQUIRE);
+		uint32_t avail = head - ch->tail, pos = ch->tail % NVD_RING_DATA_SIZE;
+		struct nvd_submit_hdr h;
+		const char *bad = NULL;
+
+		if (!avail)
+			break;
+		if (avail > NVD_RING_DATA_SIZE || avail < sizeof(h) || (avail & 7))
+			bad = "the submit ring's head is out of range";
+		else {
+			memcpy(&h, ch->sring + pos, sizeof(h));
+			if (h.size < sizeof(h) || (h.size & 7) || h.size > avail ||
+			    h.size > NVD_RING_DATA_SIZE - pos)
+				bad = "a submit entry has an impossible size";
+			else if (!(h.flags & NVD_SUBMIT_PAD) &&
+				 (h.flags || h.seq != ch->seq + 1 || h.nr_bos > NVD_SUBMIT_MAX_BOS ||
+				  h.nr_push > NVD_SUBMIT_MAX_PUSH || h.nr_relocs > NVD_SUBMIT_MAX_RELOCS ||
+				  h.size != nvd_submit_size(h.nr_bos, h.nr_push, h.nr_relocs)))
+				bad = "a submit entry is malformed (sequence, counts or size)";
+			else if ((h.flags & NVD_SUBMIT_PAD) && h.size != NVD_RING_DATA_SIZE - pos)
+				bad = "a pad entry does not reach the end of the ring";
+		}
+		if (bad) {
+			nvd_chan_lose(ch, -EPROTO, bad);
+			break;
+		}
+		if (!(h.flags & NVD_SUBMIT_PAD)) {
+			int r = process_entry(ch, &h);
+			if (r == 0)
+				break;
+			ch->seq = h.seq;
+			__atomic_store_n(&ch->fence->consumed, h.seq, __ATOMIC_RELEASE);
+			kicked = 1;
+			if (r < 0) {
+				ch->tail += h.size;
+				nvd_fifo_kick(ch->cl->d, ch);
+				nvd_chan_lose(ch, -EPERM, "too many refused submissions");
+				return;
+			}
+		}
+		ch->tail += h.size;
+		__atomic_store_n(&ch->ctl->tail, ch->tail, __ATOMIC_RELEASE);
+	}
+	if (kicked && !ch->lost)
+		nvd_fifo_kick(ch->cl->d, ch);
+}
+
+static void retire_one(struct nvd_chan *ch)
+{
+	struct nvd_inflight *f = &ch->inflight[ch->if_head];
+	for (unsigned i = 0; i < f->nbos; i++)
+		nvd_bo_unref(ch->cl->d, f->bos[i]);
+	free(f->bos);
+	f->bos = NULL;
+	f->nbos = 0;
+	ch->hw_free_from = f->ring_end;
+	ch->if_head = (ch->if_head + 1) % NVD_FENCE_STATUS;
+	ch->if_count--;
+}
+
+/* The card ran the fence of submission seq: it is done with everything up to it. */
+void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq)
+{
+	int any = 0;
+	while (ch->if_count && (int32_t)(seq - ch->inflight[ch->if_head].seq) >= 0) {
+		retire_one(ch);
+		any = 1;
+	}
+	if (!any)
+		return;
+	ch->completed = seq;
+	__atomic_store_n(&ch->fence->completed, seq, __ATOMIC_RELEASE);
+	chan_signal(ch);
+	/* Entries may be waiting for the ring space this freed. */
+	nvd_chan_process(ch);
+}
+
+/* The channel is stopped: nothing in flight will run. */
+void nvd_chan_retire_all(struct nvd_chan *ch)
+{
+	while (ch->if_count)
+		retire_one(ch);
+}

@@ -1,0 +1,221 @@
+/* The extent checks of the operations that touch memory: at the method that
+ * starts one (M2MF BUF_NOTIFY, GDI rectangle size, BLIT SIZE, IFC COLOR,
+ * SIFM POINT) the whole range it reads or writes, computed from the shadowed
+ * state in 64 bits, must lie inside one buffer of the submission (or a
+ * DMA_BO ctxdma).  Method semantics: ../shared/ref/ddx-2d.md §3.3-3.5,
+ * nv40-hardware.md §2.2, rnndb nv_m2mf.xml.
+ *
+ * The 3D engine's extents (render targets, textures, vertex and index
+ * buffers, programs) are not checked here: only the start address of each
+ * 3D address method is (validate.c, nvd_v_addr).  Their extents come with
+ * the 3D engine. */
+#include <errno.h>
+
+#include "hw/formats.h"
+#include "nvd/validate-priv.h"
+
+/* 2D coordinates, sizes and surface pitches are 16-bit fields.  Above this
+ * they read differently as signed and as unsigned numbers; no NV4x surface
+ * is that large (4096 pixels), so both readings must agree. */
+#define NVD_V2D_MAX 0x7fff
+
+static inline uint32_t lo16(uint32_t v) { return v & 0xffff; }
+static inline uint32_t hi16(uint32_t v) { return v >> 16; }
+
+static int nvd_v2d_is(const struct nvd_vhobj *o, uint16_t cls)
+{
+	return o && o->kind == NVD_VH(NVD_VOBJ_GR) && o->cls == cls;
+}
+
+static int nvd_v2d_surf_bpp(struct nvd_vctx *x, uint32_t fmt, const char *what, unsigned *bpp)
+{
+	*bpp = nv_surf_format_bpp(fmt);
+	if (!*bpp)
+		return nvd_v_fail(x, EINVAL, "%s: unknown surface format 0x%x", what, fmt);
+	return 0;
+}
+
+/* A w x h rectangle at (rx, ry) of a linear surface at `off`. */
+static int nvd_v2d_rect(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint32_t off,
+			uint32_t pitch, unsigned bpp, uint32_t rx, uint32_t ry, uint32_t w,
+			uint32_t h, unsigned access, const char *what)
+{
+	if (!w || !h)
+		return 0;
+	if (rx > NVD_V2D_MAX || ry > NVD_V2D_MAX || w > NVD_V2D_MAX || h > NVD_V2D_MAX ||
+	    pitch > NVD_V2D_MAX)
+		return nvd_v_fail(x, EINVAL, "%s: coordinate, size or pitch above %u", what,
+				  NVD_V2D_MAX);
+	uint64_t start = off + (uint64_t)ry * pitch + (uint64_t)rx * bpp;
+	uint64_t len = (uint64_t)(h - 1) * pitch + (uint64_t)w * bpp;
+	return nvd_v_extent(x, dma, start, len, access, what);
+}
+
+/* The 2D surface state (SURF2D) as the destination of GDI, BLIT and IFC. */
+static int nvd_v2d_dst(struct nvd_vctx *x, uint32_t rx, uint32_t ry, uint32_t w, uint32_t h,
+		       const char *what)
+{
+	const uint32_t *v = x->sh->val;
+	unsigned bpp;
+	int r = nvd_v2d_surf_bpp(x, v[NVD_W_SURF2D_FORMAT], what, &bpp);
+	if (r)
+		return r;
+	return nvd_v2d_rect(x, nvd_v_obj(x, NV_TABLE_SURF2D, NV_SURF2D_DMA_IMAGE_DESTIN),
+			    v[NVD_W_SURF2D_OFFSET_DESTIN], hi16(v[NVD_W_SURF2D_PITCH]), bpp,
+			    rx, ry, w, h, NVD_ACCESS_WRITE, what);
+}
+
+/* M2MF lines: `count` lines of `bytes` at off + i * pitch (pitch signed). */
+static int nvd_v2d_lines(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint32_t off,
+			 int32_t pitch, uint32_t count, uint64_t bytes, unsigned access,
+			 const char *what)
+{
+	uint64_t apitch = pitch < 0 ? (uint64_t)(-(int64_t)pitch) : (uint64_t)pitch;
+	uint64_t span = (uint64_t)(count - 1) * apitch;   /* < 2^63 */
+	uint64_t start = off;
+
+	if (pitch < 0) {
+		if (span > off)
+			return nvd_v_fail(x, EFAULT, "%s: lines start below offset 0", what);
+		start = off - span;
+	}
+	return nvd_v_extent(x, dma, start, span + bytes, access, what);
+}
+
+static int nvd_v2d_inc_ok(uint32_t inc)
+{
+	return inc == 1 || inc == 2 || inc == 4;
+}
+
+/* BUF_NOTIFY starts the copy.  FORMAT increments (1, 2, 4) space the bytes of
+ * a line; a line of LINE_LENGTH_IN bytes spans at most length * increment
+ * bytes on either side, which is what is checked (conservative). */
+int nvd_v2d_m2mf(struct nvd_vctx *x, unsigned elem, uint32_t data)
+{
+	const uint32_t *v = x->sh->val;
+	uint32_t fmt = v[NVD_W_M2MF_FORMAT], in = fmt & 0xff, out = (fmt >> 8) & 0xff;
+	uint32_t len = v[NVD_W_M2MF_LINE_LENGTH_IN], count = v[NVD_W_M2MF_LINE_COUNT];
+	int r;
+
+	(void)elem;
+	(void)data;
+	if ((fmt >> 16) || !nvd_v2d_inc_ok(in) || !nvd_v2d_inc_ok(out))
+		return nvd_v_fail(x, EINVAL, "M2MF FORMAT 0x%x: increments must be 1, 2 or 4", fmt);
+	if (!len || !count)
+		return 0;
+	r = nvd_v2d_lines(x, nvd_v_obj(x, NV_TABLE_M2MF, NV_M2MF_DMA_BUFFER_IN),
+			  v[NVD_W_M2MF_OFFSET_IN], (int32_t)v[NVD_W_M2MF_PITCH_IN], count,
+			  (uint64_t)len * in, NVD_ACCESS_READ, "M2MF input");
+	if (r)
+		return r;
+	return nvd_v2d_lines(x, nvd_v_obj(x, NV_TABLE_M2MF, NV_M2MF_DMA_BUFFER_OUT),
+			     v[NVD_W_M2MF_OFFSET_OUT], (int32_t)v[NVD_W_M2MF_PITCH_OUT], count,
+			     (uint64_t)len * out, NVD_ACCESS_WRITE, "M2MF output");
+}
+
+/* UNCLIPPED_RECTANGLE_SIZE(i) fills POINT(i): X 31:16, Y 15:0; W 31:16, H 15:0. */
+int nvd_v2d_gdi(struct nvd_vctx *x, unsigned elem, uint32_t size)
+{
+	uint32_t pt = x->sh->val[NVD_W_GDI_UNCLIPPED_RECTANGLE_POINT + elem];
+
+	if (!nvd_v2d_is(nvd_v_obj(x, NV_TABLE_GDI, NV_GDI_SURFACE), NV_CLASS_SURF2D))
+		return nvd_v_fail(x, EINVAL, "GDI SURFACE is not a SURF2D object");
+	return nvd_v2d_dst(x, hi16(pt), lo16(pt), hi16(size), lo16(size), "GDI rectangle");
+}
+
+/* SIZE copies POINT_IN to POINT_OUT: X 15:0, Y 31:16; W 15:0, H 31:16. */
+int nvd_v2d_blit(struct nvd_vctx *x, unsigned elem, uint32_t size)
+{
+	const uint32_t *v = x->sh->val;
+	uint32_t in = v[NVD_W_BLIT_POINT_IN], out = v[NVD_W_BLIT_POINT_OUT];
+	unsigned bpp;
+	int r;
+
+	(void)elem;
+	if (!nvd_v2d_is(nvd_v_obj(x, NV_TABLE_BLIT, NV_BLIT_SURFACES), NV_CLASS_SURF2D))
+		return nvd_v_fail(x, EINVAL, "BLIT SURFACES is not a SURF2D object");
+	r = nvd_v2d_surf_bpp(x, v[NVD_W_SURF2D_FORMAT], "BLIT", &bpp);
+	if (r)
+		return r;
+	r = nvd_v2d_rect(x, nvd_v_obj(x, NV_TABLE_SURF2D, NV_SURF2D_DMA_IMAGE_SOURCE),
+			 v[NVD_W_SURF2D_OFFSET_SOURCE], lo16(v[NVD_W_SURF2D_PITCH]), bpp,
+			 lo16(in), hi16(in), lo16(size), hi16(size), NVD_ACCESS_READ,
+			 "BLIT source");
+	if (r)
+		return r;
+	return nvd_v2d_dst(x, lo16(out), hi16(out), lo16(size), hi16(size), "BLIT destination");
+}
+
+/* A COLOR packet writes pixels of the rectangle POINT (X 15:0, Y 31:16),
+ * SIZE_OUT (W 15:0, H 31:16) only, whatever its length. */
+int nvd_v2d_ifc(struct nvd_vctx *x, unsigned elem, uint32_t data)
+{
+	const uint32_t *v = x->sh->val;
+	uint32_t pt = v[NVD_W_IFC_POINT], sz = v[NVD_W_IFC_SIZE_OUT];
+
+	(void)elem;
+	(void)data;
+	if (!nvd_v2d_is(nvd_v_obj(x, NV_TABLE_IFC, NV_IFC_SURFACE), NV_CLASS_SURF2D))
+		return nvd_v_fail(x, EINVAL, "IFC SURFACE is not a SURF2D object");
+	return nvd_v2d_dst(x, lo16(pt), hi16(pt), lo16(sz), hi16(sz), "IFC destination");
+}
+
+/* POINT starts a scaled blit: the source image SIZE (W 15:0, H 31:16) at
+ * OFFSET with pitch FORMAT 15:0 (the sampler clamps to it), into OUT ∩ CLIP
+ * (X 15:0, Y 31:16) of the surface SURFACE names. */
+int nvd_v2d_sifm(struct nvd_vctx *x, unsigned elem, uint32_t data)
+{
+	const uint32_t *v = x->sh->val;
+	uint32_t sz = v[NVD_W_SIFM_SIZE], op = v[NVD_W_SIFM_OUT_POINT], os = v[NVD_W_SIFM_OUT_SIZE];
+	uint32_t cp = v[NVD_W_SIFM_CLIP_POINT], cs = v[NVD_W_SIFM_CLIP_SIZE];
+	unsigned bpp = nv_sifm_color_format_bpp(v[NVD_W_SIFM_COLOR_FORMAT]);
+	int r;
+
+	(void)elem;
+	(void)data;
+	if (!bpp)
+		return nvd_v_fail(x, EINVAL, "SIFM: unknown colour format 0x%x",
+				  v[NVD_W_SIFM_COLOR_FORMAT]);
+	r = nvd_v2d_rect(x, nvd_v_obj(x, NV_TABLE_SIFM, NV_SIFM_DMA_IMAGE), v[NVD_W_SIFM_OFFSET],
+			 lo16(v[NVD_W_SIFM_FORMAT]), bpp, 0, 0, lo16(sz), hi16(sz),
+			 NVD_ACCESS_READ, "SIFM source");
+	if (r)
+		return r;
+
+	if (lo16(op) > NVD_V2D_MAX || hi16(op) > NVD_V2D_MAX || lo16(os) > NVD_V2D_MAX ||
+	    hi16(os) > NVD_V2D_MAX)
+		return nvd_v_fail(x, EINVAL, "SIFM OUT: coordinate or size above %u", NVD_V2D_MAX);
+	uint32_t x0 = lo16(op), y0 = hi16(op), x1 = x0 + lo16(os), y1 = y0 + hi16(os);
+	/* a clip that reads two ways cannot be trusted to shrink the output */
+	if (lo16(cp) <= NVD_V2D_MAX && hi16(cp) <= NVD_V2D_MAX && lo16(cs) <= NVD_V2D_MAX &&
+	    hi16(cs) <= NVD_V2D_MAX) {
+		uint32_t cx0 = lo16(cp), cy0 = hi16(cp), cx1 = cx0 + lo16(cs), cy1 = cy0 + hi16(cs);
+		x0 = x0 > cx0 ? x0 : cx0;
+		y0 = y0 > cy0 ? y0 : cy0;
+		x1 = x1 < cx1 ? x1 : cx1;
+		y1 = y1 < cy1 ? y1 : cy1;
+	}
+	if (x0 >= x1 || y0 >= y1)
+		return 0;
+
+	const struct nvd_vhobj *s = nvd_v_obj(x, NV_TABLE_SIFM, NV_SIFM_SURFACE);
+	if (nvd_v2d_is(s, NV_CLASS_SURF2D))
+		return nvd_v2d_dst(x, x0, y0, x1 - x0, y1 - y0, "SIFM destination");
+	if (!nvd_v2d_is(s, NV_CLASS_SWZSURF))
+		return nvd_v_fail(x, EINVAL, "SIFM SURFACE is not a SURF2D or SWZSURF object");
+
+	/* swizzled: FORMAT colour 15:0, log2 width 23:16, log2 height 31:24;
+	 * every texel inside the 2^lw x 2^lh surface lands inside its bytes */
+	uint32_t f = v[NVD_W_SWZSURF_FORMAT], lw = (f >> 16) & 0xff, lh = f >> 24;
+	r = nvd_v2d_surf_bpp(x, lo16(f), "SIFM swizzled destination", &bpp);
+	if (r)
+		return r;
+	if (lw + lh > 32)
+		return nvd_v_fail(x, EFAULT, "SIFM swizzled destination: 2^%u x 2^%u texels", lw, lh);
+	if (x1 > (1ull << lw) || y1 > (1ull << lh))
+		return nvd_v_fail(x, EFAULT, "SIFM output %ux%u passes the 2^%u x 2^%u swizzled surface",
+				  x1, y1, lw, lh);
+	return nvd_v_extent(x, nvd_v_obj(x, NV_TABLE_SWZSURF, NV_SWZSURF_DMA_IMAGE),
+			    v[NVD_W_SWZSURF_OFFSET], (uint64_t)bpp << (lw + lh), NVD_ACCESS_WRITE,
+			    "SIFM swizzled destination");
+}

@@ -1,0 +1,101 @@
+/* What validate.c (the stream walk, handles, addresses, relocations) and
+ * validate-2d.c (the extent checks of the memory operations) share. */
+#ifndef NVD_VALIDATE_PRIV_H
+#define NVD_VALIDATE_PRIV_H
+
+#include <stdint.h>
+
+#include "nvd/validate.h"
+
+/* Method values the extent checks read, stored in nvd_vshadow.val[]:
+ * W(table, method).  Arrays keep every element. */
+#define NVD_VWATCH(W) \
+	W(M2MF, OFFSET_IN) W(M2MF, OFFSET_OUT) W(M2MF, PITCH_IN) W(M2MF, PITCH_OUT) \
+	W(M2MF, LINE_LENGTH_IN) W(M2MF, LINE_COUNT) W(M2MF, FORMAT) \
+	W(SURF2D, FORMAT) W(SURF2D, PITCH) W(SURF2D, OFFSET_SOURCE) W(SURF2D, OFFSET_DESTIN) \
+	W(SWZSURF, FORMAT) W(SWZSURF, OFFSET) \
+	W(SIFM, COLOR_FORMAT) W(SIFM, CLIP_POINT) W(SIFM, CLIP_SIZE) W(SIFM, OUT_POINT) \
+	W(SIFM, OUT_SIZE) W(SIFM, SIZE) W(SIFM, FORMAT) W(SIFM, OFFSET) \
+	W(GDI, UNCLIPPED_RECTANGLE_POINT) \
+	W(BLIT, POINT_IN) W(BLIT, POINT_OUT) \
+	W(IFC, POINT) W(IFC, SIZE_OUT)
+
+/* The operations that touch memory: T(table, method, check, once).  once:
+ * checked once per packet (inline data whose extent the packet cannot
+ * change), else at every word. */
+#define NVD_VTRIGGERS(T) \
+	T(M2MF, BUF_NOTIFY, nvd_v2d_m2mf, 0) \
+	T(GDI, UNCLIPPED_RECTANGLE_SIZE, nvd_v2d_gdi, 0) \
+	T(BLIT, SIZE, nvd_v2d_blit, 0) \
+	T(IFC, COLOR, nvd_v2d_ifc, 1) \
+	T(SIFM, POINT, nvd_v2d_sifm, 0)
+
+#define NVD_VW_ENUM_(T, N) NVD_W_##T##_##N, \
+	NVD_W_##T##_##N##__LAST = NVD_W_##T##_##N + NV_##T##_##N##__SLOT_LAST - NV_##T##_##N##__SLOT,
+enum { NVD_VWATCH(NVD_VW_ENUM_) NVD_NWATCH };
+
+/* Every element of every HANDLE row, an upper bound of the handle records. */
+#define NVD_VH_ROW_(P, nm, off, n, st, kind, dma) + (NV_MK_##kind == NV_MK_HANDLE ? (n) : 0)
+#define NVD_VH_TABLE_(P, rows) rows(NVD_VH_ROW_, P)
+enum { NVD_NHANDLES = 0 NV_TABLES(NVD_VH_TABLE_) };
+
+/* What a handle method last named, as the checks need it. */
+struct nvd_vhobj {
+	uint8_t kind;              /* enum nvd_vobj_kind + 1; 0: never set */
+	uint8_t domain;            /* DMA_BO */
+	uint16_t cls;              /* GR */
+	uint32_t _pad;
+	uint64_t size;             /* DMA_BO: bytes */
+};
+#define NVD_VH_UNSET 0
+#define NVD_VH(kind) ((kind) + 1)
+
+/* A notification the card writes (DMA_NOTIFY at offset 0): 16 bytes. */
+#define NVD_VNOTIFY_SIZE 16
+
+#define NVD_VCLS_ROW_(id, num, tb, kd, nm) + 1
+enum { NVD_NCLASSES = 0 NV_CLASSES(NVD_VCLS_ROW_) };
+
+/* The per-channel shadow: copied before a submission, kept on success.
+ * Method values and handle records are per table, as the simulator keeps
+ * its grctx (one state per class per channel). */
+struct nvd_vshadow {
+	uint8_t subc_ci[NV_SUBCHANNELS];      /* nv_class_at() index; NVD_NCLASSES: nothing bound */
+	uint16_t subc_cls[NV_SUBCHANNELS];
+	uint32_t val[NVD_NWATCH];
+	struct nvd_vhobj obj[NVD_NHANDLES];
+};
+
+/* One validation in progress. */
+struct nvd_vctx {
+	struct nvd_vshadow *sh;
+	const struct nvd_vsubmit *sub;
+	struct nvd_verror *e;
+	/* the word being looked at, for the error report */
+	unsigned push, subc;
+	uint32_t off, mthd, data;
+	uint16_t cls;
+	unsigned hint;             /* buffer the last extent fell in */
+};
+
+/* Fill *x->e and return err.  why: printf-style, short. */
+int nvd_v_fail(struct nvd_vctx *x, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The record of handle method mthd of a table, NULL if it has none. */
+const struct nvd_vhobj *nvd_v_obj(const struct nvd_vctx *x, unsigned table, uint32_t mthd);
+
+/* [start, start+len) through ctxdma `dma` must lie inside one buffer of the
+ * submission in the ctxdma's domain with `access` (NVD_ACCESS_*), or inside
+ * a DMA_BO ctxdma's range.  len 0 touches nothing.  -EFAULT naming `what`. */
+int nvd_v_extent(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start,
+		 uint64_t len, unsigned access, const char *what);
+
+/* The operation checks (validate-2d.c): elem is the array index of the
+ * trigger method, data its value (0 for once-per-packet checks, which do not
+ * read the inline data). */
+typedef int nvd_vtrig_fn(struct nvd_vctx *x, unsigned elem, uint32_t data);
+#define NVD_VT_DECL_(T, N, fn, once) nvd_vtrig_fn fn;
+NVD_VTRIGGERS(NVD_VT_DECL_)
+
+#endif

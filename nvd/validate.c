@@ -1,0 +1,892 @@
+/* Copy + validate + relocate (validate.h): the walk over the push ranges,
+ * the per-class method tables it runs on, object handles, addresses and
+ * relocations.  The extent checks of the memory operations live in
+ * validate-2d.c.
+ *
+ * Speed: every word of every submission passes here.  A per-class table
+ * (built once) says for each method whether it is unknown, plain (copied
+ * without a look: runs of plain methods inside a packet go out with one
+ * memcpy), checked once per packet (inline image data) or looked at word by
+ * word (handles, addresses, privileged methods, the values and triggers of
+ * the extent checks). */
+#include "nvd/validate.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/ramin.h"
+#include "nvd/validate-priv.h"
+
+/* ---- the method tables ---- */
+
+enum { NVD_VF_UNKNOWN, NVD_VF_PLAIN, NVD_VF_ONCE, NVD_VF_LOOK };
+
+enum {
+	NVD_VA_VALUE,          /* plain: only stored and/or a trigger */
+	NVD_VA_OBJECT,         /* FIFO OBJECT: bind the subchannel */
+	NVD_VA_PRIV,
+	NVD_VA_DMA,            /* handle of a ctxdma (DMA_* methods) or NULL */
+	NVD_VA_NOTIFIER,       /* DMA_NOTIFY: a notifier ctxdma or NULL */
+	NVD_VA_GROBJ,          /* handle of a graphics object or NULL */
+	NVD_VA_ADDR,
+	NVD_VA_NOTIFY,         /* NOTIFY: the notification goes to DMA_NOTIFY */
+};
+
+#define NVD_NMTHD (NV_MTHD_END / 4)
+#define NVD_NCI   (NVD_NCLASSES + 1)          /* + nothing bound */
+#define NVD_NHSLOT ((NV_MTHD_HANDLE_LAST - NV_MTHD_HANDLE_FIRST) / 4 + 1)
+#define NVD_NONE  0xffff
+
+struct nvd_vlook {
+	const struct nv_mthd_desc *d;
+	uint16_t elem;
+	uint8_t act, trig;          /* trig: 1 + index into nvd_vtrigs, 0: none */
+	uint16_t widx, hidx;        /* index into val[] / obj[], NVD_NONE */
+	uint16_t dma, alt;          /* ADDR, NOTIFY: obj[] of the ctxdma (and of the other one) */
+	uint32_t mask, alt_bit;     /* ADDR: offset bits; the data bit choosing alt (0: either) */
+	uint8_t zero_ok;            /* ADDR: 0 passes (the operation check protects) */
+};
+
+static struct {
+	uint8_t flag[NVD_NCI][NVD_NMTHD];
+	uint16_t run[NVD_NCI][NVD_NMTHD];     /* PLAIN/ONCE: methods alike from here on */
+	uint16_t look[NVD_NCI][NVD_NMTHD];    /* ONCE/LOOK: index into looks */
+	uint16_t hidx[NV_TABLE_COUNT][NVD_NHSLOT];
+	struct nvd_vlook *looks;
+	unsigned nlooks, looks_cap, nobj;
+	int broken;                           /* out of memory building: refuse everything */
+} vt;
+static pthread_once_t vt_once = PTHREAD_ONCE_INIT;
+
+#define NVD_VCOUNT_(T, N) (NV_##T##_##N##__SLOT_LAST - NV_##T##_##N##__SLOT + 1)
+
+static const struct { uint8_t t; uint16_t mthd, stride, n, widx; } nvd_vwatch[] = {
+#define NVD_VW_ROW_(T, N) { NV_TABLE_##T, NV_##T##_##N, NV_##T##_##N##__STRIDE, \
+			    NVD_VCOUNT_(T, N), NVD_W_##T##_##N },
+	NVD_VWATCH(NVD_VW_ROW_)
+};
+
+static const struct { uint8_t t, once; uint16_t mthd, stride, n; nvd_vtrig_fn *fn; } nvd_vtrigs[] = {
+#define NVD_VT_ROW_(T, N, f, o) { NV_TABLE_##T, o, NV_##T##_##N, NV_##T##_##N##__STRIDE, \
+				  NVD_VCOUNT_(T, N), f },
+	NVD_VTRIGGERS(NVD_VT_ROW_)
+};
+#define NVD_NTRIGS (sizeof(nvd_vtrigs) / sizeof(nvd_vtrigs[0]))
+
+/* How the 3D class encodes some addresses (hw/methods-3d.h header comment):
+ * the offset bits, and the other ctxdma the data (alt_bit) or a later
+ * format method (alt_bit 0: either space may hold it) chooses.  Keyed by
+ * row name so that the table may grow without this file. */
+static const struct { const char *name, *alt; uint32_t mask, alt_bit; } nvd_v3d_addr[] = {
+	{ "VTXBUF",            "DMA_VTXBUF1",  0x0fffffff, 1u << 31 },
+	{ "FP_ACTIVE_PROGRAM", "DMA_TEXTURE1", ~3u,        2 },
+	{ "QUERY_GET",         NULL,           0x00ffffff, 0 },
+	{ "UNK1E98",           NULL,           0x00ffffff, 0 },
+	{ "TEX_OFFSET",        "DMA_TEXTURE1", ~0u,        0 },
+	{ "IDXBUF_OFFSET",     "DMA_VTXBUF1",  ~0u,        0 },
+};
+
+static const struct nv_class_desc *nvd_vt_class(unsigned ci)
+{
+	return ci < NVD_NCLASSES ? nv_class_at(ci) : NULL;
+}
+
+/* The obj[] index of handle method `mthd` of table t, NVD_NONE if none. */
+static uint16_t nvd_vt_hidx(unsigned t, uint32_t mthd)
+{
+	if (t >= NV_TABLE_COUNT || mthd < NV_MTHD_HANDLE_FIRST || mthd > NV_MTHD_HANDLE_LAST)
+		return NVD_NONE;
+	return vt.hidx[t][(mthd - NV_MTHD_HANDLE_FIRST) / 4];
+}
+
+/* obj[] index of the row named `name` of class c, NVD_NONE if none. */
+static uint16_t nvd_vt_hidx_named(const struct nv_class_desc *c, const char *name)
+{
+	for (unsigned r = 0; r < c->nmthds; r++)
+		if (!strcmp(c->mthds[r].name, name))
+			return nvd_vt_hidx(c->table_id, c->mthds[r].offset);
+	return NVD_NONE;
+}
+
+static void nvd_vt_hslots(void)
+{
+	memset(vt.hidx, 0xff, sizeof vt.hidx);
+	for (unsigned t = 0; t < NV_TABLE_COUNT; t++) {
+		const struct nv_class_desc *c = NULL;
+		for (unsigned ci = 0; ci < NVD_NCLASSES && !c; ci++)
+			if (nvd_vt_class(ci) && nvd_vt_class(ci)->table_id == t)
+				c = nvd_vt_class(ci);
+		if (!c)
+			continue;
+		for (unsigned r = 0; r < c->nmthds; r++) {
+			const struct nv_mthd_desc *d = &c->mthds[r];
+			if (d->kind != NV_MK_HANDLE)
+				continue;
+			for (unsigned e = 0; e < d->count; e++) {
+				uint32_t m = d->offset + e * d->stride;
+				if (m < NV_MTHD_HANDLE_FIRST || m > NV_MTHD_HANDLE_LAST)
+					continue;
+				if (vt.nobj >= NVD_NHANDLES) {
+					vt.broken = 1;
+					return;
+				}
+				vt.hidx[t][(m - NV_MTHD_HANDLE_FIRST) / 4] = vt.nobj++;
+			}
+		}
+	}
+}
+
+static struct nvd_vlook *nvd_vt_newlook(void)
+{
+	if (vt.nlooks == vt.looks_cap) {
+		unsigned cap = vt.looks_cap ? vt.looks_cap * 2 : 1024;
+		struct nvd_vlook *l = cap < NVD_NONE ? realloc(vt.looks, cap * sizeof *l) : NULL;
+		if (!l) {
+			vt.broken = 1;
+			return NULL;
+		}
+		vt.looks = l;
+		vt.looks_cap = cap;
+	}
+	struct nvd_vlook *l = &vt.looks[vt.nlooks++];
+	memset(l, 0, sizeof *l);
+	l->widx = l->hidx = l->dma = l->alt = NVD_NONE;
+	l->mask = ~0u;
+	return l;
+}
+
+/* The watched value and the trigger of method m (byte offset) of table t. */
+static void nvd_vt_watch(unsigned t, uint32_t m, uint16_t *widx, uint8_t *trig, uint8_t *once)
+{
+	*widx = NVD_NONE;
+	*trig = *once = 0;
+	for (unsigned i = 0; i < sizeof(nvd_vwatch) / sizeof(nvd_vwatch[0]); i++)
+		if (nvd_vwatch[i].t == t && m >= nvd_vwatch[i].mthd &&
+		    (m - nvd_vwatch[i].mthd) % nvd_vwatch[i].stride == 0 &&
+		    (m - nvd_vwatch[i].mthd) / nvd_vwatch[i].stride < nvd_vwatch[i].n)
+			*widx = nvd_vwatch[i].widx + (m - nvd_vwatch[i].mthd) / nvd_vwatch[i].stride;
+	for (unsigned i = 0; i < NVD_NTRIGS; i++)
+		if (nvd_vtrigs[i].t == t && m >= nvd_vtrigs[i].mthd &&
+		    (m - nvd_vtrigs[i].mthd) % nvd_vtrigs[i].stride == 0 &&
+		    (m - nvd_vtrigs[i].mthd) / nvd_vtrigs[i].stride < nvd_vtrigs[i].n) {
+			*trig = i + 1;
+			*once = nvd_vtrigs[i].once;
+		}
+}
+
+static void nvd_vt_addr(struct nvd_vlook *l, const struct nv_class_desc *c, const struct nv_mthd_desc *d)
+{
+	const struct nv_mthd_desc *dma = nv_mthd_find(c, d->dma, NULL);
+	l->dma = dma ? nvd_vt_hidx(c->table_id, dma->offset) : NVD_NONE;
+	/* 2D addresses are checked again, whole extents, at the operation;
+	 * Mesa writes M2MF OFFSET_OUT = 0 after every copy. */
+	l->zero_ok = c->table_id != NV_TABLE_CURIE;
+	if (c->table_id != NV_TABLE_CURIE)
+		return;
+	for (unsigned i = 0; i < sizeof(nvd_v3d_addr) / sizeof(nvd_v3d_addr[0]); i++) {
+		if (strcmp(d->name, nvd_v3d_addr[i].name))
+			continue;
+		l->mask = nvd_v3d_addr[i].mask;
+		l->alt_bit = nvd_v3d_addr[i].alt_bit;
+		if (nvd_v3d_addr[i].alt)
+			l->alt = nvd_vt_hidx_named(c, nvd_v3d_addr[i].alt);
+	}
+}
+
+static void nvd_vt_class_build(unsigned ci)
+{
+	const struct nv_class_desc *c = nvd_vt_class(ci);
+	unsigned t = c ? c->table_id : NV_TABLE_COUNT;
+	uint8_t *flag = vt.flag[ci];
+
+	for (uint32_t i = 0; i < NVD_NMTHD; i++) {
+		unsigned elem = 0;
+		uint32_t m = i * 4;
+		/* below 0x100 every class (and no class) answers with the FIFO's */
+		const struct nv_mthd_desc *d = nv_mthd_find(m < NV_MTHD_FIFO_END ? nv_fifo_desc() : c,
+							    m, &elem);
+		uint16_t widx;
+		uint8_t trig, once;
+
+		flag[i] = NVD_VF_UNKNOWN;
+		if (!d)
+			continue;
+		nvd_vt_watch(t, m, &widx, &trig, &once);
+		if (d->kind == NV_MK_PLAIN && widx == NVD_NONE && !trig &&
+		    (m < NV_MTHD_FIFO_END || strcmp(d->name, "NOTIFY"))) {
+			flag[i] = NVD_VF_PLAIN;
+			continue;
+		}
+		struct nvd_vlook *l = nvd_vt_newlook();
+		if (!l)
+			return;
+		l->d = d;
+		l->elem = elem;
+		l->widx = widx;
+		l->trig = trig;
+		switch (d->kind) {
+		case NV_MK_PLAIN:
+			l->act = trig || widx != NVD_NONE ? NVD_VA_VALUE : NVD_VA_NOTIFY;
+			if (l->act == NVD_VA_NOTIFY && c)
+				l->dma = nvd_vt_hidx_named(c, "DMA_NOTIFY");
+			break;
+		case NV_MK_HANDLE:
+			if (m < NV_MTHD_FIFO_END)
+				l->act = NVD_VA_OBJECT;
+			else if (!strcmp(d->name, "DMA_NOTIFY"))
+				l->act = NVD_VA_NOTIFIER;
+			else if (!strncmp(d->name, "DMA_", 4))
+				l->act = NVD_VA_DMA;
+			else
+				l->act = NVD_VA_GROBJ;
+			l->hidx = nvd_vt_hidx(t, m);
+			break;
+		case NV_MK_ADDR:
+			l->act = NVD_VA_ADDR;
+			nvd_vt_addr(l, c, d);
+			break;
+		default:
+			l->act = NVD_VA_PRIV;
+			break;
+		}
+		flag[i] = once ? NVD_VF_ONCE : NVD_VF_LOOK;
+		vt.look[ci][i] = vt.nlooks - 1;
+	}
+	/* runs of alike methods, so a packet copies them in one go */
+	for (uint32_t i = NVD_NMTHD; i-- > 0;) {
+		vt.run[ci][i] = 1;
+		if (flag[i] != NVD_VF_PLAIN && flag[i] != NVD_VF_ONCE)
+			continue;
+		if (i + 1 < NVD_NMTHD && flag[i + 1] == flag[i] &&
+		    (flag[i] == NVD_VF_PLAIN ||
+		     vt.looks[vt.look[ci][i]].trig == vt.looks[vt.look[ci][i + 1]].trig))
+			vt.run[ci][i] = vt.run[ci][i + 1] + 1;
+	}
+}
+
+static void nvd_vt_build(void)
+{
+	nvd_vt_hslots();
+	for (unsigned ci = 0; ci < NVD_NCI && !vt.broken; ci++)
+		nvd_vt_class_build(ci);
+}
+
+/* ---- state ---- */
+
+struct nvd_vrel { uint32_t bo, off, val; };
+
+struct nvd_vstate {
+	struct nvd_vshadow sh;
+	struct nvd_vrel *rel;      /* scratch: this submission's relocations, sorted */
+	size_t rel_cap;
+};
+
+struct nvd_vstate *nvd_vstate_new(void)
+{
+	struct nvd_vstate *vs = calloc(1, sizeof *vs);
+	if (!vs)
+		return NULL;
+	for (unsigned s = 0; s < NV_SUBCHANNELS; s++)
+		vs->sh.subc_ci[s] = NVD_NCLASSES;
+	return vs;
+}
+
+void nvd_vstate_free(struct nvd_vstate *vs)
+{
+	if (!vs)
+		return;
+	free(vs->rel);
+	free(vs);
+}
+
+/* ---- errors ---- */
+
+int nvd_v_fail(struct nvd_vctx *x, int err, const char *fmt, ...)
+{
+	struct nvd_verror *e = x->e;
+	va_list ap;
+
+	e->err = -err;
+	e->push = x->push;
+	e->offset = x->off;
+	e->subc = x->subc;
+	e->cls = x->cls;
+	e->mthd = x->mthd;
+	e->data = x->data;
+	va_start(ap, fmt);
+	vsnprintf(e->why, sizeof e->why, fmt, ap);
+	va_end(ap);
+	return -err;
+}
+
+/* ---- handles and addresses ---- */
+
+const struct nvd_vhobj *nvd_v_obj(const struct nvd_vctx *x, unsigned table, uint32_t mthd)
+{
+	uint16_t h = nvd_vt_hidx(table, mthd);
+	return h == NVD_NONE ? NULL : &x->sh->obj[h];
+}
+
+static const char *nvd_v_access_name(unsigned a)
+{
+	return a == NVD_ACCESS_READ ? "read" : a == NVD_ACCESS_WRITE ? "write" : "read-write";
+}
+
+int nvd_v_extent(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start,
+		 uint64_t len, unsigned access, const char *what)
+{
+	unsigned dom;
+
+	if (!len)
+		return 0;
+	/* ctxdma offsets are 32-bit: nothing may wrap past 4 GiB */
+	if (start > UINT32_MAX || len > (1ull << 32) - start)
+		return nvd_v_fail(x, EFAULT, "%s 0x%llx+0x%llx runs past 4 GiB", what,
+				  (unsigned long long)start, (unsigned long long)len);
+	switch (dma ? dma->kind : NVD_VH_UNSET) {
+	case NVD_VH(NVD_VOBJ_DMA_BO):
+		if (start + len <= dma->size)
+			return 0;
+		return nvd_v_fail(x, EFAULT, "%s 0x%llx+0x%llx outside its ctxdma (0x%llx bytes)",
+				  what, (unsigned long long)start, (unsigned long long)len,
+				  (unsigned long long)dma->size);
+	case NVD_VH(NVD_VOBJ_DMA_VRAM):
+		dom = NVD_DOMAIN_VRAM;
+		break;
+	case NVD_VH(NVD_VOBJ_DMA_GART):
+		dom = NVD_DOMAIN_GART;
+		break;
+	case NVD_VH(NVD_VOBJ_NULL):
+		return nvd_v_fail(x, EFAULT, "%s through the NULL ctxdma", what);
+	default:
+		return nvd_v_fail(x, EFAULT, "%s: its ctxdma is not set", what);
+	}
+
+	const struct nvd_vbo *bos = x->sub->bos;
+	unsigned n = x->sub->nr_bos, noaccess = 0;
+	for (unsigned k = 0; k <= n; k++) {
+		/* the buffer of the last extent first: operations come in runs */
+		unsigned i = k ? k - 1 : x->hint;
+		if (i >= n || (k && i == x->hint))
+			continue;
+		const struct nvd_vbo *b = &bos[i];
+		if (b->domain != dom || start < b->addr || start - b->addr > b->size ||
+		    len > b->size - (start - b->addr))
+			continue;
+		if ((b->access & access) == access) {
+			x->hint = i;
+			return 0;
+		}
+		noaccess = 1;
+	}
+	if (noaccess)
+		return nvd_v_fail(x, EFAULT, "%s 0x%llx+0x%llx: buffer not submitted for %s",
+				  what, (unsigned long long)start, (unsigned long long)len,
+				  nvd_v_access_name(access));
+	return nvd_v_fail(x, EFAULT, "%s 0x%llx+0x%llx outside the submitted buffers", what,
+			  (unsigned long long)start, (unsigned long long)len);
+}
+
+/* Can `off` be an address through the ctxdma of obj[h]?  Not set (or NULL):
+ * any buffer of the submission, the operation decides. */
+static int nvd_v_in_space(const struct nvd_vctx *x, uint16_t h, uint32_t off)
+{
+	const struct nvd_vhobj *o = h == NVD_NONE ? NULL : &x->sh->obj[h];
+	unsigned dom = 0;
+
+	switch (o ? o->kind : NVD_VH_UNSET) {
+	case NVD_VH(NVD_VOBJ_DMA_BO):
+		return off < o->size;
+	case NVD_VH(NVD_VOBJ_DMA_VRAM):
+		dom = NVD_DOMAIN_VRAM;
+		break;
+	case NVD_VH(NVD_VOBJ_DMA_GART):
+		dom = NVD_DOMAIN_GART;
+		break;
+	}
+	for (unsigned i = 0; i < x->sub->nr_bos; i++) {
+		const struct nvd_vbo *b = &x->sub->bos[i];
+		if ((!dom || b->domain == dom) && off >= b->addr && off - b->addr < b->size)
+			return 1;
+	}
+	return 0;
+}
+
+static int nvd_v_addr(struct nvd_vctx *x, const struct nvd_vlook *l, uint32_t v)
+{
+	uint32_t off = v & l->mask;
+	uint16_t dma = l->dma;
+
+	if (!v && l->zero_ok)
+		return 0;
+	if (l->alt_bit && (v & l->alt_bit))
+		dma = l->alt;
+	if (nvd_v_in_space(x, dma, off))
+		return 0;
+	if (!l->alt_bit && l->alt != NVD_NONE && nvd_v_in_space(x, l->alt, off))
+		return 0;
+	return nvd_v_fail(x, EFAULT, "offset 0x%x outside the submitted buffers", off);
+}
+
+static const struct nvd_vobj *nvd_v_lookup(struct nvd_vctx *x, uint32_t handle)
+{
+	const struct nvd_vobj *o = x->sub->lookup(x->sub->lookup_ctx, handle);
+	if (!o)
+		nvd_v_fail(x, ENOENT, "no object 0x%08x on this channel", handle);
+	return o;
+}
+
+static int nvd_v_bind(struct nvd_vctx *x, unsigned subc, uint32_t handle)
+{
+	const struct nvd_vobj *o = nvd_v_lookup(x, handle);
+	if (!o)
+		return -ENOENT;
+	if (o->kind != NVD_VOBJ_GR)
+		return nvd_v_fail(x, EINVAL, "0x%08x is not a graphics object", handle);
+	for (unsigned ci = 0; ci < NVD_NCLASSES; ci++) {
+		const struct nv_class_desc *c = nv_class_at(ci);
+		if (c->cls != o->cls)
+			continue;
+		if (!c->is_gr)
+			break;
+		x->sh->subc_ci[subc] = ci;
+		x->sh->subc_cls[subc] = o->cls;
+		return 0;
+	}
+	return nvd_v_fail(x, EINVAL, "class 0x%04x cannot be bound", o->cls);
+}
+
+static int nvd_v_handle(struct nvd_vctx *x, const struct nvd_vlook *l, uint32_t handle)
+{
+	const struct nvd_vobj *o = nvd_v_lookup(x, handle);
+	if (!o)
+		return -ENOENT;
+	switch (l->act) {
+	case NVD_VA_DMA:
+		if (o->kind != NVD_VOBJ_NULL && o->kind != NVD_VOBJ_DMA_VRAM &&
+		    o->kind != NVD_VOBJ_DMA_GART && o->kind != NVD_VOBJ_DMA_BO)
+			return nvd_v_fail(x, EINVAL, "0x%08x is not a ctxdma", handle);
+		break;
+	case NVD_VA_NOTIFIER:
+		/* the card writes notifications whenever the class decides:
+		 * only a notifier (or none) may be named */
+		if (o->kind != NVD_VOBJ_NULL &&
+		    (o->kind != NVD_VOBJ_DMA_BO || o->size < NVD_VNOTIFY_SIZE))
+			return nvd_v_fail(x, EFAULT, "0x%08x is not a notifier of %u bytes or more",
+					  handle, NVD_VNOTIFY_SIZE);
+		break;
+	default:
+		if (o->kind != NVD_VOBJ_NULL && o->kind != NVD_VOBJ_GR)
+			return nvd_v_fail(x, EINVAL, "0x%08x is not a graphics object", handle);
+		break;
+	}
+	if (l->hidx != NVD_NONE) {
+		struct nvd_vhobj *h = &x->sh->obj[l->hidx];
+		h->kind = NVD_VH(o->kind);
+		h->domain = o->domain;
+		h->cls = o->cls;
+		h->size = o->kind == NVD_VOBJ_DMA_BO ? o->size : 0;
+	}
+	return 0;
+}
+
+static int nvd_v_notify(struct nvd_vctx *x, const struct nvd_vlook *l)
+{
+	const struct nvd_vhobj *o = l->dma == NVD_NONE ? NULL : &x->sh->obj[l->dma];
+	unsigned kind = o ? o->kind : NVD_VH_UNSET;
+
+	if (kind == NVD_VH(NVD_VOBJ_NULL) ||
+	    (kind == NVD_VH(NVD_VOBJ_DMA_BO) && o->size >= NVD_VNOTIFY_SIZE))
+		return 0;
+	return nvd_v_fail(x, EFAULT, kind ? "DMA_NOTIFY is not a notifier" : "DMA_NOTIFY is not set");
+}
+
+/* A method the table says to look at; x->mthd/data/cls are set. */
+static int nvd_v_look(struct nvd_vctx *x, unsigned subc, const struct nvd_vlook *l, uint32_t v)
+{
+	int r = 0;
+
+	switch (l->act) {
+	case NVD_VA_PRIV:
+		return nvd_v_fail(x, EPERM, "privileged method");
+	case NVD_VA_OBJECT:
+		return nvd_v_bind(x, subc, v);
+	case NVD_VA_DMA:
+	case NVD_VA_NOTIFIER:
+	case NVD_VA_GROBJ:
+		r = nvd_v_handle(x, l, v);
+		break;
+	case NVD_VA_ADDR:
+		r = nvd_v_addr(x, l, v);
+		break;
+	case NVD_VA_NOTIFY:
+		r = nvd_v_notify(x, l);
+		break;
+	}
+	if (r)
+		return r;
+	if (l->widx != NVD_NONE)
+		x->sh->val[l->widx] = v;
+	if (l->trig)
+		r = nvd_vtrigs[l->trig - 1].fn(x, l->elem, v);
+	return r;
+}
+
+/* ---- relocations ---- */
+
+static int nvd_vrel_cmp(const void *a, const void *b)
+{
+	const struct nvd_vrel *p = a, *q = b;
+	if (p->bo != q->bo)
+		return p->bo < q->bo ? -1 : 1;
+	return p->off < q->off ? -1 : p->off > q->off;
+}
+
+static int nvd_v_relocs(struct nvd_vstate *vs, struct nvd_vctx *x, size_t *nrel)
+{
+	const struct nvd_vsubmit *sub = x->sub;
+	unsigned n = sub->nr_relocs;
+	int sorted = 1;
+
+	*nrel = 0;
+	if (!n)
+		return 0;
+	if (n > vs->rel_cap) {
+		struct nvd_vrel *r = realloc(vs->rel, (size_t)n * sizeof *r);
+		if (!r)
+			return nvd_v_fail(x, ENOMEM, "no memory for %u relocations", n);
+		vs->rel = r;
+		vs->rel_cap = n;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		const struct nvd_vreloc *r = &sub->relocs[i];
+		x->off = r->reloc_offset;
+		x->data = r->data;
+		if (r->reloc_bo >= sub->nr_bos || r->bo >= sub->nr_bos)
+			return nvd_v_fail(x, EINVAL, "reloc %u: buffer index out of range", i);
+		if ((r->reloc_offset & 3) ||
+		    (uint64_t)r->reloc_offset + 4 > sub->bos[r->reloc_bo].size)
+			return nvd_v_fail(x, EINVAL, "reloc %u: word 0x%x unaligned or outside its buffer",
+					  i, r->reloc_offset);
+		if ((r->flags & ~(NVD_RELOC_LOW | NVD_RELOC_HIGH | NVD_RELOC_OR)) ||
+		    (r->flags & NVD_RELOC_LOW && r->flags & NVD_RELOC_HIGH))
+			return nvd_v_fail(x, EINVAL, "reloc %u: bad flags 0x%x", i, r->flags);
+		const struct nvd_vbo *t = &sub->bos[r->bo];
+		uint64_t a = t->addr + r->data;
+		uint32_t v = r->flags & NVD_RELOC_LOW ? (uint32_t)a :
+			     r->flags & NVD_RELOC_HIGH ? (uint32_t)(a >> 32) : r->data;
+		if (r->flags & NVD_RELOC_OR)
+			v |= t->domain == NVD_DOMAIN_VRAM ? r->vor : r->tor;
+		vs->rel[i] = (struct nvd_vrel){ r->reloc_bo, r->reloc_offset, v };
+		if (i && nvd_vrel_cmp(&vs->rel[i - 1], &vs->rel[i]) >= 0)
+			sorted = 0;
+	}
+	if (!sorted)
+		qsort(vs->rel, n, sizeof *vs->rel, nvd_vrel_cmp);
+	for (unsigned i = 1; i < n; i++)
+		if (!nvd_vrel_cmp(&vs->rel[i - 1], &vs->rel[i])) {
+			x->off = vs->rel[i].off;
+			return nvd_v_fail(x, EINVAL, "two relocations patch word 0x%x", vs->rel[i].off);
+		}
+	*nrel = n;
+	return 0;
+}
+
+/* ---- the walk ---- */
+
+struct nvd_vwalk {
+	struct nvd_vctx x;
+	uint32_t *out;
+	size_t cap, n;             /* output words: room, written */
+	size_t jumps;
+	const struct nvd_vrel *rel, *rel_end;
+	/* the range being read */
+	uint32_t bo, base, nw;     /* buffer, byte offset of the range, words */
+	const uint8_t *map;
+	const struct nvd_vrel *r;  /* next relocation at or after the cursor */
+	uint32_t rw;               /* its word index in the range, UINT32_MAX: none */
+};
+
+static inline void nvd_vw_relnext(struct nvd_vwalk *w)
+{
+	w->rw = w->r < w->rel_end && w->r->bo == w->bo && w->r->off < w->base + 4 * w->nw ?
+		(w->r->off - w->base) / 4 : UINT32_MAX;
+}
+
+/* Enter push range pi at word i. */
+static void nvd_vw_seek(struct nvd_vwalk *w, unsigned pi, uint32_t i)
+{
+	const struct nvd_vpush *p = &w->x.sub->push[pi];
+	const struct nvd_vrel *lo = w->rel, *hi = w->rel_end;
+	uint32_t at = p->offset + 4 * i;
+
+	w->x.push = pi;
+	w->bo = p->bo;
+	w->base = p->offset;
+	w->nw = p->length / 4;
+	w->map = w->x.sub->bos[p->bo].map + p->offset;
+	while (lo < hi) {
+		const struct nvd_vrel *mid = lo + (hi - lo) / 2;
+		if (mid->bo < w->bo || (mid->bo == w->bo && mid->off < at))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	w->r = lo;
+	nvd_vw_relnext(w);
+}
+
+/* Word i, patched; words are read in order between seeks. */
+static inline uint32_t nvd_vw_word(struct nvd_vwalk *w, uint32_t i)
+{
+	if (__builtin_expect(i == w->rw, 0)) {
+		uint32_t v = w->r->val;
+		w->r++;
+		nvd_vw_relnext(w);
+		return v;
+	}
+	return nv_rd32le(w->map + 4 * (size_t)i);
+}
+
+/* Copy words [i, i+n) out unexamined, patching relocated ones. */
+static inline void nvd_vw_copy(struct nvd_vwalk *w, uint32_t i, uint32_t n)
+{
+	while (n) {
+		uint32_t k = w->rw - i < n ? w->rw - i : n;
+		memcpy(w->out + w->n, w->map + 4 * (size_t)i, 4 * (size_t)k);
+		w->n += k;
+		i += k;
+		n -= k;
+		if (n) {
+			nv_wr32le(w->out + w->n++, nvd_vw_word(w, i));
+			i++;
+			n--;
+		}
+	}
+}
+
+static int nvd_vw_unknown(struct nvd_vwalk *w, unsigned ci, uint32_t m)
+{
+	w->x.mthd = m * 4;
+	if (ci == NVD_NCLASSES && m * 4 >= NV_MTHD_FIFO_END)
+		return nvd_v_fail(&w->x, EINVAL, "no object bound on subchannel %u", w->x.subc);
+	return nvd_v_fail(&w->x, EINVAL, "unknown method");
+}
+
+/* The data words [i, i+count) of a method packet (header already out). */
+static int nvd_vw_packet(struct nvd_vwalk *w, const struct nv_cmd *c, uint32_t i)
+{
+	struct nvd_vshadow *sh = w->x.sh;
+	unsigned subc = c->subc, inc = c->type == NV_CMD_INC;
+	uint32_t m = c->mthd / 4, end = i + c->count;
+	unsigned ci = sh->subc_ci[subc];
+	int fired = 0;             /* once-per-packet trigger done */
+
+	w->x.subc = subc;
+	w->x.cls = sh->subc_cls[subc];
+	w->x.mthd = c->mthd;
+	if (subc == NVD_SUBC_DAEMON)
+		return nvd_v_fail(&w->x, EPERM, "subchannel %u is the daemon's", subc);
+	if (inc && m + c->count > NVD_NMTHD)
+		return nvd_v_fail(&w->x, EINVAL, "packet runs past method 0x%x", NV_MTHD_END - 4);
+	while (i < end) {
+		uint8_t f = vt.flag[ci][m];
+		uint32_t k = end - i;
+		const struct nvd_vlook *l;
+		int r;
+
+		switch (f) {
+		case NVD_VF_PLAIN:
+			if (inc && vt.run[ci][m] < k)
+				k = vt.run[ci][m];
+			nvd_vw_copy(w, i, k);
+			break;
+		case NVD_VF_ONCE:
+			if (inc && vt.run[ci][m] < k)
+				k = vt.run[ci][m];
+			l = &vt.looks[vt.look[ci][m]];
+			if (!fired) {
+				w->x.off = w->base + 4 * i;
+				w->x.mthd = m * 4;
+				w->x.data = 0;
+				r = nvd_vtrigs[l->trig - 1].fn(&w->x, l->elem, 0);
+				if (r)
+					return r;
+				fired = 1;
+			}
+			nvd_vw_copy(w, i, k);
+			break;
+		case NVD_VF_LOOK: {
+			uint32_t v = nvd_vw_word(w, i);
+			k = 1;
+			w->x.off = w->base + 4 * i;
+			w->x.mthd = m * 4;
+			w->x.data = v;
+			r = nvd_v_look(&w->x, subc, &vt.looks[vt.look[ci][m]], v);
+			if (r)
+				return r;
+			nv_wr32le(w->out + w->n++, v);
+			ci = sh->subc_ci[subc];     /* OBJECT rebinds */
+			w->x.cls = sh->subc_cls[subc];
+			break;
+		}
+		default:
+			w->x.off = w->base + 4 * i;
+			w->x.data = nv_rd32le(w->map + 4 * (size_t)i);
+			return nvd_vw_unknown(w, ci, m);
+		}
+		i += k;
+		if (inc)
+			m += k;
+	}
+	return 0;
+}
+
+/* Find the push range holding card address t: 0 and *pi, *wi, or -1. */
+static int nvd_vw_target(const struct nvd_vwalk *w, uint32_t t, unsigned *pi, uint32_t *wi)
+{
+	const struct nvd_vsubmit *sub = w->x.sub;
+	for (unsigned j = 0; j < sub->nr_push; j++) {
+		const struct nvd_vpush *p = &sub->push[j];
+		uint64_t start = sub->bos[p->bo].addr + p->offset;
+		if (t >= start && t - start < p->length && !((t - start) & 3)) {
+			*pi = j;
+			*wi = (uint32_t)(t - start) / 4;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Run push range pi as if CALLed: until its end or a RETURN. */
+static int nvd_vw_run(struct nvd_vwalk *w, unsigned pi)
+{
+	uint32_t i = 0;
+
+	nvd_vw_seek(w, pi, 0);
+	while (i < w->nw) {
+		uint32_t word = nvd_vw_word(w, i);
+		struct nv_cmd c = nv_cmd_decode(word);
+
+		w->x.off = w->base + 4 * i;
+		w->x.data = word;
+		switch (c.type) {
+		case NV_CMD_INC:
+		case NV_CMD_NONINC:
+			break;
+		case NV_CMD_JUMP:
+		case NV_CMD_OLD_JUMP: {
+			unsigned pj;
+			uint32_t wi;
+			w->x.subc = w->x.mthd = w->x.cls = 0;
+			if (nvd_vw_target(w, c.target, &pj, &wi))
+				return nvd_v_fail(&w->x, EFAULT, "jump to 0x%08x: not inside a push range",
+						  c.target);
+			if (++w->jumps > w->cap)
+				return nvd_v_fail(&w->x, ELOOP, "jumps do not end");
+			nvd_vw_seek(w, pj, wi);
+			i = wi;
+			continue;
+		}
+		case NV_CMD_RETURN:
+			return 0;
+		case NV_CMD_CALL:
+			w->x.subc = w->x.mthd = w->x.cls = 0;
+			return nvd_v_fail(&w->x, EINVAL, "CALL inside a push range");
+		default:
+			w->x.subc = w->x.mthd = w->x.cls = 0;
+			return nvd_v_fail(&w->x, EINVAL, "invalid command word");
+		}
+		if (c.count >= w->nw - i) {
+			w->x.subc = c.subc;
+			w->x.mthd = c.mthd;
+			w->x.cls = w->x.sh->subc_cls[c.subc];
+			return nvd_v_fail(&w->x, EINVAL, "packet runs past its push range");
+		}
+		if (w->cap - w->n < 1 + (size_t)c.count)
+			return nvd_v_fail(&w->x, w->jumps ? ELOOP : E2BIG,
+					  w->jumps ? "jumps do not end before the ring is full" :
+					  "more words than the ring has room for");
+		nv_wr32le(w->out + w->n++, word);
+		if (c.count) {
+			int r = nvd_vw_packet(w, &c, i + 1);
+			if (r)
+				return r;
+		}
+		i += 1 + c.count;
+	}
+	return 0;
+}
+
+static int nvd_v_check_lists(struct nvd_vctx *x)
+{
+	const struct nvd_vsubmit *sub = x->sub;
+
+	if ((sub->nr_bos && !sub->bos) || (sub->nr_push && !sub->push) ||
+	    (sub->nr_relocs && !sub->relocs) || !sub->lookup)
+		return nvd_v_fail(x, EINVAL, "malformed submission");
+	for (unsigned i = 0; i < sub->nr_bos; i++)
+		if (sub->bos[i].addr + sub->bos[i].size < sub->bos[i].addr)
+			return nvd_v_fail(x, EINVAL, "buffer %u wraps the address space", i);
+	for (unsigned i = 0; i < sub->nr_push; i++) {
+		const struct nvd_vpush *p = &sub->push[i];
+		x->push = i;
+		x->off = p->offset;
+		if (p->bo >= sub->nr_bos)
+			return nvd_v_fail(x, EINVAL, "push range %u: buffer index out of range", i);
+		if ((p->offset | p->length) & 3 ||
+		    (uint64_t)p->offset + p->length > sub->bos[p->bo].size ||
+		    (p->length && !sub->bos[p->bo].map))
+			return nvd_v_fail(x, EINVAL, "push range %u: unaligned or outside its buffer", i);
+	}
+	x->push = 0;
+	x->off = 0;
+	return 0;
+}
+
+long nvd_validate(struct nvd_vstate *vs, const struct nvd_vsubmit *sub, uint32_t *out,
+		  size_t cap, struct nvd_verror *e)
+{
+	struct nvd_verror dummy;
+	struct nvd_vshadow sh;     /* work on a copy: a refusal leaves vs as it was */
+	struct nvd_vwalk w;
+	size_t nrel;
+	int r;
+
+	if (!e)
+		e = &dummy;
+	memset(e, 0, sizeof *e);
+	memset(&w, 0, sizeof w);
+	w.x.sh = &sh;
+	w.x.sub = sub;
+	w.x.e = e;
+	pthread_once(&vt_once, nvd_vt_build);
+	if (vt.broken)
+		return nvd_v_fail(&w.x, ENOMEM, "validator tables could not be built");
+	if (!vs || !sub || (cap && !out))
+		return nvd_v_fail(&w.x, EINVAL, "malformed submission");
+	sh = vs->sh;
+	r = nvd_v_check_lists(&w.x);
+	if (r)
+		return r;
+	r = nvd_v_relocs(vs, &w.x, &nrel);
+	if (r)
+		return r;
+	w.out = out;
+	w.cap = cap;
+	if (nrel) {
+		w.rel = vs->rel;
+		w.rel_end = vs->rel + nrel;
+	}
+	for (unsigned p = 0; p < sub->nr_push; p++) {
+		r = nvd_vw_run(&w, p);
+		if (r)
+			return r;
+	}
+	vs->sh = sh;
+	return (long)w.n;
+}

@@ -1,0 +1,146 @@
+/* The nvd wire protocol: requests and replies over a SOCK_SEQPACKET socket,
+ * buffer memory and rings passed as fds with SCM_RIGHTS.  One X-macro table
+ * lists every message; the daemon's decoder checks each datagram's length
+ * and fd count against it before a handler sees a byte.
+ *
+ * Bump NVD_PROTO_VERSION if any of these structures or meanings change. */
+#ifndef NVD_PROTO_H
+#define NVD_PROTO_H
+
+#include <stdint.h>
+
+#define NVD_PROTO_MAGIC   0x3044564eu   /* "NVD0" */
+#define NVD_PROTO_VERSION 1
+#define NVD_MSG_MAX       512           /* no datagram is larger */
+#define NVD_MSG_MAX_FDS   4
+#define NVD_NAME_LEN      32
+
+/* Every datagram starts with this. */
+struct nvd_msg_hdr {
+	uint32_t type;           /* NVD_MSG_*; replies carry the request's type */
+	uint32_t tag;            /* echoed in the reply */
+};
+
+/* Every reply: header, then error (0 or -errno), then the reply body (only
+ * when error is 0).  msg is a human-readable reason when error != 0. */
+struct nvd_reply_hdr {
+	struct nvd_msg_hdr h;
+	int32_t error;
+	uint32_t _pad;
+};
+struct nvd_rep_error { char msg[128]; };
+
+/* ---- bodies ---- */
+
+struct nvd_req_hello {
+	uint32_t magic;          /* NVD_PROTO_MAGIC */
+	uint32_t version;        /* NVD_PROTO_VERSION */
+	char name[NVD_NAME_LEN]; /* program name, for logs and nvdctl clients */
+};
+struct nvd_rep_hello {
+	uint32_t version;
+	uint32_t client_id;
+	uint32_t chipset;        /* 0x43 */
+	uint16_t pci_vendor, pci_device;
+	uint64_t vram_size, gart_size;   /* what clients may allocate */
+	char card[96];           /* card description */
+};
+
+struct nvd_req_none { uint32_t _unused; };
+struct nvd_rep_none { uint32_t _unused; };
+
+struct nvd_rep_status {
+	uint32_t chipset;
+	uint16_t pci_vendor, pci_device;
+	char card[96];
+	char bus_id[16];
+	uint64_t vram_size, vram_client, vram_daemon;   /* total, held by client BOs, by the daemon */
+	uint64_t gart_size, gart_client, gart_daemon;
+	uint32_t channels_total, channels_used;
+	uint32_t clients, bos;
+	uint64_t submits, refused, uptime_ms;
+};
+
+struct nvd_req_client_at { uint32_t index; };
+struct nvd_rep_client_at {
+	uint32_t count;          /* clients connected; index >= count: -ENOENT */
+	uint32_t id, pid, uid;
+	char name[NVD_NAME_LEN];
+	uint32_t bos, channels;
+	uint64_t vram, gart;     /* bytes held */
+	uint64_t submits, refused;
+};
+
+struct nvd_req_bo_new {
+	uint64_t size;           /* bytes; rounded up to pages */
+	uint32_t domain;         /* NVD_DOMAIN_VRAM or NVD_DOMAIN_GART (ring.h) */
+	uint32_t flags;          /* none yet, must be 0 */
+};
+struct nvd_rep_bo_new {      /* + fd: the buffer's memfd (sealed: no grow/shrink) */
+	uint32_t handle;
+	uint32_t domain;
+	uint64_t addr;           /* card address: offset in the VRAM or GART ctxdma */
+	uint64_t size;
+};
+
+struct nvd_req_bo_free { uint32_t handle; };
+
+/* A channel: one hardware FIFO channel.  The reply carries 4 fds: the submit
+ * ring (read/write), the fence page (read only), the doorbell eventfd (client
+ * writes after publishing submissions), the fence eventfd (the daemon writes
+ * when fences complete or the channel is lost). */
+struct nvd_req_chan_new { uint32_t flags; };
+struct nvd_rep_chan_new {
+	uint32_t chan;           /* the client's channel id */
+	uint32_t chid;           /* hardware channel, informational */
+	uint32_t vram_handle, gart_handle;  /* the channel's ctxdmas over VRAM and GART */
+	uint32_t ring_size;      /* bytes of the submit ring memfd */
+};
+struct nvd_req_chan_free { uint32_t chan; };
+
+/* A graphics object (or the null object, class 0x30) in the channel's RAMHT. */
+struct nvd_req_obj_new { uint32_t chan, handle, cls; };
+struct nvd_req_obj_free { uint32_t chan, handle; };
+
+/* A ctxdma over [offset, offset+size) of one of the client's buffers, e.g.
+ * for notifiers.  cls: 0x02, 0x03 or 0x3d; access 0 RW, 1 RO, 2 WO. */
+struct nvd_req_dma_new {
+	uint32_t chan, handle, bo, cls, access, _pad;
+	uint64_t offset, size;
+};
+
+/* X(NAME, id, request body, reply body, fds in the reply) */
+#define NVD_MESSAGES(X) \
+	X(HELLO,     1, nvd_req_hello,     nvd_rep_hello,     0) \
+	X(STATUS,    2, nvd_req_none,      nvd_rep_status,    0) \
+	X(CLIENT_AT, 3, nvd_req_client_at, nvd_rep_client_at, 0) \
+	X(BO_NEW,    4, nvd_req_bo_new,    nvd_rep_bo_new,    1) \
+	X(BO_FREE,   5, nvd_req_bo_free,   nvd_rep_none,      0) \
+	X(CHAN_NEW,  6, nvd_req_chan_new,  nvd_rep_chan_new,  4) \
+	X(CHAN_FREE, 7, nvd_req_chan_free, nvd_rep_none,      0) \
+	X(OBJ_NEW,   8, nvd_req_obj_new,   nvd_rep_none,      0) \
+	X(OBJ_FREE,  9, nvd_req_obj_free,  nvd_rep_none,      0) \
+	X(DMA_NEW,  10, nvd_req_dma_new,   nvd_rep_none,      0)
+
+#define NVD_MSG_ENUM_(name, id, rq, rp, nfd) NVD_MSG_##name = id,
+enum { NVD_MSG_NONE = 0, NVD_MESSAGES(NVD_MSG_ENUM_) NVD_MSG_COUNT };
+#undef NVD_MSG_ENUM_
+
+/* Sizes of each message's request and reply datagrams, and its reply fds. */
+struct nvd_msg_desc {
+	const char *name;
+	uint32_t req_size, rep_size, rep_fds;
+};
+const struct nvd_msg_desc *nvd_msg_desc(uint32_t type);
+
+/* The default socket: $NVD_SOCKET, else /run/nvd/socket for root, else
+ * $XDG_RUNTIME_DIR/nvd/socket (or /tmp/nvd-<uid>/socket without it). */
+const char *nvd_default_socket(char *buf, unsigned len);
+
+/* sendmsg/recvmsg with fds, retrying EINTR.  recv returns the datagram
+ * length (0 on orderly close) or -errno; *nfds receives how many fds came
+ * (all received fds are close-on-exec). */
+long nvd_sendmsg(int sock, const void *buf, uint32_t len, const int *fds, unsigned nfds);
+long nvd_recvmsg(int sock, void *buf, uint32_t len, int *fds, unsigned maxfds, unsigned *nfds);
+
+#endif

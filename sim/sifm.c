@@ -1,0 +1,232 @@
+/* NV40_SIFM: scaled image from memory, run when POINT (0x40c) is written.
+ *
+ * Source: SIZE (w 15:0, even; h 31:16) texels at DMA_IMAGE + OFFSET, pitch
+ * FORMAT 15:0, COLOR_FORMAT; FORMAT 23:16 origin (CENTER 1 / CORNER 2),
+ * 31:24 filter (POINT_SAMPLE 0 / BILINEAR 1).  Destination: OUT_POINT /
+ * OUT_SIZE (X/W 15:0, Y/H 31:16, points signed) clipped by CLIP_POINT /
+ * CLIP_SIZE, in the surface the SURFACE object names: a SURF2D (linear:
+ * DMA_IMAGE_DESTIN, OFFSET_DESTIN, PITCH 31:16, FORMAT) or a SWZSURF
+ * (swizzled: DMA_IMAGE, OFFSET, FORMAT colour 15:0, log2 w 23:16, log2 h
+ * 31:24; texel addresses from swizzle.c, pixels outside it clipped).
+ *
+ * Output pixel (OUT_POINT.x + i, OUT_POINT.y + j) samples the source at
+ * POINT (U 15:0, V 31:16, 12.4) + i * DU_DX, j * DV_DY (12.20), taken at
+ * the pixel's centre (+ 1/2 step) for the centre origin and at its corner
+ * for the corner origin (surface.c: sim_sifm_pos, exact in 2^-21 texels).
+ * Point sampling takes the texel the position falls in; bilinear is
+ * sim_sifm_bilinear.  Coordinates clamp to the image's edges.  Mesa's
+ * uploads (nv30_transfer_rect_sifm: centre origin, point sampling, POINT =
+ * x0 << 4, steps of 1.0) and DirectFB's/nouveau's corner-origin copies
+ * therefore fetch texel (x0 + i, y0 + j) exactly, and same-layout formats
+ * (A8R8G8B8 -> A8R8G8B8, R5G6B5 -> R5G6B5, AY8 -> Y8) copy raw bits.
+ * OPERATION SRCCOPY or ROP_AND (surface.h).  Only the texels the operation
+ * samples are read, only the pixels it writes are written; either must be
+ * inside its ctxdma (a fault does nothing), and the sampled source window
+ * must be one contiguous mapping. */
+#include "surface.h"
+#include "swizzle.h"
+
+#include <string.h>
+
+/* The destination, linear or swizzled. */
+struct sim_sifm_dst {
+	const struct sim_pixfmt *fmt;
+	uint32_t dma, off, pitch;
+	int swz;
+	unsigned lw, lh;
+};
+
+static uint32_t sim_sifm_dst_setup(struct sim *s, const struct sim_grctx *g,
+				   struct sim_sifm_dst *d)
+{
+	uint32_t inst = g->sifm[NV_SIFM_SURFACE__SLOT];
+
+	memset(d, 0, sizeof(*d));
+	if (sim_obj_is(s, inst, NV_CLASS_SURF2D)) {
+		d->fmt = sim_surf_fmt(g->surf2d[NV_SURF2D_FORMAT__SLOT]);
+		d->dma = g->surf2d[NV_SURF2D_DMA_IMAGE_DESTIN__SLOT];
+		d->off = g->surf2d[NV_SURF2D_OFFSET_DESTIN__SLOT];
+		d->pitch = NV_SURF2D_PITCH_DESTIN(g->surf2d[NV_SURF2D_PITCH__SLOT]);
+	} else if (sim_obj_is(s, inst, NV_CLASS_SWZSURF)) {
+		uint32_t f = g->swzsurf[NV_SWZSURF_FORMAT__SLOT];
+		d->fmt = sim_surf_fmt(NV_SWZSURF_FORMAT_COLOR(f));
+		d->dma = g->swzsurf[NV_SWZSURF_DMA_IMAGE__SLOT];
+		d->off = g->swzsurf[NV_SWZSURF_OFFSET__SLOT];
+		d->swz = 1;
+		d->lw = NV_SWZSURF_FORMAT_LOG2W(f);
+		d->lh = NV_SWZSURF_FORMAT_LOG2H(f);
+		if (d->lw > NV_SWZSURF_LOG2_MAX || d->lh > NV_SWZSURF_LOG2_MAX)
+			return NV_PGRAPH_NSOURCE_DATA_ERROR;
+	} else {
+		return NV_PGRAPH_NSOURCE_INVALID_ENUM;
+	}
+	return d->fmt ? 0 : NV_PGRAPH_NSOURCE_DATA_ERROR;
+}
+
+/* The texel range [lo, hi] one axis samples for output pixels i0..i1. */
+static void sim_sifm_axis(int32_t start, int32_t step, int64_t i0, int64_t i1, int center,
+			  int bilinear, uint32_t n, uint32_t *lo, uint32_t *hi)
+{
+	const int64_t half = bilinear && center ? (int64_t)1 << (SIM_SIFM_POS_FRAC - 1) : 0;
+	int64_t a = sim_sifm_floor(sim_sifm_pos(start, step, i0, center) - half);
+	int64_t b = sim_sifm_floor(sim_sifm_pos(start, step, i1, center) - half);
+	int64_t t;
+
+	if (a > b) {
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (bilinear)
+		b++;
+	a = a < 0 ? 0 : a >= n ? n - 1 : a;
+	b = b < 0 ? 0 : b >= n ? n - 1 : b;
+	*lo = (uint32_t)a;
+	*hi = (uint32_t)b;
+}
+
+void sim_sifm_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned elem,
+		   uint32_t data)
+{
+	const uint32_t *st = g->sifm;
+	uint32_t size = st[NV_SIFM_SIZE__SLOT], fmt = st[NV_SIFM_FORMAT__SLOT];
+	uint32_t w = NV_2D_LO16(size), h = NV_2D_HI16(size), spitch = NV_SIFM_FORMAT_PITCH(fmt);
+	uint32_t origin = NV_SIFM_FORMAT_ORIGIN(fmt), filter = NV_SIFM_FORMAT_FILTER(fmt);
+	uint32_t op_pt = st[NV_SIFM_OUT_POINT__SLOT], op_sz = st[NV_SIFM_OUT_SIZE__SLOT];
+	uint32_t cl_pt = st[NV_SIFM_CLIP_POINT__SLOT], cl_sz = st[NV_SIFM_CLIP_SIZE__SLOT];
+	int32_t u0 = sim_s16(NV_2D_LO16(data)), v0 = sim_s16(NV_2D_HI16(data));
+	int32_t du = (int32_t)st[NV_SIFM_DU_DX__SLOT], dv = (int32_t)st[NV_SIFM_DV_DY__SLOT];
+	const struct sim_pixfmt *sfmt = sim_sifm_fmt(st[NV_SIFM_COLOR_FORMAT__SLOT]);
+	struct sim_rect out, r, clip, all = SIM_RECT_ALL;
+	struct sim_sifm_dst d;
+	struct sim_sifm_src src;
+	struct sim_span sspan, dspan;
+	struct sim_2d_op op;
+	uint32_t err, ulo, uhi, vlo, vhi, bpp;
+	int center, bilinear, raw, yuv, fast;
+
+	(void)elem;
+	if (mthd != NV_SIFM_POINT)
+		return;
+	if (!sfmt || !w || !h || (w & 1) || w > NV_SIFM_SIZE_MAX || h > NV_SIFM_SIZE_MAX ||
+	    (origin != NV_SIFM_ORIGIN_CENTER && origin != NV_SIFM_ORIGIN_CORNER) ||
+	    filter > NV_SIFM_FILTER_BILINEAR) {
+		sim_gr_trap(s, NV_PGRAPH_NSOURCE_DATA_ERROR);
+		return;
+	}
+	err = sim_sifm_dst_setup(s, g, &d);
+	if (!err)
+		err = sim_2d_op_setup(s, g, &op, st[NV_SIFM_OPERATION__SLOT], st[NV_SIFM_ROP__SLOT],
+				      st[NV_SIFM_PATTERN__SLOT], d.fmt->bpp);
+	if (err) {
+		sim_gr_trap(s, err);
+		return;
+	}
+	bpp = d.fmt->bpp;
+	center = origin == NV_SIFM_ORIGIN_CENTER;
+	bilinear = filter == NV_SIFM_FILTER_BILINEAR;
+	yuv = sfmt->layout == SIM_LY_YUY2 || sfmt->layout == SIM_LY_UYVY;
+	raw = !bilinear && !yuv && sfmt->layout == d.fmt->layout;
+	fast = raw && du == 1 << NV_SIFM_DXDY_FRAC_BITS && op.op == NV_2D_OPERATION_SRCCOPY;
+
+	/* the pixels drawn */
+	out = (struct sim_rect){ sim_s16(NV_2D_LO16(op_pt)), sim_s16(NV_2D_HI16(op_pt)),
+				 NV_2D_LO16(op_sz), NV_2D_HI16(op_sz) };
+	clip = (struct sim_rect){ sim_s16(NV_2D_LO16(cl_pt)), sim_s16(NV_2D_HI16(cl_pt)),
+				  NV_2D_LO16(cl_sz), NV_2D_HI16(cl_sz) };
+	r = out;
+	sim_rect_clip(&r, &clip);
+	sim_rect_clip(&r, &all);
+	if (d.swz) {
+		struct sim_rect surf = { 0, 0, 1u << d.lw, 1u << d.lh };
+		sim_rect_clip(&r, &surf);
+	}
+	if (!r.w || !r.h)
+		return;
+
+	/* the source window they sample */
+	int64_t i0 = (int64_t)r.x - out.x, j0 = (int64_t)r.y - out.y;
+	sim_sifm_axis(u0, du, i0, i0 + r.w - 1, center, bilinear, w, &ulo, &uhi);
+	sim_sifm_axis(v0, dv, j0, j0 + r.h - 1, center, bilinear, h, &vlo, &vhi);
+	if (yuv) {                       /* whole pixel pairs */
+		ulo &= ~1u;
+		uhi |= 1u;
+	}
+	err = sim_span_map(&sspan, s, st[NV_SIFM_DMA_IMAGE__SLOT],
+			   (int64_t)st[NV_SIFM_OFFSET__SLOT] + (int64_t)vlo * spitch +
+				   (int64_t)ulo * sfmt->bpp,
+			   spitch, (uint64_t)(uhi - ulo + 1) * sfmt->bpp, vhi - vlo + 1, SIM_SPAN_R);
+	if (!err && !sspan.row0)
+		err = NV_PGRAPH_NSOURCE_DMA_R_PROTECTION;
+	if (err) {
+		sim_gr_trap(s, err);
+		return;
+	}
+	src = (struct sim_sifm_src){ sspan.row0, spitch, sfmt, w, h, ulo, vlo };
+
+	/* the destination pixels: rows of a linear surface, or the index range
+	 * of a swizzled one (swizzle indices grow with x and with y) */
+	if (d.swz) {
+		uint32_t lo = sim_swz_index((uint32_t)r.x, (uint32_t)r.y, d.lw, d.lh);
+		uint32_t hi = sim_swz_index((uint32_t)r.x + r.w - 1, (uint32_t)r.y + r.h - 1,
+					    d.lw, d.lh);
+		err = sim_span_map(&dspan, s, d.dma, (int64_t)d.off + (int64_t)lo * bpp, 0,
+				   ((uint64_t)hi - lo + 1) * bpp, 1,
+				   op.op == NV_2D_OPERATION_SRCCOPY ? SIM_SPAN_W : SIM_SPAN_RW);
+		dspan.row0 = dspan.row0 ? dspan.row0 - (size_t)lo * bpp : NULL;
+		if (!err && !dspan.row0)
+			err = NV_PGRAPH_NSOURCE_DMA_W_PROTECTION;
+	} else {
+		err = sim_span_map(&dspan, s, d.dma,
+				   (int64_t)d.off + (int64_t)r.y * d.pitch + (int64_t)r.x * bpp,
+				   d.pitch, (uint64_t)r.w * bpp, r.h,
+				   op.op == NV_2D_OPERATION_SRCCOPY ? SIM_SPAN_W : SIM_SPAN_RW);
+	}
+	if (err) {
+		sim_gr_trap(s, err);
+		return;
+	}
+
+	for (uint32_t y = 0; y < r.h; y++) {
+		int64_t j = j0 + y, sv = sim_sifm_pos(v0, dv, j, center), tv = sim_sifm_floor(sv);
+		uint32_t ay = (uint32_t)r.y + y;
+		uint8_t *drow = d.swz ? dspan.row0 : sim_span_row(&dspan, y);
+
+		if (!drow) {
+			sim_gr_trap(s, NV_PGRAPH_NSOURCE_DMA_W_PROTECTION);
+			return;
+		}
+		if (fast) {   /* a 1:1 row copy without clamping */
+			int64_t us = sim_sifm_floor(sim_sifm_pos(u0, du, i0, center));
+			if (us >= 0 && us + r.w <= w && tv >= 0 && tv < h) {
+				const uint8_t *srow = src.base + (tv - vlo) * src.pitch +
+						      (us - ulo) * bpp;
+				if (!d.swz) {
+					memmove(drow, srow, (size_t)r.w * bpp);
+					continue;
+				}
+				for (uint32_t x = 0; x < r.w; x++)
+					memmove(drow + (size_t)sim_swz_index((uint32_t)r.x + x, ay,
+									  d.lw, d.lh) * bpp,
+						srow + (size_t)x * bpp, bpp);
+				continue;
+			}
+		}
+		for (uint32_t x = 0; x < r.w; x++) {
+			int64_t su = sim_sifm_pos(u0, du, i0 + x, center);
+			uint32_t ax = (uint32_t)r.x + x, v;
+			uint8_t *p = d.swz ? drow + (size_t)sim_swz_index(ax, ay, d.lw, d.lh) * bpp
+					   : drow + (size_t)x * bpp;
+
+			if (raw)
+				v = sim_sifm_texel_raw(&src, sim_sifm_floor(su), tv) & op.mask;
+			else if (bilinear)
+				v = sim_px_encode(d.fmt, sim_sifm_bilinear(&src, su, sv, center));
+			else
+				v = sim_px_encode(d.fmt, sim_sifm_texel(&src, sim_sifm_floor(su), tv));
+			if (op.op != NV_2D_OPERATION_SRCCOPY)
+				v = sim_2d_apply(&op, ax, ay, v, sim_px_load(p, bpp));
+			sim_px_store(p, bpp, v);
+		}
+	}
+}

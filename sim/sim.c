@@ -1,0 +1,320 @@
+/* The simulated card as a whole: life cycle, BAR0 dispatch by block, the
+ * interrupt line, and the worker thread that runs PFIFO and PGRAPH. */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "priv.h"
+
+/* Words per chunk: the worker drops the lock this often so MMIO gets in. */
+#define SIM_CHUNK_WORDS 256
+/* sim_run gives up after this many words, so a channel looping on a JUMP
+ * cannot hang a unit test forever. */
+#define SIM_RUN_MAX_WORDS (64ul << 20)
+
+struct sim_block {
+	uint32_t base, size;
+	uint32_t (*rd)(struct sim *s, uint32_t reg);
+	void (*wr)(struct sim *s, uint32_t reg, uint32_t val);
+};
+
+static const struct sim_block sim_blocks[] = {
+	{ NV_PMC_BASE,    NV_PMC_SIZE,    sim_pmc_rd,    sim_pmc_wr },
+	{ NV_PBUS_BASE,   NV_PBUS_SIZE,   sim_pbus_rd,   sim_pbus_wr },
+	{ NV_PFIFO_BASE,  NV_PFIFO_SIZE,  sim_pfifo_rd,  sim_pfifo_wr },
+	{ NV_PTIMER_BASE, NV_PTIMER_SIZE, sim_ptimer_rd, sim_ptimer_wr },
+	{ NV_PFIFO_CACHE1_SLOTS_BASE, NV_PFIFO_CACHE1_SLOTS_SIZE, sim_pfifo_rd, sim_pfifo_wr },
+	{ NV_PFB_BASE,    NV_PFB_SIZE,    sim_pbus_rd,   sim_pbus_wr },
+	{ NV_PEXTDEV_BASE, NV_PEXTDEV_SIZE, sim_pbus_rd, sim_pbus_wr },
+	{ NV_PGRAPH_BASE, NV_PGRAPH_SIZE, sim_pgraph_rd, sim_pgraph_wr },
+	{ NV_PRAMIN,      NV_PRAMIN_SIZE, sim_pramin_rd, sim_pramin_wr },
+	{ NV40_USER_BASE, NV40_USER_AREA_SIZE, sim_user_rd, sim_user_wr },
+};
+#define SIM_NBLOCKS (sizeof(sim_blocks) / sizeof(sim_blocks[0]))
+
+static const struct sim_block *sim_block_of(uint32_t reg)
+{
+	for (unsigned i = 0; i < SIM_NBLOCKS; i++)
+		if (reg - sim_blocks[i].base < sim_blocks[i].size)
+			return &sim_blocks[i];
+	return NULL;
+}
+
+/* ---- registers nobody models ---- */
+
+static unsigned sim_misc_slot(const struct sim_misc *m, uint32_t reg, int insert)
+{
+	unsigned h = (reg >> 2) * 2654435761u % SIM_MISC_SLOTS;
+	for (unsigned i = 0; i < SIM_MISC_SLOTS; i++) {
+		unsigned j = (h + i) % SIM_MISC_SLOTS;
+		if (m->reg[j] == reg + 1 || (insert && !m->reg[j]))
+			return j;
+		if (!m->reg[j])
+			break;
+	}
+	return SIM_MISC_SLOTS;
+}
+
+uint32_t sim_misc_rd(struct sim *s, uint32_t reg)
+{
+	unsigned j = sim_misc_slot(&s->misc, reg & ~3u, 0);
+	return j < SIM_MISC_SLOTS ? s->misc.val[j] : 0;
+}
+
+void sim_misc_wr(struct sim *s, uint32_t reg, uint32_t val)
+{
+	reg &= ~3u;
+	unsigned j = sim_misc_slot(&s->misc, reg, 1);
+	if (j < SIM_MISC_SLOTS) {
+		s->misc.reg[j] = reg + 1;
+		s->misc.val[j] = val;
+	}
+}
+
+/* ---- interrupts ---- */
+
+void sim_irq_update(struct sim *s, int host_ack)
+{
+	uint32_t now[4] = {
+		SIM_PFIFO(s, NV_PFIFO_INTR) & SIM_PFIFO(s, NV_PFIFO_INTR_EN),
+		SIM_PGRAPH(s, NV_PGRAPH_INTR) & SIM_PGRAPH(s, NV_PGRAPH_INTR_EN),
+		s->ptimer_intr & s->ptimer_intr_en,
+		sim_pmc_intr(s),
+	};
+	int line = now[3] && (s->pmc_intr_en & NV_PMC_INTR_EN_HOST);
+	int fresh = 0;
+
+	for (unsigned i = 0; i < 4; i++) {
+		fresh |= (now[i] & ~s->irq_seen[i]) != 0;
+		s->irq_seen[i] = now[i];
+	}
+	if (line && (fresh || host_ack)) {
+		uint64_t one = 1;
+		/* Nonblocking; a full counter is still readable, which is all
+		 * the host needs. */
+		if (write(s->irq_fd, &one, sizeof(one)) < 0) {
+		}
+	}
+}
+
+int sim_irq_fd(struct sim *s)
+{
+	return s->irq_fd;
+}
+
+void sim_kick(struct sim *s)
+{
+	if (!s->manual)
+		pthread_cond_signal(&s->wake);
+}
+
+/* Writes after which the host expects the line to be re-evaluated. */
+static int sim_reg_is_intr(uint32_t reg)
+{
+	switch (reg) {
+	case NV_PMC_INTR_EN:
+	case NV_PFIFO_INTR: case NV_PFIFO_INTR_EN:
+	case NV_PGRAPH_INTR: case NV_PGRAPH_INTR_EN:
+	case NV_PTIMER_INTR: case NV_PTIMER_INTR_EN:
+	case NV_PBUS_INTR: case NV_PBUS_INTR_EN:
+	case NV_PCRTC_INTR_0: case NV_PCRTC_INTR_EN_0:
+	case NV_PCRTC_INTR_0 + NV_PCRTC_HEAD_STRIDE:
+	case NV_PCRTC_INTR_EN_0 + NV_PCRTC_HEAD_STRIDE:
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- BAR0 ---- */
+
+/* MMIO takes the lock the worker holds per chunk; the worker steps aside
+ * between chunks while a host thread is waiting (mutexes are not fair). */
+static void sim_mmio_lock(struct sim *s)
+{
+	__atomic_add_fetch(&s->mmio_waiting, 1, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&s->lock);
+	__atomic_sub_fetch(&s->mmio_waiting, 1, __ATOMIC_RELAXED);
+}
+
+uint32_t sim_rd32(struct sim *s, uint32_t reg)
+{
+	const struct sim_block *b = sim_block_of(reg & ~3u);
+	uint32_t v;
+
+	sim_mmio_lock(s);
+	v = b ? b->rd(s, reg & ~3u) : sim_misc_rd(s, reg);
+	pthread_mutex_unlock(&s->lock);
+	return v;
+}
+
+void sim_wr32(struct sim *s, uint32_t reg, uint32_t val)
+{
+	const struct sim_block *b = sim_block_of(reg & ~3u);
+
+	reg &= ~3u;
+	sim_mmio_lock(s);
+	if (b)
+		b->wr(s, reg, val);
+	else if (reg - NV_PCRTC_INTR_0 < NV_PCRTC_HEADS * NV_PCRTC_HEAD_STRIDE &&
+		 (reg - NV_PCRTC_INTR_0) % NV_PCRTC_HEAD_STRIDE == 0)
+		sim_misc_wr(s, reg, sim_misc_rd(s, reg) & ~val);   /* write 1 to clear */
+	else
+		sim_misc_wr(s, reg, val);
+	sim_irq_update(s, sim_reg_is_intr(reg));
+	sim_kick(s);
+	pthread_mutex_unlock(&s->lock);
+}
+
+uint8_t *sim_vram(struct sim *s)
+{
+	return s->vram;
+}
+
+uint64_t sim_vram_size(const struct sim *s)
+{
+	return s->vram_size;
+}
+
+/* ---- running ---- */
+
+static void *sim_worker(void *arg)
+{
+	struct sim *s = arg;
+	unsigned long words;
+
+	pthread_mutex_lock(&s->lock);
+	while (!s->stop) {
+		words = 0;
+		if (sim_pfifo_work(s, SIM_CHUNK_WORDS, &words)) {
+			sim_irq_update(s, 0);
+			/* Let MMIO in between chunks. */
+			pthread_mutex_unlock(&s->lock);
+			for (int i = 0; i < 100 && __atomic_load_n(&s->mmio_waiting, __ATOMIC_RELAXED); i++)
+				sched_yield();
+			pthread_mutex_lock(&s->lock);
+			continue;
+		}
+		sim_irq_update(s, 0);
+		if (s->acquire_waiting) {
+			/* The semaphore may be released by the host CPU, which
+			 * tells nobody: poll. */
+			struct timespec ts;
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			ts.tv_nsec += 200000;
+			if (ts.tv_nsec >= 1000000000) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000;
+			}
+			pthread_cond_timedwait(&s->wake, &s->lock, &ts);
+		} else {
+			pthread_cond_wait(&s->wake, &s->lock);
+		}
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+unsigned long sim_run(struct sim *s)
+{
+	unsigned long words = 0;
+
+	pthread_mutex_lock(&s->lock);
+	while (words < SIM_RUN_MAX_WORDS && sim_pfifo_work(s, SIM_CHUNK_WORDS, &words))
+		sim_irq_update(s, 0);
+	sim_irq_update(s, 0);
+	pthread_mutex_unlock(&s->lock);
+	return words;
+}
+
+/* ---- life cycle ---- */
+
+struct sim *sim_new(const struct sim_config *cfg, char *err, size_t errlen)
+{
+	const struct nv_chip *chip = nv_chip_by_chipset(cfg->chipset);
+	struct sim *s;
+	pthread_condattr_t ca;
+
+	if (!chip) {
+		snprintf(err, errlen, "unknown chipset 0x%02x", cfg->chipset);
+		return NULL;
+	}
+	if (cfg->vram_size < (16u << 20) || (cfg->vram_size & (cfg->vram_size - 1)) ||
+	    cfg->vram_size < NV40_RAMIN_SIZE || cfg->vram_size > (1ull << 31)) {
+		snprintf(err, errlen, "VRAM size %llu is not a power of two in [16 MiB, 2 GiB]",
+			 (unsigned long long)cfg->vram_size);
+		return NULL;
+	}
+	if (!cfg->sysmem && cfg->sysmem_size) {
+		snprintf(err, errlen, "system memory size without memory");
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->chip = chip;
+	s->vram_size = cfg->vram_size;
+	s->sysmem = cfg->sysmem;
+	s->sysmem_size = cfg->sysmem_size;
+	s->manual = cfg->manual;
+	s->vram = mmap(NULL, s->vram_size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (s->vram == MAP_FAILED) {
+		snprintf(err, errlen, "mapping %llu bytes of VRAM: %s",
+			 (unsigned long long)s->vram_size, strerror(errno));
+		free(s);
+		return NULL;
+	}
+	s->irq_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (s->irq_fd < 0) {
+		snprintf(err, errlen, "eventfd: %s", strerror(errno));
+		munmap(s->vram, s->vram_size);
+		free(s);
+		return NULL;
+	}
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->wake, &ca);
+	pthread_condattr_destroy(&ca);
+
+	s->pmc_enable = ~0u;
+	sim_ptimer_init(s);
+	sim_pfifo_reset(s);
+	sim_pgraph_reset(s);
+
+	if (!s->manual) {
+		int e = pthread_create(&s->thread, NULL, sim_worker, s);
+		if (e) {
+			snprintf(err, errlen, "worker thread: %s", strerror(e));
+			sim_free(s);
+			return NULL;
+		}
+		s->thread_started = 1;
+	}
+	return s;
+}
+
+void sim_free(struct sim *s)
+{
+	if (!s)
+		return;
+	if (s->thread_started) {
+		pthread_mutex_lock(&s->lock);
+		s->stop = 1;
+		pthread_cond_signal(&s->wake);
+		pthread_mutex_unlock(&s->lock);
+		pthread_join(s->thread, NULL);
+	}
+	pthread_cond_destroy(&s->wake);
+	pthread_mutex_destroy(&s->lock);
+	close(s->irq_fd);
+	munmap(s->vram, s->vram_size);
+	free(s);
+}

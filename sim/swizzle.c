@@ -1,0 +1,49 @@
+/* NV4x swizzled texel layout (see swizzle.h). */
+#include "swizzle.h"
+
+/* Spread the low 16 bits of v to the even bit positions. */
+static inline uint32_t sim_swz_spread(uint32_t v)
+{
+	v &= 0xffff;
+	v = (v | v << 8) & 0x00ff00ffu;
+	v = (v | v << 4) & 0x0f0f0f0fu;
+	v = (v | v << 2) & 0x33333333u;
+	v = (v | v << 1) & 0x55555555u;
+	return v;
+}
+
+uint32_t sim_swz_index(uint32_t x, uint32_t y, unsigned lw, unsigned lh)
+{
+	unsigned k = lw < lh ? lw : lh;
+	uint32_t km = (1u << k) - 1;
+	uint32_t m = sim_swz_spread(x & km) | sim_swz_spread(y & km) << 1;
+	/* tiles per row: 2^(lw-k); k <= 16, so 2k fits a shift of a 64-bit value */
+	uint64_t tile = (uint64_t)(y >> k) * ((uint64_t)1 << (lw - k)) + (x >> k);
+	return m + (uint32_t)(tile << (2 * k));
+}
+
+uint32_t sim_swz3d_index(uint32_t x, uint32_t y, uint32_t z, unsigned lw, unsigned lh,
+			 unsigned ld)
+{
+	uint32_t v = 0;
+	unsigned bit = 0;
+
+	while ((lw || lh || ld) && bit < 32) {
+		if (lw) {
+			v |= (x & 1) << bit++;
+			x >>= 1;
+			lw--;
+		}
+		if (lh && bit < 32) {
+			v |= (y & 1) << bit++;
+			y >>= 1;
+			lh--;
+		}
+		if (ld && bit < 32) {
+			v |= (z & 1) << bit++;
+			z >>= 1;
+			ld--;
+		}
+	}
+	return v;
+}

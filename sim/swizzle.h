@@ -1,0 +1,33 @@
+/* The NV4x swizzled ("Morton") texel layout, shared by the 2D engine (SIFM
+ * into NV40_SURFACE_SWZ) and the 3D engine (swizzled textures and render
+ * targets).  Pure functions of coordinates and log2 sizes.
+ *
+ * 2D, a 2^lw x 2^lh surface: with k = min(lw, lh), the low k bits of x and
+ * y are interleaved (x in the even bit positions, y in the odd ones), and
+ * the k x k tiles that makes are laid out row-major:
+ *
+ *     index = morton(x & (2^k-1), y & (2^k-1))
+ *           + ((y >> k) * (2^lw >> k) + (x >> k)) << 2k
+ *
+ * which is the same as interleaving bits while both coordinates have some
+ * left, then taking the longer one's remaining bits.  3D interleaves x, y, z
+ * one bit each while each dimension still has bits.  (Mesa nv30_transfer.c
+ * swizzle2d_ptr / swizzle3d_ptr, nv40-hardware.md §4.2.)  The byte offset of
+ * a texel is index * bytes per texel. */
+#ifndef NV_SIM_SWIZZLE_H
+#define NV_SIM_SWIZZLE_H
+
+#include <stdint.h>
+
+/* Largest log2 size handled: indices fit 32 bits for lw + lh <= 32. */
+#define SIM_SWZ_LOG2_MAX 16
+
+/* Texel index of (x, y); x < 2^lw, y < 2^lh and lw, lh <= SIM_SWZ_LOG2_MAX
+ * are the caller's to check (other inputs give some index, never a fault). */
+uint32_t sim_swz_index(uint32_t x, uint32_t y, unsigned lw, unsigned lh);
+
+/* 3D: (x, y, z) inside a 2^lw x 2^lh x 2^ld volume, lw + lh + ld <= 32. */
+uint32_t sim_swz3d_index(uint32_t x, uint32_t y, uint32_t z, unsigned lw, unsigned lh,
+			 unsigned ld);
+
+#endif

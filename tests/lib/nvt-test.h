@@ -1,0 +1,139 @@
+/* cmocka glue for the integration and hostile tests: a fresh nvd per test
+ * (its arguments are the test's prestate), a watchdog, assertion helpers
+ * and the honest-client-beside-an-attacker pattern.  Include after
+ * <cmocka.h>. */
+#ifndef NVT_TEST_H
+#define NVT_TEST_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/lib/nvt.h"
+
+#ifndef CMOCKA_H_
+#error "include <cmocka.h> first"
+#endif
+
+#define NVT_TEST_TIMEOUT_S 90
+
+/* Fails the test with the call, its errno and libnvd's reason. */
+#define NVT_OK(expr)                                                                      \
+	do {                                                                              \
+		int nvt_r_ = (int)(expr);                                                 \
+		if (nvt_r_ < 0)                                                           \
+			fail_msg("%s = %d (%s): %s", #expr, nvt_r_, strerror(-nvt_r_),    \
+				 nvc_error());                                            \
+	} while (0)
+
+/* The call must fail with exactly `err` (-EFAULT ...). */
+#define NVT_ERR(expr, err)                                                                \
+	do {                                                                              \
+		int nvt_r_ = (int)(expr);                                                 \
+		if (nvt_r_ != (err))                                                      \
+			fail_msg("%s = %d (%s), expected %d (%s); libnvd says: %s", #expr,  \
+				 nvt_r_, nvt_r_ <= 0 ? strerror(-nvt_r_) : "positive", (err), \
+				 strerror(-(err)), nvc_error());                          \
+	} while (0)
+
+/* The call must fail (any -errno). */
+#define NVT_FAILS(expr)                                                                   \
+	do {                                                                              \
+		int nvt_r_ = (int)(expr);                                                 \
+		if (nvt_r_ >= 0)                                                          \
+			fail_msg("%s = %d, expected an error", #expr, nvt_r_);            \
+	} while (0)
+
+struct nvt_fixture {
+	struct nvt_daemon d;
+};
+
+/* prestate: a NULL-terminated array of extra nvd arguments, or NULL. */
+static inline int nvt_setup(void **state)
+{
+	const char *const *args = *state;
+	struct nvt_fixture *f = calloc(1, sizeof(*f));
+	if (!f)
+		return -1;
+	nvt_watchdog(NVT_TEST_TIMEOUT_S, program_invocation_short_name);
+	if (nvt_daemon_start(&f->d, args) < 0) {
+		nvt_daemon_cleanup(&f->d);
+		free(f);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static inline int nvt_teardown(void **state)
+{
+	struct nvt_fixture *f = *state;
+	if (f) {
+		nvt_daemon_cleanup(&f->d);
+		free(f);
+	}
+	alarm(0);
+	return 0;
+}
+
+static inline struct nvt_daemon *nvt_d(void **state)
+{
+	return &((struct nvt_fixture *)*state)->d;
+}
+
+/* The end of every test: nothing leaked, the daemon alive until now and it
+ * exits 0 on SIGTERM. */
+static inline void nvt_end(struct nvt_daemon *d)
+{
+	if (!nvt_daemon_alive(d))
+		fail_msg("nvd is not running any more");
+	if (nvt_leak_check(d->sock) < 0)
+		fail_msg("nvd kept client resources after the clients left");
+	if (nvt_daemon_stop(d) < 0)
+		fail_msg("nvd did not stop cleanly");
+}
+
+#define NVT_TEST(fn) cmocka_unit_test_prestate_setup_teardown(fn, nvt_setup, nvt_teardown, NULL)
+#define NVT_TEST_ARGS(fn, args) \
+	cmocka_unit_test_prestate_setup_teardown(fn, nvt_setup, nvt_teardown, (void *)(args))
+
+/* Compare two results; on a difference say where. */
+static inline void nvt_assert_same_bytes(const uint8_t *a, size_t alen, const uint8_t *b,
+					 size_t blen, const char *what)
+{
+	if (alen != blen)
+		fail_msg("%s: %zu bytes, expected %zu", what, blen, alen);
+	for (size_t i = 0; i < alen; i++)
+		if (a[i] != b[i])
+			fail_msg("%s: byte 0x%zx is 0x%02x, 0x%02x without the attacker", what, i,
+				 b[i], a[i]);
+}
+
+/* An attack beside an honest client: the honest workload runs alone first
+ * (its bytes are the reference), then again while attack(d, h, arg) runs;
+ * the honest bytes must be identical, the daemon must survive, and nothing
+ * may leak.  The attack asserts its own error. */
+static inline void nvt_attack(struct nvt_daemon *d,
+			      void (*attack)(struct nvt_daemon *d, struct nvt_honest *h, void *arg),
+			      void *arg)
+{
+	uint8_t *ref = NULL, *got = NULL;
+	size_t reflen = 0, gotlen = 0;
+	struct nvt_honest h;
+
+	NVT_OK(nvt_honest_alone(d, 7, &ref, &reflen));
+	NVT_OK(nvt_honest_start(&h, d, 7));
+	NVT_OK(nvt_honest_go(&h));
+	attack(d, &h, arg);
+	if (!nvt_daemon_alive(d))
+		fail_msg("nvd died under the attack");
+	NVT_OK(nvt_honest_finish(&h, &got, &gotlen));
+	nvt_assert_same_bytes(ref, reflen, got, gotlen, "the honest client's buffers");
+	free(ref);
+	free(got);
+	nvt_end(d);
+}
+
+#endif

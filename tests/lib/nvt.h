@@ -1,0 +1,305 @@
+/* nvt: the harness of the integration and hostile tests (and benches).
+ *
+ *  - a real nvd: started from $NVD_BIN with --socket in a fresh temporary
+ *    directory, stderr in <dir>/nvd.log, stopped with SIGTERM and required
+ *    to exit 0 (a daemon that died on the way is a failure);
+ *  - clients: a channel with the standard 2D objects, a GART push buffer
+ *    with a small writer, submissions and fence waits;
+ *  - buffers with a CPU shadow: every 2D operation the writer emits is also
+ *    applied to the shadows by a CPU reference (nvt-ref.c), so a test
+ *    compares what the card wrote with what it must have written, byte for
+ *    byte, over whole buffers;
+ *  - a leak check (nvc_status back to zero), child processes with timeouts.
+ *
+ * Nothing here uses cmocka (benches link it without): functions return 0 or
+ * -errno and say why on stderr.  Tests assert on the results. */
+#ifndef NVT_H
+#define NVT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "client/nvd.h"
+#include "hw/formats.h"
+#include "hw/enums-2d.h"
+#include "hw/methods.h"
+#include "hw/pushbuf.h"
+
+/* ---- the daemon ---- */
+
+struct nvt_daemon {
+	pid_t pid;                 /* 0 before start */
+	int reaped;                /* the process has exited and been waited for */
+	int status;                /* its waitpid status then */
+	int stopped_ok;            /* nvt_daemon_stop succeeded */
+	int log_shown;
+	char dir[64];              /* temporary directory */
+	char sock[128];            /* <dir>/nvd.sock */
+	char log[128];             /* <dir>/nvd.log */
+};
+
+/* Start $NVD_BIN --socket <dir>/nvd.sock [extra...] (extra NULL-terminated,
+ * may be NULL) and wait until the socket accepts (5 s).  0 or -errno. */
+int nvt_daemon_start(struct nvt_daemon *d, const char *const *extra);
+/* 1 while the daemon process exists and has not exited. */
+int nvt_daemon_alive(struct nvt_daemon *d);
+/* SIGTERM, wait (5 s, then SIGKILL), 0 only when it was alive until then and
+ * exited with status 0.  Prints the log on failure. */
+int nvt_daemon_stop(struct nvt_daemon *d);
+/* Kill a daemon still running (teardown after a failed test) and remove the
+ * directory; prints the log if the daemon was not stopped cleanly. */
+void nvt_daemon_cleanup(struct nvt_daemon *d);
+void nvt_daemon_print_log(const struct nvt_daemon *d);
+/* Whether the daemon's log holds the text. */
+int nvt_log_contains(const struct nvt_daemon *d, const char *text);
+/* Open file descriptors of the daemon process (from /proc), -errno on error. */
+int nvt_daemon_fds(const struct nvt_daemon *d);
+
+/* A watchdog for the whole process: after `seconds`, print which test hung,
+ * kill every daemon and child the harness started and exit(1). */
+void nvt_watchdog(unsigned seconds, const char *what);
+
+/* ---- child processes ---- */
+
+/* Run fn(arg) in a forked child (it dies with its parent); its exit status
+ * is fn's return value.  Returns the pid or -errno. */
+pid_t nvt_fork(int (*fn)(void *arg), void *arg);
+/* Wait for a child for at most timeout_ms; its exit code, 128+signal when
+ * killed, or -ETIMEDOUT (it is then killed). */
+int nvt_wait_child(pid_t pid, int timeout_ms);
+
+/* ---- buffers with a CPU shadow ---- */
+
+struct nvt_buf {
+	struct nvc_bo *bo;
+	uint8_t *map;              /* the client's mapping */
+	uint8_t *shadow;           /* what the buffer must hold */
+	uint64_t size;
+	uint64_t addr;             /* card address in its ctxdma */
+	unsigned domain;           /* NVC_VRAM / NVC_GART */
+};
+
+/* A buffer filled (map and shadow) with bytes from seed. */
+int nvt_buf_new(struct nvc *c, uint64_t size, unsigned domain, uint32_t seed, struct nvt_buf *b);
+void nvt_buf_free(struct nvt_buf *b);
+/* 0 when the buffer equals its shadow; otherwise prints the first
+ * differences (offset, expected, got) under `what` and returns -1. */
+int nvt_buf_check(const struct nvt_buf *b, const char *what);
+
+/* A linear 2D surface inside a buffer. */
+struct nvt_surf {
+	struct nvt_buf *buf;
+	uint32_t offset, pitch;    /* bytes */
+	uint32_t w, h;             /* pixels */
+	unsigned fmt;              /* NV_SURF_FORMAT_* */
+	unsigned bpp;              /* bytes per pixel */
+};
+/* A swizzled (Morton) surface of 2^lw x 2^lh pixels. */
+struct nvt_swz {
+	struct nvt_buf *buf;
+	uint32_t offset;
+	unsigned lw, lh;
+	unsigned fmt;              /* NV_SURF_FORMAT_* */
+	unsigned bpp;
+};
+
+/* ---- the push buffer and submissions ---- */
+
+#define NVT_MAX_REFS 16
+
+struct nvt_push {
+	struct nvc *c;
+	struct nvc_chan *ch;
+	struct nvc_bo *bo;         /* GART */
+	uint32_t *map;
+	uint32_t cap;              /* words */
+	uint32_t pos, start;       /* words: write position, start of what is not submitted */
+	uint32_t fence;            /* last submitted */
+	int err;                   /* first error of the writer (overflow, submit, wait) */
+	struct nvc_bo_ref refs[NVT_MAX_REFS];
+	unsigned nrefs;
+	unsigned submits;
+};
+
+int nvt_push_init(struct nvt_push *p, struct nvc *c, struct nvc_chan *ch, uint32_t bytes);
+void nvt_push_fini(struct nvt_push *p);
+/* Make room for `words` words: when they do not fit, submit what is pending
+ * (with the current buffer list, which stays), wait for it, start again at
+ * the buffer's beginning. */
+void nvt_space(struct nvt_push *p, uint32_t words);
+void nvt_begin(struct nvt_push *p, unsigned subc, uint32_t mthd, unsigned n);
+void nvt_out(struct nvt_push *p, uint32_t v);
+/* A raw word (jumps, calls, garbage). */
+void nvt_word(struct nvt_push *p, uint32_t w);
+void nvt_mthd(struct nvt_push *p, unsigned subc, uint32_t mthd, uint32_t v);
+/* Put a buffer on the next submission's list (access bits are merged). */
+void nvt_ref(struct nvt_push *p, struct nvc_bo *bo, unsigned access);
+/* Card address of the next word to be written (for jumps). */
+uint64_t nvt_here(const struct nvt_push *p);
+/* Submit [start, pos) with the list (+ the push buffer, READ); the list is
+ * emptied.  0 or -errno; *fence may be NULL. */
+int nvt_submit(struct nvt_push *p, uint32_t *fence);
+/* nvc_fence_wait with a 10 s limit. */
+int nvt_wait(struct nvt_push *p, uint32_t fence);
+/* Submit what is pending and wait for the last fence: 0, the refusal or
+ * the first writer error. */
+int nvt_finish(struct nvt_push *p);
+
+/* ---- channels with the standard objects ---- */
+
+/* Handles of the standard objects (any values would do; these are easy to
+ * spot in logs). */
+enum {
+	NVT_H_NULL    = 0x00000000,
+	NVT_H_M2MF    = 0x5a000039,
+	NVT_H_SURF2D  = 0x5a000062,
+	NVT_H_SWZSURF = 0x5a00309e,
+	NVT_H_SIFM    = 0x5a003089,
+	NVT_H_GDI     = 0x5a00004a,
+	NVT_H_BLIT    = 0x5a00009f,
+	NVT_H_ROP     = 0x5a000043,
+	NVT_H_PATT    = 0x5a000044,
+	NVT_H_CLIP    = 0x5a000019,
+	NVT_H_BETA1   = 0x5a000012,
+	NVT_H_BETA4   = 0x5a000072,
+	NVT_H_IFC     = 0x5a00008a,
+};
+
+/* Subchannels as nouveau's DDX assigns them (1 is the daemon's). */
+enum {
+	NVT_SUBC_M2MF = 0,
+	NVT_SUBC_SURF = 2,
+	NVT_SUBC_GDI  = 3,
+	NVT_SUBC_BLIT = 4,
+	NVT_SUBC_IFC  = 5,
+	NVT_SUBC_SIFM = 6,
+	NVT_SUBC_SWZ  = 7,
+};
+
+/* Create the standard objects on a channel. */
+int nvt_chan_objects(struct nvc_chan *ch);
+/* Bind them on their subchannels and set the state that never changes
+ * (SURFACE links, OPERATION = SRCCOPY, null patterns ...). */
+void nvt_bind_standard(struct nvt_push *p);
+
+/* A connection, one channel with the standard objects, a push buffer with
+ * the standard binding already written (not submitted). */
+struct nvt_client {
+	struct nvc *c;
+	struct nvc_chan *ch;
+	struct nvt_push p;
+};
+int nvt_client_open(struct nvt_client *t, const char *sock, const char *name);
+void nvt_client_close(struct nvt_client *t);
+
+/* ---- 2D operations: emitted and applied to the shadows ---- */
+
+uint32_t nvt_dma(const struct nvt_push *p, const struct nvt_buf *b);
+
+/* M2MF: lines x len bytes, FORMAT 1/1. */
+void nvt_m2mf(struct nvt_push *p, struct nvt_buf *src, uint32_t soff, int32_t spitch,
+	      struct nvt_buf *dst, uint32_t doff, int32_t dpitch, uint32_t len, uint32_t lines);
+/* SURF2D source and destination (same format); src may equal dst. */
+void nvt_surf2d(struct nvt_push *p, const struct nvt_surf *src, const struct nvt_surf *dst);
+/* GDI unclipped rectangle in the SURF2D destination, which must be `dst`
+ * (nvt_surf2d first).  color_fmt: NV_GDI_COLOR_FORMAT_*. */
+void nvt_fill(struct nvt_push *p, const struct nvt_surf *dst, unsigned color_fmt, uint32_t color,
+	      uint32_t x, uint32_t y, uint32_t w, uint32_t h);
+/* BLIT between the current SURF2D source and destination. */
+void nvt_blit(struct nvt_push *p, const struct nvt_surf *src, const struct nvt_surf *dst,
+	      uint32_t sx, uint32_t sy, uint32_t dx, uint32_t dy, uint32_t w, uint32_t h);
+/* IFC: w x h pixels of `pixels` (rows of w*bpp bytes) to (x, y) of the
+ * SURF2D destination `dst`; ifc_fmt NV_IFC_COLOR_FORMAT_* of the same size. */
+void nvt_ifc(struct nvt_push *p, const struct nvt_surf *dst, unsigned ifc_fmt, uint32_t x,
+	     uint32_t y, uint32_t w, uint32_t h, const uint8_t *pixels);
+/* SIFM point-sampled 1:1 upload as Mesa's nv30_transfer_rect_sifm: the
+ * w x h rectangle at (sx, sy) of the linear `src` to (dx, dy) of `dst`.
+ * sifm_fmt: NV_SIFM_COLOR_FORMAT_* with src's bytes per pixel. */
+void nvt_sifm_swz(struct nvt_push *p, const struct nvt_surf *src, unsigned sifm_fmt,
+		  uint32_t sx, uint32_t sy, const struct nvt_swz *dst, uint32_t dx, uint32_t dy,
+		  uint32_t w, uint32_t h);
+
+/* ---- CPU references (nvt-ref.c) ---- */
+
+void nvt_ref_m2mf(uint8_t *dst, int64_t dpitch, const uint8_t *src, int64_t spitch,
+		  uint32_t len, uint32_t lines);
+/* Solid fill of bpp-byte pixels with the low bpp bytes of color, LE. */
+void nvt_ref_fill(uint8_t *dst, uint32_t pitch, unsigned bpp, uint32_t x, uint32_t y,
+		  uint32_t w, uint32_t h, uint32_t color);
+/* Rectangle copy with memmove semantics (any overlap). */
+void nvt_ref_blit(uint8_t *dst, uint32_t dpitch, const uint8_t *src, uint32_t spitch,
+		  unsigned bpp, uint32_t sx, uint32_t sy, uint32_t dx, uint32_t dy, uint32_t w,
+		  uint32_t h);
+/* Texel index of (x, y) in a 2^lw x 2^lh swizzled surface (nv40-hardware.md
+ * §4.2), computed bit by bit. */
+uint32_t nvt_ref_swz_index(uint32_t x, uint32_t y, unsigned lw, unsigned lh);
+void nvt_ref_sifm_swz(uint8_t *dst, unsigned lw, unsigned lh, const uint8_t *src,
+		      uint32_t spitch, unsigned bpp, uint32_t sx, uint32_t sy, uint32_t dx,
+		      uint32_t dy, uint32_t w, uint32_t h);
+void nvt_ref_ifc(uint8_t *dst, uint32_t pitch, unsigned bpp, uint32_t x, uint32_t y, uint32_t w,
+		 uint32_t h, const uint8_t *pixels);
+
+/* A small deterministic generator (xorshift32; never returns to 0). */
+static inline uint32_t nvt_rand(uint32_t *s)
+{
+	uint32_t x = *s ? *s : 0x9e3779b9u;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return *s = x;
+}
+/* Uniform in [lo, hi]. */
+static inline uint32_t nvt_range(uint32_t *s, uint32_t lo, uint32_t hi)
+{
+	return lo + nvt_rand(s) % (hi - lo + 1);
+}
+
+/* ---- leaks ---- */
+
+/* Connect and poll nvc_status (2 s) until no client memory, buffer or
+ * channel is left and only this checker is connected.  0, or -1 with the
+ * values printed. */
+int nvt_leak_check(const char *sock);
+
+/* ---- the 2D workload shared by integration and hostile tests ---- */
+
+struct nvt_workload {
+	const char *sock;
+	const char *name;
+	uint32_t seed;
+	unsigned rounds;           /* submissions */
+	unsigned ops;              /* operations per submission */
+	unsigned wait_every;       /* wait for the fence every n rounds (0: only at the end) */
+	/* results: every buffer's bytes, concatenated (malloc'd) */
+	uint8_t *result;
+	size_t result_len;
+	/* the first destination buffer, for attacks that aim at it */
+	uint64_t victim_addr, victim_size;
+	unsigned victim_domain;
+};
+/* Connect, run the workload (M2MF with pitches, GDI fills in Y32,
+ * R5G6B5, X1R5G5B5 and Y8, BLITs including overlapping ones, SIFM uploads
+ * into swizzled surfaces, IFC uploads), compare every buffer with its CPU
+ * reference, keep the bytes in w->result.  0, or -1 with the reason printed.
+ * `ready`, when not NULL, runs after setup, before the first submission. */
+int nvt_workload_run(struct nvt_workload *w, void (*ready)(struct nvt_workload *w, void *arg),
+		     void *arg);
+
+/* The same workload in a forked child that waits for a go-ahead: the
+ * "honest client" beside an attacker. */
+struct nvt_honest {
+	pid_t pid;
+	int to_child, from_child;
+	char out[160];             /* file the child writes its result bytes to */
+	uint64_t victim_addr, victim_size;
+	unsigned victim_domain;
+};
+int nvt_honest_start(struct nvt_honest *h, const struct nvt_daemon *d, uint32_t seed);
+int nvt_honest_go(struct nvt_honest *h);
+/* Wait for it (30 s); 0 with its bytes in *bytes (malloc'd) when it passed. */
+int nvt_honest_finish(struct nvt_honest *h, uint8_t **bytes, size_t *len);
+/* The honest workload alone, for the reference bytes. */
+int nvt_honest_alone(const struct nvt_daemon *d, uint32_t seed, uint8_t **bytes, size_t *len);
+
+#endif
