@@ -131,6 +131,8 @@ install: all
 	install -m 755 $(LIBNVD_SO) $(DESTDIR)$(PREFIX)/lib/libnvd.so.0
 	ln -sf libnvd.so.0 $(DESTDIR)$(PREFIX)/lib/libnvd.so
 	install -m 644 client/nvd.h $(DESTDIR)$(PREFIX)/include/
+	install -d $(DESTDIR)$(PREFIX)/include/nvd/hw
+	install -m 644 hw/*.h $(DESTDIR)$(PREFIX)/include/nvd/hw/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(PREFIX)/include|' \
 	    -e 's|@LIBDIR@|$(PREFIX)/lib|' client/libnvd.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libnvd.pc
 

@@ -240,7 +240,8 @@ int nvc_submit(struct nvc_chan *ch, const struct nvc_submission *s, uint32_t *fe
 	}
 	if (pad) {
 		struct nvd_submit_hdr p = { .size = pad, .flags = NVD_SUBMIT_PAD };
-		memcpy(ch->ring + pos, &p, sizeof(p));
+		if (pad >= sizeof(p))
+			memcpy(ch->ring + pos, &p, sizeof(p));
 		ch->head += pad;
 		pos = 0;
 	}

@@ -181,22 +181,27 @@ void nvd_fifo_kick(struct nvd *d, struct nvd_chan *ch)
 }
 
 /* As nv04_fifo_chan_fini: stop switching, take the channel out of DMA mode,
- * forget it if it is current, and drop its PGRAPH context unsaved. */
+ * forget it if it is current, and drop its PGRAPH context unsaved.  The
+ * puller's state is put back exactly as it was: another channel may be
+ * stalled on a software method whose interrupt is still on its way. */
 void nvd_fifo_chan_stop(struct nvd *d, struct nvd_chan *ch)
 {
 	struct nvd_card *c = d->card;
+	uint32_t caches = nvd_rd32(c, NV_PFIFO_CACHES);
+	uint32_t push0 = nvd_rd32(c, NV_PFIFO_CACHE1_PUSH0);
+	uint32_t pull0 = nvd_rd32(c, NV_PFIFO_CACHE1_PULL0);
 
 	nvd_wr32(c, NV_PFIFO_CACHES, 0);
 	nvd_wr32(c, NV_PFIFO_CACHE1_PUSH0, 0);
-	nvd_wr32(c, NV_PFIFO_CACHE1_PULL0, 0);
+	nvd_wr32(c, NV_PFIFO_CACHE1_PULL0, pull0 & ~NV_PULL0_ACCESS);
 	nvd_wr32(c, NV_PFIFO_MODE, nvd_rd32(c, NV_PFIFO_MODE) & ~(1u << ch->chid));
 	if ((nvd_rd32(c, NV_PFIFO_CACHE1_PUSH1) & 0x1f) == ch->chid)
 		nvd_wr32(c, NV_PFIFO_CACHE1_PUSH1,
 			 (NV40_FIFO_CHANNELS - 1) | NV_PFIFO_CACHE1_PUSH1_DMA);
 	ramin_zero(d, NV40_RAMIN_RAMFC + ch->chid * NV40_RAMFC_SIZE, NV40_RAMFC_SIZE);
-	nvd_wr32(c, NV_PFIFO_CACHE1_PUSH0, NV_PFIFO_CACHE1_PUSH0_ACCESS);
-	nvd_wr32(c, NV_PFIFO_CACHE1_PULL0, NV_PULL0_ACCESS);
-	nvd_wr32(c, NV_PFIFO_CACHES, NV_PFIFO_CACHES_REASSIGN);
+	nvd_wr32(c, NV_PFIFO_CACHE1_PUSH0, push0);
+	nvd_wr32(c, NV_PFIFO_CACHE1_PULL0, pull0);
+	nvd_wr32(c, NV_PFIFO_CACHES, caches);
 	if (nvd_rd32(c, NV_PGRAPH_CTXCTL_CUR) == (NV_PGRAPH_CTXCTL_LOADED | ch->grctx_inst >> 4))
 		nvd_wr32(c, NV_PGRAPH_CTXCTL_CUR, 0);
 }

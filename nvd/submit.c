@@ -175,6 +175,12 @@ void nvd_chan_process(struct nvd_chan *ch)
 
 		if (!avail)
 			break;
+		if (NVD_RING_DATA_SIZE - pos < sizeof(h) && avail <= NVD_RING_DATA_SIZE &&
+		    avail >= NVD_RING_DATA_SIZE - pos) {
+			ch->tail += NVD_RING_DATA_SIZE - pos;   /* too short for an entry */
+			__atomic_store_n(&ch->ctl->tail, ch->tail, __ATOMIC_RELEASE);
+			continue;
+		}
 		if (avail > NVD_RING_DATA_SIZE || avail < sizeof(h) || (avail & 7))
 			bad = "the submit ring's head is out of range";
 		else {

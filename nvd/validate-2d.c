@@ -11,6 +11,7 @@
  * the 3D engine. */
 #include <errno.h>
 
+#include "hw/enums-2d.h"
 #include "hw/formats.h"
 #include "nvd/validate-priv.h"
 
@@ -19,12 +20,24 @@
  * is that large (4096 pixels), so both readings must agree. */
 #define NVD_V2D_MAX 0x7fff
 
-static inline uint32_t lo16(uint32_t v) { return v & 0xffff; }
-static inline uint32_t hi16(uint32_t v) { return v >> 16; }
+#define lo16 NV_2D_LO16
+#define hi16 NV_2D_HI16
 
 static int nvd_v2d_is(const struct nvd_vhobj *o, uint16_t cls)
 {
 	return o && o->kind == NVD_VH(NVD_VOBJ_GR) && o->cls == cls;
+}
+
+/* Values the engines would refuse are refused here too, so that no
+ * operation reaches the card with them. */
+static int nvd_v2d_operation(struct nvd_vctx *x, uint32_t op, const char *what)
+{
+#define NVD_V2D_OP_CASE_(nm, v) case (v):
+	switch (op) {
+	NV_2D_OPERATIONS(NVD_V2D_OP_CASE_)
+		return 0;
+	}
+	return nvd_v_fail(x, EINVAL, "%s: unknown OPERATION %u", what, op);
 }
 
 static int nvd_v2d_surf_bpp(struct nvd_vctx *x, uint32_t fmt, const char *what, unsigned *bpp)
@@ -46,7 +59,7 @@ static int nvd_v2d_rect(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint32_
 	    pitch > NVD_V2D_MAX)
 		return nvd_v_fail(x, EINVAL, "%s: coordinate, size or pitch above %u", what,
 				  NVD_V2D_MAX);
-	uint64_t start = off + (uint64_t)ry * pitch + (uint64_t)rx * bpp;
+	uint64_t start = (uint64_t)off + (uint64_t)ry * pitch + (uint64_t)rx * bpp;
 	uint64_t len = (uint64_t)(h - 1) * pitch + (uint64_t)w * bpp;
 	return nvd_v_extent(x, dma, start, len, access, what);
 }
@@ -61,7 +74,7 @@ static int nvd_v2d_dst(struct nvd_vctx *x, uint32_t rx, uint32_t ry, uint32_t w,
 	if (r)
 		return r;
 	return nvd_v2d_rect(x, nvd_v_obj(x, NV_TABLE_SURF2D, NV_SURF2D_DMA_IMAGE_DESTIN),
-			    v[NVD_W_SURF2D_OFFSET_DESTIN], hi16(v[NVD_W_SURF2D_PITCH]), bpp,
+			    v[NVD_W_SURF2D_OFFSET_DESTIN], NV_SURF2D_PITCH_DESTIN(v[NVD_W_SURF2D_PITCH]), bpp,
 			    rx, ry, w, h, NVD_ACCESS_WRITE, what);
 }
 
@@ -88,19 +101,24 @@ static int nvd_v2d_inc_ok(uint32_t inc)
 }
 
 /* BUF_NOTIFY starts the copy.  FORMAT increments (1, 2, 4) space the bytes of
- * a line; a line of LINE_LENGTH_IN bytes spans at most length * increment
- * bytes on either side, which is what is checked (conservative). */
+ * a line (hw/enums-2d.h); a line of LINE_LENGTH_IN bytes is taken to span
+ * length * increment bytes on either side: more than any reading of the
+ * increments touches. */
 int nvd_v2d_m2mf(struct nvd_vctx *x, unsigned elem, uint32_t data)
 {
 	const uint32_t *v = x->sh->val;
-	uint32_t fmt = v[NVD_W_M2MF_FORMAT], in = fmt & 0xff, out = (fmt >> 8) & 0xff;
+	uint32_t fmt = v[NVD_W_M2MF_FORMAT];
+	uint32_t in = NV_M2MF_FORMAT_INPUT_INC(fmt), out = NV_M2MF_FORMAT_OUTPUT_INC(fmt);
 	uint32_t len = v[NVD_W_M2MF_LINE_LENGTH_IN], count = v[NVD_W_M2MF_LINE_COUNT];
 	int r;
 
 	(void)elem;
 	(void)data;
-	if ((fmt >> 16) || !nvd_v2d_inc_ok(in) || !nvd_v2d_inc_ok(out))
+	if ((fmt & ~NV_M2MF_FORMAT_VALID_MASK) || !nvd_v2d_inc_ok(in) || !nvd_v2d_inc_ok(out))
 		return nvd_v_fail(x, EINVAL, "M2MF FORMAT 0x%x: increments must be 1, 2 or 4", fmt);
+	if (len > NV_M2MF_LINE_LENGTH_MAX || count > NV_M2MF_LINE_COUNT_MAX)
+		return nvd_v_fail(x, EINVAL, "M2MF: %u lines of %u bytes: above what the engine takes",
+				  count, len);
 	if (!len || !count)
 		return 0;
 	r = nvd_v2d_lines(x, nvd_v_obj(x, NV_TABLE_M2MF, NV_M2MF_DMA_BUFFER_IN),
@@ -116,10 +134,22 @@ int nvd_v2d_m2mf(struct nvd_vctx *x, unsigned elem, uint32_t data)
 /* UNCLIPPED_RECTANGLE_SIZE(i) fills POINT(i): X 31:16, Y 15:0; W 31:16, H 15:0. */
 int nvd_v2d_gdi(struct nvd_vctx *x, unsigned elem, uint32_t size)
 {
-	uint32_t pt = x->sh->val[NVD_W_GDI_UNCLIPPED_RECTANGLE_POINT + elem];
+	const uint32_t *v = x->sh->val;
+	uint32_t pt = v[NVD_W_GDI_UNCLIPPED_RECTANGLE_POINT + elem];
+	int r;
 
 	if (!nvd_v2d_is(nvd_v_obj(x, NV_TABLE_GDI, NV_GDI_SURFACE), NV_CLASS_SURF2D))
 		return nvd_v_fail(x, EINVAL, "GDI SURFACE is not a SURF2D object");
+	r = nvd_v2d_operation(x, v[NVD_W_GDI_OPERATION], "GDI");
+	if (r)
+		return r;
+#define NVD_V2D_GDI_CASE_(nm, val, b) case (val):
+	switch (v[NVD_W_GDI_COLOR_FORMAT]) {
+	NV_GDI_COLOR_FORMATS(NVD_V2D_GDI_CASE_)
+		break;
+	default:
+		return nvd_v_fail(x, EINVAL, "GDI: unknown COLOR_FORMAT %u", v[NVD_W_GDI_COLOR_FORMAT]);
+	}
 	return nvd_v2d_dst(x, hi16(pt), lo16(pt), hi16(size), lo16(size), "GDI rectangle");
 }
 
@@ -134,11 +164,14 @@ int nvd_v2d_blit(struct nvd_vctx *x, unsigned elem, uint32_t size)
 	(void)elem;
 	if (!nvd_v2d_is(nvd_v_obj(x, NV_TABLE_BLIT, NV_BLIT_SURFACES), NV_CLASS_SURF2D))
 		return nvd_v_fail(x, EINVAL, "BLIT SURFACES is not a SURF2D object");
+	r = nvd_v2d_operation(x, v[NVD_W_BLIT_OPERATION], "BLIT");
+	if (r)
+		return r;
 	r = nvd_v2d_surf_bpp(x, v[NVD_W_SURF2D_FORMAT], "BLIT", &bpp);
 	if (r)
 		return r;
 	r = nvd_v2d_rect(x, nvd_v_obj(x, NV_TABLE_SURF2D, NV_SURF2D_DMA_IMAGE_SOURCE),
-			 v[NVD_W_SURF2D_OFFSET_SOURCE], lo16(v[NVD_W_SURF2D_PITCH]), bpp,
+			 v[NVD_W_SURF2D_OFFSET_SOURCE], NV_SURF2D_PITCH_SOURCE(v[NVD_W_SURF2D_PITCH]), bpp,
 			 lo16(in), hi16(in), lo16(size), hi16(size), NVD_ACCESS_READ,
 			 "BLIT source");
 	if (r)
@@ -153,10 +186,17 @@ int nvd_v2d_ifc(struct nvd_vctx *x, unsigned elem, uint32_t data)
 	const uint32_t *v = x->sh->val;
 	uint32_t pt = v[NVD_W_IFC_POINT], sz = v[NVD_W_IFC_SIZE_OUT];
 
+	int r;
+
 	(void)elem;
 	(void)data;
 	if (!nvd_v2d_is(nvd_v_obj(x, NV_TABLE_IFC, NV_IFC_SURFACE), NV_CLASS_SURF2D))
 		return nvd_v_fail(x, EINVAL, "IFC SURFACE is not a SURF2D object");
+	r = nvd_v2d_operation(x, v[NVD_W_IFC_OPERATION], "IFC");
+	if (r)
+		return r;
+	if (!nv_ifc_color_format_bpp(v[NVD_W_IFC_COLOR_FORMAT]))
+		return nvd_v_fail(x, EINVAL, "IFC: unknown COLOR_FORMAT %u", v[NVD_W_IFC_COLOR_FORMAT]);
 	return nvd_v2d_dst(x, lo16(pt), hi16(pt), lo16(sz), hi16(sz), "IFC destination");
 }
 
@@ -176,8 +216,14 @@ int nvd_v2d_sifm(struct nvd_vctx *x, unsigned elem, uint32_t data)
 	if (!bpp)
 		return nvd_v_fail(x, EINVAL, "SIFM: unknown colour format 0x%x",
 				  v[NVD_W_SIFM_COLOR_FORMAT]);
+	r = nvd_v2d_operation(x, v[NVD_W_SIFM_OPERATION], "SIFM");
+	if (r)
+		return r;
+	if (lo16(sz) > NV_SIFM_SIZE_MAX || hi16(sz) > NV_SIFM_SIZE_MAX)
+		return nvd_v_fail(x, EINVAL, "SIFM SIZE %ux%u: above %u", lo16(sz), hi16(sz),
+				  NV_SIFM_SIZE_MAX);
 	r = nvd_v2d_rect(x, nvd_v_obj(x, NV_TABLE_SIFM, NV_SIFM_DMA_IMAGE), v[NVD_W_SIFM_OFFSET],
-			 lo16(v[NVD_W_SIFM_FORMAT]), bpp, 0, 0, lo16(sz), hi16(sz),
+			 NV_SIFM_FORMAT_PITCH(v[NVD_W_SIFM_FORMAT]), bpp, 0, 0, lo16(sz), hi16(sz),
 			 NVD_ACCESS_READ, "SIFM source");
 	if (r)
 		return r;
@@ -206,12 +252,13 @@ int nvd_v2d_sifm(struct nvd_vctx *x, unsigned elem, uint32_t data)
 
 	/* swizzled: FORMAT colour 15:0, log2 width 23:16, log2 height 31:24;
 	 * every texel inside the 2^lw x 2^lh surface lands inside its bytes */
-	uint32_t f = v[NVD_W_SWZSURF_FORMAT], lw = (f >> 16) & 0xff, lh = f >> 24;
-	r = nvd_v2d_surf_bpp(x, lo16(f), "SIFM swizzled destination", &bpp);
+	uint32_t f = v[NVD_W_SWZSURF_FORMAT];
+	uint32_t lw = NV_SWZSURF_FORMAT_LOG2W(f), lh = NV_SWZSURF_FORMAT_LOG2H(f);
+	r = nvd_v2d_surf_bpp(x, NV_SWZSURF_FORMAT_COLOR(f), "SIFM swizzled destination", &bpp);
 	if (r)
 		return r;
-	if (lw + lh > 32)
-		return nvd_v_fail(x, EFAULT, "SIFM swizzled destination: 2^%u x 2^%u texels", lw, lh);
+	if (lw > NV_SWZSURF_LOG2_MAX || lh > NV_SWZSURF_LOG2_MAX)
+		return nvd_v_fail(x, EINVAL, "SIFM swizzled destination: 2^%u x 2^%u texels", lw, lh);
 	if (x1 > (1ull << lw) || y1 > (1ull << lh))
 		return nvd_v_fail(x, EFAULT, "SIFM output %ux%u passes the 2^%u x 2^%u swizzled surface",
 				  x1, y1, lw, lh);

@@ -16,9 +16,10 @@
 	W(SWZSURF, FORMAT) W(SWZSURF, OFFSET) \
 	W(SIFM, COLOR_FORMAT) W(SIFM, CLIP_POINT) W(SIFM, CLIP_SIZE) W(SIFM, OUT_POINT) \
 	W(SIFM, OUT_SIZE) W(SIFM, SIZE) W(SIFM, FORMAT) W(SIFM, OFFSET) \
-	W(GDI, UNCLIPPED_RECTANGLE_POINT) \
-	W(BLIT, POINT_IN) W(BLIT, POINT_OUT) \
-	W(IFC, POINT) W(IFC, SIZE_OUT)
+	W(SIFM, OPERATION) \
+	W(GDI, OPERATION) W(GDI, COLOR_FORMAT) W(GDI, UNCLIPPED_RECTANGLE_POINT) \
+	W(BLIT, OPERATION) W(BLIT, POINT_IN) W(BLIT, POINT_OUT) \
+	W(IFC, OPERATION) W(IFC, COLOR_FORMAT) W(IFC, POINT) W(IFC, SIZE_OUT)
 
 /* The operations that touch memory: T(table, method, check, once).  once:
  * checked once per packet (inline data whose extent the packet cannot
@@ -76,6 +77,7 @@ struct nvd_vctx {
 	uint32_t off, mthd, data;
 	uint16_t cls;
 	unsigned hint;             /* buffer the last extent fell in */
+	uint32_t gen;              /* counts the looked-at writes: state changes */
 };
 
 /* Fill *x->e and return err.  why: printf-style, short. */

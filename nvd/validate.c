@@ -3,12 +3,13 @@
  * relocations.  The extent checks of the memory operations live in
  * validate-2d.c.
  *
- * Speed: every word of every submission passes here.  A per-class table
- * (built once) says for each method whether it is unknown, plain (copied
- * without a look: runs of plain methods inside a packet go out with one
- * memcpy), checked once per packet (inline image data) or looked at word by
- * word (handles, addresses, privileged methods, the values and triggers of
- * the extent checks). */
+ * Speed: every word of every submission passes here.  Each segment is
+ * copied to the output in large chunks (memcpy), then walked in place.  A
+ * per-class table (built once) says for each method whether it is unknown,
+ * plain (not looked at: a packet of plain methods costs one header decode),
+ * checked once per packet (inline image data) or looked at word by word
+ * (handles, addresses, privileged methods, the values and triggers of the
+ * extent checks). */
 #include "nvd/validate.h"
 
 #include <errno.h>
@@ -37,7 +38,9 @@ enum {
 };
 
 #define NVD_NMTHD (NV_MTHD_END / 4)
-#define NVD_NCI   (NVD_NCLASSES + 1)          /* + nothing bound */
+#define NVD_CI_NONE   NVD_NCLASSES          /* nothing bound */
+#define NVD_CI_DAEMON (NVD_NCLASSES + 1)    /* the daemon's subchannel: nothing passes */
+#define NVD_NCI       (NVD_NCLASSES + 2)
 #define NVD_NHSLOT ((NV_MTHD_HANDLE_LAST - NV_MTHD_HANDLE_FIRST) / 4 + 1)
 #define NVD_NONE  0xffff
 
@@ -54,6 +57,7 @@ struct nvd_vlook {
 static struct {
 	uint8_t flag[NVD_NCI][NVD_NMTHD];
 	uint16_t run[NVD_NCI][NVD_NMTHD];     /* PLAIN/ONCE: methods alike from here on */
+	uint16_t prun[NVD_NCI][NVD_NMTHD];    /* PLAIN: run; else 0 (the fast path's test) */
 	uint16_t look[NVD_NCI][NVD_NMTHD];    /* ONCE/LOOK: index into looks */
 	uint16_t hidx[NV_TABLE_COUNT][NVD_NHSLOT];
 	struct nvd_vlook *looks;
@@ -256,7 +260,7 @@ static void nvd_vt_class_build(unsigned ci)
 		flag[i] = once ? NVD_VF_ONCE : NVD_VF_LOOK;
 		vt.look[ci][i] = vt.nlooks - 1;
 	}
-	/* runs of alike methods, so a packet copies them in one go */
+	/* runs of alike methods, so a packet steps over them in one go */
 	for (uint32_t i = NVD_NMTHD; i-- > 0;) {
 		vt.run[ci][i] = 1;
 		if (flag[i] != NVD_VF_PLAIN && flag[i] != NVD_VF_ONCE)
@@ -265,13 +269,15 @@ static void nvd_vt_class_build(unsigned ci)
 		    (flag[i] == NVD_VF_PLAIN ||
 		     vt.looks[vt.look[ci][i]].trig == vt.looks[vt.look[ci][i + 1]].trig))
 			vt.run[ci][i] = vt.run[ci][i + 1] + 1;
+		if (flag[i] == NVD_VF_PLAIN)
+			vt.prun[ci][i] = vt.run[ci][i];
 	}
 }
 
 static void nvd_vt_build(void)
 {
 	nvd_vt_hslots();
-	for (unsigned ci = 0; ci < NVD_NCI && !vt.broken; ci++)
+	for (unsigned ci = 0; ci < NVD_CI_DAEMON && !vt.broken; ci++)
 		nvd_vt_class_build(ci);
 }
 
@@ -291,7 +297,7 @@ struct nvd_vstate *nvd_vstate_new(void)
 	if (!vs)
 		return NULL;
 	for (unsigned s = 0; s < NV_SUBCHANNELS; s++)
-		vs->sh.subc_ci[s] = NVD_NCLASSES;
+		vs->sh.subc_ci[s] = s == NVD_SUBC_DAEMON ? NVD_CI_DAEMON : NVD_CI_NONE;
 	return vs;
 }
 
@@ -514,6 +520,7 @@ static int nvd_v_look(struct nvd_vctx *x, unsigned subc, const struct nvd_vlook 
 	case NVD_VA_PRIV:
 		return nvd_v_fail(x, EPERM, "privileged method");
 	case NVD_VA_OBJECT:
+		x->gen++;
 		return nvd_v_bind(x, subc, v);
 	case NVD_VA_DMA:
 	case NVD_VA_NOTIFIER:
@@ -529,6 +536,7 @@ static int nvd_v_look(struct nvd_vctx *x, unsigned subc, const struct nvd_vlook 
 	}
 	if (r)
 		return r;
+	x->gen++;
 	if (l->widx != NVD_NONE)
 		x->sh->val[l->widx] = v;
 	if (l->trig)
@@ -596,25 +604,40 @@ static int nvd_v_relocs(struct nvd_vstate *vs, struct nvd_vctx *x, size_t *nrel)
 	return 0;
 }
 
-/* ---- the walk ---- */
+/* ---- the walk ----
+ *
+ * A segment (a push range from its start or a jump target on) is copied
+ * into the output in chunks ahead of the cursor, relocations patched into
+ * the copy, and then validated there: every client word is read exactly
+ * once (by that copy), and what is checked is what the card will execute.
+ * Plain packets are only skipped over; a JUMP or RETURN cuts the segment's
+ * output at its own word, so none ever reaches the card. */
+
+#define NVD_VCHUNK 4096            /* words copied ahead at a time */
 
 struct nvd_vwalk {
 	struct nvd_vctx x;
 	uint32_t *out;
-	size_t cap, n;             /* output words: room, written */
+	size_t cap, n;             /* output words: room, committed before this segment */
 	size_t jumps;
 	const struct nvd_vrel *rel, *rel_end;
-	/* the range being read */
-	uint32_t bo, base, nw;     /* buffer, byte offset of the range, words */
+	/* the segment being read: input word i is output word n + (i - i0) */
+	uint32_t bo, base, nw;     /* buffer, byte offset of the range, its words */
 	const uint8_t *map;
-	const struct nvd_vrel *r;  /* next relocation at or after the cursor */
-	uint32_t rw;               /* its word index in the range, UINT32_MAX: none */
+	uint32_t i0, copied, lim;  /* words [i0, copied) are out; lim: the budget's end */
+	const struct nvd_vrel *r;  /* next relocation not yet applied */
+	uint32_t once_gen[8];      /* x.gen when each once-per-packet check last passed */
 };
+_Static_assert(NVD_NTRIGS <= 8, "once_gen holds every trigger");
 
-static inline void nvd_vw_relnext(struct nvd_vwalk *w)
+static inline uint32_t *nvd_vw_slot(const struct nvd_vwalk *w, uint32_t i)
 {
-	w->rw = w->r < w->rel_end && w->r->bo == w->bo && w->r->off < w->base + 4 * w->nw ?
-		(w->r->off - w->base) / 4 : UINT32_MAX;
+	return w->out + (w->n + (i - w->i0));
+}
+
+static inline uint32_t nvd_vw_rd(const struct nvd_vwalk *w, uint32_t i)
+{
+	return nv_rd32le(nvd_vw_slot(w, i));
 }
 
 /* Enter push range pi at word i. */
@@ -623,12 +646,15 @@ static void nvd_vw_seek(struct nvd_vwalk *w, unsigned pi, uint32_t i)
 	const struct nvd_vpush *p = &w->x.sub->push[pi];
 	const struct nvd_vrel *lo = w->rel, *hi = w->rel_end;
 	uint32_t at = p->offset + 4 * i;
+	size_t room = w->cap - w->n;
 
 	w->x.push = pi;
 	w->bo = p->bo;
 	w->base = p->offset;
 	w->nw = p->length / 4;
 	w->map = w->x.sub->bos[p->bo].map + p->offset;
+	w->i0 = w->copied = i;
+	w->lim = room < w->nw - i ? i + (uint32_t)room : w->nw;
 	while (lo < hi) {
 		const struct nvd_vrel *mid = lo + (hi - lo) / 2;
 		if (mid->bo < w->bo || (mid->bo == w->bo && mid->off < at))
@@ -637,106 +663,98 @@ static void nvd_vw_seek(struct nvd_vwalk *w, unsigned pi, uint32_t i)
 			hi = mid;
 	}
 	w->r = lo;
-	nvd_vw_relnext(w);
 }
 
-/* Word i, patched; words are read in order between seeks. */
-static inline uint32_t nvd_vw_word(struct nvd_vwalk *w, uint32_t i)
+/* Have input words up to `upto` (<= nw) in the output.  0 when the output
+ * would not fit the budget. */
+static inline int nvd_vw_ensure(struct nvd_vwalk *w, uint32_t upto)
 {
-	if (__builtin_expect(i == w->rw, 0)) {
-		uint32_t v = w->r->val;
-		w->r++;
-		nvd_vw_relnext(w);
-		return v;
-	}
-	return nv_rd32le(w->map + 4 * (size_t)i);
+	if (__builtin_expect(upto <= w->copied, 1))
+		return 1;
+	if (upto > w->lim)
+		return 0;
+	uint32_t end = w->copied + NVD_VCHUNK;
+	if (end > w->lim || end < w->copied)
+		end = w->lim;
+	if (end < upto)
+		end = upto;
+	memcpy(nvd_vw_slot(w, w->copied), w->map + 4 * (size_t)w->copied,
+	       4 * (size_t)(end - w->copied));
+	uint32_t stop = w->base + 4 * end;
+	for (; w->r < w->rel_end && w->r->bo == w->bo && w->r->off < stop; w->r++)
+		nv_wr32le(nvd_vw_slot(w, (w->r->off - w->base) / 4), w->r->val);
+	w->copied = end;
+	return 1;
 }
 
-/* Copy words [i, i+n) out unexamined, patching relocated ones. */
-static inline void nvd_vw_copy(struct nvd_vwalk *w, uint32_t i, uint32_t n)
+static int nvd_vw_budget(struct nvd_vwalk *w)
 {
-	while (n) {
-		uint32_t k = w->rw - i < n ? w->rw - i : n;
-		memcpy(w->out + w->n, w->map + 4 * (size_t)i, 4 * (size_t)k);
-		w->n += k;
-		i += k;
-		n -= k;
-		if (n) {
-			nv_wr32le(w->out + w->n++, nvd_vw_word(w, i));
-			i++;
-			n--;
-		}
-	}
+	return nvd_v_fail(&w->x, w->jumps ? ELOOP : E2BIG,
+			  w->jumps ? "jumps do not end before the ring is full" :
+			  "more words than the ring has room for");
 }
 
 static int nvd_vw_unknown(struct nvd_vwalk *w, unsigned ci, uint32_t m)
 {
 	w->x.mthd = m * 4;
-	if (ci == NVD_NCLASSES && m * 4 >= NV_MTHD_FIFO_END)
+	if (ci == NVD_CI_NONE && m * 4 >= NV_MTHD_FIFO_END)
 		return nvd_v_fail(&w->x, EINVAL, "no object bound on subchannel %u", w->x.subc);
 	return nvd_v_fail(&w->x, EINVAL, "unknown method");
 }
 
-/* The data words [i, i+count) of a method packet (header already out). */
+/* The data words [i, i+count) of a method packet that is not all plain;
+ * they are in the output already. */
 static int nvd_vw_packet(struct nvd_vwalk *w, const struct nv_cmd *c, uint32_t i)
 {
 	struct nvd_vshadow *sh = w->x.sh;
 	unsigned subc = c->subc, inc = c->type == NV_CMD_INC;
 	uint32_t m = c->mthd / 4, end = i + c->count;
 	unsigned ci = sh->subc_ci[subc];
-	int fired = 0;             /* once-per-packet trigger done */
+	int fired = 0;             /* the once-per-packet check is done */
 
-	w->x.subc = subc;
-	w->x.cls = sh->subc_cls[subc];
-	w->x.mthd = c->mthd;
 	if (subc == NVD_SUBC_DAEMON)
 		return nvd_v_fail(&w->x, EPERM, "subchannel %u is the daemon's", subc);
 	if (inc && m + c->count > NVD_NMTHD)
 		return nvd_v_fail(&w->x, EINVAL, "packet runs past method 0x%x", NV_MTHD_END - 4);
 	while (i < end) {
-		uint8_t f = vt.flag[ci][m];
 		uint32_t k = end - i;
-		const struct nvd_vlook *l;
 		int r;
 
-		switch (f) {
+		w->x.off = w->base + 4 * i;
+		w->x.mthd = m * 4;
+		switch (vt.flag[ci][m]) {
 		case NVD_VF_PLAIN:
 			if (inc && vt.run[ci][m] < k)
 				k = vt.run[ci][m];
-			nvd_vw_copy(w, i, k);
 			break;
-		case NVD_VF_ONCE:
+		case NVD_VF_ONCE: {
+			const struct nvd_vlook *l = &vt.looks[vt.look[ci][m]];
 			if (inc && vt.run[ci][m] < k)
 				k = vt.run[ci][m];
-			l = &vt.looks[vt.look[ci][m]];
-			if (!fired) {
-				w->x.off = w->base + 4 * i;
-				w->x.mthd = m * 4;
+			/* nothing it reads changed since it last passed: it passes */
+			if (!fired && w->once_gen[l->trig - 1] != w->x.gen) {
 				w->x.data = 0;
 				r = nvd_vtrigs[l->trig - 1].fn(&w->x, l->elem, 0);
 				if (r)
 					return r;
-				fired = 1;
+				w->once_gen[l->trig - 1] = w->x.gen;
 			}
-			nvd_vw_copy(w, i, k);
+			fired = 1;
 			break;
+		}
 		case NVD_VF_LOOK: {
-			uint32_t v = nvd_vw_word(w, i);
+			uint32_t v = nvd_vw_rd(w, i);
 			k = 1;
-			w->x.off = w->base + 4 * i;
-			w->x.mthd = m * 4;
 			w->x.data = v;
 			r = nvd_v_look(&w->x, subc, &vt.looks[vt.look[ci][m]], v);
 			if (r)
 				return r;
-			nv_wr32le(w->out + w->n++, v);
 			ci = sh->subc_ci[subc];     /* OBJECT rebinds */
 			w->x.cls = sh->subc_cls[subc];
 			break;
 		}
 		default:
-			w->x.off = w->base + 4 * i;
-			w->x.data = nv_rd32le(w->map + 4 * (size_t)i);
+			w->x.data = nvd_vw_rd(w, i);
 			return nvd_vw_unknown(w, ci, m);
 		}
 		i += k;
@@ -765,15 +783,44 @@ static int nvd_vw_target(const struct nvd_vwalk *w, uint32_t t, unsigned *pi, ui
 /* Run push range pi as if CALLed: until its end or a RETURN. */
 static int nvd_vw_run(struct nvd_vwalk *w, unsigned pi)
 {
+	struct nvd_vshadow *sh = w->x.sh;
 	uint32_t i = 0;
 
 	nvd_vw_seek(w, pi, 0);
-	while (i < w->nw) {
-		uint32_t word = nvd_vw_word(w, i);
-		struct nv_cmd c = nv_cmd_decode(word);
+	for (;;) {
+		/* the common case first, in a tight loop: packets of plain
+		 * methods, already in the output, are only stepped over */
+		{
+			const uint32_t *p = nvd_vw_slot(w, i);
+			uint32_t avail = w->copied > i ? w->copied - i : 0, left = w->nw - i;
+			while (avail) {
+				uint32_t word = nv_rd32le(p);
+				if ((word & 0xa0030003) != 0)   /* INC and NONINC only */
+					break;
+				uint32_t count = (word >> 18) & NV_CMD_MAX_COUNT;
+				uint32_t m = (word & 0x1ffc) / 4, ni = (word >> 30) & 1;
+				/* plain methods needed: count, or for NONINC (one method
+				 * repeated) min(count, 1); branch-free */
+				uint32_t need = count - ((count - 1) & -(ni & (count > 1)));
+				if (count >= avail ||
+				    vt.prun[sh->subc_ci[(word >> 13) & 7]][m] < need)
+					break;
+				p += 1 + count;
+				avail -= 1 + count;
+				left -= 1 + count;
+			}
+			i = w->nw - left;
+		}
+		if (i >= w->nw)
+			break;
+		if (!nvd_vw_ensure(w, i + 1))
+			goto budget;
+		uint32_t word = nvd_vw_rd(w, i);
 
+		struct nv_cmd c = nv_cmd_decode(word);
 		w->x.off = w->base + 4 * i;
 		w->x.data = word;
+		w->x.subc = w->x.mthd = w->x.cls = 0;
 		switch (c.type) {
 		case NV_CMD_INC:
 		case NV_CMD_NONINC:
@@ -782,36 +829,31 @@ static int nvd_vw_run(struct nvd_vwalk *w, unsigned pi)
 		case NV_CMD_OLD_JUMP: {
 			unsigned pj;
 			uint32_t wi;
-			w->x.subc = w->x.mthd = w->x.cls = 0;
 			if (nvd_vw_target(w, c.target, &pj, &wi))
 				return nvd_v_fail(&w->x, EFAULT, "jump to 0x%08x: not inside a push range",
 						  c.target);
 			if (++w->jumps > w->cap)
 				return nvd_v_fail(&w->x, ELOOP, "jumps do not end");
+			w->n += i - w->i0;          /* the segment ends before the jump */
 			nvd_vw_seek(w, pj, wi);
 			i = wi;
 			continue;
 		}
 		case NV_CMD_RETURN:
+			w->n += i - w->i0;
 			return 0;
 		case NV_CMD_CALL:
-			w->x.subc = w->x.mthd = w->x.cls = 0;
 			return nvd_v_fail(&w->x, EINVAL, "CALL inside a push range");
 		default:
-			w->x.subc = w->x.mthd = w->x.cls = 0;
 			return nvd_v_fail(&w->x, EINVAL, "invalid command word");
 		}
-		if (c.count >= w->nw - i) {
-			w->x.subc = c.subc;
-			w->x.mthd = c.mthd;
-			w->x.cls = w->x.sh->subc_cls[c.subc];
+		w->x.subc = c.subc;
+		w->x.mthd = c.mthd;
+		w->x.cls = sh->subc_cls[c.subc];
+		if (c.count >= w->nw - i)
 			return nvd_v_fail(&w->x, EINVAL, "packet runs past its push range");
-		}
-		if (w->cap - w->n < 1 + (size_t)c.count)
-			return nvd_v_fail(&w->x, w->jumps ? ELOOP : E2BIG,
-					  w->jumps ? "jumps do not end before the ring is full" :
-					  "more words than the ring has room for");
-		nv_wr32le(w->out + w->n++, word);
+		if (!nvd_vw_ensure(w, i + 1 + c.count))
+			goto budget;
 		if (c.count) {
 			int r = nvd_vw_packet(w, &c, i + 1);
 			if (r)
@@ -819,7 +861,21 @@ static int nvd_vw_run(struct nvd_vwalk *w, unsigned pi)
 		}
 		i += 1 + c.count;
 	}
+	w->n += i - w->i0;
 	return 0;
+budget:
+	w->x.off = w->base + 4 * i;
+	w->x.data = w->x.subc = w->x.mthd = w->x.cls = 0;
+	if (i < w->copied) {
+		struct nv_cmd c = nv_cmd_decode(nvd_vw_rd(w, i));
+		w->x.data = nvd_vw_rd(w, i);
+		if (c.type == NV_CMD_INC || c.type == NV_CMD_NONINC) {
+			w->x.subc = c.subc;
+			w->x.mthd = c.mthd;
+			w->x.cls = sh->subc_cls[c.subc];
+		}
+	}
+	return nvd_vw_budget(w);
 }
 
 static int nvd_v_check_lists(struct nvd_vctx *x)
@@ -852,6 +908,7 @@ long nvd_validate(struct nvd_vstate *vs, const struct nvd_vsubmit *sub, uint32_t
 		  size_t cap, struct nvd_verror *e)
 {
 	struct nvd_verror dummy;
+	uint32_t dummy_out;
 	struct nvd_vshadow sh;     /* work on a copy: a refusal leaves vs as it was */
 	struct nvd_vwalk w;
 	size_t nrel;
@@ -864,6 +921,7 @@ long nvd_validate(struct nvd_vstate *vs, const struct nvd_vsubmit *sub, uint32_t
 	w.x.sh = &sh;
 	w.x.sub = sub;
 	w.x.e = e;
+	w.x.gen = 1;               /* once_gen 0: no check has passed yet */
 	pthread_once(&vt_once, nvd_vt_build);
 	if (vt.broken)
 		return nvd_v_fail(&w.x, ENOMEM, "validator tables could not be built");
@@ -876,7 +934,7 @@ long nvd_validate(struct nvd_vstate *vs, const struct nvd_vsubmit *sub, uint32_t
 	r = nvd_v_relocs(vs, &w.x, &nrel);
 	if (r)
 		return r;
-	w.out = out;
+	w.out = cap ? out : &dummy_out;   /* nothing is written when cap is 0 */
 	w.cap = cap;
 	if (nrel) {
 		w.rel = vs->rel;

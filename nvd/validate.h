@@ -1,25 +1,42 @@
 /* Copy + validate + relocate: turns a client's push ranges into words the
- * card may execute, in one pass, reading every client word exactly once.
+ * card may execute, in one pass, reading every client word exactly once (it
+ * is copied into the output, relocations are patched into the copy, and the
+ * copy is what gets checked).
  *
  * Rules (../shared/DESIGN.md, "Nothing the card executes is client memory"):
- *  - every command word is decoded with hw/pushbuf.h; invalid words, calls
- *    and old-style/SLI words the hardware would fault on are refused;
+ *  - every command word is decoded with hw/pushbuf.h; invalid words (SLI
+ *    conditionals included) and CALLs are refused (-EINVAL);
  *  - a push range runs as if the daemon had CALLed it (as the NV40 kernel
- *    does): RETURN ends it, a CALL inside it is refused (CALL_SUBR_ACTIVE on
- *    hardware), a JUMP must land on a word inside one of this submission's
- *    push ranges and is followed, so the output is straight-line and holds no
- *    client jump; a budget of output words stops loops (-ELOOP);
- *  - methods must exist for the class bound to the subchannel (hw/methods.h),
- *    subchannel NVD_SUBC_DAEMON is the daemon's, PRIV methods are refused;
- *  - HANDLE data must name an object of this channel (or 0, the null object
- *    where the class allows none); OBJECT binds must name a GR object;
- *  - ADDR data must lie inside a buffer of this submission, and at every
- *    operation that touches memory (M2MF, GDI, BLIT, IFC, SIFM, NOTIFY) the
- *    whole extent it reads or writes must lie inside one buffer of this
- *    submission with that access (or inside a ctxdma over a client buffer);
- *  - relocations patch the word before it is validated.
- * Validator state (per channel: bound classes, the methods the extent checks
- * need) persists across submissions and is rolled back when one is refused. */
+ *    does): its end or a RETURN ends it, a JUMP (or old-style jump) must land
+ *    on a word inside one of this submission's push ranges (card address =
+ *    buffer addr + offset; -EFAULT) and is followed, so the output is
+ *    straight-line and holds no JUMP/CALL/RETURN; a packet must end inside
+ *    its range (-EINVAL); output beyond `cap` words is -E2BIG, or -ELOOP once
+ *    a jump was taken (so are more than `cap` jumps);
+ *  - methods must exist for the class bound to the subchannel (hw/methods.h;
+ *    -EINVAL, also for a subchannel with nothing bound), every method on
+ *    NVD_SUBC_DAEMON and every PRIV method is -EPERM (a count-0 header names
+ *    no method and passes anywhere);
+ *  - OBJECT must name a GR object of a bindable class (-ENOENT unknown,
+ *    -EINVAL otherwise); handle methods named DMA_* take a ctxdma or the null
+ *    object, the others a GR object or the null object; DMA_NOTIFY only a
+ *    DMA_BO of 16 bytes or more or the null object, as the card writes
+ *    notifications to it (-EFAULT);
+ *  - ADDR data must, when written, lie inside a buffer of this submission in
+ *    the space of the ctxdma its slot holds (any buffer while none is set;
+ *    for a DMA_BO ctxdma it is an offset below its size); 0 passes for the
+ *    2D classes, whose operations are checked whole (Mesa writes M2MF
+ *    OFFSET_OUT = 0 after every copy).  At every operation that touches
+ *    memory (M2MF BUF_NOTIFY, GDI rectangles, BLIT, IFC COLOR packets, SIFM)
+ *    the whole extent it reads or writes, computed in 64 bits, must lie
+ *    inside one buffer of the submission in the ctxdma's domain with that
+ *    access, or inside the DMA_BO ctxdma (-EFAULT).  3D (Curie) addresses
+ *    are checked at their start only: their extents come with the 3D engine;
+ *  - relocations patch the word before it is validated (-EINVAL for a bad
+ *    index, an unaligned word or one outside its buffer, two on one word).
+ * Validator state (per channel: bound classes, the handle and method values
+ * the extent checks need, one copy per class table as the card's grctx)
+ * persists across submissions; a refused submission leaves it untouched. */
 #ifndef NVD_VALIDATE_H
 #define NVD_VALIDATE_H
 

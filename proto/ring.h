@@ -10,7 +10,9 @@
 /* Submit ring memfd: a control page, then a power-of-two byte ring.
  * Positions are free-running byte counters; an entry starts at
  * (pos % NVD_RING_DATA_SIZE), is a multiple of 8 bytes and never wraps: a
- * client that cannot fit an entry before the end writes a PAD entry. */
+ * client that cannot fit an entry before the end writes a PAD entry, or,
+ * when fewer than a header's bytes remain, nothing: both sides skip a tail
+ * shorter than struct nvd_submit_hdr. */
 #define NVD_RING_CTL_SIZE   4096
 #define NVD_RING_DATA_SIZE  (256u << 10)
 #define NVD_RING_SIZE       (NVD_RING_CTL_SIZE + NVD_RING_DATA_SIZE)

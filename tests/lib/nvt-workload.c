@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +254,8 @@ int nvt_workload_run(struct nvt_workload *w, void (*ready)(struct nvt_workload *
 		memcpy(w->result + at, x->b[i].map, x->b[i].size);
 		at += x->b[i].size;
 	}
+	if (w->hold)
+		w->hold(w, w->hold_arg);
 out:
 	for (unsigned i = 0; i < WL_NBUFS; i++)
 		if (x->b[i].bo)
@@ -285,11 +288,33 @@ static void honest_ready(struct nvt_workload *w, void *arg)
 		_exit(3);
 }
 
+/* Results to the file, then hold the buffers until the parent releases us. */
+static void honest_hold(struct nvt_workload *w, void *arg)
+{
+	struct nvt_honest *h = arg;
+	char rel;
+	int fd = open(h->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		_exit(2);
+	size_t at = 0;
+	while (at < w->result_len) {
+		ssize_t n = write(fd, w->result + at, w->result_len - at);
+		if (n <= 0)
+			_exit(2);
+		at += (size_t)n;
+	}
+	close(fd);
+	if (read(h->to_child, &rel, 1) != 1) {
+		/* the parent went away: let go anyway */
+	}
+}
+
 static int honest_main(void *arg)
 {
 	struct honest_child *hc = arg;
 	struct nvt_workload w = { .sock = hc->sock, .name = "honest", .seed = hc->seed,
-				  .rounds = 6, .ops = 40, .wait_every = 2 };
+				  .rounds = 6, .ops = 40, .wait_every = 2,
+				  .hold = honest_hold, .hold_arg = hc->h };
 	if (nvt_workload_run(&w, honest_ready, hc->h) < 0) {
 		struct honest_hello m = { 0, 0, 0, 0 };
 		if (write(hc->h->from_child, &m, sizeof(m)) < 0) {
@@ -297,17 +322,6 @@ static int honest_main(void *arg)
 		}
 		return 1;
 	}
-	int fd = open(hc->h->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return 2;
-	size_t at = 0;
-	while (at < w.result_len) {
-		ssize_t n = write(fd, w.result + at, w.result_len - at);
-		if (n <= 0)
-			return 2;
-		at += (size_t)n;
-	}
-	close(fd);
 	free(w.result);
 	return 0;
 }
@@ -316,6 +330,7 @@ int nvt_honest_start(struct nvt_honest *h, const struct nvt_daemon *d, uint32_t 
 {
 	int a[2], b[2];
 	memset(h, 0, sizeof(*h));
+	signal(SIGPIPE, SIG_IGN);   /* a child that died must not take us along */
 	if (pipe2(a, O_CLOEXEC) < 0 || pipe2(b, O_CLOEXEC) < 0)
 		return -errno;
 	static unsigned serial;
@@ -360,6 +375,9 @@ int nvt_honest_finish(struct nvt_honest *h, uint8_t **bytes, size_t *len)
 	*len = 0;
 	if (!h->pid)
 		return -ECHILD;
+	if (write(h->to_child, "r", 1) != 1) {
+		/* it has already exited: its status says how */
+	}
 	int st = nvt_wait_child(h->pid, 30000);
 	close(h->to_child);
 	close(h->from_child);

@@ -347,6 +347,19 @@ int nvt_daemon_fds(const struct nvt_daemon *d)
 	return n;
 }
 
+int nvt_daemon_fds_settled(const struct nvt_daemon *d)
+{
+	int last = nvt_daemon_fds(d);
+	for (unsigned i = 0; i < 100; i++) {
+		nvt_sleep_ms(20);
+		int n = nvt_daemon_fds(d);
+		if (n == last)
+			return n;
+		last = n;
+	}
+	return last;
+}
+
 /* ---- child processes ---- */
 
 pid_t nvt_fork(int (*fn)(void *arg), void *arg)
@@ -402,6 +415,20 @@ int nvt_wait_child(pid_t pid, int timeout_ms)
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
 	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+int nvt_child_done(pid_t pid, int *code)
+{
+	int st;
+	pid_t r = waitpid(pid, &st, WNOHANG);
+	if (r == 0)
+		return 0;
+	nvt_pid_del(pid);
+	if (r < 0)
+		*code = -errno;
+	else
+		*code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	return 1;
 }
 
 /* ---- buffers with a shadow ---- */
@@ -777,6 +804,24 @@ uint32_t nvt_dma(const struct nvt_push *p, const struct nvt_buf *b)
 	return b->domain == NVC_VRAM ? nvc_chan_vram_dma(p->ch) : nvc_chan_gart_dma(p->ch);
 }
 
+/* Whether [off + lo, off + hi) lies inside the buffer: a hostile test's
+ * out-of-bounds operation is emitted but never applied to the shadow. */
+static int nvt_fits(const struct nvt_buf *b, uint64_t off, int64_t lo, int64_t hi)
+{
+	return (int64_t)off + lo >= 0 && (int64_t)off + hi <= (int64_t)b->size && lo <= hi;
+}
+
+/* Bytes [lo, hi) a w x h rectangle at (x, y) touches from a surface's start. */
+static int nvt_rect_fits(const struct nvt_buf *b, uint32_t off, uint32_t pitch, unsigned bpp,
+			 uint32_t x, uint32_t y, uint32_t w, uint32_t h)
+{
+	if (!w || !h)
+		return 1;
+	int64_t lo = (int64_t)y * pitch + (int64_t)x * bpp;
+	int64_t hi = (int64_t)(y + h - 1) * pitch + (int64_t)(x + w) * bpp;
+	return nvt_fits(b, off, lo, hi);
+}
+
 static uint32_t nvt_xy(uint32_t lo, uint32_t hi)
 {
 	return (hi & 0xffff) << 16 | (lo & 0xffff);
@@ -800,7 +845,10 @@ void nvt_m2mf(struct nvt_push *p, struct nvt_buf *src, uint32_t soff, int32_t sp
 	nvt_out(p, lines);
 	nvt_out(p, 1 | 1 << 8);   /* FORMAT: input and output increment 1 */
 	nvt_out(p, 0);            /* BUF_NOTIFY: go */
-	nvt_ref_m2mf(dst->shadow + doff, dpitch, src->shadow + soff, spitch, len, lines);
+	int64_t sl = (int64_t)(lines ? lines - 1 : 0) * spitch, dl = (int64_t)(lines ? lines - 1 : 0) * dpitch;
+	if (lines && nvt_fits(src, soff, sl < 0 ? sl : 0, (sl > 0 ? sl : 0) + len) &&
+	    nvt_fits(dst, doff, dl < 0 ? dl : 0, (dl > 0 ? dl : 0) + len))
+		nvt_ref_m2mf(dst->shadow + doff, dpitch, src->shadow + soff, spitch, len, lines);
 }
 
 void nvt_surf2d(struct nvt_push *p, const struct nvt_surf *src, const struct nvt_surf *dst)
@@ -828,7 +876,8 @@ void nvt_fill(struct nvt_push *p, const struct nvt_surf *dst, unsigned color_fmt
 	nvt_begin(p, NVT_SUBC_GDI, NV_GDI_UNCLIPPED_RECTANGLE_POINT, 2);
 	nvt_out(p, nvt_xy(y, x));   /* GDI: Y low, X high */
 	nvt_out(p, nvt_xy(h, w));
-	nvt_ref_fill(dst->buf->shadow + dst->offset, dst->pitch, dst->bpp, x, y, w, h, color);
+	if (nvt_rect_fits(dst->buf, dst->offset, dst->pitch, dst->bpp, x, y, w, h))
+		nvt_ref_fill(dst->buf->shadow + dst->offset, dst->pitch, dst->bpp, x, y, w, h, color);
 }
 
 void nvt_blit(struct nvt_push *p, const struct nvt_surf *src, const struct nvt_surf *dst,
@@ -841,8 +890,10 @@ void nvt_blit(struct nvt_push *p, const struct nvt_surf *src, const struct nvt_s
 	nvt_out(p, nvt_xy(sx, sy));
 	nvt_out(p, nvt_xy(dx, dy));
 	nvt_out(p, nvt_xy(w, h));
-	nvt_ref_blit(dst->buf->shadow + dst->offset, dst->pitch, src->buf->shadow + src->offset,
-		     src->pitch, dst->bpp, sx, sy, dx, dy, w, h);
+	if (nvt_rect_fits(src->buf, src->offset, src->pitch, dst->bpp, sx, sy, w, h) &&
+	    nvt_rect_fits(dst->buf, dst->offset, dst->pitch, dst->bpp, dx, dy, w, h))
+		nvt_ref_blit(dst->buf->shadow + dst->offset, dst->pitch,
+			     src->buf->shadow + src->offset, src->pitch, dst->bpp, sx, sy, dx, dy, w, h);
 }
 
 void nvt_ifc(struct nvt_push *p, const struct nvt_surf *dst, unsigned ifc_fmt, uint32_t x,
@@ -871,7 +922,8 @@ void nvt_ifc(struct nvt_push *p, const struct nvt_surf *dst, unsigned ifc_fmt, u
 			nvt_out(p, v);
 		}
 	}
-	nvt_ref_ifc(dst->buf->shadow + dst->offset, dst->pitch, cpp, x, y, w, h, pixels);
+	if (nvt_rect_fits(dst->buf, dst->offset, dst->pitch, cpp, x, y, w, h))
+		nvt_ref_ifc(dst->buf->shadow + dst->offset, dst->pitch, cpp, x, y, w, h, pixels);
 }
 
 void nvt_sifm_swz(struct nvt_push *p, const struct nvt_surf *src, unsigned sifm_fmt,
@@ -900,8 +952,12 @@ void nvt_sifm_swz(struct nvt_push *p, const struct nvt_surf *src, unsigned sifm_
 	nvt_out(p, src->pitch | NV_SIFM_ORIGIN_CENTER << 16 | NV_SIFM_FILTER_POINT_SAMPLE << 24);
 	nvt_out(p, (uint32_t)(src->buf->addr + src->offset));
 	nvt_out(p, nvt_xy(sx << NV_SIFM_POINT_FRAC_BITS, sy << NV_SIFM_POINT_FRAC_BITS));
-	nvt_ref_sifm_swz(dst->buf->shadow + dst->offset, dst->lw, dst->lh,
-			 src->buf->shadow + src->offset, src->pitch, src->bpp, sx, sy, dx, dy, w, h);
+	if (dst->lw + dst->lh <= 24 && dx + w <= 1u << dst->lw && dy + h <= 1u << dst->lh &&
+	    nvt_fits(dst->buf, dst->offset, 0, (int64_t)dst->bpp << (dst->lw + dst->lh)) &&
+	    nvt_rect_fits(src->buf, src->offset, src->pitch, src->bpp, sx, sy, w, h))
+		nvt_ref_sifm_swz(dst->buf->shadow + dst->offset, dst->lw, dst->lh,
+				 src->buf->shadow + src->offset, src->pitch, src->bpp, sx, sy, dx, dy,
+				 w, h);
 }
 
 /* ---- leaks ---- */

@@ -55,6 +55,8 @@ void nvt_daemon_print_log(const struct nvt_daemon *d);
 int nvt_log_contains(const struct nvt_daemon *d, const char *text);
 /* Open file descriptors of the daemon process (from /proc), -errno on error. */
 int nvt_daemon_fds(const struct nvt_daemon *d);
+/* The same once it has stopped changing (connections still being closed). */
+int nvt_daemon_fds_settled(const struct nvt_daemon *d);
 
 /* A watchdog for the whole process: after `seconds`, print which test hung,
  * kill every daemon and child the harness started and exit(1). */
@@ -68,6 +70,9 @@ pid_t nvt_fork(int (*fn)(void *arg), void *arg);
 /* Wait for a child for at most timeout_ms; its exit code, 128+signal when
  * killed, or -ETIMEDOUT (it is then killed). */
 int nvt_wait_child(pid_t pid, int timeout_ms);
+/* Without waiting: 1 and *code as nvt_wait_child gives it when the child
+ * has ended, 0 while it runs. */
+int nvt_child_done(pid_t pid, int *code);
 
 /* ---- buffers with a CPU shadow ---- */
 
@@ -274,6 +279,9 @@ struct nvt_workload {
 	/* results: every buffer's bytes, concatenated (malloc'd) */
 	uint8_t *result;
 	size_t result_len;
+	/* called with the buffers still held, after the results are taken */
+	void (*hold)(struct nvt_workload *w, void *arg);
+	void *hold_arg;
 	/* the first destination buffer, for attacks that aim at it */
 	uint64_t victim_addr, victim_size;
 	unsigned victim_domain;
@@ -287,7 +295,9 @@ int nvt_workload_run(struct nvt_workload *w, void (*ready)(struct nvt_workload *
 		     void *arg);
 
 /* The same workload in a forked child that waits for a go-ahead: the
- * "honest client" beside an attacker. */
+ * "honest client" beside an attacker.  It keeps its buffers until
+ * nvt_honest_finish, so an attacker aiming at their addresses never finds
+ * them free and taken by itself. */
 struct nvt_honest {
 	pid_t pid;
 	int to_child, from_child;

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "hw/enums-2d.h"
 #include "hw/formats.h"
 #include "hw/methods.h"
 #include "hw/pushbuf.h"
@@ -32,7 +33,7 @@
 #define GART_SIZE 0x10000u
 #define HIGH_ADDR 0x123456000ull   /* above 4 GiB: for HIGH relocations */
 
-enum { BO_PUSH, BO_VRAM, BO_VRAM_RO, BO_GART, BO_PUSH2, BO_HIGH, NBOS };
+enum { BO_PUSH, BO_VRAM, BO_VRAM_RO, BO_GART, BO_PUSH2, BO_HIGH, BO_TOP, NBOS };
 
 static uint8_t pushmem[PB_SIZE], push2mem[PB_SIZE];
 static struct nvd_vbo bos[NBOS] = {
@@ -44,6 +45,9 @@ static struct nvd_vbo bos[NBOS] = {
 			 NVD_ACCESS_READ | NVD_ACCESS_WRITE, NULL },
 	[BO_PUSH2]   = { PB2_ADDR, PB_SIZE, NVD_DOMAIN_GART, NVD_ACCESS_READ, push2mem },
 	[BO_HIGH]    = { HIGH_ADDR, 0x1000, NVD_DOMAIN_GART, NVD_ACCESS_READ, NULL },
+	/* straddles 4 GiB, which no 32-bit ctxdma offset can follow */
+	[BO_TOP]     = { 0xfffff000u, 0x2000, NVD_DOMAIN_VRAM,
+			 NVD_ACCESS_READ | NVD_ACCESS_WRITE, NULL },
 };
 
 enum {
@@ -52,7 +56,7 @@ enum {
 	H_M2MF = 0x80000018, H_SURF2D = 0x80000010, H_SWZ = 0x80000020, H_SIFM = 0x80000017,
 	H_GDI = 0x80000016, H_BLIT = 0x80000015, H_IFC = 0x8000001a, H_PATT = 0x80000012,
 	H_ROP = 0x80000011, H_CLIP = 0x80000013, H_BETA1 = 0x8000001b, H_BETA4 = 0x8000001c,
-	H_3D = 0x80000019, H_SW = 0x80000030, H_OTHER = 0x90000001,
+	H_3D = 0x80000019, H_3D44 = 0x80000029, H_SW = 0x80000030, H_OTHER = 0x90000001,
 };
 
 #define GR(h, c) { h, c, NVD_VOBJ_GR, 0, 0, 0 }
@@ -68,7 +72,7 @@ static const struct nvd_vobj chan_a_objs[] = {
 	GR(H_SIFM, NV_CLASS_SIFM), GR(H_GDI, NV_CLASS_GDI), GR(H_BLIT, NV_CLASS_BLIT),
 	GR(H_IFC, NV_CLASS_IFC), GR(H_PATT, NV_CLASS_PATT), GR(H_ROP, NV_CLASS_ROP),
 	GR(H_CLIP, NV_CLASS_CLIP), GR(H_BETA1, NV_CLASS_BETA1), GR(H_BETA4, NV_CLASS_BETA4),
-	GR(H_3D, NV_CLASS_CURIE_NV40), GR(H_SW, NV_CLASS_NVSW),
+	GR(H_3D, NV_CLASS_CURIE_NV40), GR(H_3D44, NV_CLASS_CURIE_NV44), GR(H_SW, NV_CLASS_NVSW),
 };
 static const struct nvd_vobj chan_b_objs[] = { GR(H_OTHER, NV_CLASS_M2MF) };
 
@@ -304,13 +308,14 @@ static void unknown_method_is_refused(void **state)
 {
 	(void)state;
 	bind(S_M2MF, H_M2MF);
-	INC(S_M2MF, NV_M2MF_PITCH_IN, 1, 2, 3, 4, 5, 6, 7);   /* 0x314 .. 0x32c: 0x32c unknown */
+	INC(S_M2MF, NV_M2MF_DMA_BUFFER_OUT, H_VRAM, 7);       /* 0x18c: no such method */
 	long n = submit();
-	assert_refused(n, -EINVAL, NV_M2MF_BUF_NOTIFY + 4);
+	assert_refused(n, -EINVAL, NV_M2MF_DMA_BUFFER_OUT + 4);
 	assert_int_equal(err.cls, NV_CLASS_M2MF);
 	assert_int_equal(err.subc, S_M2MF);
+	assert_int_equal(err.data, 7);
 	assert_string_equal(err.why, "unknown method");
-	assert_int_equal(err.offset, 9 * 4);
+	assert_int_equal(err.offset, 4 * 4);
 }
 
 static void unknown_fifo_method_is_refused(void **state)
@@ -424,6 +429,8 @@ static void notify_needs_a_notifier_of_16_bytes(void **state)
 {
 	(void)state;
 	bind(S_M2MF, H_M2MF);
+	assert_copied(submit());                      /* kept: later refusals roll back to it */
+	next();
 	INC(S_M2MF, NV_M2MF_NOTIFY, 0);               /* DMA_NOTIFY never set */
 	assert_refused(submit(), -EFAULT, NV_M2MF_NOTIFY);
 	next();
@@ -462,6 +469,8 @@ static void address_in_a_buffer_not_on_the_list_fails(void **state)
 {
 	(void)state;
 	m2mf_setup(H_VRAM, H_VRAM);
+	assert_copied(submit());
+	next();
 	INC(S_M2MF, NV_M2MF_OFFSET_OUT, 0x00600000);            /* nobody's buffer */
 	assert_refused(submit(), -EFAULT, NV_M2MF_OFFSET_OUT);
 	next();
@@ -503,6 +512,8 @@ static void m2mf_line_count_times_pitch_past_the_buffer_fails(void **state)
 {
 	(void)state;
 	m2mf_setup(H_GART, H_VRAM);
+	assert_copied(submit());
+	next();
 	/* 17 lines: 0x11000 bytes from the start of a 0x10000 buffer */
 	m2mf_emit(GART_ADDR, VRAM_ADDR, 0x1000, 0x1000, 0x1000, 17, 0x101);
 	assert_refused(submit(), -EFAULT, NV_M2MF_BUF_NOTIFY);
@@ -518,9 +529,18 @@ static void m2mf_64bit_overflow_attempts_fail(void **state)
 {
 	(void)state;
 	m2mf_setup(H_VRAM, H_VRAM);
-	/* (2^32 - 1) lines of pitch 2^31 - 1: wraps any 32-bit computation */
-	m2mf_emit(VRAM_ADDR, VRAM_ADDR, 0x7fffffff, 0, 1, 0xffffffff, 0x101);
+	assert_copied(submit());
+	next();
+	/* 2047 lines of pitch 2^31 - 1: wraps any 32-bit computation */
+	m2mf_emit(VRAM_ADDR, VRAM_ADDR, 0x7fffffff, 0, 1, NV_M2MF_LINE_COUNT_MAX, 0x101);
 	assert_refused(submit(), -EFAULT, NV_M2MF_BUF_NOTIFY);
+	next();
+	/* more lines, or longer ones, than the engine takes */
+	m2mf_emit(VRAM_ADDR, VRAM_ADDR, 0x100, 0, 1, 0xffffffff, 0x101);
+	assert_refused(submit(), -EINVAL, NV_M2MF_BUF_NOTIFY);
+	next();
+	m2mf_emit(VRAM_ADDR, VRAM_ADDR, 0, 0, 0xfffffff0, 1, 0x101);
+	assert_refused(submit(), -EINVAL, NV_M2MF_BUF_NOTIFY);
 	next();
 	/* pitch 2^32 - 4096 is -4096: lines below the buffer, not 4 GiB above */
 	m2mf_emit(VRAM_ADDR, VRAM_ADDR, 0, 0xfffff000, 0x100, 2, 0x101);
@@ -530,9 +550,11 @@ static void m2mf_64bit_overflow_attempts_fail(void **state)
 	m2mf_emit(VRAM_ADDR, 0, 0, 0x80000000, 0x100, 3, 0x101);
 	assert_refused(submit(), -EFAULT, NV_M2MF_BUF_NOTIFY);
 	next();
-	/* a line length that wraps 32 bits with the offset */
-	m2mf_emit(VRAM_ADDR, VRAM_ADDR, 0, 0, 0xfffffff0, 1, 0x101);
+	/* a line from near the top of the 32-bit space runs past 4 GiB, though
+	 * not past its buffer */
+	m2mf_emit(VRAM_ADDR, 0xfffff800, 0, 0, 0x1000, 1, 0x101);
 	assert_refused(submit(), -EFAULT, NV_M2MF_BUF_NOTIFY);
+	assert_non_null(strstr(err.why, "4 GiB"));
 	next();
 	/* increment 4 quadruples the span: 0x40001 * 4 > 1 MiB */
 	m2mf_emit(VRAM_ADDR, VRAM_ADDR, 0, 0, 0x40001, 1, 0x0401);
@@ -555,6 +577,8 @@ static void m2mf_without_ctxdma_or_through_null_fails(void **state)
 {
 	(void)state;
 	bind(S_M2MF, H_M2MF);
+	assert_copied(submit());
+	next();
 	m2mf_emit(VRAM_ADDR, VRAM_ADDR, 0, 0, 16, 1, 0x101);   /* no ctxdma set yet */
 	assert_refused(submit(), -EFAULT, NV_M2MF_BUF_NOTIFY);
 	next();
@@ -594,6 +618,7 @@ static void gdi_rect_inside_passes_past_the_surface_buffer_fails(void **state)
 	surf2d_setup(NV_SURF_FORMAT_Y32, 0x1000, VRAM_ADDR, VRAM_ADDR);
 	bind(S_GDI, H_GDI);
 	INC(S_GDI, NV_GDI_SURFACE, H_SURF2D);
+	INC(S_GDI, NV_GDI_OPERATION, NV_2D_OPERATION_SRCCOPY, NV_GDI_COLOR_FORMAT_A8R8G8B8);
 	/* rect 1 at (x 0, y 255) 1024 x 1 at 4 bpp ends at 255 * 4096 + 4096 = 1 MiB */
 	INC(S_GDI, NV_GDI_UNCLIPPED_RECTANGLE_POINT, 0, 0x00010001, 255, 1024 << 16 | 1);
 	assert_copied(submit());
@@ -610,6 +635,9 @@ static void gdi_with_unknown_format_or_foreign_surface_fails(void **state)
 	surf2d_setup(0x77, 0x1000, VRAM_ADDR, VRAM_ADDR);
 	bind(S_GDI, H_GDI);
 	INC(S_GDI, NV_GDI_SURFACE, H_SURF2D);
+	INC(S_GDI, NV_GDI_OPERATION, NV_2D_OPERATION_SRCCOPY, NV_GDI_COLOR_FORMAT_A8R8G8B8);
+	assert_copied(submit());                      /* formats are checked when used */
+	next();
 	INC(S_GDI, NV_GDI_UNCLIPPED_RECTANGLE_POINT, 0, 0x00010001);
 	assert_refused(submit(), -EINVAL, NV_GDI_UNCLIPPED_RECTANGLE_SIZE);
 	next();
@@ -625,9 +653,46 @@ static void coordinates_with_the_sign_bit_fail(void **state)
 	surf2d_setup(NV_SURF_FORMAT_Y8, 0x100, VRAM_ADDR + 0x80000, VRAM_ADDR + 0x80000);
 	bind(S_GDI, H_GDI);
 	INC(S_GDI, NV_GDI_SURFACE, H_SURF2D);
+	INC(S_GDI, NV_GDI_OPERATION, NV_2D_OPERATION_SRCCOPY, NV_GDI_COLOR_FORMAT_A8R8G8B8);
 	/* y = 0xffff: row 65535 unsigned but row -1 signed */
 	INC(S_GDI, NV_GDI_UNCLIPPED_RECTANGLE_POINT, 0xffff, 0x00010001);
 	assert_refused(submit(), -EINVAL, NV_GDI_UNCLIPPED_RECTANGLE_SIZE);
+}
+
+static void sifm_setup(uint32_t surface);
+
+static void operations_with_values_the_engines_refuse_fail(void **state)
+{
+	(void)state;
+	surf2d_setup(NV_SURF_FORMAT_A8R8G8B8, 0x100, VRAM_ADDR, VRAM_ADDR);
+	bind(S_GDI, H_GDI);
+	INC(S_GDI, NV_GDI_SURFACE, H_SURF2D);
+	bind(S_BLIT, H_BLIT);
+	INC(S_BLIT, NV_BLIT_SURFACES, H_SURF2D);
+	bind(S_IFC, H_IFC);
+	INC(S_IFC, NV_IFC_SURFACE, H_SURF2D);
+	assert_copied(submit());
+	next();
+	INC(S_GDI, NV_GDI_OPERATION, NV_2D_OPERATION_SRCCOPY, 7);      /* no such colour format */
+	INC(S_GDI, NV_GDI_UNCLIPPED_RECTANGLE_POINT, 0, 1 << 16 | 1);
+	assert_refused(submit(), -EINVAL, NV_GDI_UNCLIPPED_RECTANGLE_SIZE);
+	next();
+	INC(S_BLIT, NV_BLIT_OPERATION, 9);                             /* no such operation */
+	INC(S_BLIT, NV_BLIT_POINT_IN, 0, 0, 1 << 16 | 1);
+	assert_refused(submit(), -EINVAL, NV_BLIT_SIZE);
+	next();
+	INC(S_IFC, NV_IFC_OPERATION, NV_2D_OPERATION_SRCCOPY, 9, 0, 1 << 16 | 1, 1 << 16 | 1);
+	NI(S_IFC, NV_IFC_COLOR, 0);
+	assert_refused(submit(), -EINVAL, NV_IFC_COLOR);
+	next();
+	/* a swizzled surface wider than 2^11 */
+	bind(S_MISC, H_SWZ);
+	INC(S_MISC, NV_SWZSURF_DMA_IMAGE, H_VRAM);
+	INC(S_MISC, NV_SWZSURF_FORMAT, NV_SURF_FORMAT_A8R8G8B8 | 12 << 16 | 0 << 24, VRAM_ADDR);
+	sifm_setup(H_SWZ);
+	INC(S_MISC, NV_SIFM_OUT_POINT, 0, 1 << 16 | 16);
+	INC(S_MISC, NV_SIFM_SIZE, 1 << 16 | 16, 0x100, GART_ADDR, 0);
+	assert_refused(submit(), -EINVAL, NV_SIFM_POINT);
 }
 
 static void blit_source_outside_its_buffer_fails(void **state)
@@ -663,7 +728,8 @@ static void ifc_color_packet_is_checked_against_its_rectangle(void **state)
 	bind(S_IFC, H_IFC);
 	INC(S_IFC, NV_IFC_SURFACE, H_SURF2D);
 	/* 256 x 16 at (0, 0): 15 * 0x400 + 1024 = 0x4000, the last 16 KiB */
-	INC(S_IFC, NV_IFC_OPERATION, 3, NV_SURF_FORMAT_A8R8G8B8, 0, 16 << 16 | 256, 16 << 16 | 256);
+	INC(S_IFC, NV_IFC_OPERATION, NV_2D_OPERATION_SRCCOPY, NV_IFC_COLOR_FORMAT_A8R8G8B8, 0,
+	    16 << 16 | 256, 16 << 16 | 256);
 	emit(NV_CMD_INC_WORD(S_IFC, NV_IFC_COLOR, 1792));
 	for (unsigned i = 0; i < 1792; i++)
 		emit(i * 0x01010101u);
@@ -800,7 +866,9 @@ static void jump_loop_is_eloop(void **state)
 	bind(S_M2MF, H_M2MF);
 	INC(S_M2MF, NV_M2MF_NOP, 0);
 	emit(NV_CMD_JUMP_WORD(PB_ADDR + 8));         /* back to the NOP */
-	assert_refused(submit(), -ELOOP, NV_M2MF_NOP);
+	assert_int_equal(submit(), -ELOOP);          /* the ring fills up */
+	assert_int_equal(err.err, -ELOOP);
+	assert_int_equal(err.push, 0);
 }
 
 static void more_words_than_the_ring_holds_is_e2big(void **state)
@@ -832,15 +900,15 @@ static void reloc_low_high_and_or_patch_the_words(void **state)
 	add_reloc(HERE() - 2, BO_VRAM, NVD_RELOC_OR, 0, H_VRAM, H_GART);
 	add_reloc(HERE() - 1, BO_GART, NVD_RELOC_OR, 0, H_VRAM, H_GART);
 	INC(S_M2MF, NV_M2MF_OFFSET_IN, 0xdead, 0xdead, 0xdead, 0xdead);
-	add_reloc(HERE() - 4, BO_GART, NVD_RELOC_LOW, 0x10, 0, 0);
-	add_reloc(HERE() - 3, BO_VRAM, NVD_RELOC_LOW, 0x20, 0, 0);
+	add_reloc(HERE() - 4, BO_VRAM, NVD_RELOC_LOW, 0x20, 0, 0);
+	add_reloc(HERE() - 3, BO_GART, NVD_RELOC_LOW, 0x10, 0, 0);
 	add_reloc(HERE() - 2, BO_HIGH, NVD_RELOC_HIGH, 0xfff, 0, 0);   /* PITCH_IN: plain */
 	add_reloc(HERE() - 1, BO_HIGH, NVD_RELOC_LOW | NVD_RELOC_OR, 0x4, 0x100000, 0x200000);
 	assert_int_equal(submit(), pn);
 	assert_int_equal(nv_rd32le(&out[3]), H_VRAM);
 	assert_int_equal(nv_rd32le(&out[4]), H_GART);
-	assert_int_equal(nv_rd32le(&out[6]), GART_ADDR + 0x10);
-	assert_int_equal(nv_rd32le(&out[7]), VRAM_ADDR + 0x20);
+	assert_int_equal(nv_rd32le(&out[6]), VRAM_ADDR + 0x20);
+	assert_int_equal(nv_rd32le(&out[7]), GART_ADDR + 0x10);
 	assert_int_equal(nv_rd32le(&out[8]), (uint32_t)((HIGH_ADDR + 0xfff) >> 32));
 	assert_int_equal(nv_rd32le(&out[9]), (uint32_t)(HIGH_ADDR + 4) | 0x200000);
 	/* the client's buffer is untouched */
@@ -866,7 +934,7 @@ static void relocated_address_is_checked_after_patching(void **state)
 	INC(S_M2MF, NV_M2MF_OFFSET_OUT, 0x00600000);   /* bad as written, good once patched */
 	add_reloc(HERE() - 1, BO_VRAM, NVD_RELOC_LOW, 0, 0, 0);
 	assert_int_equal(submit(), pn);
-	nrel = 0;
+	next();
 	INC(S_M2MF, NV_M2MF_OFFSET_OUT, VRAM_ADDR);    /* good as written, bad once patched */
 	add_reloc(HERE() - 1, BO_VRAM, NVD_RELOC_LOW, VRAM_SIZE, 0, 0);
 	assert_refused(submit(), -EFAULT, NV_M2MF_OFFSET_OUT);
@@ -988,6 +1056,20 @@ static void documented_3d_methods_pass_and_addresses_are_checked(void **state)
 	assert_refused(submit(), -EFAULT, NV_CURIE_COLOR0_OFFSET);
 }
 
+static void nv44_lacks_the_index_buffer_methods(void **state)
+{
+	(void)state;
+	bind(S_3D, H_3D);
+	INC(S_3D, NV_CURIE_DMA_VTXBUF0, H_VRAM, H_GART);
+	INC(S_3D, NV_CURIE_IDXBUF_OFFSET, VRAM_ADDR, 0x10);
+	assert_copied(submit());
+	next();
+	bind(S_3D, H_3D44);                          /* same table, one state */
+	INC(S_3D, NV_CURIE_IDXBUF_OFFSET, VRAM_ADDR, 0x10);
+	assert_refused(submit(), -EINVAL, NV_CURIE_IDXBUF_OFFSET);
+	assert_int_equal(err.cls, NV_CLASS_CURIE_NV44);
+}
+
 /* ---- the realistic stream and error locations ---- */
 
 /* What xf86-video-nouveau's NVAccelCommonInit and one round of its EXA
@@ -1085,12 +1167,12 @@ static void error_reports_push_index_and_byte_offset(void **state)
 	/* range 1 starts at byte 0x40 of the same buffer */
 	pn = 0x10;
 	INC(S_M2MF, NV_M2MF_NOP, 0);
-	INC(S_M2MF, NV_M2MF_PITCH_IN, 1, 2, 3, 4, 5, 6, 7);     /* 0x32c unknown */
+	INC(S_M2MF, NV_M2MF_DMA_BUFFER_OUT, H_VRAM, 7);          /* 0x18c unknown */
 	push[1] = (struct nvd_vpush){ BO_PUSH, 0x40, (pn - 0x10) * 4 };
 	npush = 2;
-	assert_refused(submit(), -EINVAL, NV_M2MF_BUF_NOTIFY + 4);
+	assert_refused(submit(), -EINVAL, NV_M2MF_DMA_BUFFER_OUT + 4);
 	assert_int_equal(err.push, 1);
-	assert_int_equal(err.offset, 0x40 + 4 * (2 + 1 + 6));
+	assert_int_equal(err.offset, 0x40 + 4 * (2 + 1 + 1));
 	assert_int_equal(err.data, 7);
 	assert_int_equal(err.subc, S_M2MF);
 	assert_int_equal(err.cls, NV_CLASS_M2MF);
@@ -1108,6 +1190,70 @@ static void bad_push_ranges_are_refused(void **state)
 	assert_int_equal(submit(), -EINVAL);
 	push[0] = (struct nvd_vpush){ NBOS, 0, 8 };
 	assert_int_equal(submit(), -EINVAL);
+}
+
+/* Random mutations of the realistic stream: never a crash, never more than
+ * the budget, and whatever passes is straight-line packets only, which pass
+ * again unchanged from the same starting state (the output is what was
+ * validated). */
+static void mutated_streams_only_ever_yield_validated_packets(void **state)
+{
+	static uint8_t orig[PB_SIZE], accepted[4 * OUT_CAP];
+	uint32_t seed = 1;
+
+	realistic_stream_is_copied_byte_for_byte(state);
+	uint32_t words = pn;
+	memcpy(orig, pushmem, sizeof orig);
+	unsigned passed = 0;
+	for (unsigned iter = 0; iter < 3000; iter++) {
+		memcpy(pushmem, orig, sizeof orig);
+		pn = words;
+		unsigned flips = 1 + iter % 4;
+		for (unsigned f = 0; f < flips; f++) {
+			seed = seed * 1103515245 + 12345;
+			uint32_t at = (seed >> 8) % words;
+			seed = seed * 1103515245 + 12345;
+			uint32_t v = seed;
+			switch (iter % 5) {
+			case 0: v = nv_rd32le(pushmem + 4 * at) ^ (1u << (seed >> 27)); break;
+			case 1: v = NV_CMD_JUMP_WORD(PB_ADDR + 4 * ((seed >> 4) % words)); break;
+			case 2: v = nv_rd32le(pushmem + 4 * at) + ((seed >> 16) & 0xff) - 0x80; break;
+			default: break;
+			}
+			nv_wr32le(pushmem + 4 * at, v);
+		}
+		nvd_vstate_free(vs);
+		vs = nvd_vstate_new();
+		npush = 0;
+		long n = submit_cap(NBOS, 4096);
+		assert_true(n <= 4096);
+		if (n < 0) {
+			assert_int_equal(err.err, n);
+			continue;
+		}
+		passed++;
+		for (long i = 0; i < n;) {
+			struct nv_cmd c = nv_cmd_decode(nv_rd32le(&out[i]));
+			assert_true(c.type == NV_CMD_INC || c.type == NV_CMD_NONINC);
+			assert_true(c.subc != NVD_SUBC_DAEMON || !c.count);
+			i += 1 + c.count;
+			assert_true(i <= n);
+		}
+		memcpy(accepted, out, 4 * (size_t)n);
+		memcpy(pushmem, accepted, 4 * (size_t)n);
+		pn = (uint32_t)n;
+		npush = 0;
+		nvd_vstate_free(vs);
+		vs = nvd_vstate_new();
+		long n2 = submit_cap(NBOS, 4096);
+		if (n2 != n)
+			print_error("iteration %u: %ld words passed, again %ld: %s at +0x%x\n", iter, n,
+				    n2, err.why, err.offset);
+		assert_int_equal(n2, n);
+		assert_memory_equal(out, accepted, 4 * (size_t)n);
+	}
+	print_message("mutations: %u of 3000 passed\n", passed);
+	assert_true(passed > 0);
 }
 
 int main(void)
@@ -1146,6 +1292,7 @@ int main(void)
 		T(gdi_rect_inside_passes_past_the_surface_buffer_fails),
 		T(gdi_with_unknown_format_or_foreign_surface_fails),
 		T(coordinates_with_the_sign_bit_fail),
+		T(operations_with_values_the_engines_refuse_fail),
 		T(blit_source_outside_its_buffer_fails),
 		T(ifc_color_packet_is_checked_against_its_rectangle),
 		T(sifm_to_linear_destination_outside_fails),
@@ -1165,9 +1312,11 @@ int main(void)
 		T(state_persists_across_submissions),
 		T(refused_submission_leaves_state_unchanged),
 		T(documented_3d_methods_pass_and_addresses_are_checked),
+		T(nv44_lacks_the_index_buffer_methods),
 		T(realistic_stream_is_copied_byte_for_byte),
 		T(error_reports_push_index_and_byte_offset),
 		T(bad_push_ranges_are_refused),
+		T(mutated_streams_only_ever_yield_validated_packets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

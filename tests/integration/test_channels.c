@@ -1,0 +1,106 @@
+/* Hardware channels: a client may take every channel the card has; each
+ * one works; the next request fails with -EBUSY and a message naming the
+ * hardware channels; a freed channel can be had again. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "tests/lib/nvt-test.h"
+
+#define MAX_CHANS 64
+
+/* A small M2MF on the channel: 3 lines of 100 bytes, checked. */
+static void small_copy(struct nvc *c, struct nvc_chan *ch, uint32_t seed)
+{
+	struct nvt_push p;
+	struct nvt_buf g, v;
+
+	NVT_OK(nvc_obj_new(ch, NVT_H_M2MF, NV_CLASS_M2MF));
+	NVT_OK(nvt_push_init(&p, c, ch, 4096));
+	NVT_OK(nvt_buf_new(c, 4096, NVC_GART, seed, &g));
+	NVT_OK(nvt_buf_new(c, 4096, NVC_VRAM, seed + 1, &v));
+	nvt_mthd(&p, NVT_SUBC_M2MF, NV_FIFO_OBJECT, NVT_H_M2MF);
+	nvt_m2mf(&p, &g, seed % 64, 128, &v, 64, 200, 100, 3);
+	NVT_OK(nvt_finish(&p));
+	if (nvt_buf_check(&v, "small copy") < 0)
+		fail_msg("the M2MF copy on channel %u is wrong", seed);
+	nvt_buf_free(&g);
+	nvt_buf_free(&v);
+	nvt_push_fini(&p);
+}
+
+static void test_channels_until_exhausted_each_works_next_is_ebusy(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	struct nvc *c, *other;
+	struct nvc_chan *ch[MAX_CHANS], *extra;
+	struct nvc_status st;
+	unsigned n = 0;
+
+	NVT_OK(nvc_connect(d->sock, "greedy", &c));
+	NVT_OK(nvc_status(c, &st));
+	assert_true(st.channels_total > 0 && st.channels_total < MAX_CHANS);
+	unsigned avail = st.channels_total - st.channels_used;
+
+	int r;
+	while (n < MAX_CHANS && (r = nvc_chan_new(c, &ch[n])) == 0)
+		n++;
+	/* every hardware channel went to this client, then a clear refusal */
+	assert_int_equal(n, avail);
+	NVT_ERR(r, -EBUSY);
+	if (!strstr(nvc_error(), "hardware channels"))
+		fail_msg("the refusal does not name the hardware channels: \"%s\"", nvc_error());
+	NVT_OK(nvc_status(c, &st));
+	assert_int_equal(st.channels_used, st.channels_total);
+	for (unsigned i = 0; i < n; i++)
+		small_copy(c, ch[i], i);
+
+	/* another client is refused too, with the same reason */
+	NVT_OK(nvc_connect(d->sock, "late", &other));
+	NVT_ERR(nvc_chan_new(other, &extra), -EBUSY);
+	assert_non_null(strstr(nvc_error(), "hardware channels"));
+
+	/* one freed: the other client gets it and it works */
+	NVT_OK(nvc_chan_free(ch[n / 2]));
+	NVT_OK(nvc_chan_new(other, &extra));
+	small_copy(other, extra, 1000);
+	/* and the greedy client, still full, is still refused */
+	NVT_ERR(nvc_chan_new(c, &ch[n / 2]), -EBUSY);
+	nvc_close(other);
+	NVT_OK(nvc_chan_new(c, &ch[n / 2]));
+	small_copy(c, ch[n / 2], 2000);
+	nvc_close(c);
+	nvt_end(d);
+}
+
+/* Channels freed one by one give their hardware channel back every time. */
+static void test_channel_open_close_cycles_do_not_leak_hardware_channels(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	struct nvc *c;
+	struct nvc_status st;
+
+	NVT_OK(nvc_connect(d->sock, "cycler", &c));
+	NVT_OK(nvc_status(c, &st));
+	for (unsigned i = 0; i < 3 * st.channels_total; i++) {
+		struct nvc_chan *ch;
+		NVT_OK(nvc_chan_new(c, &ch));
+		if (i % 10 == 0)
+			small_copy(c, ch, i);
+		NVT_OK(nvc_chan_free(ch));
+	}
+	nvc_close(c);
+	nvt_end(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		NVT_TEST(test_channels_until_exhausted_each_works_next_is_ebusy),
+		NVT_TEST(test_channel_open_close_cycles_do_not_leak_hardware_channels),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
