@@ -358,6 +358,11 @@ static void server_accept(evutil_socket_t lfd, short what, void *arg)
 			nvd_log(0, "accept: %s", strerror(errno));
 		return;
 	}
+	if (d->nclients >= NVD_MAX_CLIENTS) {
+		nvd_log(0, "refusing a connection: %u clients already", d->nclients);
+		close(fd);
+		return;
+	}
 	struct nvd_client *cl = calloc(1, sizeof(*cl));
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
