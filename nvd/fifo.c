@@ -271,8 +271,15 @@ static void nvd_irq_pgraph(struct nvd *d)
 		unsigned chid = (addr >> 20) & 0x1f;
 		struct nvd_chan *ch = d->chid[chid];
 		if (ch) {
-			nvd_clog(ch->cl, ch, "PGRAPH trap: subc %u method 0x%04x data 0x%08x nsource 0x%08x",
-				 (addr >> 13) & 7, addr & 0x1ffc, data, nsource);
+			/* The card runs a channel's submissions in order: the
+			 * trap belongs to the oldest one still in flight. */
+			uint32_t seq = ch->if_count ? ch->inflight[ch->if_head].seq : ch->completed;
+			nvd_clog(ch->cl, ch, "submission %u: the card refused subc %u method 0x%04x "
+				 "data 0x%08x (PGRAPH NSOURCE 0x%08x)", seq, (addr >> 13) & 7,
+				 addr & 0x1ffc, data, nsource);
+			if (ch->if_count)
+				__atomic_store_n(&ch->fence->status[seq % NVD_FENCE_STATUS], -EIO,
+						 __ATOMIC_RELAXED);
 			if (++ch->strikes >= NVD_STRIKES)
 				nvd_chan_lose(ch, -EFAULT, "too many graphics faults");
 		} else
@@ -289,10 +296,11 @@ void nvd_irq(struct nvd *d)
 		uint32_t intr = nvd_rd32(d->card, NV_PMC_INTR);
 		if (!intr)
 			return;
-		if (intr & NV_PMC_UNIT_PFIFO)
-			nvd_irq_pfifo(d);
+		/* PGRAPH first: a trap precedes the fence of its submission. */
 		if (intr & NV_PMC_UNIT_PGRAPH)
 			nvd_irq_pgraph(d);
+		if (intr & NV_PMC_UNIT_PFIFO)
+			nvd_irq_pfifo(d);
 		if (intr & NV_PMC_UNIT_PTIMER)
 			nvd_wr32(d->card, NV_PTIMER_INTR, ~0u);
 		if (intr & NV_PMC_UNIT_PBUS)

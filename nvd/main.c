@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 static void usage(FILE *f)
 {
@@ -128,6 +129,12 @@ bad:
 		nvd_default_socket(d.sock_path, sizeof(d.sock_path));
 
 	signal(SIGPIPE, SIG_IGN);
+	/* Every client holds a socket and four fds per channel. */
+	struct rlimit rl;
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 	d.base = event_base_new();
 	if (!d.base) {
 		fprintf(stderr, "nvd: cannot create the event loop\n");

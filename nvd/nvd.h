@@ -26,7 +26,8 @@ struct event;
 #define NVD_VRAM_DMA_HANDLE 0xbeef0201u   /* the nouveau kernel's handles, which Mesa */
 #define NVD_GART_DMA_HANDLE 0xbeef0202u   /* and the DDX expect */
 #define NVD_SW_HANDLE       0x8000000fu   /* the daemon's software object */
-#define NVD_MAX_CLIENTS     256
+#define NVD_MAX_CLIENTS     4096
+#define NVD_HELLO_TIMEOUT_S 10            /* a connection must say HELLO this soon */
 #define NVD_STRIKES         8             /* refused submissions before a channel is lost */
 
 struct nvd_bo {

@@ -293,8 +293,11 @@ static void client_read(evutil_socket_t fd, short what, void *arg)
 	int fds[NVD_MSG_MAX_FDS];
 	unsigned nfds;
 	char why[128];
-	(void)what;
 
+	if (what & EV_TIMEOUT) {
+		nvd_client_drop(cl, "said no HELLO in time");
+		return;
+	}
 	long n = nvd_recvmsg(fd, in.b, sizeof(in.b), fds, NVD_MSG_MAX_FDS, &nfds);
 	for (unsigned i = 0; i < nfds; i++)
 		close(fds[i]);
@@ -343,6 +346,8 @@ static void client_read(evutil_socket_t fd, short what, void *arg)
 		send_reply(cl, &h, err, &r);
 		if (err && h.type == NVD_MSG_HELLO)
 			nvd_client_drop(cl, r.why);
+		else if (h.type == NVD_MSG_HELLO)
+			event_add(cl->evt, NULL);   /* greeted: no deadline any more */
 		else if (err)
 			nvd_clog(cl, NULL, "%s failed: %s", d->name, r.why[0] ? r.why : strerror(-err));
 	}
@@ -377,8 +382,9 @@ static void server_accept(evutil_socket_t lfd, short what, void *arg)
 	cl->id = ++d->next_client_id;
 	cl->pid = cred.pid;
 	cl->uid = cred.uid;
+	struct timeval hello = { NVD_HELLO_TIMEOUT_S, 0 };
 	cl->evt = event_new(d->base, fd, EV_READ | EV_PERSIST, client_read, cl);
-	if (!cl->evt || event_add(cl->evt, NULL) < 0) {
+	if (!cl->evt || event_add(cl->evt, &hello) < 0) {
 		nvd_log(0, "cannot watch a new client");
 		if (cl->evt)
 			event_free(cl->evt);

@@ -39,7 +39,7 @@ void sim_blit_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 		return;
 
 	if (!sim_obj_is(s, st[NV_BLIT_SURFACES__SLOT], NV_CLASS_SURF2D)) {
-		sim_gr_trap(s, NV_PGRAPH_NSOURCE_INVALID_ENUM);
+		sim_gr_trap(s, NV_PGRAPH_NSOURCE_STATE_INVALID);
 		return;
 	}
 	f = sim_surf_fmt(sf[NV_SURF2D_FORMAT__SLOT]);

@@ -37,7 +37,7 @@ void sim_gdi_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned el
 		return;
 
 	if (!sim_obj_is(s, st[NV_GDI_SURFACE__SLOT], NV_CLASS_SURF2D)) {
-		sim_gr_trap(s, NV_PGRAPH_NSOURCE_INVALID_ENUM);
+		sim_gr_trap(s, NV_PGRAPH_NSOURCE_STATE_INVALID);
 		return;
 	}
 	df = sim_surf_fmt(sf[NV_SURF2D_FORMAT__SLOT]);

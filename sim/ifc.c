@@ -44,7 +44,7 @@ void sim_ifc_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned el
 	pf = sim_ifc_fmt(st[NV_IFC_COLOR_FORMAT__SLOT]);
 	df = sim_surf_fmt(sf[NV_SURF2D_FORMAT__SLOT]);
 	if (!sim_obj_is(s, st[NV_IFC_SURFACE__SLOT], NV_CLASS_SURF2D))
-		err = NV_PGRAPH_NSOURCE_INVALID_ENUM;
+		err = NV_PGRAPH_NSOURCE_STATE_INVALID;
 	else if (!pf || !df)
 		err = NV_PGRAPH_NSOURCE_DATA_ERROR;
 	else

@@ -58,7 +58,7 @@ static uint32_t sim_sifm_dst_setup(struct sim *s, const struct sim_grctx *g,
 		if (d->lw > NV_SWZSURF_LOG2_MAX || d->lh > NV_SWZSURF_LOG2_MAX)
 			return NV_PGRAPH_NSOURCE_DATA_ERROR;
 	} else {
-		return NV_PGRAPH_NSOURCE_INVALID_ENUM;
+		return NV_PGRAPH_NSOURCE_STATE_INVALID;
 	}
 	return d->fmt ? 0 : NV_PGRAPH_NSOURCE_DATA_ERROR;
 }
@@ -206,9 +206,9 @@ void sim_sifm_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 					continue;
 				}
 				for (uint32_t x = 0; x < r.w; x++)
-					memmove(drow + (size_t)sim_swz_index((uint32_t)r.x + x, ay,
-									  d.lw, d.lh) * bpp,
-						srow + (size_t)x * bpp, bpp);
+					sim_px_store(drow + (size_t)sim_swz_index((uint32_t)r.x + x, ay,
+										 d.lw, d.lh) * bpp,
+						     bpp, sim_px_load(srow + (size_t)x * bpp, bpp));
 				continue;
 			}
 		}

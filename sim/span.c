@@ -29,14 +29,17 @@ static uint32_t sim_span_fault(int access)
 uint32_t sim_span_map(struct sim_span *sp, struct sim *s, uint32_t dma, int64_t off,
 		      int64_t pitch, uint64_t len, uint32_t rows, int access)
 {
-	int64_t last = (int64_t)(rows - 1) * pitch;
-	int64_t lo = off + (last < 0 ? last : 0);
-	uint64_t span = (uint64_t)(last < 0 ? -last : last) + len;
+	int64_t last, lo;
+	uint64_t span;
 	uint8_t *p;
 
 	*sp = (struct sim_span){ NULL, s, dma, off, pitch, len, access };
-	if (!rows || !len)
+	if (!rows || !len || rows > SIM_SPAN_ROWS_MAX || pitch > SIM_SPAN_PITCH_MAX ||
+	    pitch < -SIM_SPAN_PITCH_MAX || len > SIM_SPAN_LEN_MAX)
 		return sim_span_fault(access);
+	last = (int64_t)(rows - 1) * pitch;     /* < 2^48: no overflow below */
+	lo = off + (last < 0 ? last : 0);
+	span = (uint64_t)(last < 0 ? -last : last) + len;
 	/* One mapping when the ctxdma is linear over the whole region (the
 	 * usual case: VRAM or a linear GART window). */
 	p = sim_span_map1(s, dma, lo, span, access);
@@ -68,13 +71,13 @@ uint32_t sim_2d_op_setup(struct sim *s, const struct sim_grctx *g, struct sim_2d
 	if (operation == NV_2D_OPERATION_SRCCOPY)
 		return 0;
 	if (operation != NV_2D_OPERATION_ROP_AND)
-		return NV_PGRAPH_NSOURCE_INVALID_ENUM;   /* blends: not modelled */
+		return NV_PGRAPH_NSOURCE_STATE_INVALID;   /* blends: not modelled */
 	if (!sim_obj_is(s, rop_inst, NV_CLASS_ROP))
-		return NV_PGRAPH_NSOURCE_INVALID_ENUM;
+		return NV_PGRAPH_NSOURCE_STATE_INVALID;
 	op->rop = g->rop[NV_ROP_ROP__SLOT] & NV_ROP_MAX;
 	if (sim_obj_is(s, patt_inst, NV_CLASS_PATT)) {
 		if (g->patt[NV_PATT_PATTERN_SELECT__SLOT] == NV_PATT_SELECT_COLOR)
-			return NV_PGRAPH_NSOURCE_INVALID_ENUM;   /* colour patterns: not modelled */
+			return NV_PGRAPH_NSOURCE_STATE_INVALID;   /* colour patterns: not modelled */
 		op->has_patt = 1;
 		sim_patt_load(&op->patt, g->patt);
 	}

@@ -258,7 +258,12 @@ struct sim_span {
 
 /* Map a span, checking every row against the ctxdma before anything is
  * touched.  0, or the NSOURCE bit of the fault (DMA_R_PROTECTION,
- * DMA_W_PROTECTION).  rows and len must be nonzero. */
+ * DMA_W_PROTECTION).  rows and len must be nonzero and within the limits
+ * below (every engine's are: 16-bit sizes, 32-bit pitches), else it is a
+ * fault too. */
+#define SIM_SPAN_ROWS_MAX  0x10000u
+#define SIM_SPAN_PITCH_MAX ((int64_t)1 << 32)
+#define SIM_SPAN_LEN_MAX   ((uint64_t)1 << 32)
 uint32_t sim_span_map(struct sim_span *sp, struct sim *s, uint32_t dma, int64_t off,
 		      int64_t pitch, uint64_t len, uint32_t rows, int access);
 uint8_t *sim_span_row_slow(struct sim_span *sp, uint32_t r);

@@ -243,7 +243,7 @@ static void gdi_without_a_surface_traps_and_draws_nothing(void **state)
 	host_mthd(h, 0, SUBC_GDI, NV_GDI_COLOR_FORMAT, NV_GDI_COLOR_FORMAT_A8R8G8B8);
 	emit_n(h, SUBC_GDI, NV_GDI_UNCLIPPED_RECTANGLE_POINT, 2, 0, 1u << 16 | 1);
 	run(h);
-	assert_int_equal(trapped(h), NV_PGRAPH_NSOURCE_INVALID_ENUM);
+	assert_int_equal(trapped(h), NV_PGRAPH_NSOURCE_STATE_INVALID);
 	assert_int_equal(nv_rd32le(vram(h, FB)), 0);
 	ack(h);
 	host_mthd(h, 0, SUBC_GDI, NV_GDI_SURFACE, H_SURF);
