@@ -269,6 +269,32 @@ static void test_mixed_2d_workload_matches_cpu(void **state)
 	nvt_end(d);
 }
 
+/* The same on every simulated chip (NV44 has its own 3D class and RAMFC
+ * rules; the 2D path must not care) and with little VRAM. */
+static const char *const nv40_args[] = { "--card", "sim:NV40", NULL };
+static const char *const nv44_args[] = { "--card", "sim:NV44", "--vram", "64", NULL };
+
+static void mixed_on_chip(void **state, unsigned chipset)
+{
+	struct nvc *c;
+	struct nvc_info info;
+	NVT_OK(nvc_connect(nvt_d(state)->sock, "chip", &c));
+	NVT_OK(nvc_info(c, &info));
+	nvc_close(c);
+	assert_int_equal(info.chipset, chipset);
+	test_mixed_2d_workload_matches_cpu(state);
+}
+
+static void test_mixed_2d_workload_on_nv40(void **state)
+{
+	mixed_on_chip(state, 0x40);
+}
+
+static void test_mixed_2d_workload_on_nv44_with_64_mib(void **state)
+{
+	mixed_on_chip(state, 0x44);
+}
+
 static int two_clients_child(void *arg)
 {
 	struct nvt_workload *w = arg;
@@ -307,6 +333,8 @@ int main(void)
 		NVT_TEST(test_sifm_uploads_linear_to_swizzled_point_sampled),
 		NVT_TEST(test_ifc_uploads_match_cpu),
 		NVT_TEST(test_mixed_2d_workload_matches_cpu),
+		NVT_TEST_ARGS(test_mixed_2d_workload_on_nv40, nv40_args),
+		NVT_TEST_ARGS(test_mixed_2d_workload_on_nv44_with_64_mib, nv44_args),
 		NVT_TEST(test_two_clients_at_once_match_cpu_reference),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
