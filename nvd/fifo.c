@@ -220,8 +220,8 @@ static void nvd_irq_pfifo(struct nvd *d)
 		uint32_t m = nvd_rd32(c, NV_PFIFO_CACHE1_METHOD(ptr));
 		uint32_t data = nvd_rd32(c, NV_PFIFO_CACHE1_DATA(ptr));
 		unsigned subc = (m >> 13) & 7;
-		int fence = (pull0 & NV_PULL0_DEVICE_SOFTWARE) && subc == NVD_SUBC_DAEMON &&
-			    (m & 0x1ffc) == NV_NVSW_FENCE;
+		/* Only the daemon puts methods on its subchannel. */
+		int fence = subc == NVD_SUBC_DAEMON && (m & 0x1ffc) == NV_NVSW_FENCE;
 
 		nvd_wr32(c, NV_PFIFO_CACHE1_GET, get + 4);
 		nvd_wr32(c, NV_PFIFO_INTR, NV_PFIFO_INTR_CACHE_ERROR);
