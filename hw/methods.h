@@ -47,6 +47,24 @@ enum nv_mthd_kind { NV_MK_PLAIN, NV_MK_HANDLE, NV_MK_ADDR, NV_MK_PRIV };
 
 #define NV_NONE_METHODS(M, P)
 
+/* The objects a 2D operation is connected to, on GDI and SIFM from 0x188, */
+#define NV_2D_LINKS_188(M, P) \
+	M(P, PATTERN,           0x0188, 1, 4, HANDLE, _) \
+	M(P, ROP,               0x018c, 1, 4, HANDLE, _) \
+	M(P, BETA1,             0x0190, 1, 4, HANDLE, _) \
+	M(P, BETA4,             0x0194, 1, 4, HANDLE, _) \
+	M(P, SURFACE,           0x0198, 1, 4, HANDLE, _)
+
+/* and on BLIT and IFC from 0x184 (a colour key and a clip first, the
+ * surface object after them at 0x19c). */
+#define NV_2D_LINKS_184(M, P) \
+	M(P, COLOR_KEY,         0x0184, 1, 4, HANDLE, _) \
+	M(P, CLIP,              0x0188, 1, 4, HANDLE, _) \
+	M(P, PATTERN,           0x018c, 1, 4, HANDLE, _) \
+	M(P, ROP,               0x0190, 1, 4, HANDLE, _) \
+	M(P, BETA1,             0x0194, 1, 4, HANDLE, _) \
+	M(P, BETA4,             0x0198, 1, 4, HANDLE, _)
+
 /* NV03_M2MF 0x0039: memory to memory copies */
 #define NV_M2MF_METHODS(M, P) NV_OBJ_METHODS(M, P) \
 	M(P, DMA_BUFFER_IN,     0x0184, 1, 4, HANDLE, _) \
@@ -78,11 +96,7 @@ enum nv_mthd_kind { NV_MK_PLAIN, NV_MK_HANDLE, NV_MK_ADDR, NV_MK_PRIV };
 /* NV40_SIFM 0x3089: scaled image from memory */
 #define NV_SIFM_METHODS(M, P) NV_OBJ_METHODS(M, P) \
 	M(P, DMA_IMAGE,         0x0184, 1, 4, HANDLE, _) \
-	M(P, PATTERN,           0x0188, 1, 4, HANDLE, _) \
-	M(P, ROP,               0x018c, 1, 4, HANDLE, _) \
-	M(P, BETA1,             0x0190, 1, 4, HANDLE, _) \
-	M(P, BETA4,             0x0194, 1, 4, HANDLE, _) \
-	M(P, SURFACE,           0x0198, 1, 4, HANDLE, _) \
+	NV_2D_LINKS_188(M, P) \
 	M(P, COLOR_CONVERSION,  0x02fc, 1, 4, PLAIN,  _) \
 	M(P, COLOR_FORMAT,      0x0300, 1, 4, PLAIN,  _) \
 	M(P, OPERATION,         0x0304, 1, 4, PLAIN,  _) \
@@ -102,11 +116,7 @@ enum nv_mthd_kind { NV_MK_PLAIN, NV_MK_HANDLE, NV_MK_ADDR, NV_MK_PRIV };
  * used by any driver we serve and are refused. */
 #define NV_GDI_METHODS(M, P) NV_OBJ_METHODS(M, P) \
 	M(P, DMA_FONTS,         0x0184, 1, 4, HANDLE, _) \
-	M(P, PATTERN,           0x0188, 1, 4, HANDLE, _) \
-	M(P, ROP,               0x018c, 1, 4, HANDLE, _) \
-	M(P, BETA1,             0x0190, 1, 4, HANDLE, _) \
-	M(P, BETA4,             0x0194, 1, 4, HANDLE, _) \
-	M(P, SURFACE,           0x0198, 1, 4, HANDLE, _) \
+	NV_2D_LINKS_188(M, P) \
 	M(P, OPERATION,         0x02fc, 1, 4, PLAIN,  _) \
 	M(P, COLOR_FORMAT,      0x0300, 1, 4, PLAIN,  _) \
 	M(P, MONOCHROME_FORMAT, 0x0304, 1, 4, PLAIN,  _) \
@@ -123,12 +133,7 @@ enum nv_mthd_kind { NV_MK_PLAIN, NV_MK_HANDLE, NV_MK_ADDR, NV_MK_PRIV };
 	M(P, FLIP_INCR_WRITE,   0x012c, 1, 4, PLAIN,  _) \
 	M(P, FLIP_WAIT,         0x0130, 1, 4, PLAIN,  _) \
 	M(P, FLIP_CRTC_INCR_READ, 0x0134, 1, 4, PLAIN, _) \
-	M(P, COLOR_KEY,         0x0184, 1, 4, HANDLE, _) \
-	M(P, CLIP,              0x0188, 1, 4, HANDLE, _) \
-	M(P, PATTERN,           0x018c, 1, 4, HANDLE, _) \
-	M(P, ROP,               0x0190, 1, 4, HANDLE, _) \
-	M(P, BETA1,             0x0194, 1, 4, HANDLE, _) \
-	M(P, BETA4,             0x0198, 1, 4, HANDLE, _) \
+	NV_2D_LINKS_184(M, P) \
 	M(P, SURFACES,          0x019c, 1, 4, HANDLE, _) \
 	M(P, OPERATION,         0x02fc, 1, 4, PLAIN,  _) \
 	M(P, POINT_IN,          0x0300, 1, 4, PLAIN,  _) \
@@ -137,12 +142,7 @@ enum nv_mthd_kind { NV_MK_PLAIN, NV_MK_HANDLE, NV_MK_ADDR, NV_MK_PRIV };
 
 /* NV10_IFC 0x008a: image from CPU (pixels inline in the push buffer) */
 #define NV_IFC_METHODS(M, P) NV_OBJ_METHODS(M, P) \
-	M(P, COLOR_KEY,         0x0184, 1, 4, HANDLE, _) \
-	M(P, CLIP,              0x0188, 1, 4, HANDLE, _) \
-	M(P, PATTERN,           0x018c, 1, 4, HANDLE, _) \
-	M(P, ROP,               0x0190, 1, 4, HANDLE, _) \
-	M(P, BETA1,             0x0194, 1, 4, HANDLE, _) \
-	M(P, BETA4,             0x0198, 1, 4, HANDLE, _) \
+	NV_2D_LINKS_184(M, P) \
 	M(P, SURFACE,           0x019c, 1, 4, HANDLE, _) \
 	M(P, OPERATION,         0x02fc, 1, 4, PLAIN,  _) \
 	M(P, COLOR_FORMAT,      0x0300, 1, 4, PLAIN,  _) \

@@ -251,4 +251,23 @@ static inline void host_gr_save(struct host *h, uint32_t image)
 #define HOST_GR_WORD(h, image, field) \
 	host_ramin_rd32((h), (image) + 0x20 + (uint32_t)offsetof(struct sim_grctx, field))
 
+/* cmocka fixtures: a fresh host per test. */
+static inline int host_setup(void **state)
+{
+	struct host *h = calloc(1, sizeof(*h));
+	if (!h)
+		return -1;
+	host_new(h);
+	*state = h;
+	return 0;
+}
+
+static inline int host_teardown(void **state)
+{
+	struct host *h = *state;
+	host_free(h);
+	free(h);
+	return 0;
+}
+
 #endif

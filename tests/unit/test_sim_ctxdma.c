@@ -4,21 +4,7 @@
 
 #define DMA 0x50000u       /* the ctxdma under test */
 
-static int setup(void **state)
-{
-	struct host *h = calloc(1, sizeof(*h));
-	host_new(h);
-	*state = h;
-	return 0;
-}
 
-static int teardown(void **state)
-{
-	struct host *h = *state;
-	host_free(h);
-	free(h);
-	return 0;
-}
 
 /* RAMIN is VRAM's last 512 KiB blocks in reverse order, forward inside. */
 static void test_ramin_lives_at_top_of_vram_in_reverse_blocks(void **state)
@@ -186,7 +172,7 @@ static void test_obj_class_of_ctxdma_and_grobj(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, host_setup, host_teardown)
 		T(test_ramin_lives_at_top_of_vram_in_reverse_blocks),
 		T(test_linear_bounds_last_byte_ok_one_past_faults),
 		T(test_linear_adjust_adds_low_bits_of_start),

@@ -35,13 +35,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	struct host *h = *state;
-	host_free(h);
-	free(h);
-	return 0;
-}
 
 static unsigned cur_chid(struct host *h)
 {
@@ -341,7 +334,7 @@ static void test_gates_stop_the_pusher(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, host_teardown)
 		T(test_two_channels_interleave_and_keep_their_state),
 		T(test_ramfc_round_trip),
 		T(test_user_write_to_other_channel_lands_in_ramfc),

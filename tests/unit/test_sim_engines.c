@@ -142,13 +142,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	struct host *h = *state;
-	host_free(h);
-	free(h);
-	return 0;
-}
 
 static void surface(struct host *h, uint32_t fmt, uint32_t spitch, uint32_t dpitch,
 		    uint32_t src, uint32_t dst)
@@ -610,7 +603,7 @@ static void sifm_odd_width_and_bad_origin_trap_data_error(void **state)
 
 int main(void)
 {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, host_teardown)
 	const struct CMUnitTest tests[] = {
 		T(gdi_fill_writes_the_rectangle_and_nothing_else),
 		T(gdi_y32_keeps_alpha_a8r8g8b8_surface_forces_it),

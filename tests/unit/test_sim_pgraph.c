@@ -38,13 +38,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	struct host *h = *state;
-	host_free(h);
-	free(h);
-	return 0;
-}
 
 static void run(struct host *h, unsigned chid)
 {
@@ -274,7 +267,7 @@ static void test_ctxprog_upload_reads_back(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, host_teardown)
 		T(test_illegal_method_traps_without_stalling),
 		T(test_class_without_table_traps),
 		T(test_notify_then_nop_writes_notifier_and_awakens),

@@ -24,13 +24,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	struct host *h = *state;
-	host_free(h);
-	free(h);
-	return 0;
-}
 
 static void assert_idle(struct host *h, unsigned chid)
 {
@@ -447,7 +440,7 @@ static void test_identity_registers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, host_teardown)
 		T(test_inc_packet_increments_method),
 		T(test_noninc_packet_repeats_method),
 		T(test_count0_packet_is_noop),

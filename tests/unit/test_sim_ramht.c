@@ -19,13 +19,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	struct host *h = *state;
-	host_free(h);
-	free(h);
-	return 0;
-}
 
 /* Hand-computed: fold the handle into `bits`-wide pieces, XOR them, XOR
  * chid << (bits - 4). */
@@ -215,7 +208,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hash_hand_computed),
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, host_teardown)
 		T(test_direct_hit_binds_object),
 		T(test_collision_resolved_by_linear_probing),
 		T(test_probe_wraps_at_table_end),
