@@ -74,7 +74,7 @@ struct bench_sub { uint32_t offset, length, rel0, nrel; };
 
 static uint8_t *pb;
 static uint32_t pw;                      /* words written */
-static struct nvd_vreloc *rels;
+static struct nvd_submit_reloc *rels;
 static uint32_t nrels;
 static uint32_t bench_total;            /* stream bytes */
 static struct bench_sub *subs;
@@ -113,7 +113,7 @@ static void hdr(int ni, unsigned subc, uint32_t mthd, unsigned n)
 static void reloc_at(uint32_t back, unsigned bo, uint32_t flags, uint32_t data, uint32_t vor,
 		     uint32_t tor)
 {
-	rels[nrels++] = (struct nvd_vreloc){ B_BO_PUSH, (pw - back) * 4, bo, flags, data, vor, tor };
+	rels[nrels++] = (struct nvd_submit_reloc){ B_BO_PUSH, (pw - back) * 4, bo, flags, data, vor, tor };
 }
 
 static void reloc_last(unsigned bo, uint32_t flags, uint32_t data, uint32_t vor, uint32_t tor)
@@ -331,7 +331,7 @@ int main(int argc, char **argv)
 		double t0 = bench_now();
 		size_t at = 0;
 		for (unsigned s = 0; s < nsubs; s++) {
-			struct nvd_vpush p = { B_BO_PUSH, subs[s].offset, subs[s].length };
+			struct nvd_submit_push p = { B_BO_PUSH, subs[s].offset, subs[s].length };
 			struct nvd_vsubmit sub = { bos, B_NBOS, &p, 1, rels + subs[s].rel0,
 						   subs[s].nrel, bench_lookup, NULL };
 			struct nvd_verror e;

@@ -571,7 +571,7 @@ static int nvd_v_relocs(struct nvd_vstate *vs, struct nvd_vctx *x, size_t *nrel)
 		vs->rel_cap = n;
 	}
 	for (unsigned i = 0; i < n; i++) {
-		const struct nvd_vreloc *r = &sub->relocs[i];
+		const struct nvd_submit_reloc *r = &sub->relocs[i];
 		x->off = r->reloc_offset;
 		x->data = r->data;
 		if (r->reloc_bo >= sub->nr_bos || r->bo >= sub->nr_bos)
@@ -643,7 +643,7 @@ static inline uint32_t nvd_vw_rd(const struct nvd_vwalk *w, uint32_t i)
 /* Enter push range pi at word i. */
 static void nvd_vw_seek(struct nvd_vwalk *w, unsigned pi, uint32_t i)
 {
-	const struct nvd_vpush *p = &w->x.sub->push[pi];
+	const struct nvd_submit_push *p = &w->x.sub->push[pi];
 	const struct nvd_vrel *lo = w->rel, *hi = w->rel_end;
 	uint32_t at = p->offset + 4 * i;
 	size_t room = w->cap - w->n;
@@ -769,7 +769,7 @@ static int nvd_vw_target(const struct nvd_vwalk *w, uint32_t t, unsigned *pi, ui
 {
 	const struct nvd_vsubmit *sub = w->x.sub;
 	for (unsigned j = 0; j < sub->nr_push; j++) {
-		const struct nvd_vpush *p = &sub->push[j];
+		const struct nvd_submit_push *p = &sub->push[j];
 		uint64_t start = sub->bos[p->bo].addr + p->offset;
 		if (t >= start && t - start < p->length && !((t - start) & 3)) {
 			*pi = j;
@@ -889,7 +889,7 @@ static int nvd_v_check_lists(struct nvd_vctx *x)
 		if (sub->bos[i].addr + sub->bos[i].size < sub->bos[i].addr)
 			return nvd_v_fail(x, EINVAL, "buffer %u wraps the address space", i);
 	for (unsigned i = 0; i < sub->nr_push; i++) {
-		const struct nvd_vpush *p = &sub->push[i];
+		const struct nvd_submit_push *p = &sub->push[i];
 		x->push = i;
 		x->off = p->offset;
 		if (p->bo >= sub->nr_bos)

@@ -50,9 +50,8 @@
 #define NVD_SUBC_DAEMON 1          /* the daemon's software object lives here */
 
 /* Domains, access bits, push ranges and relocations are the wire layouts of
- * proto/ring.h, used as they arrive. */
-#define nvd_vpush  nvd_submit_push
-#define nvd_vreloc nvd_submit_reloc
+ * proto/ring.h (struct nvd_submit_push, nvd_submit_reloc), used as they
+ * arrive. */
 
 /* A buffer on the submission's list. */
 struct nvd_vbo {
@@ -88,8 +87,8 @@ void nvd_vstate_free(struct nvd_vstate *vs);
 
 struct nvd_vsubmit {
 	const struct nvd_vbo *bos;     unsigned nr_bos;
-	const struct nvd_vpush *push;  unsigned nr_push;
-	const struct nvd_vreloc *relocs; unsigned nr_relocs;   /* any order */
+	const struct nvd_submit_push *push;  unsigned nr_push;
+	const struct nvd_submit_reloc *relocs; unsigned nr_relocs;   /* any order */
 	nvd_vobj_lookup_fn *lookup;    void *lookup_ctx;
 };
 

@@ -94,9 +94,9 @@ static struct nvd_vstate *vs;
 static uint32_t out[OUT_CAP];
 static struct nvd_verror err;
 static uint32_t pn;                         /* words written to pushmem */
-static struct nvd_vpush push[8];
+static struct nvd_submit_push push[8];
 static unsigned npush;
-static struct nvd_vreloc rel[16];
+static struct nvd_submit_reloc rel[16];
 static unsigned nrel;
 static struct objs *chan = &chan_a;
 
@@ -121,13 +121,13 @@ static void pkt(int ni, unsigned subc, uint32_t mthd, unsigned n, const uint32_t
 static void add_reloc(uint32_t word, uint32_t bo, uint32_t flags, uint32_t data, uint32_t vor,
 		      uint32_t tor)
 {
-	rel[nrel++] = (struct nvd_vreloc){ BO_PUSH, word * 4, bo, flags, data, vor, tor };
+	rel[nrel++] = (struct nvd_submit_reloc){ BO_PUSH, word * 4, bo, flags, data, vor, tor };
 }
 
 static long submit_cap(unsigned nbos, size_t cap)
 {
 	if (!npush) {
-		push[0] = (struct nvd_vpush){ BO_PUSH, 0, pn * 4 };
+		push[0] = (struct nvd_submit_push){ BO_PUSH, 0, pn * 4 };
 		npush = 1;
 	}
 	struct nvd_vsubmit s = { bos, nbos, push, npush, rel, nrel, lookup, chan };
@@ -246,10 +246,10 @@ static void return_ends_the_range_and_is_not_copied(void **state)
 	bind(S_M2MF, H_M2MF);
 	emit(NV_CMD_RETURN_WORD);
 	emit(0xffffffff);                           /* past the RETURN: never run */
-	push[0] = (struct nvd_vpush){ BO_PUSH, 0, pn * 4 };
+	push[0] = (struct nvd_submit_push){ BO_PUSH, 0, pn * 4 };
 	uint32_t second = pn;
 	INC(S_M2MF, NV_M2MF_NOP, 0);
-	push[1] = (struct nvd_vpush){ BO_PUSH, second * 4, (pn - second) * 4 };
+	push[1] = (struct nvd_submit_push){ BO_PUSH, second * 4, (pn - second) * 4 };
 	npush = 2;
 	long n = submit();
 	assert_int_equal(n, 4);
@@ -841,8 +841,8 @@ static void jump_between_push_ranges_lands_on_the_word(void **state)
 	nv_wr32le(push2mem + 4, NV_CMD_INC_WORD(S_M2MF, NV_M2MF_NOP, 1));
 	nv_wr32le(push2mem + 8, 0x42);
 	emit(NV_CMD_JUMP_WORD(PB2_ADDR + 4));
-	push[0] = (struct nvd_vpush){ BO_PUSH, 0, pn * 4 };
-	push[1] = (struct nvd_vpush){ BO_PUSH2, 0, 12 };
+	push[0] = (struct nvd_submit_push){ BO_PUSH, 0, pn * 4 };
+	push[1] = (struct nvd_submit_push){ BO_PUSH2, 0, 12 };
 	npush = 2;
 	/* range 0 jumps into range 1 and ends with it; then range 1 runs itself
 	 * from its start, where the invalid word is */
@@ -960,19 +960,19 @@ static void bad_relocs_are_refused(void **state)
 	INC(S_M2MF, NV_M2MF_PITCH_IN, 0);
 	add_reloc(3, NBOS, NVD_RELOC_LOW, 0, 0, 0);              /* target index */
 	assert_refused(submit(), -EINVAL, 0);
-	rel[0] = (struct nvd_vreloc){ NBOS, 12, BO_VRAM, NVD_RELOC_LOW, 0, 0, 0 };  /* word's buffer */
+	rel[0] = (struct nvd_submit_reloc){ NBOS, 12, BO_VRAM, NVD_RELOC_LOW, 0, 0, 0 };  /* word's buffer */
 	assert_refused(submit(), -EINVAL, 0);
-	rel[0] = (struct nvd_vreloc){ BO_PUSH, 13, BO_VRAM, NVD_RELOC_LOW, 0, 0, 0 }; /* unaligned */
+	rel[0] = (struct nvd_submit_reloc){ BO_PUSH, 13, BO_VRAM, NVD_RELOC_LOW, 0, 0, 0 }; /* unaligned */
 	assert_refused(submit(), -EINVAL, 0);
-	rel[0] = (struct nvd_vreloc){ BO_PUSH, PB_SIZE - 2, BO_VRAM, NVD_RELOC_LOW, 0, 0, 0 };
+	rel[0] = (struct nvd_submit_reloc){ BO_PUSH, PB_SIZE - 2, BO_VRAM, NVD_RELOC_LOW, 0, 0, 0 };
 	assert_refused(submit(), -EINVAL, 0);
-	rel[0] = (struct nvd_vreloc){ BO_PUSH, PB_SIZE, BO_VRAM, NVD_RELOC_LOW, 0, 0, 0 };  /* past */
+	rel[0] = (struct nvd_submit_reloc){ BO_PUSH, PB_SIZE, BO_VRAM, NVD_RELOC_LOW, 0, 0, 0 };  /* past */
 	assert_refused(submit(), -EINVAL, 0);
-	rel[0] = (struct nvd_vreloc){ BO_PUSH, 12, BO_VRAM, NVD_RELOC_LOW | NVD_RELOC_HIGH, 0, 0, 0 };
+	rel[0] = (struct nvd_submit_reloc){ BO_PUSH, 12, BO_VRAM, NVD_RELOC_LOW | NVD_RELOC_HIGH, 0, 0, 0 };
 	assert_refused(submit(), -EINVAL, 0);
-	rel[0] = (struct nvd_vreloc){ BO_PUSH, 12, BO_VRAM, 8, 0, 0, 0 };  /* unknown flag */
+	rel[0] = (struct nvd_submit_reloc){ BO_PUSH, 12, BO_VRAM, 8, 0, 0, 0 };  /* unknown flag */
 	assert_refused(submit(), -EINVAL, 0);
-	rel[0] = (struct nvd_vreloc){ BO_PUSH, 12, BO_VRAM, NVD_RELOC_LOW, 0, 0, 0 };
+	rel[0] = (struct nvd_submit_reloc){ BO_PUSH, 12, BO_VRAM, NVD_RELOC_LOW, 0, 0, 0 };
 	rel[1] = rel[0];                                          /* two on one word */
 	nrel = 2;
 	assert_refused(submit(), -EINVAL, 0);
@@ -1163,12 +1163,12 @@ static void error_reports_push_index_and_byte_offset(void **state)
 {
 	(void)state;
 	bind(S_M2MF, H_M2MF);
-	push[0] = (struct nvd_vpush){ BO_PUSH, 0, pn * 4 };
+	push[0] = (struct nvd_submit_push){ BO_PUSH, 0, pn * 4 };
 	/* range 1 starts at byte 0x40 of the same buffer */
 	pn = 0x10;
 	INC(S_M2MF, NV_M2MF_NOP, 0);
 	INC(S_M2MF, NV_M2MF_DMA_BUFFER_OUT, H_VRAM, 7);          /* 0x18c unknown */
-	push[1] = (struct nvd_vpush){ BO_PUSH, 0x40, (pn - 0x10) * 4 };
+	push[1] = (struct nvd_submit_push){ BO_PUSH, 0x40, (pn - 0x10) * 4 };
 	npush = 2;
 	assert_refused(submit(), -EINVAL, NV_M2MF_DMA_BUFFER_OUT + 4);
 	assert_int_equal(err.push, 1);
@@ -1181,14 +1181,14 @@ static void error_reports_push_index_and_byte_offset(void **state)
 static void bad_push_ranges_are_refused(void **state)
 {
 	(void)state;
-	push[0] = (struct nvd_vpush){ BO_PUSH, 2, 4 };          /* unaligned */
+	push[0] = (struct nvd_submit_push){ BO_PUSH, 2, 4 };          /* unaligned */
 	npush = 1;
 	assert_int_equal(submit(), -EINVAL);
-	push[0] = (struct nvd_vpush){ BO_PUSH, PB_SIZE - 4, 8 };  /* past its buffer */
+	push[0] = (struct nvd_submit_push){ BO_PUSH, PB_SIZE - 4, 8 };  /* past its buffer */
 	assert_int_equal(submit(), -EINVAL);
-	push[0] = (struct nvd_vpush){ BO_VRAM, 0, 8 };            /* buffer with no view */
+	push[0] = (struct nvd_submit_push){ BO_VRAM, 0, 8 };            /* buffer with no view */
 	assert_int_equal(submit(), -EINVAL);
-	push[0] = (struct nvd_vpush){ NBOS, 0, 8 };
+	push[0] = (struct nvd_submit_push){ NBOS, 0, 8 };
 	assert_int_equal(submit(), -EINVAL);
 }
 
