@@ -493,6 +493,7 @@ int main(int argc, char **argv)
 	struct demo d = { .out = "demo.png", .w = 256, .h = 256 };
 	int o, ret;
 
+	setvbuf(stdout, NULL, _IOLBF, 0);   /* progress lines interleave with errors */
 	while ((o = getopt_long(argc, argv, "s:o:S:h", lo, NULL)) != -1) {
 		switch (o) {
 		case 's': d.socket = optarg; break;
