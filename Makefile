@@ -9,7 +9,7 @@ PKG_CONFIG ?= pkg-config
 
 # Debian 12 packages the build and the tests need.
 DEPS_PKGS := build-essential pkg-config libevent-dev libpciaccess-dev libcmocka-dev \
-             libpng-dev
+             libpng-dev qemu-user-static gcc-s390x-linux-gnu libc6-dev-s390x-cross
 
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -fPIC -pthread
@@ -110,7 +110,63 @@ $(TST)/hostile/%: $(OBJ)/tests/hostile/%.o $(LIBTEST) $(LIBNVD_A) $(LIBPROTO) $(
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PC_CMOCKA) $(PC_PNG)
 
-tests: all $(UNIT) $(INTEG)
+# Big-endian: the hw/, sim/ and validator unit tests, cross-built for s390x
+# against tests/be's cmocka stand-in (Debian has no s390x cmocka) and run under
+# qemu-user.  The wrappers in $(TST)/be put them in `make check`; `make
+# check-be` runs only them (through copies of the wrappers in $(BE)/tests).
+BE_CC    ?= s390x-linux-gnu-gcc
+BE_QEMU  ?= qemu-s390x-static
+BE       := $(BUILD)/be
+BE_TESTS := $(call src,tests/unit/test_hw_*.c tests/unit/test_sim_*.c tests/unit/test_nvd_validate.c \
+                       tests/be/test_*.c)
+BE_NAMES := $(notdir $(BE_TESTS:.c=))
+BE_WRAP  := $(addprefix $(TST)/be/,$(BE_NAMES))
+BE_COPIES:= $(addprefix $(BE)/tests/,$(BE_NAMES))
+beobj = $(patsubst %.c,$(BE)/obj/%.o,$(1))
+BE_HW    := $(call beobj,$(HW_SRC) tests/be/cmocka.c)
+BE_SIM   := $(call beobj,$(SIM_SRC))
+BE_VAL   := $(call beobj,$(call src,nvd/validate*.c))
+
+be-tools:
+	@command -v $(BE_CC) >/dev/null 2>&1 || { echo "check-be: $(BE_CC) is missing" \
+	    "('make deps' installs gcc-s390x-linux-gnu libc6-dev-s390x-cross)" >&2; exit 1; }
+	@command -v $(BE_QEMU) >/dev/null 2>&1 || { echo "check-be: $(BE_QEMU) is missing" \
+	    "('make deps' installs qemu-user-static)" >&2; exit 1; }
+
+$(BE)/obj/%.o: %.c | be-tools
+	@mkdir -p $(@D)
+	$(BE_CC) -Itests/be $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BE)/bin/test_hw_%: $(BE)/obj/tests/unit/test_hw_%.o $(BE_HW)
+	@mkdir -p $(@D)
+	$(BE_CC) -static -o $@ $^ $(LDFLAGS)
+
+$(BE)/bin/test_sim_%: $(BE)/obj/tests/unit/test_sim_%.o $(BE_SIM) $(BE_HW)
+	@mkdir -p $(@D)
+	$(BE_CC) -static -o $@ $^ $(LDFLAGS) -lm
+
+$(BE)/bin/test_nvd_validate: $(BE)/obj/tests/unit/test_nvd_validate.o $(BE_VAL) $(BE_HW)
+	@mkdir -p $(@D)
+	$(BE_CC) -static -o $@ $^ $(LDFLAGS)
+
+$(BE)/bin/test_be_%: $(BE)/obj/tests/be/test_be_%.o $(BE_HW)
+	@mkdir -p $(@D)
+	$(BE_CC) -static -o $@ $^ $(LDFLAGS)
+
+# tests/run runs executables named test_* under BUILD/tests; these exec qemu.
+# The same wrapper goes in $(TST)/be (for check) and $(BE)/tests (for check-be).
+be_wrap = @mkdir -p $(@D) && \
+	printf '\#!/bin/sh\nBE_QEMU=%s exec %s %s "$$@"\n' '$(BE_QEMU)' '$(abspath tests/be/qemu-run)' \
+	    '$(abspath $<)' > $(@D)/.$(@F).tmp && chmod +x $(@D)/.$(@F).tmp && mv $(@D)/.$(@F).tmp $@
+$(TST)/be/%: $(BE)/bin/% tests/be/qemu-run | be-tools
+	$(be_wrap)
+$(BE)/tests/%: $(BE)/bin/% tests/be/qemu-run | be-tools
+	$(be_wrap)
+
+check-be: $(BE_WRAP) $(BE_COPIES)
+	tests/run $(BE)
+
+tests: all $(UNIT) $(INTEG) $(BE_WRAP) $(BE_COPIES)
 
 check: tests
 	tests/run $(BUILD)
@@ -139,7 +195,7 @@ install: all
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all tests check deps install clean
+.PHONY: all tests check check-be be-tools deps install clean
 .SECONDARY:
 
--include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
+-include $(shell find $(OBJ) $(BE)/obj -name '*.d' 2>/dev/null)
