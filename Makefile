@@ -9,7 +9,9 @@ PKG_CONFIG ?= pkg-config
 
 # Debian 12 packages the build and the tests need.
 DEPS_PKGS := build-essential pkg-config libevent-dev libpciaccess-dev libcmocka-dev \
-             libpng-dev qemu-user-static gcc-s390x-linux-gnu libc6-dev-s390x-cross
+             libpng-dev qemu-user-static gcc-s390x-linux-gnu libc6-dev-s390x-cross \
+             libdrm-dev libgbm-dev libegl-dev libgles-dev libgl-dev libegl-mesa0 \
+             libgl1-mesa-dri mesa-utils
 
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -fPIC -pthread
@@ -20,6 +22,8 @@ PC_EVENT  = $(shell $(PKG_CONFIG) --cflags --libs libevent 2>/dev/null)
 PC_PCI    = $(shell $(PKG_CONFIG) --cflags --libs pciaccess 2>/dev/null)
 PC_CMOCKA = $(shell $(PKG_CONFIG) --cflags --libs cmocka 2>/dev/null)
 PC_PNG    = $(shell $(PKG_CONFIG) --cflags --libs libpng 2>/dev/null)
+PC_DRM    = $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null)
+PC_GL     = $(shell $(PKG_CONFIG) --cflags --libs egl glesv2 gl gbm 2>/dev/null)
 
 OBJ := $(BUILD)/obj
 BIN := $(BUILD)/bin
@@ -39,6 +43,10 @@ UNIT       := $(patsubst tests/unit/%.c,$(TST)/unit/%,$(call src,tests/unit/test
 INTEG      := $(patsubst tests/%.c,$(TST)/%,$(call src,tests/integration/test_*.c tests/hostile/test_*.c))
 TESTLIB_SRC := $(call src,tests/lib/*.c)
 BENCH      := $(patsubst bench/%.c,$(BUILD)/bench/%,$(call src,bench/*.c))
+GLX_SRC    := $(filter-out glx/nvd-run.c,$(call src,glx/*.c))
+GLPROGS    := $(patsubst tests/gl/%.c,$(TST)/gl/%,$(call src,tests/gl/gl-*.c))
+GLTESTS    := $(patsubst tests/gl/%.c,$(TST)/gl/%,$(call src,tests/gl/test_*.c))
+GLXTESTS   := $(TST)/glx/glx-probe $(TST)/glx/test_glx
 
 LIBHW     := $(LIB)/libnvhw.a
 LIBPROTO  := $(LIB)/libnvproto.a
@@ -48,7 +56,10 @@ LIBNVD_SO := $(LIB)/libnvd.so
 LIBNVD_A  := $(LIB)/libnvd.a
 LIBTEST   := $(LIB)/libnvdtest.a
 
-all: $(BIN)/nvd $(LIBNVD_SO) $(LIBNVD_A) $(LIB)/pkgconfig/libnvd.pc $(TOOLS) $(BENCH)
+LIBNVD_DRM := $(LIB)/libnvd-drm.so
+
+all: $(BIN)/nvd $(LIBNVD_SO) $(LIBNVD_A) $(LIB)/pkgconfig/libnvd.pc $(TOOLS) $(BENCH) \
+     $(LIBNVD_DRM) $(BIN)/nvd-run
 
 $(OBJ)/%.o: %.c
 	@mkdir -p $(@D)
@@ -77,7 +88,17 @@ $(LIB)/pkgconfig/libnvd.pc: client/libnvd.pc.in
 
 $(BIN)/nvd: $(OBJ)/nvd/main.o $(LIBNVDCORE) $(LIBSIM) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PC_EVENT) $(PC_PCI)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_EVENT) $(PC_PCI) -lm
+
+# The DRM interposer carries libnvd inside it: Mesa's processes load one file.
+$(OBJ)/glx/%.o: CPPFLAGS += $(PC_DRM)
+$(LIBNVD_DRM): $(call obj,$(GLX_SRC)) $(call obj,$(CLIENT_SRC)) $(LIBPROTO) $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,--no-undefined -Wl,-z,nodelete -o $@ $^ $(LDFLAGS) -ldl
+
+$(BIN)/nvd-run: $(OBJ)/glx/nvd-run.o $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS)
 
 # Tools and benches link the client library statically so build/bin runs in place.
 $(BIN)/%: $(OBJ)/tools/%.o $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
@@ -86,7 +107,26 @@ $(BIN)/%: $(OBJ)/tools/%.o $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
 
 $(BUILD)/bench/%: $(OBJ)/bench/%.o $(LIBTEST) $(LIBNVDCORE) $(LIBNVD_A) $(LIBSIM) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PC_EVENT) $(PC_PCI) -lm
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_EVENT) $(PC_PCI) $(PC_GL) $(PC_PNG) -lm
+
+# GL programs (tests/gl/gl-*.c) are ordinary Mesa clients, run under nvd-run
+# and under llvmpipe by the GL tests (tests/gl/test_*.c).
+$(TST)/gl/gl-%: $(OBJ)/tests/gl/gl-%.o
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_GL) -lm
+
+$(OBJ)/tests/glx/%.o: CPPFLAGS += $(PC_DRM)
+$(TST)/glx/glx-probe: $(OBJ)/tests/glx/glx-probe.o
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS)
+
+$(TST)/glx/test_%: $(OBJ)/tests/glx/test_%.o $(LIBTEST) $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_CMOCKA) $(PC_PNG)
+
+$(TST)/gl/test_%: $(OBJ)/tests/gl/test_%.o $(LIBTEST) $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_CMOCKA) $(PC_PNG)
 
 # Unit tests link only the room they test: test_hw_*, test_sim_*, test_nvd_*.
 $(TST)/unit/test_hw_%: $(OBJ)/tests/unit/test_hw_%.o $(LIBHW)
@@ -166,7 +206,7 @@ $(BE)/tests/%: $(BE)/bin/% tests/be/qemu-run | be-tools
 check-be: $(BE_WRAP) $(BE_COPIES)
 	tests/run $(BE)
 
-tests: all $(UNIT) $(INTEG) $(BE_WRAP) $(BE_COPIES)
+tests: all $(UNIT) $(INTEG) $(GLPROGS) $(GLTESTS) $(GLXTESTS) $(BE_WRAP) $(BE_COPIES)
 
 check: tests
 	tests/run $(BUILD)
@@ -182,7 +222,8 @@ deps:
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
-	install -m 755 $(BIN)/nvd $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(BIN)/nvd $(BIN)/nvd-run $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(LIBNVD_DRM) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(LIBNVD_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBNVD_SO) $(DESTDIR)$(PREFIX)/lib/libnvd.so.0
 	ln -sf libnvd.so.0 $(DESTDIR)$(PREFIX)/lib/libnvd.so

@@ -28,6 +28,11 @@ int nvc_fail(int err, const char *fmt, ...)
 
 int nvc_call(struct nvc *c, uint32_t type, const void *req, void *rep, int *fds)
 {
+	return nvc_call_fd(c, type, req, rep, fds, -1);
+}
+
+int nvc_call_fd(struct nvc *c, uint32_t type, const void *req, void *rep, int *fds, int req_fd)
+{
 	const struct nvd_msg_desc *d = nvd_msg_desc(type);
 	union { char b[NVD_MSG_MAX]; struct nvd_reply_hdr r; } in;
 	char out[NVD_MSG_MAX];
@@ -38,11 +43,15 @@ int nvc_call(struct nvc *c, uint32_t type, const void *req, void *rep, int *fds)
 
 	if (!d)
 		return nvc_fail(-EINVAL, "unknown request %u", type);
+	if (d->req_fds != (req_fd >= 0 ? 1u : 0u))
+		return nvc_fail(-EINVAL, "nvd: %s carries %u file descriptors", d->name, d->req_fds);
 	pthread_mutex_lock(&c->lock);
 	struct nvd_msg_hdr h = { type, ++c->tag };
 	memcpy(out, &h, sizeof(h));
 	memcpy(out + sizeof(h), req, d->req_size - sizeof(h));
-	n = nvd_sendmsg(c->sock, out, d->req_size, NULL, 0);
+	/* A reply may come much later (BO_WAIT parks in the daemon); the lock is
+	 * held meanwhile, so it is always the answer to this request. */
+	n = nvd_sendmsg(c->sock, out, d->req_size, &req_fd, req_fd >= 0 ? 1 : 0);
 	if (n < 0) {
 		ret = nvc_fail((int)n, "nvd: %s: send failed: %s", d->name, strerror((int)-n));
 		goto out;

@@ -31,6 +31,9 @@ const char *nvc_error(void);
 int nvc_connect(const char *socket, const char *name, struct nvc **out);
 /* Frees every buffer and channel of the connection, then disconnects. */
 void nvc_close(struct nvc *c);
+/* In a child after fork(): let go of the parent's connection without telling
+ * the daemon (the parent keeps using it).  c must not be used again. */
+void nvc_abandon(struct nvc *c);
 
 struct nvc_info {
 	unsigned chipset;          /* 0x43 */
@@ -75,6 +78,41 @@ unsigned nvc_bo_domain(const struct nvc_bo *bo);
 uint64_t nvc_bo_addr(const struct nvc_bo *bo);
 uint64_t nvc_bo_size(const struct nvc_bo *bo);
 
+/* The buffer's memory fd (borrowed: libnvd closes it in nvc_bo_free).  Map
+ * it yourself, or dup it to share the buffer with another process, which
+ * nvc_bo_import()s it: holding the fd is the right to use the buffer. */
+int nvc_bo_fd(const struct nvc_bo *bo);
+
+/* ---- sharing and waiting (what DRM calls GEM names, PRIME, CPU_PREP) ---- */
+
+/* A global name for the buffer, the same one on every call.  Names are
+ * random 32-bit values, never 0; only an authenticated connection opens them. */
+int nvc_bo_flink(struct nvc_bo *bo, uint32_t *name);
+/* Open the buffer called name: -EACCES unless this connection is the master
+ * or was authenticated by it, -ENOENT for a name no buffer has.  A buffer
+ * this connection already holds comes back as the same nvc_bo. */
+int nvc_bo_open(struct nvc *c, uint32_t name, struct nvc_bo **out);
+/* The buffer behind fd, a dup of some connection's nvc_bo_fd(): -EINVAL if
+ * fd is no nvd buffer.  The same nvc_bo if this connection holds it already.
+ * The caller keeps fd. */
+int nvc_bo_import(struct nvc *c, int fd, struct nvc_bo **out);
+
+/* Wait until no submission still on the card writes the buffer (with
+ * NVC_WAIT_WRITE: reads or writes it), anyone's.  NVC_WAIT_NOWAIT, or the
+ * timeout passing: -EBUSY if it is busy.  timeout_ns < 0: 30 s. */
+enum { NVC_WAIT_NOWAIT = 1, NVC_WAIT_WRITE = 4 };
+int nvc_bo_wait(struct nvc_bo *bo, unsigned flags, int64_t timeout_ns);
+
+/* DRM-style authentication.  The first connection to ask becomes the master
+ * (-EBUSY while another one is); it stays master until it disconnects or
+ * drops it.  A client sends its magic to the master by other means (X's
+ * DRI2Authenticate); the master authenticates it with nvc_auth_magic. */
+int nvc_set_master(struct nvc *c);
+int nvc_drop_master(struct nvc *c);
+int nvc_get_magic(struct nvc *c, uint32_t *magic);
+/* -EACCES unless this connection is the master, -ENOENT for an unknown magic. */
+int nvc_auth_magic(struct nvc *c, uint32_t magic);
+
 /* ---- channels and objects ---- */
 
 int nvc_chan_new(struct nvc *c, struct nvc_chan **out);
@@ -94,7 +132,11 @@ int nvc_dma_new(struct nvc_chan *ch, uint32_t handle, struct nvc_bo *bo, uint64_
 
 /* ---- submission ---- */
 
-enum { NVC_READ = 1, NVC_WRITE = 2 };
+/* access of a buffer in a submission: NVC_READ and/or NVC_WRITE, plus at
+ * most one of NVC_IN_VRAM / NVC_IN_GART when the submission needs the
+ * buffer there: nvd moves it first (its new address reaches the commands
+ * through the submission's relocations; nvc_bo_addr keeps the old one). */
+enum { NVC_READ = 1, NVC_WRITE = 2, NVC_IN_VRAM = 4, NVC_IN_GART = 8 };
 enum { NVC_RELOC_LOW = 1, NVC_RELOC_HIGH = 2, NVC_RELOC_OR = 4 };
 
 struct nvc_bo_ref { struct nvc_bo *bo; unsigned access; };

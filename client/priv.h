@@ -44,5 +44,7 @@ int nvc_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 /* One request and its reply.  rep receives the reply body; fds the reply's
  * fds (exactly as many as the message table says).  Takes c->lock. */
 int nvc_call(struct nvc *c, uint32_t type, const void *req, void *rep, int *fds);
+/* The same with one fd in the request (req_fd >= 0), for BO_IMPORT. */
+int nvc_call_fd(struct nvc *c, uint32_t type, const void *req, void *rep, int *fds, int req_fd);
 
 #endif

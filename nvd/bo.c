@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define BO_ALIGN 4096
@@ -19,13 +20,54 @@ static struct nvd_ra *bo_ra(struct nvd *d, unsigned domain)
 	return domain == NVD_DOMAIN_VRAM ? &d->vram : &d->gart;
 }
 
+/* A free handle slot in the client's table (grown as needed), or -ENOMEM. */
+static int handle_slot(struct nvd_client *cl)
+{
+	unsigned slot = 0;
+	while (slot < cl->bos_cap && cl->bos[slot])
+		slot++;
+	if (slot == cl->bos_cap) {
+		unsigned cap = cl->bos_cap ? cl->bos_cap * 2 : 64;
+		struct nvd_bo **n = realloc(cl->bos, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		memset(n + cl->bos_cap, 0, (cap - cl->bos_cap) * sizeof(*n));
+		cl->bos = n;
+		cl->bos_cap = cap;
+	}
+	return (int)slot;
+}
+
+static int holders_room(struct nvd_bo *bo)
+{
+	if (bo->nholders < bo->holders_cap)
+		return 0;
+	unsigned cap = bo->holders_cap ? bo->holders_cap * 2 : 2;
+	struct nvd_bo_holder *n = realloc(bo->holders, cap * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	bo->holders = n;
+	bo->holders_cap = cap;
+	return 0;
+}
+
+/* Enter bo in the client's table; room in bo->holders is already made. */
+static uint32_t hold(struct nvd_client *cl, struct nvd_bo *bo, unsigned slot)
+{
+	cl->bos[slot] = bo;
+	cl->nbos++;
+	bo->holders[bo->nholders++] = (struct nvd_bo_holder){ cl, slot + 1 };
+	return slot + 1;
+}
+
 int nvd_bo_new(struct nvd_client *cl, uint64_t size, unsigned domain, struct nvd_bo **out,
-	       char *why, size_t whylen)
+	       uint32_t *handle, char *why, size_t whylen)
 {
 	struct nvd *d = cl->d;
-	struct nvd_bo *bo;
+	struct nvd_bo *bo = NULL;
+	struct stat st;
 	uint64_t addr;
-	int fd, r;
+	int fd = -1, r, placed = 0;
 
 	if (domain != NVD_DOMAIN_VRAM && domain != NVD_DOMAIN_GART) {
 		snprintf(why, whylen, "domain %u is neither VRAM (1) nor GART (2)", domain);
@@ -54,7 +96,8 @@ int nvd_bo_new(struct nvd_client *cl, uint64_t size, unsigned domain, struct nvd
 	}
 	fd = memfd_create("nvd-bo", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0 || ftruncate(fd, (off_t)size) < 0 ||
-	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0 ||
+	    fstat(fd, &st) < 0) {
 		r = -errno;
 		snprintf(why, whylen, "memfd: %s", strerror(errno));
 		goto fail;
@@ -64,47 +107,46 @@ int nvd_bo_new(struct nvd_client *cl, uint64_t size, unsigned domain, struct nvd
 		snprintf(why, whylen, "cannot place the buffer: %s", strerror(-r));
 		goto fail;
 	}
-	/* handle = slot + 1 */
-	unsigned slot = 0;
-	while (slot < cl->bos_cap && cl->bos[slot])
-		slot++;
-	if (slot == cl->bos_cap) {
-		unsigned cap = cl->bos_cap ? cl->bos_cap * 2 : 64;
-		struct nvd_bo **n = realloc(cl->bos, cap * sizeof(*n));
-		if (!n) {
-			d->card->ops->unplace(d->card, domain == NVD_DOMAIN_GART, addr, size);
-			r = -ENOMEM;
-			snprintf(why, whylen, "out of memory");
-			goto fail;
-		}
-		memset(n + cl->bos_cap, 0, (cap - cl->bos_cap) * sizeof(*n));
-		cl->bos = n;
-		cl->bos_cap = cap;
-	}
+	placed = 1;
+	int slot = handle_slot(cl);
 	bo = calloc(1, sizeof(*bo));
-	if (!bo) {
-		d->card->ops->unplace(d->card, domain == NVD_DOMAIN_GART, addr, size);
+	if (slot < 0 || !bo || holders_room(bo) < 0) {
 		r = -ENOMEM;
 		snprintf(why, whylen, "out of memory");
 		goto fail;
 	}
 	bo->refs = 1;
 	bo->owner = cl;
-	bo->handle = slot + 1;
 	bo->domain = domain;
 	bo->addr = addr;
 	bo->size = size;
 	bo->fd = fd;
+	bo->dev = (uint64_t)st.st_dev;
+	bo->ino = (uint64_t)st.st_ino;
 	bo->map = (domain == NVD_DOMAIN_GART ? d->card->gart : d->card->vram) + addr;
-	cl->bos[slot] = bo;
-	cl->nbos++;
+	if (nvd_bo_hash_add(&d->inos, bo, 0) < 0) {
+		r = -ENOMEM;
+		snprintf(why, whylen, "out of memory");
+		goto fail;
+	}
+	*handle = hold(cl, bo, (unsigned)slot);
+	bo->own_next = cl->owned;
+	if (cl->owned)
+		cl->owned->own_prev = bo;
+	cl->owned = bo;
 	if (domain == NVD_DOMAIN_VRAM)
 		cl->vram += size;
 	else
 		cl->gart += size;
+	d->nbos++;
 	*out = bo;
 	return 0;
 fail:
+	if (bo)
+		free(bo->holders);
+	free(bo);
+	if (placed)
+		d->card->ops->unplace(d->card, domain == NVD_DOMAIN_GART, addr, size);
 	if (fd >= 0)
 		close(fd);
 	nvd_ra_free(bo_ra(d, domain), addr);
@@ -118,6 +160,87 @@ struct nvd_bo *nvd_bo_get(struct nvd_client *cl, uint32_t handle)
 	return cl->bos[handle - 1];
 }
 
+uint32_t nvd_bo_handle_of(struct nvd_client *cl, struct nvd_bo *bo)
+{
+	for (unsigned i = 0; i < bo->nholders; i++)
+		if (bo->holders[i].cl == cl)
+			return bo->holders[i].handle;
+	return 0;
+}
+
+int nvd_bo_hold(struct nvd_client *cl, struct nvd_bo *bo, uint32_t *handle, char *why,
+		size_t whylen)
+{
+	uint32_t h = nvd_bo_handle_of(cl, bo);
+	if (h) {
+		*handle = h;
+		return 0;
+	}
+	if (cl->nbos >= cl->d->o.max_bos) {
+		snprintf(why, whylen, "client limit of %u buffers reached", cl->d->o.max_bos);
+		return -EMFILE;
+	}
+	int slot = handle_slot(cl);
+	if (slot < 0 || holders_room(bo) < 0) {
+		snprintf(why, whylen, "out of memory");
+		return -ENOMEM;
+	}
+	nvd_bo_ref(bo);
+	*handle = hold(cl, bo, (unsigned)slot);
+	return 0;
+}
+
+/* The payer's counter of the buffer's current domain. */
+static uint64_t *bo_payer(struct nvd *d, struct nvd_bo *bo)
+{
+	struct nvd_client *o = bo->owner;
+	if (o)
+		return bo->domain == NVD_DOMAIN_VRAM ? &o->vram : &o->gart;
+	return bo->domain == NVD_DOMAIN_VRAM ? &d->vram_orphaned : &d->gart_orphaned;
+}
+
+int nvd_bo_move(struct nvd *d, struct nvd_bo *bo, unsigned domain)
+{
+	if (bo->domain == domain)
+		return 0;
+	if (bo->pins)
+		return -EBUSY;
+	uint64_t addr;
+	int r;
+	if (bo->stale_domain == domain) {
+		addr = bo->stale_addr;     /* back to where it still is mapped */
+	} else if (bo->stale_domain) {
+		return -EBUSY;
+	} else {
+		if ((r = nvd_ra_alloc(bo_ra(d, domain), bo->size, BO_ALIGN, &addr)) < 0)
+			return -ENOSPC;
+		r = d->card->ops->place(d->card, domain == NVD_DOMAIN_GART, addr, bo->size, bo->fd);
+		if (r < 0) {
+			nvd_ra_free(bo_ra(d, domain), addr);
+			return r;
+		}
+	}
+	*bo_payer(d, bo) -= bo->size;
+	bo->stale_domain = bo->domain;
+	bo->stale_addr = bo->addr;
+	bo->domain = domain;
+	bo->addr = addr;
+	bo->map = (domain == NVD_DOMAIN_GART ? d->card->gart : d->card->vram) + addr;
+	*bo_payer(d, bo) += bo->size;
+	if (!bo->busy_read && !bo->busy_write)
+		nvd_bo_idle(d, bo);
+	return 0;
+}
+
+void nvd_bo_idle(struct nvd *d, struct nvd_bo *bo)
+{
+	if (!bo->stale_domain)
+		return;
+	d->card->ops->unplace(d->card, bo->stale_domain == NVD_DOMAIN_GART, bo->stale_addr, bo->size);
+	nvd_ra_free(bo_ra(d, bo->stale_domain), bo->stale_addr);
+	bo->stale_domain = 0;
+}
+
 void nvd_bo_ref(struct nvd_bo *bo)
 {
 	bo->refs++;
@@ -127,17 +250,33 @@ void nvd_bo_unref(struct nvd *d, struct nvd_bo *bo)
 {
 	if (--bo->refs)
 		return;
+	nvd_bo_idle(d, bo);
 	d->card->ops->unplace(d->card, bo->domain == NVD_DOMAIN_GART, bo->addr, bo->size);
 	nvd_ra_free(bo_ra(d, bo->domain), bo->addr);
-	if (bo->domain == NVD_DOMAIN_VRAM)
-		bo->owner->vram -= bo->size;
-	else
-		bo->owner->gart -= bo->size;
+	/* The creator pays while it lives; afterwards the daemon-wide orphan count. */
+	struct nvd_client *o = bo->owner;
+	uint64_t *pay = o ? (bo->domain == NVD_DOMAIN_VRAM ? &o->vram : &o->gart)
+			  : (bo->domain == NVD_DOMAIN_VRAM ? &d->vram_orphaned : &d->gart_orphaned);
+	*pay -= bo->size;
+	if (o) {
+		if (bo->own_prev)
+			bo->own_prev->own_next = bo->own_next;
+		else
+			o->owned = bo->own_next;
+		if (bo->own_next)
+			bo->own_next->own_prev = bo->own_prev;
+	}
+	if (bo->name)
+		nvd_bo_hash_del(&d->names, bo, 1);
+	nvd_bo_hash_del(&d->inos, bo, 0);
+	d->nbos--;
 	close(bo->fd);
+	free(bo->holders);
 	free(bo);
 }
 
-/* The client lets go of its handle; the memory goes when the card is done. */
+/* The client lets go of its handle; the memory goes when the card and every
+ * other holder are done. */
 int nvd_bo_close(struct nvd_client *cl, uint32_t handle)
 {
 	struct nvd_bo *bo = nvd_bo_get(cl, handle);
@@ -145,6 +284,29 @@ int nvd_bo_close(struct nvd_client *cl, uint32_t handle)
 		return -ENOENT;
 	cl->bos[handle - 1] = NULL;
 	cl->nbos--;
+	for (unsigned i = 0; i < bo->nholders; i++)
+		if (bo->holders[i].cl == cl) {
+			bo->holders[i] = bo->holders[--bo->nholders];
+			break;
+		}
 	nvd_bo_unref(cl->d, bo);
 	return 0;
+}
+
+void nvd_bo_orphan_all(struct nvd_client *cl)
+{
+	struct nvd *d = cl->d;
+	while (cl->owned) {
+		struct nvd_bo *bo = cl->owned;
+		cl->owned = bo->own_next;
+		bo->own_prev = bo->own_next = NULL;
+		bo->owner = NULL;
+		if (bo->domain == NVD_DOMAIN_VRAM) {
+			cl->vram -= bo->size;
+			d->vram_orphaned += bo->size;
+		} else {
+			cl->gart -= bo->size;
+			d->gart_orphaned += bo->size;
+		}
+	}
 }

@@ -83,8 +83,10 @@ static void obj_release(struct nvd_chan *ch, struct nvd_obj *o, int in_ramht)
 	if (in_ramht)
 		nvd_ramht_remove(d, o->ramht_slot);
 	nvd_ramin_free(d, o->inst, o->inst_size);
-	if (o->bo)
+	if (o->bo) {
+		o->bo->pins--;
 		nvd_bo_unref(d, o->bo);
+	}
 }
 
 static int ctxdma_add(struct nvd_chan *ch, uint32_t handle, uint8_t kind, unsigned cls,
@@ -110,8 +112,10 @@ static int ctxdma_add(struct nvd_chan *ch, uint32_t handle, uint8_t kind, unsign
 		nvd_ramin_free(d, o.inst, o.inst_size);
 		return r;
 	}
-	if (bo)
+	if (bo) {
+		bo->pins++;
 		nvd_bo_ref(bo);
+	}
 	return 0;
 }
 

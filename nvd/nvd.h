@@ -29,15 +29,55 @@ struct event;
 #define NVD_MAX_CLIENTS     4096
 #define NVD_HELLO_TIMEOUT_S 10            /* a connection must say HELLO this soon */
 #define NVD_STRIKES         8             /* refused submissions before a channel is lost */
+#define NVD_CLIENT_WAITS    64            /* parked BO_WAITs per client */
+
+/* One client's handle for a buffer. */
+struct nvd_bo_holder {
+	struct nvd_client *cl;
+	uint32_t handle;
+};
 
 struct nvd_bo {
-	unsigned refs;           /* the client's handle, ctxdmas over it, submissions in flight */
-	struct nvd_client *owner;
-	uint32_t handle;
+	unsigned refs;           /* holders' handles, ctxdmas over it, submissions in flight, waits */
+	struct nvd_client *owner;/* the creator, who pays; NULL once it has gone (orphaned) */
+	struct nvd_bo *own_prev, *own_next;   /* the owner's list of buffers it pays for */
+	struct nvd_bo_holder *holders;
+	unsigned nholders, holders_cap;
 	uint8_t domain;          /* NVD_DOMAIN_* */
 	uint64_t addr, size;
 	int fd;
 	uint8_t *map;            /* the daemon's view: the card window at addr */
+	/* A move (nvd_bo_move) leaves the memfd mapped at its old place too,
+	 * for submissions validated before it, until the buffer is idle. */
+	uint8_t stale_domain;    /* 0: none */
+	uint64_t stale_addr;
+	unsigned pins;           /* ctxdmas over it: their RAMIN words name addr, so it stays */
+	/* sharing (share.c) */
+	uint32_t name;           /* flink name, 0 until a holder asks */
+	uint64_t dev, ino;       /* the memfd's identity, for IMPORT */
+	struct nvd_bo *name_next, *ino_next;  /* hash chains */
+	/* submissions in flight that read / write it (NVD_ACCESS_*), any client's */
+	unsigned busy_read, busy_write;
+	struct nvd_wait *waits;  /* parked BO_WAIT requests */
+};
+
+/* A parked BO_WAIT: answered when the buffer is idle or the timer fires. */
+struct nvd_wait {
+	struct nvd_wait *next;   /* on the buffer */
+	struct nvd_wait *cl_prev, *cl_next;   /* on the client */
+	struct nvd_wait *pnext;  /* on nvd's pending list, when pending */
+	int pending;             /* busy only because a holder's channel has entries the
+				    daemon could not take yet (its ring was full) */
+	struct nvd_client *cl;
+	struct nvd_bo *bo;       /* referenced */
+	struct event *timer;
+	uint32_t tag, flags;
+};
+
+/* A hash of buffers by a 64-bit key, chained through the buffers. */
+struct nvd_bo_hash {
+	struct nvd_bo **b;
+	unsigned nbuckets, count;
 };
 
 struct nvd_obj {
@@ -48,11 +88,16 @@ struct nvd_obj {
 	struct nvd_bo *bo;       /* DMA_BO: the buffer it covers */
 };
 
+struct nvd_inflight_bo {
+	struct nvd_bo *bo;       /* referenced until the fence completes */
+	uint32_t access;         /* NVD_ACCESS_*: counted in the buffer's busy_read/busy_write */
+};
+
 struct nvd_inflight {
 	uint32_t seq;
 	uint32_t ring_end;       /* hardware ring offset after this submission */
 	unsigned nbos;
-	struct nvd_bo **bos;     /* references held until the fence completes */
+	struct nvd_inflight_bo *bos;
 };
 
 struct nvd_chan {
@@ -100,8 +145,14 @@ struct nvd_client {
 	unsigned bos_cap, nbos;
 	struct nvd_chan *chans[NVD_CLIENT_CHANS];
 	unsigned nchans;
-	uint64_t vram, gart;     /* bytes of buffers owned */
+	uint64_t vram, gart;     /* bytes of buffers owned (created and still alive) */
+	struct nvd_bo *owned;    /* those buffers */
 	uint64_t submits, refused;
+	/* authentication (share.c) */
+	uint32_t magic;          /* 0 until GET_MAGIC */
+	int authenticated;       /* by the master's AUTH_MAGIC */
+	struct nvd_wait *waits;  /* parked BO_WAITs */
+	unsigned nwaits;
 };
 
 struct nvd_opts {
@@ -126,6 +177,11 @@ struct nvd {
 	struct nvd_ra vram, gart, ramin;
 	uint64_t vram_client_size, gart_client_size;   /* what the ctxdmas cover */
 	uint64_t vram_daemon, gart_daemon;             /* bytes the daemon holds */
+	uint64_t vram_orphaned, gart_orphaned;         /* buffers whose creator has gone */
+	unsigned nbos;                                 /* live buffers */
+	struct nvd_bo_hash names, inos;                /* share.c */
+	struct nvd_client *master;
+	struct nvd_wait *pending_waits;
 	uint32_t ramht_bits;
 	struct nvd_chan *chid[NV40_FIFO_CHANNELS];
 	unsigned nchans;
@@ -156,11 +212,53 @@ void nvd_irq(struct nvd *d);
 
 /* bo.c */
 int nvd_bo_new(struct nvd_client *cl, uint64_t size, unsigned domain, struct nvd_bo **out,
-	       char *why, size_t whylen);
+	       uint32_t *handle, char *why, size_t whylen);
 struct nvd_bo *nvd_bo_get(struct nvd_client *cl, uint32_t handle);
 void nvd_bo_ref(struct nvd_bo *bo);
 void nvd_bo_unref(struct nvd *d, struct nvd_bo *bo);
 int nvd_bo_close(struct nvd_client *cl, uint32_t handle);
+/* Place the buffer in `domain` (NVD_DOMAIN_*) for the submissions validated
+ * from now on, as the kernel migrates a buffer into a submission's valid
+ * domains.  0, -EBUSY (pinned by a ctxdma, or a move still settling) or
+ * -ENOSPC. */
+int nvd_bo_move(struct nvd *d, struct nvd_bo *bo, unsigned domain);
+/* The card is done with every submission that used the buffer. */
+void nvd_bo_idle(struct nvd *d, struct nvd_bo *bo);
+/* Give the client a handle for a buffer someone else holds (its existing
+ * one if it has one).  0 or -errno. */
+int nvd_bo_hold(struct nvd_client *cl, struct nvd_bo *bo, uint32_t *handle, char *why,
+		size_t whylen);
+/* The client's handle for bo, 0 if it holds none. */
+uint32_t nvd_bo_handle_of(struct nvd_client *cl, struct nvd_bo *bo);
+/* The client goes: its buffers still held by others become orphans. */
+void nvd_bo_orphan_all(struct nvd_client *cl);
+
+/* share.c: names, import, authentication, waits */
+int nvd_bo_hash_add(struct nvd_bo_hash *h, struct nvd_bo *bo, int by_name);
+void nvd_bo_hash_del(struct nvd_bo_hash *h, struct nvd_bo *bo, int by_name);
+void nvd_share_fini(struct nvd *d);
+int nvd_bo_flink(struct nvd_client *cl, uint32_t handle, uint32_t *name, char *why, size_t whylen);
+int nvd_bo_open_name(struct nvd_client *cl, uint32_t name, struct nvd_bo **out, uint32_t *handle,
+		     char *why, size_t whylen);
+/* Consumes fd (closes it in every case). */
+int nvd_bo_import(struct nvd_client *cl, int fd, struct nvd_bo **out, uint32_t *handle,
+		  char *why, size_t whylen);
+int nvd_set_master(struct nvd_client *cl, char *why, size_t whylen);
+int nvd_drop_master(struct nvd_client *cl, char *why, size_t whylen);
+int nvd_get_magic(struct nvd_client *cl, uint32_t *magic, char *why, size_t whylen);
+int nvd_auth_magic(struct nvd_client *cl, uint32_t magic, char *why, size_t whylen);
+/* 0: idle now, -EBUSY: busy and NOWAIT (or no room to park), 1: parked, the
+ * reply follows with tag; -errno otherwise. */
+int nvd_bo_wait(struct nvd_client *cl, const struct nvd_req_bo_wait *rq, uint32_t tag, char *why,
+		size_t whylen);
+/* A submission took (+1) or let go of (-1) the buffer with this access. */
+void nvd_bo_busy(struct nvd_bo *bo, uint32_t access, int delta);
+/* Answer the parked waits the buffer's state now satisfies. */
+void nvd_bo_wake(struct nvd *d, struct nvd_bo *bo);
+/* Channels made progress: look again at waits parked as pending. */
+void nvd_waits_recheck(struct nvd *d);
+/* Forget the client's parked waits without answering them. */
+void nvd_client_waits_free(struct nvd_client *cl);
 
 /* chan.c */
 int nvd_chan_new(struct nvd_client *cl, struct nvd_chan **out, char *why, size_t whylen);
@@ -181,5 +279,7 @@ void nvd_chan_retire_all(struct nvd_chan *ch);
 int nvd_server_listen(struct nvd *d, char *err, size_t errlen);
 void nvd_server_close(struct nvd *d);
 void nvd_client_drop(struct nvd_client *cl, const char *why);
+/* A reply without a body (or an error) to a request answered later. */
+void nvd_reply_late(struct nvd_client *cl, uint32_t type, uint32_t tag, int err, const char *why);
 
 #endif

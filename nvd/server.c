@@ -21,7 +21,13 @@ struct reply {
 	int fds[NVD_MSG_MAX_FDS];
 	unsigned nfds;
 	char why[128];
+	/* the request's header and its fd (IMPORT), which the handler consumes */
+	struct nvd_msg_hdr h;
+	int in_fd;
 };
+
+/* A handler's return value: the reply will be sent later (BO_WAIT). */
+#define REPLY_LATER 1
 
 static uint64_t now_ms(void)
 {
@@ -53,6 +59,19 @@ static void send_reply(struct nvd_client *cl, const struct nvd_msg_hdr *h, int e
 	long n = nvd_sendmsg(cl->sock, out.b, len, r->fds, r->nfds);
 	if (n < 0 && n != -EPIPE && n != -ECONNRESET)
 		nvd_clog(cl, NULL, "reply failed: %s", strerror((int)-n));
+}
+
+void nvd_reply_late(struct nvd_client *cl, uint32_t type, uint32_t tag, int err, const char *why)
+{
+	struct reply r;
+	struct nvd_msg_hdr h = { type, tag };
+	memset(&r, 0, sizeof(r));
+	if (why)
+		snprintf(r.why, sizeof(r.why), "%s", why);
+	send_reply(cl, &h, err, &r);
+	if (err)
+		nvd_clog(cl, NULL, "%s failed: %s", nvd_msg_desc(type) ? nvd_msg_desc(type)->name : "?",
+			 r.why[0] ? r.why : strerror(-err));
 }
 
 static struct nvd_chan *client_chan(struct nvd_client *cl, uint32_t id, struct reply *r)
@@ -117,8 +136,7 @@ static int do_status(struct nvd_client *cl, const void *rq, struct reply *r)
 	p->channels_total = NVD_CLIENT_CHIDS;
 	p->channels_used = d->nchans;
 	p->clients = d->nclients;
-	for (struct nvd_client *c = d->clients; c; c = c->next)
-		p->bos += c->nbos;
+	p->bos = d->nbos;   /* live buffers, shared ones once, orphans included */
 	p->submits = d->submits;
 	p->refused = d->refused;
 	p->uptime_ms = now_ms() - d->start_ms;
@@ -151,25 +169,32 @@ static int do_client_at(struct nvd_client *cl, const void *rq_, struct reply *r)
 	return 0;
 }
 
-static int do_bo_new(struct nvd_client *cl, const void *rq_, struct reply *r)
+/* BO_NEW, OPEN and IMPORT: the client's handle, placement and the memfd. */
+static int bo_reply(struct nvd_bo *bo, uint32_t handle, struct reply *r)
 {
-	const struct nvd_req_bo_new *rq = rq_;
 	struct nvd_rep_bo_new *p = (void *)r->body;
-	struct nvd_bo *bo;
-	if (rq->flags) {
-		snprintf(r->why, sizeof(r->why), "unknown flags 0x%x", rq->flags);
-		return -EINVAL;
-	}
-	int e = nvd_bo_new(cl, rq->size, rq->domain, &bo, r->why, sizeof(r->why));
-	if (e < 0)
-		return e;
-	p->handle = bo->handle;
+	p->handle = handle;
 	p->domain = bo->domain;
 	p->addr = bo->addr;
 	p->size = bo->size;
 	r->fds[0] = bo->fd;
 	r->nfds = 1;
 	return 0;
+}
+
+static int do_bo_new(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_bo_new *rq = rq_;
+	struct nvd_bo *bo;
+	uint32_t handle;
+	if (rq->flags) {
+		snprintf(r->why, sizeof(r->why), "unknown flags 0x%x", rq->flags);
+		return -EINVAL;
+	}
+	int e = nvd_bo_new(cl, rq->size, rq->domain, &bo, &handle, r->why, sizeof(r->why));
+	if (e < 0)
+		return e;
+	return bo_reply(bo, handle, r);
 }
 
 static int do_bo_free(struct nvd_client *cl, const void *rq_, struct reply *r)
@@ -243,6 +268,69 @@ static int do_dma_new(struct nvd_client *cl, const void *rq_, struct reply *r)
 	return ch ? nvd_dma_new(ch, rq, r->why, sizeof(r->why)) : -ENOENT;
 }
 
+static int do_bo_flink(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_bo_flink *rq = rq_;
+	struct nvd_rep_bo_flink *p = (void *)r->body;
+	return nvd_bo_flink(cl, rq->handle, &p->name, r->why, sizeof(r->why));
+}
+
+static int do_bo_open(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_bo_open *rq = rq_;
+	struct nvd_bo *bo;
+	uint32_t handle;
+	int e = nvd_bo_open_name(cl, rq->name, &bo, &handle, r->why, sizeof(r->why));
+	return e < 0 ? e : bo_reply(bo, handle, r);
+}
+
+static int do_bo_import(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_bo_import *rq = rq_;
+	struct nvd_bo *bo;
+	uint32_t handle;
+	int fd = r->in_fd;
+	r->in_fd = -1;
+	if (rq->_unused) {
+		close(fd);
+		snprintf(r->why, sizeof(r->why), "reserved field is 0x%x, not 0", rq->_unused);
+		return -EINVAL;
+	}
+	int e = nvd_bo_import(cl, fd, &bo, &handle, r->why, sizeof(r->why));
+	return e < 0 ? e : bo_reply(bo, handle, r);
+}
+
+static int do_bo_wait(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	int e = nvd_bo_wait(cl, rq_, r->h.tag, r->why, sizeof(r->why));
+	return e > 0 ? REPLY_LATER : e;
+}
+
+static int do_set_master(struct nvd_client *cl, const void *rq, struct reply *r)
+{
+	(void)rq;
+	return nvd_set_master(cl, r->why, sizeof(r->why));
+}
+
+static int do_drop_master(struct nvd_client *cl, const void *rq, struct reply *r)
+{
+	(void)rq;
+	return nvd_drop_master(cl, r->why, sizeof(r->why));
+}
+
+static int do_get_magic(struct nvd_client *cl, const void *rq, struct reply *r)
+{
+	struct nvd_rep_magic *p = (void *)r->body;
+	(void)rq;
+	return nvd_get_magic(cl, &p->magic, r->why, sizeof(r->why));
+}
+
+static int do_auth_magic(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_auth_magic *rq = rq_;
+	return nvd_auth_magic(cl, rq->magic, r->why, sizeof(r->why));
+}
+
 typedef int handler_fn(struct nvd_client *cl, const void *rq, struct reply *r);
 static handler_fn *const handlers[NVD_MSG_COUNT] = {
 	[NVD_MSG_HELLO] = do_hello,       [NVD_MSG_STATUS] = do_status,
@@ -250,6 +338,10 @@ static handler_fn *const handlers[NVD_MSG_COUNT] = {
 	[NVD_MSG_BO_FREE] = do_bo_free,   [NVD_MSG_CHAN_NEW] = do_chan_new,
 	[NVD_MSG_CHAN_FREE] = do_chan_free, [NVD_MSG_OBJ_NEW] = do_obj_new,
 	[NVD_MSG_OBJ_FREE] = do_obj_free, [NVD_MSG_DMA_NEW] = do_dma_new,
+	[NVD_MSG_BO_FLINK] = do_bo_flink, [NVD_MSG_BO_OPEN] = do_bo_open,
+	[NVD_MSG_BO_IMPORT] = do_bo_import, [NVD_MSG_BO_WAIT] = do_bo_wait,
+	[NVD_MSG_SET_MASTER] = do_set_master, [NVD_MSG_DROP_MASTER] = do_drop_master,
+	[NVD_MSG_GET_MAGIC] = do_get_magic, [NVD_MSG_AUTH_MAGIC] = do_auth_magic,
 };
 
 /* ---- sessions ---- */
@@ -259,12 +351,17 @@ void nvd_client_drop(struct nvd_client *cl, const char *why)
 	struct nvd *d = cl->d;
 
 	nvd_clog(cl, NULL, "disconnected: %s", why);
+	nvd_client_waits_free(cl);
+	if (d->master == cl)
+		d->master = NULL;
 	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++)
 		if (cl->chans[i])
 			nvd_chan_free(cl->chans[i]);
 	for (unsigned i = 0; i < cl->bos_cap; i++)
 		if (cl->bos[i])
 			nvd_bo_close(cl, i + 1);
+	/* What others still hold is paid for by nobody now. */
+	nvd_bo_orphan_all(cl);
 	free(cl->bos);
 	event_free(cl->evt);
 	close(cl->sock);
@@ -275,6 +372,8 @@ void nvd_client_drop(struct nvd_client *cl, const char *why)
 		}
 	d->nclients--;
 	free(cl);
+	if (d->pending_waits)
+		nvd_waits_recheck(d);
 }
 
 /* Refuse a datagram that breaks the protocol: say why, then hang up. */
@@ -299,8 +398,9 @@ static void client_read(evutil_socket_t fd, short what, void *arg)
 		return;
 	}
 	long n = nvd_recvmsg(fd, in.b, sizeof(in.b), fds, NVD_MSG_MAX_FDS, &nfds);
-	for (unsigned i = 0; i < nfds; i++)
-		close(fds[i]);
+	if (n < (long)sizeof(struct nvd_msg_hdr))
+		for (unsigned i = 0; i < nfds; i++)
+			close(fds[i]);
 	if (n == -EAGAIN)
 		return;
 	if (n == 0) {
@@ -325,14 +425,16 @@ static void client_read(evutil_socket_t fd, short what, void *arg)
 	}
 	memcpy(&h, in.b, sizeof(h));
 	const struct nvd_msg_desc *d = nvd_msg_desc(h.type);
+	int ok = 0;
 	if (!d) {
 		snprintf(why, sizeof(why), "unknown message type %u", h.type);
 		violation(cl, &h, -EPROTO, why);
+	} else if (nfds != d->req_fds) {
+		snprintf(why, sizeof(why), "%s: sent %u file descriptors, expected %u", d->name, nfds,
+			 d->req_fds);
+		violation(cl, &h, -EPROTO, why);
 	} else if ((uint32_t)n != d->req_size) {
 		snprintf(why, sizeof(why), "%s: %ld bytes, expected %u", d->name, n, d->req_size);
-		violation(cl, &h, -EPROTO, why);
-	} else if (nfds) {
-		snprintf(why, sizeof(why), "%s: sent %u file descriptors, none expected", d->name, nfds);
 		violation(cl, &h, -EPROTO, why);
 	} else if (!cl->greeted && h.type != NVD_MSG_HELLO) {
 		snprintf(why, sizeof(why), "%s before HELLO", d->name);
@@ -340,17 +442,38 @@ static void client_read(evutil_socket_t fd, short what, void *arg)
 	} else if (cl->greeted && h.type == NVD_MSG_HELLO) {
 		violation(cl, &h, -EPROTO, "second HELLO");
 	} else {
-		struct reply r;
-		memset(&r, 0, sizeof(r));
-		int err = handlers[h.type](cl, in.b + sizeof(h), &r);
-		send_reply(cl, &h, err, &r);
-		if (err && h.type == NVD_MSG_HELLO)
-			nvd_client_drop(cl, r.why);
-		else if (h.type == NVD_MSG_HELLO)
-			event_add(cl->evt, NULL);   /* greeted: no deadline any more */
-		else if (err)
-			nvd_clog(cl, NULL, "%s failed: %s", d->name, r.why[0] ? r.why : strerror(-err));
+		ok = 1;
 	}
+	if (!ok) {
+		for (unsigned i = 0; i < nfds; i++)
+			close(fds[i]);
+		return;
+	}
+	struct nvd *nd = cl->d;
+	/* The client may have published submissions and rung the doorbell just
+	 * before this request: they come first (a BO_FREE or BO_WAIT after a
+	 * submission must see it). */
+	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++)
+		if (cl->chans[i] && !cl->chans[i]->lost)
+			nvd_chan_process(cl->chans[i]);
+	struct reply r;
+	memset(&r, 0, sizeof(r));
+	r.h = h;
+	r.in_fd = nfds ? fds[0] : -1;
+	int err = handlers[h.type](cl, in.b + sizeof(h), &r);
+	if (r.in_fd >= 0)
+		close(r.in_fd);   /* a handler that did not take it */
+	if (err == REPLY_LATER)
+		return;
+	send_reply(cl, &h, err, &r);
+	if (err && h.type == NVD_MSG_HELLO)
+		nvd_client_drop(cl, r.why);
+	else if (h.type == NVD_MSG_HELLO)
+		event_add(cl->evt, NULL);   /* greeted: no deadline any more */
+	else if (err)
+		nvd_clog(cl, NULL, "%s failed: %s", d->name, r.why[0] ? r.why : strerror(-err));
+	if (nd->pending_waits)
+		nvd_waits_recheck(nd);
 }
 
 static void server_accept(evutil_socket_t lfd, short what, void *arg)
@@ -462,6 +585,7 @@ void nvd_server_close(struct nvd *d)
 {
 	while (d->clients)
 		nvd_client_drop(d->clients, "nvd is shutting down");
+	nvd_share_fini(d);
 	if (d->listen_fd >= 0) {
 		close(d->listen_fd);
 		unlink(d->sock_path);

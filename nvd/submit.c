@@ -74,6 +74,17 @@ static void refuse_log(struct nvd_chan *ch, uint32_t seq, const struct nvd_verro
 }
 
 /* One entry.  1: consumed, 0: wait for ring space, <0: the ring is corrupt. */
+/* Where the submission needs the buffer (DRM's valid domains): move it
+ * there first.  A buffer a ctxdma pins stays, and the validator judges the
+ * addresses the submission then uses. */
+static int place(struct nvd *d, struct nvd_bo *bo, uint32_t access)
+{
+	unsigned want = access & NVD_ACCESS_IN_VRAM ? NVD_DOMAIN_VRAM :
+			access & NVD_ACCESS_IN_GART ? NVD_DOMAIN_GART : bo->domain;
+	int r = nvd_bo_move(d, bo, want);
+	return r == -EBUSY ? 0 : r;
+}
+
 static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 {
 	struct nvd_client *cl = ch->cl;
@@ -94,21 +105,35 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 			err = -ENOENT;
 			snprintf(e.why, sizeof(e.why), "buffer %u (list entry %u) does not exist",
 				 sb[i].handle, i);
-		} else if (!sb[i].access || sb[i].access & ~(NVD_ACCESS_READ | NVD_ACCESS_WRITE)) {
+		} else if (!(sb[i].access & NVD_ACCESS_RW) ||
+			   sb[i].access & ~(NVD_ACCESS_RW | NVD_ACCESS_IN_VRAM | NVD_ACCESS_IN_GART) ||
+			   (sb[i].access & NVD_ACCESS_IN_VRAM && sb[i].access & NVD_ACCESS_IN_GART)) {
 			err = -EINVAL;
 			snprintf(e.why, sizeof(e.why), "buffer %u has access 0x%x", sb[i].handle,
 				 sb[i].access);
+		} else if ((err = place(cl->d, bo, sb[i].access)) < 0) {
+			snprintf(e.why, sizeof(e.why), "buffer %u cannot move to %s: %s", sb[i].handle,
+				 sb[i].access & NVD_ACCESS_IN_VRAM ? "VRAM" : "GART", strerror(-err));
 		} else {
 			bo_list[i] = bo;
-			vbos[i] = (struct nvd_vbo){ bo->addr, bo->size, bo->domain, sb[i].access, bo->map };
+			vbos[i] = (struct nvd_vbo){ bo->addr, bo->size, bo->domain,
+						    sb[i].access & NVD_ACCESS_RW, bo->map };
 		}
+	}
+	/* The references are taken with the entry: no memory, no submission. */
+	struct nvd_inflight_bo *held = NULL;
+	if (!err && h->nr_bos && !(held = malloc(h->nr_bos * sizeof(*held)))) {
+		err = -ENOMEM;
+		snprintf(e.why, sizeof(e.why), "out of memory");
 	}
 	if (!err) {
 		struct nvd_vsubmit vs = { vbos, h->nr_bos, sp, h->nr_push, sr, h->nr_relocs,
 					  nvd_obj_lookup, ch };
 		uint32_t space = ring_space(ch);
-		if (space < FENCE_WORDS * 4 && !ring_wrap(ch))
+		if (space < FENCE_WORDS * 4 && !ring_wrap(ch)) {
+			free(held);
 			return 0;
+		}
 		space = ring_space(ch);
 		n = nvd_validate(ch->vs, &vs, &ch->ring[ch->wptr / 4], space / 4 - FENCE_WORDS, &e);
 		if (n == -E2BIG && ring_wrap(ch)) {
@@ -116,8 +141,10 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 			n = nvd_validate(ch->vs, &vs, &ch->ring[ch->wptr / 4],
 					 space / 4 - FENCE_WORDS, &e);
 		}
-		if (n == -E2BIG && ch->if_count)
+		if (n == -E2BIG && ch->if_count) {
+			free(held);
 			return 0;   /* the card is still busy with earlier work: retry later */
+		}
 		if (n < 0) {
 			err = (int)n;
 			e.err = err;
@@ -139,16 +166,18 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	f->seq = h->seq;
 	f->ring_end = ch->wptr;
 	f->nbos = 0;
-	f->bos = NULL;
-	if (!err && h->nr_bos) {
-		f->bos = malloc(h->nr_bos * sizeof(*f->bos));
-		if (f->bos) {
-			f->nbos = h->nr_bos;
-			for (unsigned i = 0; i < h->nr_bos; i++) {
-				f->bos[i] = bo_list[i];
-				nvd_bo_ref(bo_list[i]);
-			}
+	f->bos = held;
+	if (!err) {
+		/* The buffers stay alive, and busy for BO_WAIT, until the fence. */
+		f->nbos = h->nr_bos;
+		for (unsigned i = 0; i < h->nr_bos; i++) {
+			held[i] = (struct nvd_inflight_bo){ bo_list[i], sb[i].access & NVD_ACCESS_RW };
+			nvd_bo_ref(bo_list[i]);
+			nvd_bo_busy(bo_list[i], sb[i].access & NVD_ACCESS_RW, 1);
 		}
+	} else {
+		free(held);
+		f->bos = NULL;
 	}
 	ch->if_count++;
 	__atomic_store_n(&ch->fence->status[h->seq % NVD_FENCE_STATUS], err, __ATOMIC_RELAXED);
@@ -223,9 +252,16 @@ void nvd_chan_process(struct nvd_chan *ch)
 
 static void retire_one(struct nvd_chan *ch)
 {
+	struct nvd *d = ch->cl->d;
 	struct nvd_inflight *f = &ch->inflight[ch->if_head];
-	for (unsigned i = 0; i < f->nbos; i++)
-		nvd_bo_unref(ch->cl->d, f->bos[i]);
+	for (unsigned i = 0; i < f->nbos; i++) {
+		struct nvd_bo *bo = f->bos[i].bo;
+		nvd_bo_busy(bo, f->bos[i].access, -1);
+		if (!bo->busy_read && !bo->busy_write)
+			nvd_bo_idle(d, bo);
+		nvd_bo_wake(d, bo);
+		nvd_bo_unref(d, bo);
+	}
 	free(f->bos);
 	f->bos = NULL;
 	f->nbos = 0;
@@ -237,18 +273,19 @@ static void retire_one(struct nvd_chan *ch)
 /* The card ran the fence of submission seq: it is done with everything up to it. */
 void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq)
 {
-	int any = 0;
-	while (ch->if_count && (int32_t)(seq - ch->inflight[ch->if_head].seq) >= 0) {
-		retire_one(ch);
-		any = 1;
-	}
-	if (!any)
+	if (!ch->if_count || (int32_t)(seq - ch->inflight[ch->if_head].seq) < 0)
 		return;
+	/* Published before retiring: retiring answers BO_WAITs, whose clients
+	 * may look at the fence page at once. */
 	ch->completed = seq;
 	__atomic_store_n(&ch->fence->completed, seq, __ATOMIC_RELEASE);
+	while (ch->if_count && (int32_t)(seq - ch->inflight[ch->if_head].seq) >= 0)
+		retire_one(ch);
 	chan_signal(ch);
 	/* Entries may be waiting for the ring space this freed. */
 	nvd_chan_process(ch);
+	if (ch->cl->d->pending_waits)
+		nvd_waits_recheck(ch->cl->d);
 }
 
 /* The channel is stopped: nothing in flight will run. */

@@ -19,7 +19,22 @@
 	W(SIFM, OPERATION) \
 	W(GDI, OPERATION) W(GDI, COLOR_FORMAT) W(GDI, UNCLIPPED_RECTANGLE_POINT) \
 	W(BLIT, OPERATION) W(BLIT, POINT_IN) W(BLIT, POINT_OUT) \
-	W(IFC, OPERATION) W(IFC, COLOR_FORMAT) W(IFC, POINT) W(IFC, SIZE_OUT)
+	W(IFC, OPERATION) W(IFC, COLOR_FORMAT) W(IFC, POINT) W(IFC, SIZE_OUT) \
+	NVD_VWATCH_3D(W)
+
+/* The 3D state validate-3d.c reads at clears, draws, fences and queries. */
+#define NVD_VWATCH_3D(W) \
+	W(CURIE, RT_HORIZ) W(CURIE, RT_VERT) W(CURIE, RT_FORMAT) W(CURIE, RT_ENABLE) \
+	W(CURIE, COLOR0_PITCH) W(CURIE, COLOR0_OFFSET) W(CURIE, COLOR1_PITCH) W(CURIE, COLOR1_OFFSET) \
+	W(CURIE, COLOR2_PITCH) W(CURIE, COLOR2_OFFSET) W(CURIE, COLOR3_PITCH) W(CURIE, COLOR3_OFFSET) \
+	W(CURIE, ZETA_PITCH) W(CURIE, ZETA_OFFSET) \
+	W(CURIE, DEPTH_TEST_ENABLE) W(CURIE, DEPTH_WRITE_ENABLE) W(CURIE, STENCIL_ENABLE) \
+	W(CURIE, FENCE_OFFSET) W(CURIE, FP_ACTIVE_PROGRAM) W(CURIE, VERTEX_BEGIN_END) \
+	W(CURIE, VTXFMT) W(CURIE, VTXBUF) W(CURIE, VB_ELEMENT_BASE) \
+	W(CURIE, IDXBUF_OFFSET) W(CURIE, IDXBUF_FORMAT) \
+	W(CURIE, PRIMITIVE_RESTART_ENABLE) W(CURIE, PRIMITIVE_RESTART_INDEX) \
+	W(CURIE, TEX_OFFSET) W(CURIE, TEX_FORMAT) W(CURIE, TEX_ENABLE) W(CURIE, TEX_NPOT_SIZE) \
+	W(CURIE, TEX_SIZE1)
 
 /* The operations that touch memory: T(table, method, check, once).  once:
  * checked once per packet (inline data whose extent the packet cannot
@@ -29,7 +44,17 @@
 	T(GDI, UNCLIPPED_RECTANGLE_SIZE, nvd_v2d_gdi, 0) \
 	T(BLIT, SIZE, nvd_v2d_blit, 0) \
 	T(IFC, COLOR, nvd_v2d_ifc, 1) \
-	T(SIFM, POINT, nvd_v2d_sifm, 0)
+	T(SIFM, POINT, nvd_v2d_sifm, 0) \
+	T(CURIE, CLEAR_BUFFERS, nvd_v3d_clear, 0) \
+	T(CURIE, VERTEX_BEGIN_END, nvd_v3d_begin, 0) \
+	T(CURIE, VB_VERTEX_BATCH, nvd_v3d_vertex_batch, 0) \
+	T(CURIE, VB_INDEX_BATCH, nvd_v3d_index_batch, 0) \
+	T(CURIE, VB_ELEMENT_U16, nvd_v3d_elements16, 0) \
+	T(CURIE, VB_ELEMENT_U32, nvd_v3d_elements32, 0) \
+	T(CURIE, VERTEX_DATA, nvd_v3d_vertex_data, 1) \
+	T(CURIE, QUERY_GET, nvd_v3d_query, 0) \
+	T(CURIE, FENCE_VALUE, nvd_v3d_fence, 0) \
+	T(CURIE, UNK1E98, nvd_v3d_cond, 0)
 
 #define NVD_VW_ENUM_(T, N) NVD_W_##T##_##N, \
 	NVD_W_##T##_##N##__LAST = NVD_W_##T##_##N + NV_##T##_##N##__SLOT_LAST - NV_##T##_##N##__SLOT,
@@ -78,6 +103,11 @@ struct nvd_vctx {
 	uint16_t cls;
 	unsigned hint;             /* buffer the last extent fell in */
 	uint32_t gen;              /* counts the looked-at writes: state changes */
+	/* validate-3d.c: x->gen when the draw surfaces last passed and when
+	 * vtx_max (the largest vertex index every enabled vertex buffer
+	 * holds) was computed; 0: not in this submission */
+	uint32_t gen3d_draw, gen3d_vtx;
+	uint64_t vtx_max;
 };
 
 /* Fill *x->e and return err.  why: printf-style, short. */
@@ -93,7 +123,13 @@ const struct nvd_vhobj *nvd_v_obj(const struct nvd_vctx *x, unsigned table, uint
 int nvd_v_extent(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start,
 		 uint64_t len, unsigned access, const char *what);
 
-/* The operation checks (validate-2d.c): elem is the array index of the
+/* Bytes from `start` to the end of the buffer of the submission (or the
+ * DMA_BO ctxdma) holding it with `access`, in *room; -EFAULT naming `what`
+ * when no buffer holds it. */
+int nvd_v_room(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start,
+	       unsigned access, const char *what, uint64_t *room);
+
+/* The operation checks (validate-2d.c, validate-3d.c): elem is the array index of the
  * trigger method, data its value (0 for once-per-packet checks, which do not
  * read the inline data). */
 typedef int nvd_vtrig_fn(struct nvd_vctx *x, unsigned elem, uint32_t data);

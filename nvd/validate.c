@@ -397,6 +397,47 @@ int nvd_v_extent(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start
 			  (unsigned long long)start, (unsigned long long)len);
 }
 
+int nvd_v_room(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start,
+	       unsigned access, const char *what, uint64_t *room)
+{
+	unsigned dom;
+
+	*room = 0;
+	switch (dma ? dma->kind : NVD_VH_UNSET) {
+	case NVD_VH(NVD_VOBJ_DMA_BO):
+		if (start < dma->size) {
+			*room = dma->size - start;
+			return 0;
+		}
+		return nvd_v_fail(x, EFAULT, "%s 0x%llx outside its ctxdma (0x%llx bytes)", what,
+				  (unsigned long long)start, (unsigned long long)dma->size);
+	case NVD_VH(NVD_VOBJ_DMA_VRAM):
+		dom = NVD_DOMAIN_VRAM;
+		break;
+	case NVD_VH(NVD_VOBJ_DMA_GART):
+		dom = NVD_DOMAIN_GART;
+		break;
+	case NVD_VH(NVD_VOBJ_NULL):
+		return nvd_v_fail(x, EFAULT, "%s through the NULL ctxdma", what);
+	default:
+		return nvd_v_fail(x, EFAULT, "%s: its ctxdma is not set", what);
+	}
+	for (unsigned i = 0; i < x->sub->nr_bos; i++) {
+		const struct nvd_vbo *b = &x->sub->bos[i];
+		if (b->domain == dom && start >= b->addr && start - b->addr < b->size &&
+		    (b->access & access) == access) {
+			uint64_t r = b->size - (start - b->addr);
+			/* ctxdma offsets are 32-bit */
+			if (r > (1ull << 32) - start)
+				r = (1ull << 32) - start;
+			*room = r;
+			return 0;
+		}
+	}
+	return nvd_v_fail(x, EFAULT, "%s 0x%llx outside the submitted buffers (%s)", what,
+			  (unsigned long long)start, nvd_v_access_name(access));
+}
+
 /* Can `off` be an address through the ctxdma of obj[h]?  Not set (or NULL):
  * any buffer of the submission, the operation decides. */
 static int nvd_v_in_space(const struct nvd_vctx *x, uint16_t h, uint32_t off)
@@ -536,7 +577,9 @@ static int nvd_v_look(struct nvd_vctx *x, unsigned subc, const struct nvd_vlook 
 	}
 	if (r)
 		return r;
-	x->gen++;
+	/* a pure trigger changes no state: the 3D launch checks' caches hold */
+	if (l->act != NVD_VA_VALUE || l->widx != NVD_NONE)
+		x->gen++;
 	if (l->widx != NVD_NONE)
 		x->sh->val[l->widx] = v;
 	if (l->trig)
@@ -626,9 +669,9 @@ struct nvd_vwalk {
 	const uint8_t *map;
 	uint32_t i0, copied, lim;  /* words [i0, copied) are out; lim: the budget's end */
 	const struct nvd_vrel *r;  /* next relocation not yet applied */
-	uint32_t once_gen[8];      /* x.gen when each once-per-packet check last passed */
+	uint32_t once_gen[32];     /* x.gen when each once-per-packet check last passed */
 };
-_Static_assert(NVD_NTRIGS <= 8, "once_gen holds every trigger");
+_Static_assert(NVD_NTRIGS <= 32, "once_gen holds every trigger");
 
 static inline uint32_t *nvd_vw_slot(const struct nvd_vwalk *w, uint32_t i)
 {

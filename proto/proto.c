@@ -9,17 +9,17 @@
 #include <unistd.h>
 
 static const struct nvd_msg_desc nvd_msgs[NVD_MSG_COUNT] = {
-#define NVD_MSG_ROW_(nm, id, rq, rp, nfd) \
+#define NVD_MSG_ROW_(nm, id, rq, rp, qfd, pfd) \
 	[id] = { #nm, sizeof(struct nvd_msg_hdr) + sizeof(struct rq), \
-		 sizeof(struct nvd_reply_hdr) + sizeof(struct rp), nfd },
+		 sizeof(struct nvd_reply_hdr) + sizeof(struct rp), qfd, pfd },
 	NVD_MESSAGES(NVD_MSG_ROW_)
 #undef NVD_MSG_ROW_
 };
 
-#define NVD_MSG_SIZE_CHECK_(nm, id, rq, rp, nfd) \
+#define NVD_MSG_SIZE_CHECK_(nm, id, rq, rp, qfd, pfd) \
 	_Static_assert(sizeof(struct nvd_msg_hdr) + sizeof(struct rq) <= NVD_MSG_MAX && \
 		       sizeof(struct nvd_reply_hdr) + sizeof(struct rp) <= NVD_MSG_MAX && \
-		       nfd <= NVD_MSG_MAX_FDS, #nm " fits a datagram");
+		       qfd <= NVD_MSG_MAX_FDS && pfd <= NVD_MSG_MAX_FDS, #nm " fits a datagram");
 NVD_MESSAGES(NVD_MSG_SIZE_CHECK_)
 _Static_assert(sizeof(struct nvd_reply_hdr) + sizeof(struct nvd_rep_error) <= NVD_MSG_MAX,
 	       "error reply fits");

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #define NVD_PROTO_MAGIC   0x3044564eu   /* "NVD0" */
-#define NVD_PROTO_VERSION 1
+#define NVD_PROTO_VERSION 2
 #define NVD_MSG_MAX       512           /* no datagram is larger */
 #define NVD_MSG_MAX_FDS   4
 #define NVD_NAME_LEN      32
@@ -109,27 +109,62 @@ struct nvd_req_dma_new {
 	uint64_t offset, size;
 };
 
-/* X(NAME, id, request body, reply body, fds in the reply) */
-#define NVD_MESSAGES(X) \
-	X(HELLO,     1, nvd_req_hello,     nvd_rep_hello,     0) \
-	X(STATUS,    2, nvd_req_none,      nvd_rep_status,    0) \
-	X(CLIENT_AT, 3, nvd_req_client_at, nvd_rep_client_at, 0) \
-	X(BO_NEW,    4, nvd_req_bo_new,    nvd_rep_bo_new,    1) \
-	X(BO_FREE,   5, nvd_req_bo_free,   nvd_rep_none,      0) \
-	X(CHAN_NEW,  6, nvd_req_chan_new,  nvd_rep_chan_new,  4) \
-	X(CHAN_FREE, 7, nvd_req_chan_free, nvd_rep_none,      0) \
-	X(OBJ_NEW,   8, nvd_req_obj_new,   nvd_rep_none,      0) \
-	X(OBJ_FREE,  9, nvd_req_obj_free,  nvd_rep_none,      0) \
-	X(DMA_NEW,  10, nvd_req_dma_new,   nvd_rep_none,      0)
+/* Sharing (DRM's GEM names, PRIME and authentication).  A buffer has one
+ * global name once some holder flinks it; OPEN by name needs an
+ * authenticated connection (or the master).  IMPORT carries one fd, a dup of
+ * a buffer's memfd: holding it is the right to use the buffer.  OPEN and
+ * IMPORT of a buffer the connection holds already give back its handle. */
+struct nvd_req_bo_flink { uint32_t handle; };
+struct nvd_rep_bo_flink { uint32_t name; };
+struct nvd_req_bo_open { uint32_t name; };
+struct nvd_req_bo_import { uint32_t _unused; };   /* + the buffer's fd */
+/* OPEN and IMPORT reply with nvd_rep_bo_new and the buffer's memfd. */
 
-#define NVD_MSG_ENUM_(name, id, rq, rp, nfd) NVD_MSG_##name = id,
+/* Wait until the card is done with a buffer: submissions of any connection
+ * that write it (with NVD_WAIT_WRITE: that use it at all).  The reply comes
+ * when the buffer is idle (0), or at once with -EBUSY under NVD_WAIT_NOWAIT,
+ * or -EBUSY when timeout_ns passes (< 0 or above 30 s: 30 s).  The daemon
+ * keeps serving the connection meanwhile; the reply carries the tag. */
+#define NVD_WAIT_NOWAIT 1
+#define NVD_WAIT_WRITE  4
+#define NVD_WAIT_MAX_NS 30000000000ll
+struct nvd_req_bo_wait { uint32_t handle, flags; int64_t timeout_ns; };
+
+/* Authentication: GET_MAGIC gives a random non-zero token (the same one on
+ * every call); the master marks its holder authenticated with AUTH_MAGIC. */
+struct nvd_rep_magic { uint32_t magic; };
+struct nvd_req_auth_magic { uint32_t magic; };
+
+/* X(NAME, id, request body, reply body, fds in the request, fds in the reply) */
+#define NVD_MESSAGES(X) \
+	X(HELLO,        1, nvd_req_hello,      nvd_rep_hello,     0, 0) \
+	X(STATUS,       2, nvd_req_none,       nvd_rep_status,    0, 0) \
+	X(CLIENT_AT,    3, nvd_req_client_at,  nvd_rep_client_at, 0, 0) \
+	X(BO_NEW,       4, nvd_req_bo_new,     nvd_rep_bo_new,    0, 1) \
+	X(BO_FREE,      5, nvd_req_bo_free,    nvd_rep_none,      0, 0) \
+	X(CHAN_NEW,     6, nvd_req_chan_new,   nvd_rep_chan_new,  0, 4) \
+	X(CHAN_FREE,    7, nvd_req_chan_free,  nvd_rep_none,      0, 0) \
+	X(OBJ_NEW,      8, nvd_req_obj_new,    nvd_rep_none,      0, 0) \
+	X(OBJ_FREE,     9, nvd_req_obj_free,   nvd_rep_none,      0, 0) \
+	X(DMA_NEW,     10, nvd_req_dma_new,    nvd_rep_none,      0, 0) \
+	X(BO_FLINK,    11, nvd_req_bo_flink,   nvd_rep_bo_flink,  0, 0) \
+	X(BO_OPEN,     12, nvd_req_bo_open,    nvd_rep_bo_new,    0, 1) \
+	X(BO_IMPORT,   13, nvd_req_bo_import,  nvd_rep_bo_new,    1, 1) \
+	X(BO_WAIT,     14, nvd_req_bo_wait,    nvd_rep_none,      0, 0) \
+	X(SET_MASTER,  15, nvd_req_none,       nvd_rep_none,      0, 0) \
+	X(DROP_MASTER, 16, nvd_req_none,       nvd_rep_none,      0, 0) \
+	X(GET_MAGIC,   17, nvd_req_none,       nvd_rep_magic,     0, 0) \
+	X(AUTH_MAGIC,  18, nvd_req_auth_magic, nvd_rep_none,      0, 0)
+
+#define NVD_MSG_ENUM_(name, id, rq, rp, qfd, pfd) NVD_MSG_##name = id,
 enum { NVD_MSG_NONE = 0, NVD_MESSAGES(NVD_MSG_ENUM_) NVD_MSG_COUNT };
 #undef NVD_MSG_ENUM_
 
-/* Sizes of each message's request and reply datagrams, and its reply fds. */
+/* Sizes of each message's request and reply datagrams and the fds each
+ * carries (exactly that many: anything else breaks the protocol). */
 struct nvd_msg_desc {
 	const char *name;
-	uint32_t req_size, rep_size, rep_fds;
+	uint32_t req_size, rep_size, req_fds, rep_fds;
 };
 const struct nvd_msg_desc *nvd_msg_desc(uint32_t type);
 

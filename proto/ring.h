@@ -38,7 +38,12 @@ struct nvd_submit_hdr {
 #define NVD_SUBMIT_MAX_RELOCS 1024
 
 enum nvd_domain { NVD_DOMAIN_VRAM = 1, NVD_DOMAIN_GART = 2 };
-enum { NVD_ACCESS_READ = 1, NVD_ACCESS_WRITE = 2 };
+/* access: how the submission uses the buffer, and where it needs it: with
+ * IN_VRAM or IN_GART (not both) the daemon first moves the buffer there
+ * (DRM's valid_domains); the new address takes effect through the
+ * submission's relocations. */
+enum { NVD_ACCESS_READ = 1, NVD_ACCESS_WRITE = 2, NVD_ACCESS_IN_VRAM = 4, NVD_ACCESS_IN_GART = 8 };
+#define NVD_ACCESS_RW (NVD_ACCESS_READ | NVD_ACCESS_WRITE)
 struct nvd_submit_bo { uint32_t handle, access; };
 /* A push range: bytes [offset, offset+length) of buffer bos[bo]. */
 struct nvd_submit_push { uint32_t bo, offset, length; };

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "priv.h"
+#include "3d/curie.h"
 
 #define PG(reg) SIM_PGRAPH(s, reg)
 
@@ -54,8 +55,8 @@ static const struct gr_class gr_classes[] = {
 	{ NV_CLASS_CLIP,       GR_SLOTS(clip, CLIP),       NULL, 0 },
 	{ NV_CLASS_BETA1,      GR_SLOTS(beta1, BETA1),     NULL, 0 },
 	{ NV_CLASS_BETA4,      GR_SLOTS(beta4, BETA4),     NULL, 0 },
-	{ NV_CLASS_CURIE_NV40, GR_SLOTS(curie, CURIE),     NULL, 0 },
-	{ NV_CLASS_CURIE_NV44, GR_SLOTS(curie, CURIE),     NULL, 0 },
+	{ NV_CLASS_CURIE_NV40, GR_SLOTS(curie, CURIE),     sim_curie_mthd, 0 },
+	{ NV_CLASS_CURIE_NV44, GR_SLOTS(curie, CURIE),     sim_curie_mthd, 0 },
 };
 #define GR_NCLASSES (sizeof(gr_classes) / sizeof(gr_classes[0]))
 

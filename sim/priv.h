@@ -13,6 +13,7 @@
 #include "hw/ramin.h"
 #include "hw/regs.h"
 #include "sim.h"
+#include "3d/state.h"
 
 /* One channel's PGRAPH context: everything saved into and restored from the
  * channel's grctx image in instance memory on a context switch.  Only
@@ -40,6 +41,7 @@ struct sim_grctx {
 	uint32_t beta1[NV_BETA1__NSLOTS];
 	uint32_t beta4[NV_BETA4__NSLOTS];
 	uint32_t curie[NV_CURIE__NSLOTS];
+	struct sim_3d_state c3d;              /* sim/3d/: program RAM, queries, pipeline */
 	/* engine-private state */
 	uint32_t ifc_pixel;                   /* pixels of the current IFC image received */
 	uint32_t notify_pending;              /* NOTIFY written, notifier due after the next operation */

@@ -207,7 +207,9 @@ static void attack_bad_access(struct nvt_daemon *d, struct nvt_honest *h, void *
 	(void)arg;
 	atk_open(d, &a);
 	NVT_ERR(submit_forged(&a, nvc_bo_handle(a.v.bo), 0), -EINVAL);
-	NVT_ERR(submit_forged(&a, nvc_bo_handle(a.v.bo), 8 | NVC_WRITE), -EINVAL);
+	NVT_ERR(submit_forged(&a, nvc_bo_handle(a.v.bo), 0x10 | NVC_WRITE), -EINVAL);
+	NVT_ERR(submit_forged(&a, nvc_bo_handle(a.v.bo), NVC_IN_VRAM), -EINVAL);
+	NVT_ERR(submit_forged(&a, nvc_bo_handle(a.v.bo), NVC_IN_VRAM | NVC_IN_GART | NVC_READ), -EINVAL);
 	nvt_client_close(&a.t);
 }
 

@@ -461,6 +461,25 @@ int nvt_buf_new(struct nvc *c, uint64_t size, unsigned domain, uint32_t seed, st
 	return 0;
 }
 
+int nvt_buf_wrap(struct nvc_bo *bo, struct nvt_buf *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->bo = bo;
+	b->size = nvc_bo_size(bo);
+	b->addr = nvc_bo_addr(bo);
+	b->domain = nvc_bo_domain(bo);
+	b->map = nvc_bo_map(bo);
+	b->shadow = malloc(b->size);
+	if (!b->map || !b->shadow) {
+		fprintf(stderr, "nvt: cannot map or shadow a shared buffer: %s\n", nvc_error());
+		free(b->shadow);
+		memset(b, 0, sizeof(*b));
+		return -ENOMEM;
+	}
+	memcpy(b->shadow, b->map, b->size);
+	return 0;
+}
+
 void nvt_buf_free(struct nvt_buf *b)
 {
 	if (b->bo)

@@ -88,6 +88,9 @@ struct nvt_buf {
 /* A buffer filled (map and shadow) with bytes from seed. */
 int nvt_buf_new(struct nvc *c, uint64_t size, unsigned domain, uint32_t seed, struct nvt_buf *b);
 void nvt_buf_free(struct nvt_buf *b);
+/* A buffer this connection opened or imported: mapped, its shadow a copy of
+ * what it holds now.  nvt_buf_free lets go of this connection's handle. */
+int nvt_buf_wrap(struct nvc_bo *bo, struct nvt_buf *b);
 /* 0 when the buffer equals its shadow; otherwise prints the first
  * differences (offset, expected, got) under `what` and returns -1. */
 int nvt_buf_check(const struct nvt_buf *b, const char *what);

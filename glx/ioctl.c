@@ -1,0 +1,354 @@
+/* DRM ioctls on our nodes: the core ones Mesa, libdrm and an X server use,
+ * and the nouveau driver's legacy ("abi16") interface.  We report driver
+ * version 1.3.0: libdrm_nouveau then stays on abi16 and never issues NVIF
+ * (mesa-nouveau-uapi.md §0).  Each request is matched on number and size,
+ * as the kernel does, and handled under the file's lock. */
+#include "glx/shim.h"
+
+#include <errno.h>
+#include <string.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <drm.h>
+#include <nouveau_drm.h>
+
+#include "hw/methods.h"
+
+#define NTFY_BLOCK       4096           /* the notifier block of a channel */
+
+static int chan_of(struct drm_file *f, int id, struct chan **out)
+{
+	if (id < 1 || id > FILE_CHANS || !f->chans[id - 1])
+		return -ENOENT;
+	*out = f->chans[id - 1];
+	return 0;
+}
+
+static void copy_str(char *dst, size_t len, const char *src)
+{
+	if (dst && len)
+		memcpy(dst, src, strlen(src) < len ? strlen(src) : len);
+}
+
+static int drm_version(struct drm_version *v)
+{
+	static const char name[] = "nouveau", date[] = "20120801",
+			  desc[] = "nVidia Riva/TNT/GeForce/Quadro/Tesla/Tegra K1+ (nvd)";
+	v->version_major = 1;
+	v->version_minor = 3;
+	v->version_patchlevel = 0;
+	copy_str(v->name, v->name_len, name);
+	copy_str(v->date, v->date_len, date);
+	copy_str(v->desc, v->desc_len, desc);
+	v->name_len = strlen(name);
+	v->date_len = strlen(date);
+	v->desc_len = strlen(desc);
+	return 0;
+}
+
+static int getparam(struct drm_file *f, struct drm_nouveau_getparam *p)
+{
+	struct timespec ts;
+	switch (p->param) {
+	case NOUVEAU_GETPARAM_CHIPSET_ID:   p->value = f->info.chipset; return 0;
+	case NOUVEAU_GETPARAM_PCI_VENDOR:   p->value = f->info.pci_vendor; return 0;
+	case NOUVEAU_GETPARAM_PCI_DEVICE:   p->value = f->info.pci_device; return 0;
+	case NOUVEAU_GETPARAM_BUS_TYPE:     p->value = 2; return 0;   /* PCI Express */
+	case NOUVEAU_GETPARAM_FB_SIZE:      p->value = f->info.vram_size; return 0;
+	case NOUVEAU_GETPARAM_AGP_SIZE:     p->value = f->info.gart_size; return 0;
+	case NOUVEAU_GETPARAM_HAS_BO_USAGE: p->value = 1; return 0;
+	case NOUVEAU_GETPARAM_HAS_PAGEFLIP: p->value = 0; return 0;
+	case NOUVEAU_GETPARAM_PTIMER_TIME:
+		/* The card's PTIMER counts nanoseconds of the host's monotonic
+		 * clock (the simulated one does; Mesa only takes an offset). */
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		p->value = (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int channel_alloc(struct drm_file *f, struct drm_nouveau_channel_alloc *rq)
+{
+	unsigned i = 0;
+	while (i < FILE_CHANS && f->chans[i])
+		i++;
+	if (i == FILE_CHANS)
+		return -ENOSPC;
+	struct chan *ch = calloc(1, sizeof(*ch));
+	if (!ch)
+		return -ENOMEM;
+	int r = nvc_chan_new(f->c, &ch->ch);
+	if (r < 0)
+		goto fail;
+	/* nvd names the channel's ctxdmas as the kernel does; Mesa asks for
+	 * exactly those handles. */
+	if (rq->fb_ctxdma_handle != nvc_chan_vram_dma(ch->ch) ||
+	    rq->tt_ctxdma_handle != nvc_chan_gart_dma(ch->ch)) {
+		shim_log("libnvd-drm: CHANNEL_ALLOC wants ctxdmas %#x/%#x, nvd has %#x/%#x",
+			 rq->fb_ctxdma_handle, rq->tt_ctxdma_handle, nvc_chan_vram_dma(ch->ch),
+			 nvc_chan_gart_dma(ch->ch));
+		r = -EINVAL;
+		goto fail_chan;
+	}
+	struct gem *g;
+	if ((r = nvc_bo_new(f->c, NTFY_BLOCK, NVC_GART, &ch->notify_bo)) < 0)
+		goto fail_chan;
+	if ((r = gem_add(f, ch->notify_bo, &g)) < 0) {
+		nvc_bo_free(ch->notify_bo);
+		goto fail_chan;
+	}
+	ch->notify_handle = g->handle;
+	f->chans[i] = ch;
+	rq->channel = i + 1;
+	rq->pushbuf_domains = NOUVEAU_GEM_DOMAIN_GART;
+	rq->notifier_handle = g->handle;
+	rq->nr_subchan = 0;
+	return 0;
+fail_chan:
+	nvc_chan_free(ch->ch);
+fail:
+	free(ch);
+	return r;
+}
+
+static int channel_free(struct drm_file *f, struct drm_nouveau_channel_free *rq)
+{
+	struct chan *ch;
+	int r = chan_of(f, rq->channel, &ch);
+	if (r < 0)
+		return r;
+	r = nvc_chan_free(ch->ch);
+	f->chans[rq->channel - 1] = NULL;
+	free(ch);
+	return r;
+}
+
+/* First fit in the notifier block, as the kernel's heap gives Mesa offsets
+ * 0, 32 and 64 for its three notifiers. */
+static int notifier_alloc(struct drm_file *f, struct drm_nouveau_notifierobj_alloc *rq)
+{
+	struct chan *ch;
+	int r = chan_of(f, rq->channel, &ch);
+	if (r < 0)
+		return r;
+	if (!ch->notify_bo)
+		return -ENOENT;
+	if (!rq->size || rq->size > NTFY_BLOCK || ch->nntfy == sizeof(ch->ntfy) / sizeof(ch->ntfy[0]))
+		return -EINVAL;
+	uint32_t off = 0;
+	for (unsigned again = 1; again;) {
+		again = 0;
+		for (unsigned i = 0; i < ch->nntfy; i++)
+			if (off < ch->ntfy[i].offset + ch->ntfy[i].size &&
+			    ch->ntfy[i].offset < off + rq->size) {
+				off = ch->ntfy[i].offset + ch->ntfy[i].size;
+				again = 1;
+			}
+	}
+	if (off + rq->size > NTFY_BLOCK)
+		return -ENOMEM;
+	r = nvc_dma_new(ch->ch, rq->handle, ch->notify_bo, off, rq->size, NV_CLASS_DMA_IN_MEMORY, 0);
+	if (r < 0)
+		return r;
+	ch->ntfy[ch->nntfy++] = (struct notifier){ rq->handle, off, rq->size };
+	rq->offset = off;
+	return 0;
+}
+
+static int gpuobj_free(struct drm_file *f, struct drm_nouveau_gpuobj_free *rq)
+{
+	struct chan *ch;
+	int r = chan_of(f, rq->channel, &ch);
+	if (r < 0)
+		return r;
+	for (unsigned i = 0; i < ch->nntfy; i++)
+		if (ch->ntfy[i].handle == rq->handle) {
+			ch->ntfy[i] = ch->ntfy[--ch->nntfy];
+			break;
+		}
+	return nvc_obj_free(ch->ch, rq->handle);
+}
+
+static int grobj_alloc(struct drm_file *f, struct drm_nouveau_grobj_alloc *rq)
+{
+	struct chan *ch;
+	int r = chan_of(f, rq->channel, &ch);
+	return r < 0 ? r : nvc_obj_new(ch->ch, rq->handle, rq->class);
+}
+
+/* GEM_PUSHBUF: libdrm's buffer list, push ranges and relocations become one
+ * nvd submission.  The suffix words are 0: libdrm then ends each range with
+ * nothing, and nvd runs exactly [offset, offset + length).  nvd moves a
+ * buffer into the valid domains a submission gives it, as the kernel does,
+ * and applies every relocation with the buffer's address at that moment, so
+ * libdrm's presumed offsets may go stale without harm: libdrm emits a
+ * relocation for every address it writes. */
+static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
+{
+	struct chan *ch;
+	int r = chan_of(f, rq->channel, &ch);
+	if (r < 0)
+		return r == -ENOENT ? -ENODEV : r;
+	rq->suffix0 = rq->suffix1 = 0;
+	rq->vram_available = f->info.vram_size;
+	rq->gart_available = f->info.gart_size;
+	if (!rq->nr_push)
+		return 0;
+	if (rq->nr_buffers > NOUVEAU_GEM_MAX_BUFFERS || rq->nr_push > NOUVEAU_GEM_MAX_PUSH ||
+	    rq->nr_relocs > NOUVEAU_GEM_MAX_RELOCS)
+		return -EINVAL;
+	const struct drm_nouveau_gem_pushbuf_bo *b = (const void *)(uintptr_t)rq->buffers;
+	const struct drm_nouveau_gem_pushbuf_push *p = (const void *)(uintptr_t)rq->push;
+	const struct drm_nouveau_gem_pushbuf_reloc *rl = (const void *)(uintptr_t)rq->relocs;
+	struct nvc_bo_ref refs[NOUVEAU_GEM_MAX_BUFFERS];
+	struct nvc_push push[NOUVEAU_GEM_MAX_PUSH];
+	struct nvc_reloc rel[NOUVEAU_GEM_MAX_RELOCS];
+	for (unsigned i = 0; i < rq->nr_buffers; i++) {
+		struct gem *g = gem_find(f, b[i].handle);
+		if (!g)
+			return -ENOENT;
+		refs[i].bo = g->bo;
+		refs[i].access = (b[i].read_domains ? NVC_READ : 0) | (b[i].write_domains ? NVC_WRITE : 0);
+		if (!refs[i].access)
+			refs[i].access = NVC_READ;
+		/* The kernel moves a buffer into the submission's valid domains
+		 * (Mesa relies on it: a GART staging buffer becomes a VRAM render
+		 * target); nvd does the same. */
+		uint32_t valid = b[i].valid_domains & (NOUVEAU_GEM_DOMAIN_VRAM | NOUVEAU_GEM_DOMAIN_GART);
+		if (valid == NOUVEAU_GEM_DOMAIN_VRAM)
+			refs[i].access |= NVC_IN_VRAM;
+		else if (valid == NOUVEAU_GEM_DOMAIN_GART)
+			refs[i].access |= NVC_IN_GART;
+	}
+	for (unsigned i = 0; i < rq->nr_push; i++) {
+		if (p[i].bo_index >= rq->nr_buffers || p[i].offset > UINT32_MAX ||
+		    p[i].length > UINT32_MAX)
+			return -EINVAL;
+		push[i] = (struct nvc_push){ p[i].bo_index, p[i].offset, p[i].length };
+	}
+	for (unsigned i = 0; i < rq->nr_relocs; i++) {
+		if (rl[i].reloc_bo_index >= rq->nr_buffers || rl[i].bo_index >= rq->nr_buffers)
+			return -EINVAL;
+		rel[i] = (struct nvc_reloc){ rl[i].reloc_bo_index, rl[i].reloc_bo_offset, rl[i].bo_index,
+					     rl[i].flags, rl[i].data, rl[i].vor, rl[i].tor };
+	}
+	struct nvc_submission s = { refs, rq->nr_buffers, push, rq->nr_push, rel, rq->nr_relocs };
+	uint32_t fence;
+	if ((r = nvc_submit(ch->ch, &s, &fence)) < 0)
+		return r;
+	/* NVD_DRM_SYNC=1: wait for each submission and report how it ended
+	 * (libdrm prints "kernel rejected pushbuf" with the daemon's reason). */
+	if (shim_debug || getenv("NVD_DRM_SYNC")) {
+		r = nvc_fence_wait(ch->ch, fence, -1);
+		if (r < 0)
+			shim_log("libnvd-drm: nvd refused submission %u: %s", fence, nvc_error());
+		return r;
+	}
+	return 0;
+}
+
+#define IOCTLS(X) \
+	X(0x00, struct drm_version,                   io_version) \
+	X(0x02, struct drm_auth,                      io_get_magic) \
+	X(0x09, struct drm_gem_close,                 io_gem) \
+	X(0x0a, struct drm_gem_flink,                 io_gem) \
+	X(0x0b, struct drm_gem_open,                  io_gem) \
+	X(0x0c, struct drm_get_cap,                   io_get_cap) \
+	X(0x0d, struct drm_set_client_cap,            io_set_client_cap) \
+	X(0x11, struct drm_auth,                      io_auth_magic) \
+	X(0x2d, struct drm_prime_handle,              io_gem) \
+	X(0x2e, struct drm_prime_handle,              io_gem) \
+	X(0x40 + DRM_NOUVEAU_GETPARAM,          struct drm_nouveau_getparam,          io_getparam) \
+	X(0x40 + DRM_NOUVEAU_CHANNEL_ALLOC,     struct drm_nouveau_channel_alloc,     io_channel_alloc) \
+	X(0x40 + DRM_NOUVEAU_CHANNEL_FREE,      struct drm_nouveau_channel_free,      io_channel_free) \
+	X(0x40 + DRM_NOUVEAU_GROBJ_ALLOC,       struct drm_nouveau_grobj_alloc,       io_grobj_alloc) \
+	X(0x40 + DRM_NOUVEAU_NOTIFIEROBJ_ALLOC, struct drm_nouveau_notifierobj_alloc, io_notifier_alloc) \
+	X(0x40 + DRM_NOUVEAU_GPUOBJ_FREE,       struct drm_nouveau_gpuobj_free,       io_gpuobj_free) \
+	X(0x40 + DRM_NOUVEAU_GEM_NEW,           struct drm_nouveau_gem_new,           io_gem) \
+	X(0x40 + DRM_NOUVEAU_GEM_PUSHBUF,       struct drm_nouveau_gem_pushbuf,       io_pushbuf) \
+	X(0x40 + DRM_NOUVEAU_GEM_CPU_PREP,      struct drm_nouveau_gem_cpu_prep,      io_gem) \
+	X(0x40 + DRM_NOUVEAU_GEM_CPU_FINI,      struct drm_nouveau_gem_cpu_fini,      io_gem) \
+	X(0x40 + DRM_NOUVEAU_GEM_INFO,          struct drm_nouveau_gem_info,          io_gem)
+
+typedef int io_fn(struct drm_file *f, unsigned nr, void *arg);
+
+static int io_version(struct drm_file *f, unsigned nr, void *a) { (void)f; (void)nr; return drm_version(a); }
+static int io_gem(struct drm_file *f, unsigned nr, void *a) { return gem_ioctl(f, nr, a); }
+static int io_getparam(struct drm_file *f, unsigned nr, void *a) { (void)nr; return getparam(f, a); }
+static int io_channel_alloc(struct drm_file *f, unsigned nr, void *a) { (void)nr; return channel_alloc(f, a); }
+static int io_channel_free(struct drm_file *f, unsigned nr, void *a) { (void)nr; return channel_free(f, a); }
+static int io_grobj_alloc(struct drm_file *f, unsigned nr, void *a) { (void)nr; return grobj_alloc(f, a); }
+static int io_notifier_alloc(struct drm_file *f, unsigned nr, void *a) { (void)nr; return notifier_alloc(f, a); }
+static int io_gpuobj_free(struct drm_file *f, unsigned nr, void *a) { (void)nr; return gpuobj_free(f, a); }
+static int io_pushbuf(struct drm_file *f, unsigned nr, void *a) { (void)nr; return pushbuf(f, a); }
+
+static int io_get_cap(struct drm_file *f, unsigned nr, void *a)
+{
+	(void)f; (void)nr;
+	struct drm_get_cap *c = a;
+	if (c->capability != DRM_CAP_PRIME)
+		return -EINVAL;
+	c->value = DRM_PRIME_CAP_IMPORT | DRM_PRIME_CAP_EXPORT;
+	return 0;
+}
+
+static int io_set_client_cap(struct drm_file *f, unsigned nr, void *a)
+{
+	(void)f; (void)nr; (void)a;
+	return -EINVAL;       /* no stereo, universal planes or atomic here */
+}
+
+/* Magic cookies live on primary nodes only, as in the kernel. */
+static int io_get_magic(struct drm_file *f, unsigned nr, void *a)
+{
+	(void)nr;
+	return f->node == NODE_PRIMARY ? nvc_get_magic(f->c, &((struct drm_auth *)a)->magic) : -EACCES;
+}
+
+static int io_auth_magic(struct drm_file *f, unsigned nr, void *a)
+{
+	(void)nr;
+	return f->node == NODE_PRIMARY ? nvc_auth_magic(f->c, ((struct drm_auth *)a)->magic) : -EACCES;
+}
+
+static const struct { unsigned nr, size; io_fn *fn; } table[] = {
+#define ROW_(nr, type, fn) { nr, sizeof(type), fn },
+	IOCTLS(ROW_)
+#undef ROW_
+};
+
+static const char *const names[256] = {
+	[0x00] = "VERSION", [0x02] = "GET_MAGIC", [0x09] = "GEM_CLOSE", [0x0a] = "GEM_FLINK",
+	[0x0b] = "GEM_OPEN", [0x0c] = "GET_CAP", [0x0d] = "SET_CLIENT_CAP", [0x11] = "AUTH_MAGIC",
+	[0x1e] = "SET_MASTER", [0x1f] = "DROP_MASTER", [0x2d] = "PRIME_HANDLE_TO_FD",
+	[0x2e] = "PRIME_FD_TO_HANDLE", [0x40] = "NOUVEAU_GETPARAM", [0x42] = "NOUVEAU_CHANNEL_ALLOC",
+	[0x43] = "NOUVEAU_CHANNEL_FREE", [0x44] = "NOUVEAU_GROBJ_ALLOC",
+	[0x45] = "NOUVEAU_NOTIFIEROBJ_ALLOC", [0x46] = "NOUVEAU_GPUOBJ_FREE", [0x47] = "NOUVEAU_NVIF",
+	[0x80] = "NOUVEAU_GEM_NEW", [0x81] = "NOUVEAU_GEM_PUSHBUF", [0x82] = "NOUVEAU_GEM_CPU_PREP",
+	[0x83] = "NOUVEAU_GEM_CPU_FINI", [0x84] = "NOUVEAU_GEM_INFO",
+};
+
+int shim_ioctl(struct drm_file *f, unsigned long req, void *arg)
+{
+	unsigned type = _IOC_TYPE(req), nr = _IOC_NR(req), size = _IOC_SIZE(req);
+	int r = -EINVAL;
+	if (type != DRM_IOCTL_BASE)
+		return -ENOTTY;       /* tty and other ioctls: we are no such device */
+	pthread_mutex_lock(&f->lock);
+	if (nr == 0x1e && size == 0)
+		r = nvc_set_master(f->c);
+	else if (nr == 0x1f && size == 0)
+		r = nvc_drop_master(f->c);
+	else
+		for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+			if (table[i].nr == nr) {
+				r = size == table[i].size && arg ? table[i].fn(f, nr, arg) : -EINVAL;
+				break;
+			}
+	pthread_mutex_unlock(&f->lock);
+	if (shim_debug)
+		shim_log("libnvd-drm: ioctl %s (%#lx) -> %d", names[nr] ? names[nr] : "?", req, r);
+	return r;
+}

@@ -1,0 +1,130 @@
+/* libnvd-drm.so: the nouveau kernel interface, as Mesa's nv30 driver and
+ * libdrm_nouveau use it (../shared/ref/mesa-nouveau-uapi.md), on top of
+ * libnvd.  Preloaded into GL programs by nvd-run.  It adds a render node and
+ * a primary node to /dev/dri, the sysfs files the Mesa loader and libdrm
+ * read about them, and turns every DRM ioctl on them into nvd requests.
+ * Nothing is executed here: the card (nvd's) runs every command.  Every
+ * other path, fd and ioctl passes through untouched.
+ *
+ *   real.c   the libc functions underneath (dlsym RTLD_NEXT)
+ *   node.c   the fake nodes and sysfs: which paths are ours, their contents
+ *   file.c   DRM files (one per open of a node), the fd table, fork
+ *   libc.c   the interposed libc calls
+ *   ioctl.c  DRM core and nouveau ioctls
+ *   gem.c    buffer handles of a file: GEM_*, PRIME, names, mmap */
+#ifndef NVD_GLX_SHIM_H
+#define NVD_GLX_SHIM_H
+
+#include <dirent.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "client/nvd.h"
+
+/* ---- real.c ---- */
+struct real {
+	int (*open)(const char *, int, ...);
+	int (*openat)(int, const char *, int, ...);
+	int (*close)(int);
+	int (*dup)(int);
+	int (*dup2)(int, int);
+	int (*dup3)(int, int, int);
+	int (*fcntl)(int, int, ...);
+	int (*ioctl)(int, unsigned long, ...);
+	void *(*mmap)(void *, size_t, int, int, int, off_t);
+	int (*stat)(const char *, struct stat *);
+	int (*lstat)(const char *, struct stat *);
+	int (*fstat)(int, struct stat *);
+	int (*fstatat)(int, const char *, struct stat *, int);
+	int (*access)(const char *, int);
+	DIR *(*opendir)(const char *);
+	struct dirent *(*readdir)(DIR *);
+	int (*closedir)(DIR *);
+	ssize_t (*readlink)(const char *, char *, size_t);
+	char *(*realpath)(const char *, char *);
+	FILE *(*fopen)(const char *, const char *);
+};
+extern struct real real;
+void shim_init(void);          /* idempotent; every wrapper calls it first */
+
+/* ---- node.c ---- */
+enum node_kind { NODE_NONE, NODE_RENDER, NODE_PRIMARY };
+enum path_kind {
+	PATH_OTHER,      /* not ours: pass through */
+	PATH_NODE,       /* /dev/dri/renderD<n> or /dev/dri/card<n> */
+	PATH_DRI_DIR,    /* /dev/dri, when the machine has none */
+	PATH_SYS_DIR,    /* a directory of the fake sysfs */
+	PATH_SYS_FILE,   /* a file of the fake sysfs (contents from node_file) */
+	PATH_SYS_LINK,   /* .../device/subsystem */
+};
+struct node_info {
+	unsigned chipset, pci_device;
+	unsigned render_minor, primary_minor;
+	char render_path[32], primary_path[32];
+};
+/* The fake device, or NULL when nvd cannot be reached (then nothing is
+ * faked and Mesa sees the machine as it is). */
+const struct node_info *node_info(void);
+/* Classify an absolute path; *node gets which node it concerns. */
+enum path_kind node_path(const char *path, enum node_kind *node);
+/* Contents of a fake sysfs file (static storage, *len bytes), NULL if none. */
+const char *node_file(const char *path, size_t *len);
+/* Entries of a fake directory ("/dev/dri" or ".../device/drm"), NULL-terminated. */
+const char *const *node_dir(const char *path);
+void node_stat(enum path_kind k, enum node_kind node, struct stat *st);
+extern const char node_subsystem_link[];
+
+/* ---- file.c ---- */
+struct gem {
+	uint32_t handle;
+	struct nvc_bo *bo;
+	uint32_t tile_mode, tile_flags;
+};
+struct notifier { uint32_t handle, offset, size; };
+struct chan {
+	struct nvc_chan *ch;
+	struct nvc_bo *notify_bo;       /* the channel's notifier block */
+	uint32_t notify_handle;
+	struct notifier ntfy[16];
+	unsigned nntfy;
+};
+#define FILE_CHANS 8
+struct drm_file {
+	pthread_mutex_t lock;           /* everything below */
+	unsigned refs;                  /* fds naming the file + calls in progress */
+	enum node_kind node;
+	pid_t pid;                      /* process that opened it; a forked child's copy is inert */
+	struct nvc *c;
+	struct nvc_info info;
+	struct gem *gems;               /* sorted by handle */
+	unsigned ngems, gems_cap;
+	struct chan *chans[FILE_CHANS]; /* DRM channel id = index + 1 */
+};
+/* A new file for a node: connects to nvd. -errno on failure. */
+int file_open(enum node_kind node, struct drm_file **out);
+/* fd now names f (takes a reference) / lets go of it. */
+int file_bind(int fd, struct drm_file *f);
+/* The file fd names with a reference for the caller, NULL if fd is not ours. */
+struct drm_file *file_get(int fd);
+void file_put(struct drm_file *f);
+/* fd was closed (or is about to be reused): drop its reference. */
+void file_unbind(int fd);
+int file_is_ours(int fd);
+
+/* ---- ioctl.c / gem.c ---- */
+int shim_ioctl(struct drm_file *f, unsigned long req, void *arg);   /* 0 or -errno */
+int gem_ioctl(struct drm_file *f, unsigned nr, void *arg);         /* -ENOTTY if not a GEM one */
+struct gem *gem_find(struct drm_file *f, uint32_t handle);
+int gem_add(struct drm_file *f, struct nvc_bo *bo, struct gem **out);
+void gem_remove(struct drm_file *f, uint32_t handle);
+void *gem_mmap(struct drm_file *f, void *addr, size_t len, int prot, int flags, off_t off);
+void gem_fill_info(struct drm_file *f, const struct gem *g, void *drm_nouveau_gem_info);
+
+/* Debug log: NVD_DRM_DEBUG=1 prints every ioctl to stderr. */
+extern int shim_debug;
+void shim_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

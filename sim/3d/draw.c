@@ -1,0 +1,763 @@
+/* The 3D engine's vertex methods (draw.h): constant attributes and
+ * immediate vertices (a write of attribute 0 emits one), VB_VERTEX_BATCH,
+ * inline indices (VB_ELEMENT_U16/U32 + VB_ELEMENT_BASE, primitive restart),
+ * VB_INDEX_BATCH from IDXBUF, inline VERTEX_DATA; each vertex through the
+ * vertex program, then primitive assembly for the ten primitive types.
+ * Assembly keeps what it needs in g->c3d.draw, so a context switch may come
+ * between any two methods.  The state a primitive needs resolved (render
+ * targets, textures, fragment program) is built once per draw in a
+ * per-thread cache checked against the method slots.
+ *
+ * Vertices held per primitive type (g->c3d.draw.held):
+ *   LINES: 0 the first of the pair    LINE_STRIP: 0 the previous
+ *   LINE_LOOP: 0 previous, 1 first    TRIANGLES: 0, 1 the first two
+ *   TRIANGLE_STRIP: 0, 1 the last two TRIANGLE_FAN / POLYGON: 0 first, 1 previous
+ *   QUADS, QUAD_STRIP: 0..2 the last three
+ *
+ * Modelling decisions (see also prim.c, raster.c, rop.c):
+ *  - The vertex program's outputs reach the fragment program by a fixed
+ *    routing: COL0/COL1 (BFC0/BFC1 for back faces with two-sided colour),
+ *    FOGC, TC0-7 -> FP inputs COL0, COL1, FOGC, TC0-7, when VP_RESULT_EN
+ *    enables them; inputs not routed read (0, 0, 0, 1).  The raw "output
+ *    routing" words 0x1fc4-0x1fd4 are the constants Mesa writes at init and
+ *    are not interpreted.
+ *  - ENGINE bit 8 (Mesa's 0x103 for the blit and swtnl) = window-space
+ *    positions: no clipping or divide, q = position.w.
+ *  - Fragments land in RT_HORIZ/VERT, SCISSOR and VIEWPORT_HORIZ/VERT; the
+ *    window clip VIEWPORT_CLIP_* is not applied (Mesa's blit leaves a stale
+ *    one).  VIEWPORT_TX_ORIGIN offsets the pixel written, after clipping.
+ *  - COORD_CONVENTIONS shapes only the FP's WPOS.
+ *  - The fragment program is fetched when a draw first rasterises: at most
+ *    1 MiB, bounded by its ctxdma's limit; it is read from memory on every
+ *    quad, so a rewrite plus FP_ACTIVE_PROGRAM (Mesa's constant patching) is
+ *    seen.  Mappings resolved for a draw stay until VERTEX_BEGIN_END or a
+ *    state method changes. */
+#include "draw.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "hw/enums-3d.h"
+#include "hw/enums-3d-pipe.h"
+#include "hw/tex.h"
+#include "pipe.h"
+
+#define FP_MAX_BYTES (1u << 20)
+
+static __thread struct draw_setup draw_tls;
+static __thread uint32_t draw_gen;          /* bumped at every VERTEX_BEGIN_END */
+static __thread uint32_t draw_tls_gen;
+
+uint32_t sim_draw_gen(void)
+{
+	return draw_gen;
+}
+
+/* ---- the per-draw setup ---- */
+
+/* Slots that carry vertex data, not state: left out of the cache key. */
+static void draw_key(const struct sim_grctx *g, uint32_t *key)
+{
+	static const struct { unsigned first, last; } skip[] = {
+#define DRAW_SKIP_(name) { NV_CURIE_##name##__SLOT, NV_CURIE_##name##__SLOT_LAST },
+		DRAW_SKIP_(VTX_ATTR_1F) DRAW_SKIP_(VTX_ATTR_2F) DRAW_SKIP_(VTX_ATTR_3F_X)
+		DRAW_SKIP_(VTX_ATTR_3F_Y) DRAW_SKIP_(VTX_ATTR_3F_Z) DRAW_SKIP_(VTX_ATTR_4F)
+		DRAW_SKIP_(VTX_ATTR_2I) DRAW_SKIP_(VTX_ATTR_4UB) DRAW_SKIP_(VTX_ATTR_3I_XY)
+		DRAW_SKIP_(VTX_ATTR_3I_Z) DRAW_SKIP_(VTX_ATTR_4I_XY) DRAW_SKIP_(VTX_ATTR_4I_ZW)
+		DRAW_SKIP_(VERTEX_DATA) DRAW_SKIP_(VB_ELEMENT_U16) DRAW_SKIP_(VB_ELEMENT_U32)
+		DRAW_SKIP_(VB_VERTEX_BATCH) DRAW_SKIP_(VB_INDEX_BATCH) DRAW_SKIP_(VERTEX_BEGIN_END)
+		DRAW_SKIP_(QUERY_GET) DRAW_SKIP_(FENCE_VALUE) DRAW_SKIP_(TEX_CACHE_CTL)
+	};
+	memcpy(key, g->curie, sizeof(g->curie));
+	for (unsigned i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		memset(key + skip[i].first, 0, (skip[i].last - skip[i].first + 1) * 4);
+}
+
+static int draw_fp_resolve(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
+{
+	uint32_t a = DRAW_C(g, FP_ACTIVE_PROGRAM), inst;
+	uint32_t off = a & ~3u;
+	const uint8_t *o;
+
+	if (a & NV40_FP_PROGRAM_DMA0)
+		inst = DRAW_C(g, DMA_TEXTURE0);
+	else if (a & NV40_FP_PROGRAM_DMA1)
+		inst = DRAW_C(g, DMA_TEXTURE1);
+	else
+		return NV_PGRAPH_NSOURCE_DATA_ERROR;
+	/* as much of the program's ctxdma as follows the offset (bounded) */
+	o = sim_ramin(s, inst, NV_DMA_SIZE);
+	if (!o)
+		return NV_PGRAPH_NSOURCE_DMA_R_PROTECTION;
+	uint32_t limit = nv_rd32le(o + 4);
+	if (off > limit)
+		return NV_PGRAPH_NSOURCE_DMA_R_PROTECTION;
+	uint64_t len = (uint64_t)limit - off + 1;
+	if (len > FP_MAX_BYTES)
+		len = FP_MAX_BYTES;
+	for (; len >= 16; len >>= 1) {
+		d->fp = sim_dma_map(s, inst, off, len, 0);
+		if (d->fp) {
+			d->fp_len = (size_t)len;
+			return 0;
+		}
+	}
+	return NV_PGRAPH_NSOURCE_DMA_R_PROTECTION;
+}
+
+static int draw_tex_resolve(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
+{
+	for (unsigned u = 0; u < NV40_TEX_UNITS; u++) {
+		struct sim_tex_unit *t = &d->tex[u];
+		d->texmem[u] = NULL;
+		t->offset = DRAW_CI(g, TEX_OFFSET, u);
+		t->format = DRAW_CI(g, TEX_FORMAT, u);
+		t->wrap = DRAW_CI(g, TEX_WRAP, u);
+		t->enable = DRAW_CI(g, TEX_ENABLE, u);
+		t->swizzle = DRAW_CI(g, TEX_SWIZZLE, u);
+		t->filter = DRAW_CI(g, TEX_FILTER, u);
+		t->npot_size = DRAW_CI(g, TEX_NPOT_SIZE, u);
+		t->border = DRAW_CI(g, TEX_BORDER_COLOR, u);
+		t->size1 = DRAW_CI(g, TEX_SIZE1, u);
+		if (!(t->enable & NV40_TEX_ENABLE_ENABLE))
+			continue;
+		uint32_t inst;
+		if (t->format & NV40_TEX_FORMAT_DMA0)
+			inst = DRAW_C(g, DMA_TEXTURE0);
+		else if (t->format & NV40_TEX_FORMAT_DMA1)
+			inst = DRAW_C(g, DMA_TEXTURE1);
+		else
+			continue;
+		uint64_t ext = sim_tex_extent(t);
+		if (!ext)
+			continue;            /* a format the model cannot read samples 0 */
+		d->texmem[u] = sim_dma_map(s, inst, t->offset, ext, 0);
+		if (!d->texmem[u])
+			return NV_PGRAPH_NSOURCE_DMA_R_PROTECTION;
+	}
+	return 0;
+}
+
+static int draw_clip_rect(int *lo, int *hi, uint32_t rect)
+{
+	int a = (int)NV40_RECT_ORIGIN(rect), b = a + (int)NV40_RECT_SIZE(rect);
+	*lo = a > *lo ? a : *lo;
+	*hi = b < *hi ? b : *hi;
+	return *lo < *hi;
+}
+
+static float draw_unhalf(uint32_t h)
+{
+	return sim_rt_unhalf((uint16_t)h);
+}
+
+static void draw_rop_state(struct sim_grctx *g, struct draw_setup *d)
+{
+	uint32_t cm = DRAW_C(g, COLOR_MASK), mrt = DRAW_C(g, MRT_COLOR_MASK);
+	d->cmask[0] = (cm & NV40_COLOR_MASK_R ? 1u : 0) | (cm & NV40_COLOR_MASK_G ? 2u : 0) |
+		      (cm & NV40_COLOR_MASK_B ? 4u : 0) | (cm & NV40_COLOR_MASK_A ? 8u : 0);
+	d->blend[0] = DRAW_C(g, BLEND_FUNC_ENABLE) & 1;
+	for (unsigned i = 1; i < 4; i++) {
+		d->cmask[i] = (mrt & NV40_MRT_COLOR_MASK_R(i) ? 1u : 0) |
+			      (mrt & NV40_MRT_COLOR_MASK_G(i) ? 2u : 0) |
+			      (mrt & NV40_MRT_COLOR_MASK_B(i) ? 4u : 0) |
+			      (mrt & NV40_MRT_COLOR_MASK_A(i) ? 8u : 0);
+		d->blend[i] = !!(DRAW_C(g, MRT_BLEND_ENABLE) & NV40_MRT_BLEND_ENABLE(i));
+	}
+	d->bsrc_rgb = NV40_BLEND_RGB(DRAW_C(g, BLEND_FUNC_SRC));
+	d->bsrc_a = NV40_BLEND_ALPHA(DRAW_C(g, BLEND_FUNC_SRC));
+	d->bdst_rgb = NV40_BLEND_RGB(DRAW_C(g, BLEND_FUNC_DST));
+	d->bdst_a = NV40_BLEND_ALPHA(DRAW_C(g, BLEND_FUNC_DST));
+	d->beq_rgb = NV40_BLEND_RGB(DRAW_C(g, BLEND_EQUATION));
+	d->beq_a = NV40_BLEND_ALPHA(DRAW_C(g, BLEND_EQUATION));
+	uint32_t bc = DRAW_C(g, BLEND_COLOR);
+	unsigned f0 = d->rts.color[0].format;
+	if (f0 == NV40_RT_COLOR_A16B16G16R16_FLOAT || f0 == NV40_RT_COLOR_A32B32G32R32_FLOAT) {
+		uint32_t ba = DRAW_C(g, UNK037C);
+		d->bconst[0] = draw_unhalf(bc & 0xffff);
+		d->bconst[1] = draw_unhalf(bc >> 16);
+		d->bconst[2] = draw_unhalf(ba & 0xffff);
+		d->bconst[3] = draw_unhalf(ba >> 16);
+	} else {
+		d->bconst[0] = (float)((bc >> 16) & 0xff) / 255.0f;
+		d->bconst[1] = (float)((bc >> 8) & 0xff) / 255.0f;
+		d->bconst[2] = (float)(bc & 0xff) / 255.0f;
+		d->bconst[3] = (float)(bc >> 24) / 255.0f;
+	}
+	d->logic_enable = DRAW_C(g, COLOR_LOGIC_OP_ENABLE) & 1;
+	d->logic_op = NV40_LOGIC_OP_CODE(DRAW_C(g, COLOR_LOGIC_OP_OP));
+	d->alpha_enable = DRAW_C(g, ALPHA_FUNC_ENABLE) & 1;
+	d->alpha_func = DRAW_C(g, ALPHA_FUNC_FUNC);
+	d->alpha_ref = (float)(DRAW_C(g, ALPHA_FUNC_REF) & 0xff) / 255.0f;
+	d->depth_test = DRAW_C(g, DEPTH_TEST_ENABLE) & 1;
+	d->depth_func = DRAW_C(g, DEPTH_FUNC);
+	d->depth_write = DRAW_C(g, DEPTH_WRITE_ENABLE) & 1;
+	d->zbounds = DRAW_C(g, DEPTH_BOUNDS_TEST_ENABLE) & 1;
+	d->zbmin = draw_u2f(DRAW_C(g, DEPTH_BOUNDS_TEST_ZMIN));
+	d->zbmax = draw_u2f(DRAW_C(g, DEPTH_BOUNDS_TEST_ZMAX));
+	for (unsigned i = 0; i < 2; i++) {
+		struct draw_stencil *st = &d->st[i];
+		st->enable = DRAW_CI(g, STENCIL_ENABLE, i) & 1;
+		st->wmask = DRAW_CI(g, STENCIL_MASK, i);
+		st->func = DRAW_CI(g, STENCIL_FUNC_FUNC, i);
+		st->ref = DRAW_CI(g, STENCIL_FUNC_REF, i);
+		st->vmask = DRAW_CI(g, STENCIL_FUNC_MASK, i);
+		st->op_fail = DRAW_CI(g, STENCIL_OP_FAIL, i);
+		st->op_zfail = DRAW_CI(g, STENCIL_OP_ZFAIL, i);
+		st->op_zpass = DRAW_CI(g, STENCIL_OP_ZPASS, i);
+	}
+	d->two_sided_stencil = d->st[1].enable;
+	d->stencil_any = d->st[0].enable || d->st[1].enable;
+	d->query = DRAW_C(g, QUERY_ENABLE) & 1;
+}
+
+static void draw_varyings(struct sim_grctx *g, struct draw_setup *d)
+{
+	uint32_t r = d->result_en = DRAW_C(g, VP_RESULT_EN);
+	unsigned n = 0;
+
+	if (r & NV40_VP_RESULT_COL0)
+		d->vary[n++] = (struct draw_vary){ NV40_FPI_COL0, NV40_VPO_COL0,
+			d->two_side && (r & NV40_VP_RESULT_BFC0) ? NV40_VPO_BFC0 : NV40_VPO_COL0, d->flat };
+	if (r & NV40_VP_RESULT_COL1)
+		d->vary[n++] = (struct draw_vary){ NV40_FPI_COL1, NV40_VPO_COL1,
+			d->two_side && (r & NV40_VP_RESULT_BFC1) ? NV40_VPO_BFC1 : NV40_VPO_COL1, d->flat };
+	if (r & NV40_VP_RESULT_FOGC)
+		d->vary[n++] = (struct draw_vary){ NV40_FPI_FOGC, NV40_VPO_FOGC, NV40_VPO_FOGC, 0 };
+	for (unsigned i = 0; i < 8; i++)
+		if (r & NV40_VP_RESULT_TC(i))
+			d->vary[n++] = (struct draw_vary){ NV40_FPI_TC0 + i, NV40_VPO_TC0 + i,
+							   NV40_VPO_TC0 + i, 0 };
+	d->nvary = n;
+}
+
+static int draw_render_cond(struct sim *s, struct sim_grctx *g)
+{
+	uint32_t rc = DRAW_C(g, UNK1E98);
+	const uint8_t *rep;
+
+	if (NV40_RENDER_COND_MODE(rc) != NV40_RENDER_COND_IF_SAMPLES)
+		return 1;
+	rep = sim_dma_map(s, DRAW_C(g, DMA_QUERY), NV40_RENDER_COND_OFFSET(rc),
+			  NV40_QUERY_REPORT_SIZE, 0);
+	return !rep || nv_rd32le(rep + NV40_QUERY_REPORT_VALUE) != 0;
+}
+
+static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
+{
+	uint32_t err = 0;
+
+	d->broken = 0;
+	d->render = draw_render_cond(s, g);
+	d->window_space = !!(DRAW_C(g, ENGINE) & NV40_ENGINE_WINDOW_SPACE);
+	for (unsigned i = 0; i < 4; i++) {
+		d->vp_scale[i] = draw_u2f(DRAW_CI(g, VIEWPORT_SCALE, i));
+		d->vp_trans[i] = draw_u2f(DRAW_CI(g, VIEWPORT_TRANSLATE, i));
+	}
+	/* window |x| stays below 16384 + |translate| inside the guard band */
+	float sx = fabsf(d->vp_scale[0]), sy = fabsf(d->vp_scale[1]);
+	d->gb_x = 16384.0f / (sx > 1.0f ? sx : 1.0f);
+	d->gb_y = 16384.0f / (sy > 1.0f ? sy : 1.0f);
+	d->clip_planes = 0;
+	for (unsigned i = 0; i < 6; i++)
+		if (DRAW_C(g, VP_CLIP_PLANES_ENABLE) & NV40_VP_CLIP_PLANE(i))
+			d->clip_planes |= 1u << i;
+	d->depth_clamp = !!(DRAW_C(g, DEPTH_CONTROL) & NV40_DEPTH_CONTROL_CLAMP);
+	d->depth_near = draw_u2f(DRAW_C(g, DEPTH_RANGE_NEAR));
+	d->depth_far = draw_u2f(DRAW_C(g, DEPTH_RANGE_FAR));
+	d->cull_enable = DRAW_C(g, CULL_FACE_ENABLE) & 1;
+	d->cull_face = DRAW_C(g, CULL_FACE);
+	d->front_ccw = DRAW_C(g, FRONT_FACE) == NV40_FRONT_FACE_CCW;
+	d->two_side = DRAW_C(g, VERTEX_TWO_SIDE_ENABLE) & 1;
+	d->flat = DRAW_C(g, SHADE_MODEL) == NV40_SHADE_FLAT;
+	d->flat_first = DRAW_C(g, FLATSHADE_FIRST) & 1;
+	d->poly_mode[0] = DRAW_C(g, POLYGON_MODE_FRONT);
+	d->poly_mode[1] = DRAW_C(g, POLYGON_MODE_BACK);
+	d->poly_offset_fill = DRAW_C(g, POLYGON_OFFSET_FILL_ENABLE) & 1;
+	d->poly_offset_line = DRAW_C(g, POLYGON_OFFSET_LINE_ENABLE) & 1;
+	d->poly_offset_point = DRAW_C(g, POLYGON_OFFSET_POINT_ENABLE) & 1;
+	d->poly_factor = draw_u2f(DRAW_C(g, POLYGON_OFFSET_FACTOR));
+	d->poly_units = draw_u2f(DRAW_C(g, POLYGON_OFFSET_UNITS));
+	d->stipple_enable = DRAW_C(g, POLYGON_STIPPLE_ENABLE) & 1;
+	for (unsigned i = 0; i < 32; i++)
+		d->stipple[i] = DRAW_CI(g, POLYGON_STIPPLE_PATTERN, i);
+	d->line_width = (float)(DRAW_C(g, LINE_WIDTH) & 0xff) / NV40_LINE_WIDTH_FRAC;
+	if (d->line_width < 1.0f)
+		d->line_width = 1.0f;
+	d->line_stipple = DRAW_C(g, LINE_STIPPLE_ENABLE) & 1;
+	d->line_factor = NV40_LINE_STIPPLE_FACTOR(DRAW_C(g, LINE_STIPPLE_PATTERN));
+	d->line_factor = d->line_factor < 1 ? 1 : d->line_factor > 256 ? 256 : d->line_factor;
+	d->line_pattern = NV40_LINE_STIPPLE_PATTERN(DRAW_C(g, LINE_STIPPLE_PATTERN));
+	d->point_size = draw_u2f(DRAW_C(g, POINT_SIZE));
+	d->point_sprite = DRAW_C(g, POINT_SPRITE);
+	d->coord_conv = DRAW_C(g, COORD_CONVENTIONS);
+	d->tx = (int16_t)(DRAW_C(g, VIEWPORT_TX_ORIGIN) & 0xffff);
+	d->ty = (int16_t)(DRAW_C(g, VIEWPORT_TX_ORIGIN) >> 16);
+	draw_varyings(g, d);
+
+	/* default fragment inputs: what no varying overwrites */
+	for (unsigned p = 0; p < 4; p++)
+		for (unsigned i = 0; i < NV40_FP_INPUTS; i++) {
+			d->quad.in[p][i][0] = d->quad.in[p][i][1] = d->quad.in[p][i][2] = 0.0f;
+			d->quad.in[p][i][3] = 1.0f;
+		}
+
+	if (!d->render)
+		return;
+	if (sim_rt_resolve(s, g, &d->rts) < 0) {
+		d->broken = 1;                 /* rt.c trapped */
+		return;
+	}
+	d->rt_mask = 0;
+	for (unsigned i = 0; i < 4; i++)
+		if ((DRAW_C(g, RT_ENABLE) & NV40_RT_ENABLE_COLOR(i)) && d->rts.color[i].mem)
+			d->rt_mask |= 1u << i;
+	draw_rop_state(g, d);
+	d->zbits = 0;
+	if (d->depth_test || d->depth_write || d->stencil_any || d->zbounds) {
+		if (!d->rts.zeta.mem)
+			err = NV_PGRAPH_NSOURCE_DMA_W_PROTECTION;
+		else
+			d->zbits = d->rts.zeta.format == NV40_RT_ZETA_Z24S8 ? 24 : 16;
+	}
+
+	/* pixels: RT rectangle, scissor, viewport; never negative */
+	d->cx0 = 0; d->cy0 = 0; d->cx1 = 8192; d->cy1 = 8192;
+	draw_clip_rect(&d->cx0, &d->cx1, DRAW_C(g, RT_HORIZ));
+	draw_clip_rect(&d->cy0, &d->cy1, DRAW_C(g, RT_VERT));
+	draw_clip_rect(&d->cx0, &d->cx1, DRAW_C(g, SCISSOR_HORIZ));
+	draw_clip_rect(&d->cy0, &d->cy1, DRAW_C(g, SCISSOR_VERT));
+	draw_clip_rect(&d->cx0, &d->cx1, DRAW_C(g, VIEWPORT_HORIZ));
+	draw_clip_rect(&d->cy0, &d->cy1, DRAW_C(g, VIEWPORT_VERT));
+
+	d->fp_control = DRAW_C(g, FP_CONTROL);
+	if (!err)
+		err = draw_fp_resolve(s, g, d);
+	if (!err)
+		err = draw_tex_resolve(s, g, d);
+	if (err) {
+		sim_gr_trap(s, err);
+		d->broken = 1;
+	}
+}
+
+struct draw_setup *sim_draw_setup(struct sim *s, struct sim_grctx *g)
+{
+	struct draw_setup *d = &draw_tls;
+	static __thread uint32_t key[NV_CURIE__NSLOTS];
+
+	draw_key(g, key);
+	if (!d->valid || d->s != s || draw_tls_gen != draw_gen ||
+	    memcmp(key, d->key, sizeof(key))) {
+		memcpy(d->key, key, sizeof(key));
+		d->s = s;
+		d->valid = 1;
+		draw_tls_gen = draw_gen;
+		draw_build(s, g, d);
+	}
+	return d->broken || !d->render ? NULL : d;
+}
+
+/* ---- vertices and assembly ---- */
+
+/* One method call's view of the pipeline: the setup, fetched on the first
+ * primitive that needs it. */
+struct draw_call {
+	struct sim *s;
+	struct sim_grctx *g;
+	struct draw_setup *d;
+	int resolved;
+};
+
+static struct draw_setup *draw_get(struct draw_call *c)
+{
+	if (!c->resolved) {
+		c->d = sim_draw_setup(c->s, c->g);
+		c->resolved = 1;
+	}
+	return c->d;
+}
+
+static void held_get(const struct sim_draw_state *ds, unsigned i, struct draw_vtx *v)
+{
+	memcpy(v, ds->held[i], sizeof(*v));
+}
+
+static void held_put(struct sim_draw_state *ds, unsigned i, const struct draw_vtx *v)
+{
+	memcpy(ds->held[i], v, sizeof(*v));
+}
+
+static void held_shift(struct sim_draw_state *ds, unsigned n)
+{
+	memmove(ds->held[0], ds->held[1], sizeof(ds->held[0]) * (n - 1));
+}
+
+static void draw_tri(struct draw_call *c, const struct draw_vtx *a, const struct draw_vtx *b,
+		     const struct draw_vtx *v, const struct draw_vtx *pv)
+{
+	struct draw_setup *d = draw_get(c);
+	if (d)
+		sim_draw_tri(c->s, c->g, d, a, b, v, pv);
+}
+
+static void draw_line(struct draw_call *c, const struct draw_vtx *a, const struct draw_vtx *b,
+		      const struct draw_vtx *pv)
+{
+	struct draw_setup *d = draw_get(c);
+	if (d)
+		sim_draw_line(c->s, c->g, d, a, b, pv);
+}
+
+static void draw_assemble(struct draw_call *c, const struct draw_vtx *v)
+{
+	struct sim_draw_state *ds = &c->g->c3d.draw;
+	unsigned n = ds->nverts, ff = DRAW_C(c->g, FLATSHADE_FIRST) & 1;
+	struct draw_vtx h0, h1, h2;
+
+	switch (ds->prim) {
+	case NV40_PRIM_POINTS: {
+		struct draw_setup *d = draw_get(c);
+		if (d)
+			sim_draw_point(c->s, c->g, d, v);
+		break;
+	}
+	case NV40_PRIM_LINES:
+		if (n % 2 == 0) {
+			held_put(ds, 0, v);
+		} else {
+			held_get(ds, 0, &h0);
+			draw_line(c, &h0, v, ff ? &h0 : v);
+		}
+		break;
+	case NV40_PRIM_LINE_LOOP:
+		if (n == 0)
+			held_put(ds, 1, v);
+		/* fall through */
+	case NV40_PRIM_LINE_STRIP:
+		if (n > 0) {
+			held_get(ds, 0, &h0);
+			draw_line(c, &h0, v, ff ? &h0 : v);
+		}
+		held_put(ds, 0, v);
+		break;
+	case NV40_PRIM_TRIANGLES:
+		if (n % 3 < 2) {
+			held_put(ds, n % 3, v);
+		} else {
+			held_get(ds, 0, &h0);
+			held_get(ds, 1, &h1);
+			draw_tri(c, &h0, &h1, v, ff ? &h0 : v);
+		}
+		break;
+	case NV40_PRIM_TRIANGLE_STRIP:
+		if (n < 2) {
+			held_put(ds, n, v);
+			break;
+		}
+		held_get(ds, 0, &h0);
+		held_get(ds, 1, &h1);
+		if (n % 2 == 0)
+			draw_tri(c, &h0, &h1, v, ff ? &h0 : v);
+		else
+			draw_tri(c, &h1, &h0, v, ff ? &h0 : v);
+		held_shift(ds, 2);
+		held_put(ds, 1, v);
+		break;
+	case NV40_PRIM_TRIANGLE_FAN:
+	case NV40_PRIM_POLYGON:
+		if (n == 0) {
+			held_put(ds, 0, v);
+			break;
+		}
+		if (n >= 2) {
+			held_get(ds, 0, &h0);
+			held_get(ds, 1, &h1);
+			draw_tri(c, &h0, &h1, v,
+				 ds->prim == NV40_PRIM_POLYGON ? &h0 : ff ? &h1 : v);
+		}
+		held_put(ds, 1, v);
+		break;
+	case NV40_PRIM_QUADS:
+		if (n % 4 < 3) {
+			held_put(ds, n % 4, v);
+			break;
+		}
+		held_get(ds, 0, &h0);
+		held_get(ds, 1, &h1);
+		held_get(ds, 2, &h2);
+		draw_tri(c, &h0, &h1, &h2, ff ? &h0 : v);
+		draw_tri(c, &h0, &h2, v, ff ? &h0 : v);
+		break;
+	case NV40_PRIM_QUAD_STRIP:
+		if (n < 3) {
+			held_put(ds, n, v);
+			break;
+		}
+		if (n % 2 == 1) {
+			held_get(ds, 0, &h0);
+			held_get(ds, 1, &h1);
+			held_get(ds, 2, &h2);
+			draw_tri(c, &h0, &h1, v, ff ? &h0 : v);
+			draw_tri(c, &h0, v, &h2, ff ? &h0 : v);
+		}
+		held_shift(ds, 3);
+		held_put(ds, 2, v);
+		break;
+	}
+	/* keep the count's residue mod 12 (every period assembly uses) */
+	ds->nverts = n + 1 >= 0x60000000u ? n + 1 - 0x30000000u : n + 1;
+}
+
+/* End of a primitive (VERTEX_BEGIN_END stop or a restart): a line loop
+ * closes. */
+static void draw_finish(struct draw_call *c)
+{
+	struct sim_draw_state *ds = &c->g->c3d.draw;
+	struct draw_vtx h0, h1;
+
+	if (ds->prim == NV40_PRIM_LINE_LOOP && ds->nverts >= 2) {
+		held_get(ds, 0, &h0);
+		held_get(ds, 1, &h1);
+		draw_line(c, &h0, &h1, DRAW_C(c->g, FLATSHADE_FIRST) & 1 ? &h0 : &h1);
+	}
+	ds->nverts = 0;
+}
+
+/* The vertex program for one vertex; -1 after a trap. */
+static int draw_vp(struct draw_call *c, const float in[NV40_VP_INPUTS][4], struct draw_vtx *v)
+{
+	struct sim_grctx *g = c->g;
+
+	for (unsigned i = 0; i < NV40_VP_OUTPUTS; i++) {
+		v->o[i][0] = v->o[i][1] = v->o[i][2] = 0.0f;
+		v->o[i][3] = 1.0f;
+	}
+	if (sim_vp_run((const uint32_t (*)[4])g->c3d.vp_code, DRAW_C(g, VP_START_FROM_ID),
+		       (const uint32_t (*)[4])g->c3d.vp_const, in, v->o) < 0) {
+		sim_gr_trap(c->s, NV_PGRAPH_NSOURCE_DATA_ERROR);
+		return -1;
+	}
+	return 0;
+}
+
+/* Through the vertex program and into assembly; -1 after a trap. */
+static int draw_vertex(struct draw_call *c, const float in[NV40_VP_INPUTS][4])
+{
+	struct draw_vtx v;
+
+	if (draw_vp(c, in, &v) < 0)
+		return -1;
+	draw_assemble(c, &v);
+	return 0;
+}
+
+/* Post-transform cache for indexed draws, like the hardware's: valid for
+ * one channel within one VERTEX_BEGIN_END (state does not change inside a
+ * primitive in any driver; if a client changes it anyway it only gets its
+ * own stale vertices). */
+#define VCACHE_SIZE 64
+static __thread struct {
+	const struct sim *s;
+	unsigned chid;
+	uint32_t gen;
+	uint32_t tag[VCACHE_SIZE];
+	uint8_t valid[VCACHE_SIZE];
+	struct draw_vtx v[VCACHE_SIZE];
+} draw_vcache;
+
+static int draw_indexed_vertex(struct draw_call *c, uint32_t idx)
+{
+	unsigned slot = idx % VCACHE_SIZE;
+	float in[NV40_VP_INPUTS][4];
+
+	if (draw_vcache.s != c->s || draw_vcache.chid != c->s->gr_chid ||
+	    draw_vcache.gen != draw_gen) {
+		memset(draw_vcache.valid, 0, sizeof(draw_vcache.valid));
+		draw_vcache.s = c->s;
+		draw_vcache.chid = c->s->gr_chid;
+		draw_vcache.gen = draw_gen;
+	}
+	if (!draw_vcache.valid[slot] || draw_vcache.tag[slot] != idx) {
+		draw_vcache.valid[slot] = 0;
+		if (sim_draw_fetch(c->s, c->g, idx, in) < 0 ||
+		    draw_vp(c, in, &draw_vcache.v[slot]) < 0)
+			return -1;
+		draw_vcache.tag[slot] = idx;
+		draw_vcache.valid[slot] = 1;
+	}
+	draw_assemble(c, &draw_vcache.v[slot]);
+	return 0;
+}
+
+static int draw_index(struct draw_call *c, uint32_t raw)
+{
+	struct sim_grctx *g = c->g;
+
+	if ((DRAW_C(g, PRIMITIVE_RESTART_ENABLE) & 1) && raw == DRAW_C(g, PRIMITIVE_RESTART_INDEX)) {
+		draw_finish(c);
+		return 0;
+	}
+	int64_t idx = (int64_t)raw + (int32_t)DRAW_C(g, VB_ELEMENT_BASE);
+	if (idx < 0 || idx > (int64_t)UINT32_MAX) {
+		sim_gr_trap(c->s, NV_PGRAPH_NSOURCE_DATA_ERROR);
+		return -1;
+	}
+	return draw_indexed_vertex(c, (uint32_t)idx);
+}
+
+static void draw_index_batch(struct draw_call *c, uint32_t data)
+{
+	struct sim_grctx *g = c->g;
+	uint32_t fmt = DRAW_C(g, IDXBUF_FORMAT);
+	unsigned isz = fmt & NV40_IDXBUF_TYPE_U16 ? 2 : 4;
+	uint32_t dma = fmt & NV40_IDXBUF_DMA1 ? DRAW_C(g, DMA_VTXBUF1) : DRAW_C(g, DMA_VTXBUF0);
+	uint32_t start = NV40_BATCH_START(data), count = NV40_BATCH_COUNT(data);
+	uint64_t off = (uint64_t)DRAW_C(g, IDXBUF_OFFSET) + (uint64_t)start * isz;
+	const uint8_t *p = sim_dma_map(c->s, dma, off, (uint64_t)count * isz, 0);
+
+	if (!p) {
+		sim_gr_trap(c->s, NV_PGRAPH_NSOURCE_DMA_R_PROTECTION);
+		return;
+	}
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t raw = isz == 2 ? draw_rd16le(p + 2 * i) : nv_rd32le(p + 4 * i);
+		if (draw_index(c, raw) < 0)
+			return;
+	}
+}
+
+/* ---- constant attributes ---- */
+
+static void draw_attr(struct sim_grctx *g, unsigned i, float x, float y, float z, float w)
+{
+	uint32_t *a = g->c3d.draw.attr[i];
+	a[0] = draw_f2u(x); a[1] = draw_f2u(y); a[2] = draw_f2u(z); a[3] = draw_f2u(w);
+}
+
+#define SLOTF(name, i) draw_u2f(DRAW_CI(g, name, (i)))
+#define IS(name) (mthd >= NV_CURIE_##name && \
+		  mthd == NV_CURIE_##name + elem * NV_CURIE_##name##__STRIDE)
+
+/* Store a VTX_ATTR_* write; 1 when it completes attribute 0 (emit). */
+static int draw_attr_mthd(struct sim_grctx *g, uint32_t mthd, unsigned elem, uint32_t data)
+{
+	unsigned i;
+
+	if (IS(VTX_ATTR_1F)) {
+		draw_attr(g, elem, draw_u2f(data), 0.0f, 0.0f, 1.0f);
+		return elem == 0;
+	}
+	if (IS(VTX_ATTR_2F)) {
+		i = elem / 2;
+		draw_attr(g, i, SLOTF(VTX_ATTR_2F, 2 * i), SLOTF(VTX_ATTR_2F, 2 * i + 1), 0.0f, 1.0f);
+		return elem == 1;
+	}
+	if (IS(VTX_ATTR_3F_X) || IS(VTX_ATTR_3F_Y) || IS(VTX_ATTR_3F_Z)) {
+		draw_attr(g, elem, SLOTF(VTX_ATTR_3F_X, elem), SLOTF(VTX_ATTR_3F_Y, elem),
+			  SLOTF(VTX_ATTR_3F_Z, elem), 1.0f);
+		return elem == 0 && IS(VTX_ATTR_3F_Z);
+	}
+	if (IS(VTX_ATTR_4F)) {
+		i = elem / 4;
+		draw_attr(g, i, SLOTF(VTX_ATTR_4F, 4 * i), SLOTF(VTX_ATTR_4F, 4 * i + 1),
+			  SLOTF(VTX_ATTR_4F, 4 * i + 2), SLOTF(VTX_ATTR_4F, 4 * i + 3));
+		return elem == 3;
+	}
+	if (IS(VTX_ATTR_2I)) {
+		draw_attr(g, elem, (float)(int16_t)(data & 0xffff), (float)(int16_t)(data >> 16),
+			  0.0f, 1.0f);
+		return elem == 0;
+	}
+	if (IS(VTX_ATTR_4UB)) {
+		draw_attr(g, elem, (float)(data & 0xff) / 255.0f, (float)((data >> 8) & 0xff) / 255.0f,
+			  (float)((data >> 16) & 0xff) / 255.0f, (float)(data >> 24) / 255.0f);
+		return elem == 0;
+	}
+	if (IS(VTX_ATTR_3I_XY) || IS(VTX_ATTR_3I_Z)) {
+		uint32_t xy = DRAW_CI(g, VTX_ATTR_3I_XY, elem), z = DRAW_CI(g, VTX_ATTR_3I_Z, elem);
+		draw_attr(g, elem, (float)(int16_t)(xy & 0xffff), (float)(int16_t)(xy >> 16),
+			  (float)(int16_t)(z & 0xffff), 1.0f);
+		return elem == 0 && IS(VTX_ATTR_3I_Z);
+	}
+	if (IS(VTX_ATTR_4I_XY) || IS(VTX_ATTR_4I_ZW)) {
+		uint32_t xy = DRAW_CI(g, VTX_ATTR_4I_XY, elem), zw = DRAW_CI(g, VTX_ATTR_4I_ZW, elem);
+		draw_attr(g, elem, (float)(int16_t)(xy & 0xffff), (float)(int16_t)(xy >> 16),
+			  (float)(int16_t)(zw & 0xffff), (float)(int16_t)(zw >> 16));
+		return elem == 0 && IS(VTX_ATTR_4I_ZW);
+	}
+	return 0;
+}
+
+/* ---- the methods ---- */
+
+void sim_draw_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned elem,
+		   uint32_t data)
+{
+	struct sim_draw_state *ds = &g->c3d.draw;
+	struct draw_call c = { s, g, NULL, 0 };
+	float in[NV40_VP_INPUTS][4];
+
+	if (mthd == NV_CURIE_VERTEX_BEGIN_END) {
+		if (data > NV40_PRIM_POLYGON) {
+			sim_gr_trap(s, NV_PGRAPH_NSOURCE_DATA_ERROR);
+			return;
+		}
+		if (ds->prim)
+			draw_finish(&c);
+		draw_gen++;                 /* state may have changed: resolve again */
+		ds->prim = data;
+		ds->nverts = 0;
+		ds->vdata_n = 0;
+		return;
+	}
+	if (draw_attr_mthd(g, mthd, elem, data)) {
+		/* an immediate vertex: the attribute registers, whatever VTXFMT says */
+		if (!ds->prim)
+			return;
+		uint32_t en = DRAW_C(g, VP_ATTRIB_EN);
+		for (unsigned i = 0; i < NV40_VP_INPUTS; i++)
+			for (unsigned k = 0; k < 4; k++)
+				in[i][k] = en & (1u << i) ? draw_u2f(ds->attr[i][k]) : (k == 3 ? 1.0f : 0.0f);
+		draw_vertex(&c, in);
+		return;
+	}
+	if (!ds->prim)
+		return;                      /* vertex data outside a primitive: ignored */
+
+	switch (mthd) {
+	case NV_CURIE_VB_VERTEX_BATCH: {
+		uint32_t start = NV40_BATCH_START(data), count = NV40_BATCH_COUNT(data);
+		for (uint32_t i = 0; i < count; i++)
+			if (sim_draw_fetch(s, g, (uint64_t)start + i, in) < 0 || draw_vertex(&c, in) < 0)
+				return;
+		break;
+	}
+	case NV_CURIE_VB_ELEMENT_U16:
+		if (draw_index(&c, data & 0xffff) == 0)
+			draw_index(&c, data >> 16);
+		break;
+	case NV_CURIE_VB_ELEMENT_U32:
+		draw_index(&c, data);
+		break;
+	case NV_CURIE_VB_INDEX_BATCH:
+		draw_index_batch(&c, data);
+		break;
+	case NV_CURIE_VERTEX_DATA: {
+		unsigned words = sim_draw_inline_words(g);
+		if (!words || words > SIM_DRAW_INLINE_MAX) {
+			sim_gr_trap(s, NV_PGRAPH_NSOURCE_DATA_ERROR);
+			return;
+		}
+		if (ds->vdata_n >= words)
+			ds->vdata_n = 0;
+		ds->vdata[ds->vdata_n++] = data;
+		if (ds->vdata_n == words) {
+			ds->vdata_n = 0;
+			sim_draw_fetch_inline(g, ds->vdata, in);
+			draw_vertex(&c, in);
+		}
+		break;
+	}
+	}
+}

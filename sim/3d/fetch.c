@@ -1,0 +1,193 @@
+/* Vertex fetch: the 16 vertex program inputs of one vertex, from the
+ * vertex buffers (VTXFMT size != 0: VTXBUF offset + index * stride in
+ * DMA_VTXBUF0/1), from inline VERTEX_DATA words (the same formats, each
+ * attribute padded to a word, as Mesa's nv30_push.c packs them) or from the
+ * constant attribute values (slot off). */
+#include "pipe.h"
+
+#include <string.h>
+
+#include "hw/enums-3d.h"
+
+static const float fetch_default[4] = { 0.0f, 0.0f, 0.0f, 1.0f };
+
+/* Bytes per component of a VTXFMT type, 0 for none. */
+static unsigned fetch_csize(unsigned type)
+{
+	switch (type) {
+#define FETCH_CSIZE_(nm, v, sz) case (v): return (sz);
+	NV40_VTXFMT_TYPES(FETCH_CSIZE_)
+	default:
+		return 0;
+	}
+}
+
+static float fetch_half(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+
+	if (e == 0x1f)
+		return draw_u2f(sign | 0x7f800000 | m << 13);
+	if (!e) {
+		float f = (float)m * (1.0f / 16777216.0f);
+		return sign ? -f : f;
+	}
+	return draw_u2f(sign | (e + 112) << 23 | m << 13);
+}
+
+/* Decode n components of type at p (little-endian) into v (rest default). */
+static void fetch_decode(unsigned type, unsigned n, const uint8_t *p, float v[4])
+{
+	memcpy(v, fetch_default, sizeof(fetch_default));
+	for (unsigned c = 0; c < n && c < 4; c++) {
+		switch (type) {
+		case NV40_VTXFMT_B8G8R8A8_UNORM: {
+			static const uint8_t order[4] = { 2, 1, 0, 3 };   /* D3DCOLOR: B G R A */
+			v[c] = (float)p[order[c]] * (1.0f / 255.0f);
+			break;
+		}
+		case NV40_VTXFMT_V16_SNORM: {
+			float f = (float)(int16_t)draw_rd16le(p + 2 * c) * (1.0f / 32767.0f);
+			v[c] = f < -1.0f ? -1.0f : f;
+			break;
+		}
+		case NV40_VTXFMT_V32_FLOAT:
+			v[c] = draw_u2f(nv_rd32le(p + 4 * c));
+			break;
+		case NV40_VTXFMT_V16_FLOAT:
+			v[c] = fetch_half(draw_rd16le(p + 2 * c));
+			break;
+		case NV40_VTXFMT_U8_UNORM:
+			v[c] = (float)p[c] * (1.0f / 255.0f);
+			break;
+		case NV40_VTXFMT_V16_SSCALED:
+			v[c] = (float)(int16_t)draw_rd16le(p + 2 * c);
+			break;
+		case NV40_VTXFMT_U8_USCALED:
+			v[c] = (float)p[c];
+			break;
+		}
+	}
+}
+
+static void fetch_const(const struct sim_grctx *g, unsigned i, float v[4])
+{
+	for (unsigned c = 0; c < 4; c++)
+		v[c] = draw_u2f(g->c3d.draw.attr[i][c]);
+}
+
+/* Each slot's last mapping, reused while a draw lasts (one channel, one
+ * VERTEX_BEGIN_END): one ctxdma resolution per batch instead of per vertex. */
+static __thread struct {
+	const struct sim *s;
+	unsigned chid;
+	uint32_t gen, dma;
+	uint64_t off, len;
+	const uint8_t *p;
+} fetch_win[NV40_VP_INPUTS];
+
+static const uint8_t *fetch_map(struct sim *s, unsigned slot, uint32_t dma, uint64_t off,
+				uint64_t len, unsigned stride)
+{
+	typeof(fetch_win[0]) *w = &fetch_win[slot];
+
+	if (w->p && w->s == s && w->chid == s->gr_chid && w->gen == sim_draw_gen() &&
+	    w->dma == dma && off >= w->off && off - w->off + len <= w->len)
+		return w->p + (off - w->off);
+	/* a window for the next 256 vertices; the exact range if that faults */
+	uint64_t big = (uint64_t)stride * 256 + len;
+	const uint8_t *p = sim_dma_map(s, dma, off, big, 0);
+	if (!p) {
+		big = len;
+		p = sim_dma_map(s, dma, off, len, 0);
+	}
+	w->p = p;
+	w->s = s;
+	w->chid = s->gr_chid;
+	w->gen = sim_draw_gen();
+	w->dma = dma;
+	w->off = off;
+	w->len = p ? big : 0;
+	return p;
+}
+
+int sim_draw_fetch(struct sim *s, struct sim_grctx *g, uint64_t index,
+		   float in[NV40_VP_INPUTS][4])
+{
+	uint32_t en = DRAW_C(g, VP_ATTRIB_EN);
+
+	for (unsigned i = 0; i < NV40_VP_INPUTS; i++) {
+		uint32_t fmt = DRAW_CI(g, VTXFMT, i), buf = DRAW_CI(g, VTXBUF, i);
+		unsigned type = NV40_VTXFMT_TYPE(fmt), n = NV40_VTXFMT_SIZE(fmt);
+		unsigned cs = fetch_csize(type);
+
+		if (!(en & (1u << i))) {
+			memcpy(in[i], fetch_default, sizeof(fetch_default));
+			continue;
+		}
+		if (!n) {
+			fetch_const(g, i, in[i]);
+			continue;
+		}
+		if (!cs || n > 4) {
+			sim_gr_trap(s, NV_PGRAPH_NSOURCE_DATA_ERROR);
+			return -1;
+		}
+		/* index < 2^32 and stride < 256: no overflow in 64 bits */
+		uint64_t off = NV40_VTXBUF_OFFSET(buf) + index * NV40_VTXFMT_STRIDE(fmt);
+		uint32_t dma = buf & NV40_VTXBUF_DMA1 ? DRAW_C(g, DMA_VTXBUF1) : DRAW_C(g, DMA_VTXBUF0);
+		const uint8_t *p = fetch_map(s, i, dma, off, (uint64_t)n * cs,
+					     NV40_VTXFMT_STRIDE(fmt));
+		if (!p) {
+			sim_gr_trap(s, NV_PGRAPH_NSOURCE_DMA_R_PROTECTION);
+			return -1;
+		}
+		fetch_decode(type, n, p, in[i]);
+	}
+	return 0;
+}
+
+unsigned sim_draw_inline_words(const struct sim_grctx *g)
+{
+	unsigned words = 0;
+
+	for (unsigned i = 0; i < NV40_VP_INPUTS; i++) {
+		uint32_t fmt = DRAW_CI(g, VTXFMT, i);
+		unsigned n = NV40_VTXFMT_SIZE(fmt), cs = fetch_csize(NV40_VTXFMT_TYPE(fmt));
+		if (n > 4)
+			n = 4;
+		if (n && cs)
+			words += (n * cs + 3) / 4;
+	}
+	return words;
+}
+
+void sim_draw_fetch_inline(struct sim_grctx *g, const uint32_t *w, float in[NV40_VP_INPUTS][4])
+{
+	uint32_t en = DRAW_C(g, VP_ATTRIB_EN);
+	uint8_t bytes[16];
+
+	for (unsigned i = 0; i < NV40_VP_INPUTS; i++) {
+		uint32_t fmt = DRAW_CI(g, VTXFMT, i);
+		unsigned type = NV40_VTXFMT_TYPE(fmt), n = NV40_VTXFMT_SIZE(fmt);
+		unsigned cs = fetch_csize(type), nw;
+
+		if (n > 4)
+			n = 4;
+		if (!n || !cs) {
+			if (en & (1u << i))
+				fetch_const(g, i, in[i]);
+			else
+				memcpy(in[i], fetch_default, sizeof(fetch_default));
+			continue;
+		}
+		nw = (n * cs + 3) / 4;
+		for (unsigned k = 0; k < nw; k++)
+			nv_wr32le(bytes + 4 * k, w[k]);
+		w += nw;
+		if (en & (1u << i))
+			fetch_decode(type, n, bytes, in[i]);
+		else
+			memcpy(in[i], fetch_default, sizeof(fetch_default));
+	}
+}

@@ -1,0 +1,41 @@
+/* The NV40 fragment program engine: one 2x2 quad of fragments through the
+ * program fetched from card memory (fp.c; pure: the caller resolves the
+ * program's memory and supplies the sampler).  Instruction fields are in
+ * hw/fp-isa.h. */
+#ifndef NV_SIM_3D_FP_H
+#define NV_SIM_3D_FP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tex.h"
+
+#define NV40_FP_INPUTS    16     /* INPUT_SRC: 0 WPOS, 1 COL0, 2 COL1, 3 FOGC,
+                                    4..11 TC0..7, 14 FACING */
+#define NV40_FP_RTS       4
+#define NV40_FP_MAX_STEPS 16384  /* instructions one quad may execute */
+
+struct sim_fp_quad {
+	float in[4][NV40_FP_INPUTS][4];    /* [pixel][input][xyzw], interpolated */
+	unsigned live;                     /* pixels covered (bit i); the others
+	                                      run for derivatives only */
+	/* results */
+	float color[4][NV40_FP_RTS][4];    /* [pixel][render target][rgba] */
+	float depth[4];                    /* written when FP_CONTROL says so */
+	unsigned depth_written;            /* 1 when the program wrote depth */
+	unsigned kill;                     /* pixels KIL discarded (bit i) */
+};
+
+typedef void sim_fp_sample_fn(void *ctx, const struct sim_tex_req *rq, float out[4][4]);
+
+/* Run the program at prog (len bytes available there, little-endian words,
+ * inline constants after the instructions that use them) with FP_CONTROL
+ * control.  0 at PROGRAM_END; -1 when the program runs past len or
+ * NV40_FP_MAX_STEPS or holds an opcode that does not exist. */
+int sim_fp_run(const uint8_t *prog, size_t len, uint32_t control, struct sim_fp_quad *q,
+	       sim_fp_sample_fn *sample, void *ctx);
+
+/* One instruction (and its inline constant, if any) as text. Returns buf. */
+char *sim_fp_disasm(const uint8_t *insn, size_t len, char *buf, unsigned buflen);
+
+#endif

@@ -1,0 +1,169 @@
+/* Inside the 3D pipeline (draw.c, fetch.c, prim.c, raster.c, rop.c): the
+ * state one draw resolves once (render targets, textures, the fragment
+ * program, decoded ROP state) and the vertex as it travels. */
+#ifndef NV_SIM_3D_PIPE_H
+#define NV_SIM_3D_PIPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/priv.h"
+#include "fp.h"
+#include "rt.h"
+#include "tex.h"
+#include "vp.h"
+
+#define DRAW_C(g, name)        ((g)->curie[NV_CURIE_##name##__SLOT])
+#define DRAW_CI(g, name, i)    ((g)->curie[NV_CURIE_##name##__SLOT + (i)])
+
+/* A vertex after the vertex program: its outputs, clip space. */
+struct draw_vtx {
+	float o[NV40_VP_OUTPUTS][4];
+};
+
+/* A vertex in window space, ready for the rasteriser: x, y in pixels, z in
+ * 0..1, q = 1/w; v[] the varyings the fragment program reads (not divided). */
+#define DRAW_MAX_VARY 12
+struct draw_svtx {
+	float x, y, z, q;
+	float v[DRAW_MAX_VARY][4];
+};
+
+/* A varying: which fragment program input it feeds and from which vertex
+ * program output (back-face output for two-sided colour). */
+struct draw_vary {
+	unsigned fpi, vpo, vpo_back, flat;
+};
+
+struct draw_stencil {
+	unsigned enable, wmask, func, ref, vmask, op_fail, op_zfail, op_zpass;
+};
+
+/* Everything a primitive needs that one draw resolves once.  Lives in a
+ * per-thread cache, revalidated against the method slots. */
+struct draw_setup {
+	const struct sim *s;
+	int valid, broken;            /* broken: resolution trapped, draw nothing */
+	uint32_t key[NV_CURIE__NSLOTS];
+
+	/* geometry */
+	unsigned window_space;        /* ENGINE: positions already in window space */
+	float vp_scale[4], vp_trans[4];
+	float gb_x, gb_y;             /* guard band, clip-space multiples of w */
+	unsigned clip_planes;         /* user clip distances enabled (bit i) */
+	unsigned depth_clamp;
+	float depth_near, depth_far;
+	unsigned cull_enable, cull_face, front_ccw, two_side, flat, flat_first;
+	unsigned poly_mode[2];        /* [0] front, [1] back */
+	unsigned poly_offset_fill, poly_offset_line, poly_offset_point;
+	float poly_factor, poly_units;
+	unsigned stipple_enable;
+	uint32_t stipple[32];
+	float line_width, point_size;
+	unsigned line_stipple, line_factor, line_pattern;
+	unsigned point_sprite;
+	unsigned result_en;
+	struct draw_vary vary[DRAW_MAX_VARY];
+	unsigned nvary;
+
+	/* pixel rectangle every fragment lies in: [x0, x1) x [y0, y1) */
+	int cx0, cy0, cx1, cy1;
+	int tx, ty;                   /* VIEWPORT_TX_ORIGIN */
+	uint32_t coord_conv;
+
+	/* fragment program */
+	const uint8_t *fp;
+	size_t fp_len;
+	uint32_t fp_control;
+	struct sim_fp_quad quad;      /* inputs nobody writes keep their default */
+
+	/* textures */
+	struct sim_tex_unit tex[NV40_TEX_UNITS];
+	const uint8_t *texmem[NV40_TEX_UNITS];
+
+	/* render targets and ROP */
+	struct sim_rts rts;
+	unsigned rt_mask;             /* colour buffers written */
+	unsigned cmask[4];            /* per buffer: bit 0 R, 1 G, 2 B, 3 A */
+	unsigned blend[4];
+	unsigned bsrc_rgb, bsrc_a, bdst_rgb, bdst_a, beq_rgb, beq_a;
+	float bconst[4];
+	unsigned logic_enable, logic_op;
+	unsigned alpha_enable, alpha_func;
+	float alpha_ref;
+	unsigned depth_test, depth_func, depth_write;
+	unsigned zbits;               /* 16 or 24; 0 = no zeta */
+	unsigned zbounds;
+	float zbmin, zbmax;
+	struct draw_stencil st[2];
+	unsigned stencil_any, two_sided_stencil;
+	unsigned query;
+	unsigned render;              /* render condition passed */
+};
+
+/* ---- draw.c ---- */
+/* The setup for the channel's current state; NULL when nothing may be drawn
+ * (a resolution failure trapped, or the render condition failed). */
+struct draw_setup *sim_draw_setup(struct sim *s, struct sim_grctx *g);
+
+/* Bumped at every VERTEX_BEGIN_END: what one draw may cache. */
+uint32_t sim_draw_gen(void);
+
+/* ---- fetch.c ---- */
+/* Inputs of vertex `index` from the vertex buffers (VTXFMT on) and the
+ * constant attributes; 0, or -1 after a trap. */
+int sim_draw_fetch(struct sim *s, struct sim_grctx *g, uint64_t index,
+		   float in[NV40_VP_INPUTS][4]);
+/* Inputs from one inline vertex of VERTEX_DATA words (VTXFMT layout). */
+void sim_draw_fetch_inline(struct sim_grctx *g, const uint32_t *w, float in[NV40_VP_INPUTS][4]);
+/* Words one inline vertex takes, 0 when no slot is on. */
+unsigned sim_draw_inline_words(const struct sim_grctx *g);
+
+/* ---- prim.c: clipping, divide, viewport, culling ---- */
+void sim_draw_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+		  const struct draw_vtx *a, const struct draw_vtx *b, const struct draw_vtx *c,
+		  const struct draw_vtx *pv);
+void sim_draw_line(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+		   const struct draw_vtx *a, const struct draw_vtx *b, const struct draw_vtx *pv);
+void sim_draw_point(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+		    const struct draw_vtx *a);
+
+/* ---- raster.c ---- */
+/* Rasterise a window-space triangle; front: its facing (1 front, 0 back);
+ * zoff: polygon offset added to every fragment's depth. */
+void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+		    const struct draw_svtx *a, const struct draw_svtx *b,
+		    const struct draw_svtx *c, int front, float zoff);
+
+/* ---- rop.c ---- */
+/* The quad's fragments after the fragment program (q->color, q->depth,
+ * q->kill) through alpha, stencil, depth, blend, masks into the buffers.
+ * x, y: the quad's top-left pixel; live: pixels covered and not killed;
+ * z: interpolated depth per pixel. */
+void sim_rop_quad(struct sim_grctx *g, struct draw_setup *d, int x, int y, unsigned live,
+		  const float z[4], int front, const struct sim_fp_quad *q);
+
+static inline uint32_t draw_rd16le(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+static inline void draw_wr16le(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline float draw_u2f(uint32_t u)
+{
+	union { uint32_t u; float f; } c = { .u = u };
+	return c.f;
+}
+
+static inline uint32_t draw_f2u(float f)
+{
+	union { float f; uint32_t u; } c = { .f = f };
+	return c.u;
+}
+
+#endif

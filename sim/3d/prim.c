@@ -1,0 +1,379 @@
+/* From clip space to the rasteriser: clipping (w > 0, near/far unless
+ * DEPTH_CONTROL clamps, a guard band for x/y so the fixed-point rasteriser
+ * never overflows — it clips to the pixel rectangle exactly — and the user
+ * clip distances the vertex program leaves in FOGC.yzw / PSZ.yzw),
+ * perspective divide, viewport, facing and culling, polygon mode and
+ * offset; lines and points become quads of their width / size. */
+#include "pipe.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "hw/enums-3d.h"
+#include "hw/enums-3d-pipe.h"
+
+#define CLIP_W_EPS   1e-7f
+#define CLIP_PLANES  13
+#define CLIP_MAXV    (3 + CLIP_PLANES)
+#define PRIM_POINT_MAX 64.0f
+
+static float prim_dist(const struct draw_setup *d, unsigned p, const struct draw_vtx *v)
+{
+	const float *P = v->o[NV40_VPO_POS];
+
+	switch (p) {
+	case 0: return P[3] - CLIP_W_EPS;
+	case 1: return P[2] + P[3];
+	case 2: return P[3] - P[2];
+	case 3: return d->gb_x * P[3] - P[0];
+	case 4: return d->gb_x * P[3] + P[0];
+	case 5: return d->gb_y * P[3] - P[1];
+	case 6: return d->gb_y * P[3] + P[1];
+	default: {
+		unsigned i = p - 7;
+		return i < 3 ? v->o[NV40_VPO_FOGC][1 + i] : v->o[NV40_VPO_PSZ][i - 2];
+	}
+	}
+}
+
+static int prim_plane_on(const struct draw_setup *d, unsigned p)
+{
+	if (p == 1 || p == 2)
+		return !d->depth_clamp;
+	if (p >= 7)
+		return d->clip_planes >> (p - 7) & 1;
+	return 1;
+}
+
+/* Bit p set: the vertex is outside plane p (NaN counts as outside). */
+static unsigned prim_outcode(const struct draw_setup *d, const struct draw_vtx *v)
+{
+	unsigned m = 0;
+
+	for (unsigned p = 0; p < CLIP_PLANES; p++)
+		if (prim_plane_on(d, p) && !(prim_dist(d, p, v) >= 0.0f))
+			m |= 1u << p;
+	return m;
+}
+
+static void prim_lerp(struct draw_vtx *o, const struct draw_vtx *a, const struct draw_vtx *b,
+		      float t)
+{
+	for (unsigned i = 0; i < NV40_VP_OUTPUTS; i++)
+		for (unsigned c = 0; c < 4; c++)
+			o->o[i][c] = a->o[i][c] + t * (b->o[i][c] - a->o[i][c]);
+}
+
+/* Window position of v: x, y, z, q. */
+static void prim_window(const struct draw_setup *d, const struct draw_vtx *v,
+			struct draw_svtx *o)
+{
+	const float *P = v->o[NV40_VPO_POS];
+	float q, x, y, z;
+
+	if (d->window_space) {
+		q = P[3] > 0.0f && P[3] < INFINITY ? P[3] : 1.0f;
+		x = P[0]; y = P[1]; z = P[2];
+	} else {
+		q = 1.0f / P[3];
+		x = P[0] * q; y = P[1] * q; z = P[2] * q;
+	}
+	o->x = x * d->vp_scale[0] + d->vp_trans[0];
+	o->y = y * d->vp_scale[1] + d->vp_trans[1];
+	o->z = z * d->vp_scale[2] + d->vp_trans[2];
+	o->q = q;
+	if (d->depth_clamp) {
+		float lo = d->depth_near < d->depth_far ? d->depth_near : d->depth_far;
+		float hi = d->depth_near < d->depth_far ? d->depth_far : d->depth_near;
+		o->z = o->z < lo ? lo : (o->z > hi ? hi : o->z);
+	}
+}
+
+static void prim_varyings(const struct draw_setup *d, const struct draw_vtx *v, int back,
+			  struct draw_svtx *o)
+{
+	for (unsigned k = 0; k < d->nvary; k++)
+		memcpy(o->v[k], v->o[back ? d->vary[k].vpo_back : d->vary[k].vpo], sizeof(o->v[k]));
+}
+
+/* Flat shading: the colours of every vertex are the provoking vertex's. */
+static void prim_flat(const struct draw_setup *d, struct draw_vtx *v, const struct draw_vtx *pv)
+{
+	static const unsigned col[4] = { NV40_VPO_COL0, NV40_VPO_COL1, NV40_VPO_BFC0, NV40_VPO_BFC1 };
+	if (!d->flat || !pv)
+		return;
+	for (unsigned i = 0; i < 4; i++)
+		memcpy(v->o[col[i]], pv->o[col[i]], sizeof(v->o[0]));
+}
+
+/* Sutherland-Hodgman against every enabled plane the polygon crosses. */
+static unsigned prim_clip(const struct draw_setup *d, struct draw_vtx *buf[2][CLIP_MAXV],
+			  unsigned n, unsigned planes, unsigned *which)
+{
+	unsigned cur = 0;
+
+	for (unsigned p = 0; p < CLIP_PLANES && n >= 3; p++) {
+		if (!(planes >> p & 1))
+			continue;
+		struct draw_vtx **in = buf[cur], **out = buf[cur ^ 1];
+		unsigned m = 0;
+		for (unsigned i = 0; i < n; i++) {
+			const struct draw_vtx *a = in[i], *b = in[(i + 1) % n];
+			float da = prim_dist(d, p, a), db = prim_dist(d, p, b);
+			int ia = da >= 0.0f, ib = db >= 0.0f;
+			if (ia && m < CLIP_MAXV)
+				*out[m++] = *a;
+			if (ia != ib && m < CLIP_MAXV && (da - db) != 0.0f) {
+				/* interpolate from the inside vertex for symmetry */
+				if (ia)
+					prim_lerp(out[m++], a, b, da / (da - db));
+				else
+					prim_lerp(out[m++], b, a, db / (db - da));
+			}
+		}
+		n = m;
+		cur ^= 1;
+	}
+	*which = cur;
+	return n;
+}
+
+static float prim_offset(const struct draw_setup *d, const struct draw_svtx *a,
+			 const struct draw_svtx *b, const struct draw_svtx *c)
+{
+	float ex1 = b->x - a->x, ey1 = b->y - a->y, ex2 = c->x - a->x, ey2 = c->y - a->y;
+	float det = ex1 * ey2 - ex2 * ey1;
+	float m = 0.0f;
+
+	if (det != 0.0f) {
+		float dzx = ((b->z - a->z) * ey2 - (c->z - a->z) * ey1) / det;
+		float dzy = ((c->z - a->z) * ex1 - (b->z - a->z) * ex2) / det;
+		m = fmaxf(fabsf(dzx), fabsf(dzy));
+	}
+	float r = d->zbits == 16 ? 1.0f / 65536.0f : 1.0f / 16777216.0f;
+	float o = d->poly_factor * m + d->poly_units * r * 0.5f;
+	return isfinite(o) ? o : 0.0f;
+}
+
+static void prim_line_win(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+			  const struct draw_svtx *a, const struct draw_svtx *b, int front);
+static void prim_point_win(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+			   const struct draw_svtx *a, float size);
+
+void sim_draw_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+		  const struct draw_vtx *a, const struct draw_vtx *b, const struct draw_vtx *c,
+		  const struct draw_vtx *pv)
+{
+	struct draw_vtx store[2][CLIP_MAXV];
+	struct draw_vtx *buf[2][CLIP_MAXV];
+	struct draw_svtx sv[CLIP_MAXV];
+	unsigned n = 3, which = 0;
+
+	for (unsigned i = 0; i < CLIP_MAXV; i++) {
+		buf[0][i] = &store[0][i];
+		buf[1][i] = &store[1][i];
+	}
+	store[0][0] = *a;
+	store[0][1] = *b;
+	store[0][2] = *c;
+	for (unsigned i = 0; i < 3; i++)
+		prim_flat(d, &store[0][i], pv);
+
+	if (!d->window_space) {
+		unsigned oa = prim_outcode(d, a), ob = prim_outcode(d, b), oc = prim_outcode(d, c);
+		if (oa & ob & oc)
+			return;
+		if (oa | ob | oc)
+			n = prim_clip(d, buf, 3, oa | ob | oc, &which);
+		if (n < 3)
+			return;
+	}
+	struct draw_vtx **pl = buf[which];
+
+	float area = 0.0f;
+	for (unsigned i = 0; i < n; i++)
+		prim_window(d, pl[i], &sv[i]);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned j = (i + 1) % n;
+		area += sv[i].x * sv[j].y - sv[j].x * sv[i].y;
+	}
+	if (!(area != 0.0f))            /* degenerate or NaN */
+		return;
+	int ccw = area > 0.0f;
+	int front = ccw == !!d->front_ccw;
+	if (d->cull_enable &&
+	    (d->cull_face == NV40_CULL_FACE_FRONT_AND_BACK ||
+	     (d->cull_face == NV40_CULL_FACE_FRONT && front) ||
+	     (d->cull_face == NV40_CULL_FACE_BACK && !front)))
+		return;
+	int back = !front && d->two_side;
+	for (unsigned i = 0; i < n; i++)
+		prim_varyings(d, pl[i], back, &sv[i]);
+
+	unsigned mode = d->poly_mode[!front];
+	if (mode == NV40_POLYGON_MODE_LINE) {
+		for (unsigned i = 0; i < n; i++)
+			prim_line_win(s, g, d, &sv[i], &sv[(i + 1) % n], front);
+	} else if (mode == NV40_POLYGON_MODE_POINT) {
+		for (unsigned i = 0; i < n; i++)
+			prim_point_win(s, g, d, &sv[i], d->point_size);
+	} else {
+		float zoff = d->poly_offset_fill ? prim_offset(d, &sv[0], &sv[1], &sv[2]) : 0.0f;
+		for (unsigned i = 1; i + 1 < n; i++)
+			sim_raster_tri(s, g, d, &sv[0], &sv[i], &sv[i + 1], front, zoff);
+	}
+}
+
+/* A line of width w as the rectangle around it: GL's non-antialiased rule
+ * widened along the minor axis. */
+static void prim_line_rect(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+			   const struct draw_svtx *a, const struct draw_svtx *b, int front);
+
+/* Stippled: the line in pieces one pixel long along its major axis, each
+ * drawn when its pattern bit (counted from the line's start, `factor`
+ * pixels per bit) is set.  Varyings interpolate along the line. */
+static void prim_line_stippled(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+			       const struct draw_svtx *a, const struct draw_svtx *b, int front)
+{
+	float dx = b->x - a->x, dy = b->y - a->y;
+	float len = fmaxf(fabsf(dx), fabsf(dy));
+	struct draw_svtx p0, p1;
+
+	if (!(len > 0.0f) || len > 65536.0f)
+		return;
+	unsigned n = (unsigned)ceilf(len);
+	for (unsigned i = 0; i < n; i++) {
+		if (!(d->line_pattern >> ((i / d->line_factor) & 15) & 1))
+			continue;
+		float t0 = (float)i / len, t1 = fminf((float)(i + 1) / len, 1.0f);
+		p0 = *a;
+		p1 = *a;
+		p0.x = a->x + dx * t0; p0.y = a->y + dy * t0; p0.z = a->z + (b->z - a->z) * t0;
+		p1.x = a->x + dx * t1; p1.y = a->y + dy * t1; p1.z = a->z + (b->z - a->z) * t1;
+		p0.q = a->q + (b->q - a->q) * t0;
+		p1.q = a->q + (b->q - a->q) * t1;
+		for (unsigned k = 0; k < d->nvary; k++)
+			for (unsigned cc = 0; cc < 4; cc++) {
+				float va = a->v[k][cc] * a->q, vb = b->v[k][cc] * b->q;
+				p0.v[k][cc] = (va + (vb - va) * t0) / p0.q;
+				p1.v[k][cc] = (va + (vb - va) * t1) / p1.q;
+			}
+		prim_line_rect(s, g, d, &p0, &p1, front);
+	}
+}
+
+static void prim_line_win(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+			  const struct draw_svtx *a, const struct draw_svtx *b, int front)
+{
+	if (d->line_stipple)
+		prim_line_stippled(s, g, d, a, b, front);
+	else
+		prim_line_rect(s, g, d, a, b, front);
+}
+
+static void prim_line_rect(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+			   const struct draw_svtx *a, const struct draw_svtx *b, int front)
+{
+	struct draw_svtx c[4];
+	float dx = b->x - a->x, dy = b->y - a->y, h = d->line_width * 0.5f;
+	float ox = 0.0f, oy = 0.0f;
+
+	if (!(fabsf(dx) >= fabsf(dy)))
+		ox = h;
+	else
+		oy = h;
+	c[0] = *a; c[1] = *a; c[2] = *b; c[3] = *b;
+	c[0].x -= ox; c[0].y -= oy;
+	c[1].x += ox; c[1].y += oy;
+	c[2].x += ox; c[2].y += oy;
+	c[3].x -= ox; c[3].y -= oy;
+	sim_raster_tri(s, g, d, &c[0], &c[1], &c[2], front, 0.0f);
+	sim_raster_tri(s, g, d, &c[0], &c[2], &c[3], front, 0.0f);
+}
+
+static void prim_point_win(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+			   const struct draw_svtx *a, float size)
+{
+	struct draw_svtx c[4];
+	float h = size * 0.5f;
+	static const float cs[4][2] = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 } };
+
+	if (!(h > 0.0f))
+		h = 0.5f;
+	if (h > PRIM_POINT_MAX / 2)          /* the hardware's limit Mesa reports */
+		h = PRIM_POINT_MAX / 2;
+	for (unsigned i = 0; i < 4; i++) {
+		c[i] = *a;
+		c[i].x = a->x + (cs[i][0] ? h : -h);
+		c[i].y = a->y + (cs[i][1] ? h : -h);
+		if (!(d->point_sprite & NV40_POINT_SPRITE_ENABLE))
+			continue;
+		for (unsigned k = 0; k < d->nvary; k++) {
+			unsigned fpi = d->vary[k].fpi;
+			if (fpi < NV40_FPI_TC0 || fpi >= NV40_FPI_TC0 + 8 ||
+			    !(d->point_sprite & NV40_POINT_SPRITE_COORD_REPLACE(fpi - NV40_FPI_TC0)))
+				continue;
+			c[i].v[k][0] = cs[i][0];
+			c[i].v[k][1] = cs[i][1];
+			c[i].v[k][2] = 0.0f;
+			c[i].v[k][3] = 1.0f;
+		}
+	}
+	sim_raster_tri(s, g, d, &c[0], &c[1], &c[2], 1, 0.0f);
+	sim_raster_tri(s, g, d, &c[0], &c[2], &c[3], 1, 0.0f);
+}
+
+void sim_draw_line(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+		   const struct draw_vtx *a, const struct draw_vtx *b, const struct draw_vtx *pv)
+{
+	struct draw_vtx va = *a, vb = *b;
+	struct draw_svtx sa, sb;
+
+	prim_flat(d, &va, pv);
+	prim_flat(d, &vb, pv);
+	if (!d->window_space) {
+		unsigned oa = prim_outcode(d, &va), ob = prim_outcode(d, &vb);
+		if (oa & ob)
+			return;
+		float t0 = 0.0f, t1 = 1.0f;
+		for (unsigned p = 0; p < CLIP_PLANES; p++) {
+			if (!((oa | ob) >> p & 1))
+				continue;
+			float da = prim_dist(d, p, a), db = prim_dist(d, p, b);
+			if (!(da - db != 0.0f))
+				return;
+			float t = da / (da - db);
+			if (da < 0.0f) { if (t > t0) t0 = t; }
+			else if (t < t1) t1 = t;
+		}
+		if (!(t0 < t1))
+			return;
+		struct draw_vtx ca = va, cb = vb;
+		if (t0 > 0.0f)
+			prim_lerp(&ca, &va, &vb, t0);
+		if (t1 < 1.0f)
+			prim_lerp(&cb, &va, &vb, t1);
+		va = ca;
+		vb = cb;
+	}
+	prim_window(d, &va, &sa);
+	prim_window(d, &vb, &sb);
+	prim_varyings(d, &va, 0, &sa);
+	prim_varyings(d, &vb, 0, &sb);
+	prim_line_win(s, g, d, &sa, &sb, 1);
+}
+
+void sim_draw_point(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+		    const struct draw_vtx *a)
+{
+	struct draw_svtx sa;
+	float size = d->point_size;
+
+	if (!d->window_space && prim_outcode(d, a))
+		return;             /* a point whose centre is clipped is gone */
+	if (d->result_en & NV40_VP_RESULT_PSZ)
+		size = a->o[NV40_VPO_PSZ][0];
+	prim_window(d, a, &sa);
+	prim_varyings(d, a, 0, &sa);
+	prim_point_win(s, g, d, &sa, size);
+}

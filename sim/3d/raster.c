@@ -1,0 +1,236 @@
+/* Triangle rasterisation: fixed-point edge functions (8 sub-pixel bits),
+ * GL pixel centres at (x + 0.5, y + 0.5), the top-left fill convention (an
+ * edge through a centre owns it when it is a left edge or a horizontal top
+ * edge, y growing downwards), pixels visited as 2x2 quads aligned to even
+ * coordinates so the fragment program's derivatives see whole quads.
+ * Varyings are interpolated perspective-correctly (attribute * q planes over
+ * the q = 1/w plane), depth linearly in window space. */
+#include "pipe.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "hw/enums-3d-pipe.h"
+
+#define SUB_BITS  8
+#define SUB_ONE   (1 << SUB_BITS)
+#define RASTER_COORD_MAX 1048576.0f     /* |window coordinate| beyond: dropped */
+
+struct plane {
+	float a0, dx, dy;
+};
+
+static void raster_plane(struct plane *p, float fa, float fb, float fc, float ex1, float ey1,
+			 float ex2, float ey2, float inv)
+{
+	float d1 = fb - fa, d2 = fc - fa;
+
+	p->a0 = fa;
+	p->dx = (d1 * ey2 - d2 * ey1) * inv;
+	p->dy = (d2 * ex1 - d1 * ex2) * inv;
+}
+
+static void raster_sample(void *ctx, const struct sim_tex_req *rq, float out[4][4])
+{
+	const struct draw_setup *d = ctx;
+	unsigned u = rq->unit;
+
+	if (u >= NV40_TEX_UNITS || !d->texmem[u]) {
+		memset(out, 0, sizeof(float) * 16);
+		return;
+	}
+	sim_tex_sample(&d->tex[u], d->texmem[u], rq, out);
+}
+
+/* The pixels [lo, hi] of the row pair at E0 (edge values at pixel qx0 of
+ * the top row) that can be inside all three edges, clipped to [x0, x1). */
+static int raster_span(const int64_t E0[3], const int64_t A[3], const int64_t B[3], int qx0,
+		       int x0, int x1, int64_t *lo, int64_t *hi)
+{
+	int64_t l = INT64_MAX, h = INT64_MIN;
+
+	for (unsigned r = 0; r < 2; r++) {
+		int64_t rl = x0, rh = x1 - 1;
+		for (unsigned i = 0; i < 3 && rl <= rh; i++) {
+			int64_t e = E0[i] + (r ? B[i] : 0);      /* at x = qx0 */
+			if (A[i] > 0) {                          /* e + A k >= 0: k >= ceil(-e / A) */
+				int64_t k = e >= 0 ? 0 : (-e + A[i] - 1) / A[i];
+				if (qx0 + k > rl)
+					rl = qx0 + k;
+			} else if (A[i] < 0) {                   /* k <= floor(e / -A) */
+				if (e < 0)
+					rh = rl - 1;
+				else if (qx0 + e / -A[i] < rh)
+					rh = qx0 + e / -A[i];
+			} else if (e < 0) {
+				rh = rl - 1;
+			}
+		}
+		if (rl <= rh) {
+			l = rl < l ? rl : l;
+			h = rh > h ? rh : h;
+		}
+	}
+	*lo = l;
+	*hi = h;
+	return l <= h;
+}
+
+static int raster_stipple(const struct draw_setup *d, int x, int y)
+{
+	/* row y & 31, leftmost pixel in the word's most significant bit */
+	return (d->stipple[y & 31] >> (31 - (x & 31))) & 1;
+}
+
+void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+		    const struct draw_svtx *a, const struct draw_svtx *b,
+		    const struct draw_svtx *c, int front, float zoff)
+{
+	const struct draw_svtx *v[3] = { a, b, c };
+	int64_t X[3], Y[3];
+
+	if (d->broken)
+		return;
+	for (unsigned i = 0; i < 3; i++) {
+		/* also rejects NaN */
+		if (!(fabsf(v[i]->x) < RASTER_COORD_MAX && fabsf(v[i]->y) < RASTER_COORD_MAX))
+			return;
+		X[i] = (int64_t)lrintf(v[i]->x * SUB_ONE);
+		Y[i] = (int64_t)lrintf(v[i]->y * SUB_ONE);
+	}
+	int64_t area = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
+	if (!area)
+		return;
+	if (area < 0) {
+		const struct draw_svtx *t = v[1];
+		int64_t tx = X[1], ty = Y[1];
+		v[1] = v[2]; X[1] = X[2]; Y[1] = Y[2];
+		v[2] = t; X[2] = tx; Y[2] = ty;
+	}
+
+	/* pixel bounding box, clipped to the rectangle fragments may land in */
+	int64_t mnx = X[0], mxx = X[0], mny = Y[0], mxy = Y[0];
+	for (unsigned i = 1; i < 3; i++) {
+		mnx = X[i] < mnx ? X[i] : mnx; mxx = X[i] > mxx ? X[i] : mxx;
+		mny = Y[i] < mny ? Y[i] : mny; mxy = Y[i] > mxy ? Y[i] : mxy;
+	}
+	int x0 = (int)(mnx >> SUB_BITS), x1 = (int)(mxx >> SUB_BITS) + 1;
+	int y0 = (int)(mny >> SUB_BITS), y1 = (int)(mxy >> SUB_BITS) + 1;
+	x0 = x0 < d->cx0 ? d->cx0 : x0; x1 = x1 > d->cx1 ? d->cx1 : x1;
+	y0 = y0 < d->cy0 ? d->cy0 : y0; y1 = y1 > d->cy1 ? d->cy1 : y1;
+	if (x0 >= x1 || y0 >= y1)
+		return;
+	int qx0 = x0 & ~1, qy0 = y0 & ~1;
+
+	/* edges i -> i+1: E = dx (py - Yi) - dy (px - Xi), inside >= 0 after the
+	 * top-left bias; A, B: its steps per pixel */
+	int64_t A[3], B[3], E0[3];
+	for (unsigned i = 0; i < 3; i++) {
+		unsigned j = (i + 1) % 3;
+		int64_t dx = X[j] - X[i], dy = Y[j] - Y[i];
+		int topleft = dy < 0 || (dy == 0 && dx > 0);
+		E0[i] = -dy * ((int64_t)qx0 * SUB_ONE + SUB_ONE / 2 - X[i]) +
+			dx * ((int64_t)qy0 * SUB_ONE + SUB_ONE / 2 - Y[i]) - (topleft ? 0 : 1);
+		A[i] = -dy * SUB_ONE;       /* one pixel right */
+		B[i] = dx * SUB_ONE;        /* one pixel down */
+	}
+
+	/* interpolation planes, pixel units, relative to vertex 0 */
+	float fx0 = (float)X[0] / SUB_ONE, fy0 = (float)Y[0] / SUB_ONE;
+	float ex1 = (float)(X[1] - X[0]) / SUB_ONE, ey1 = (float)(Y[1] - Y[0]) / SUB_ONE;
+	float ex2 = (float)(X[2] - X[0]) / SUB_ONE, ey2 = (float)(Y[2] - Y[0]) / SUB_ONE;
+	float inv = 1.0f / (ex1 * ey2 - ex2 * ey1);
+	struct plane pz, pq, pv[DRAW_MAX_VARY][4];
+	raster_plane(&pz, v[0]->z, v[1]->z, v[2]->z, ex1, ey1, ex2, ey2, inv);
+	raster_plane(&pq, v[0]->q, v[1]->q, v[2]->q, ex1, ey1, ex2, ey2, inv);
+	for (unsigned k = 0; k < d->nvary; k++)
+		for (unsigned cc = 0; cc < 4; cc++) {
+			if (d->vary[k].flat) {
+				pv[k][cc].a0 = v[0]->v[k][cc];
+				continue;
+			}
+			raster_plane(&pv[k][cc], v[0]->v[k][cc] * v[0]->q, v[1]->v[k][cc] * v[1]->q,
+				     v[2]->v[k][cc] * v[2]->q, ex1, ey1, ex2, ey2, inv);
+		}
+
+	/* all vertices at one w: no division per pixel */
+	int affine = pq.dx == 0.0f && pq.dy == 0.0f;
+	float winv = 1.0f / pq.a0;
+	struct sim_fp_quad *q = &d->quad;
+	uint32_t cc_ = d->coord_conv;
+	float wy_h = (float)NV40_COORD_CONV_HEIGHT(cc_);
+	int wy_inv = !!(cc_ & NV40_COORD_CONV_ORIGIN_INVERTED);
+	float wc = cc_ & NV40_COORD_CONV_CENTER_INTEGER ? 0.0f : 0.5f;
+	for (unsigned p = 0; p < 4; p++) {
+		q->in[p][NV40_FPI_FACING][0] = front ? 1.0f : -1.0f;
+		q->in[p][NV40_FPI_FACING][1] = 0.0f;
+		q->in[p][NV40_FPI_FACING][2] = 0.0f;
+		q->in[p][NV40_FPI_FACING][3] = 1.0f;
+	}
+
+	for (int qy = qy0; qy < y1; qy += 2, E0[0] += 2 * B[0], E0[1] += 2 * B[1], E0[2] += 2 * B[2]) {
+		unsigned rowmask = (qy >= y0 ? 0x3u : 0) | (qy + 1 < y1 ? 0xcu : 0);
+		int64_t lo, hi;
+		if (!raster_span(E0, A, B, qx0, x0, x1, &lo, &hi))
+			continue;
+		int qxs = (int)lo & ~1;
+		int64_t E[3];
+		for (unsigned i = 0; i < 3; i++)
+			E[i] = E0[i] + A[i] * (qxs - qx0);
+		for (int qx = qxs; qx <= hi; qx += 2) {
+			unsigned m = 0xf;
+			for (unsigned i = 0; i < 3; i++) {
+				int64_t e = E[i];
+				m &= (e >= 0 ? 1u : 0) | (e + A[i] >= 0 ? 2u : 0) |
+				     (e + B[i] >= 0 ? 4u : 0) |
+				     (e + A[i] + B[i] >= 0 ? 8u : 0);
+				E[i] += 2 * A[i];
+			}
+			m &= rowmask & ((qx >= x0 ? 0x5u : 0) | (qx + 1 < x1 ? 0xau : 0));
+			if (!m)
+				continue;
+			if (d->stipple_enable)
+				for (unsigned p = 0; p < 4; p++)
+					if ((m >> p & 1) && !raster_stipple(d, qx + (p & 1), qy + (p >> 1)))
+						m &= ~(1u << p);
+			if (!m)
+				continue;
+
+			float z[4];
+			for (unsigned p = 0; p < 4; p++) {
+				float px = (float)(qx + (p & 1)) + 0.5f, py = (float)(qy + (p >> 1)) + 0.5f;
+				float dx = px - fx0, dy = py - fy0;
+				float qq = pq.a0 + pq.dx * dx + pq.dy * dy;
+				float w = affine ? winv : 1.0f / qq;
+				z[p] = pz.a0 + pz.dx * dx + pz.dy * dy + zoff;
+				float *wp = q->in[p][NV40_FPI_WPOS];
+				wp[0] = px - 0.5f + wc;
+				wp[1] = wy_inv ? wy_h - (py - 0.5f + wc) : py - 0.5f + wc;
+				wp[2] = z[p];
+				wp[3] = qq;
+				for (unsigned k = 0; k < d->nvary; k++) {
+					float *o = q->in[p][d->vary[k].fpi];
+					if (d->vary[k].flat) {
+						for (unsigned cc = 0; cc < 4; cc++)
+							o[cc] = pv[k][cc].a0;
+						continue;
+					}
+					for (unsigned cc = 0; cc < 4; cc++)
+						o[cc] = (pv[k][cc].a0 + pv[k][cc].dx * dx +
+							 pv[k][cc].dy * dy) * w;
+				}
+			}
+			q->live = m;
+			q->kill = 0;
+			q->depth_written = 0;
+			if (sim_fp_run(d->fp, d->fp_len, d->fp_control, q, raster_sample, d) < 0) {
+				sim_gr_trap(s, NV_PGRAPH_NSOURCE_DATA_ERROR);
+				d->broken = 1;
+				return;
+			}
+			m &= ~q->kill;
+			if (m)
+				sim_rop_quad(g, d, qx, qy, m, z, front, q);
+		}
+	}
+}

@@ -1,0 +1,242 @@
+/* The ROP: per fragment alpha test, depth bounds, stencil (two-sided),
+ * depth test and write, occlusion counting, then per colour buffer blend,
+ * logic op and channel masks (GL semantics, GL enums).  Depth compares in
+ * the zeta buffer's integer domain so EQUAL/LEQUAL multi-pass is exact. */
+#include "pipe.h"
+
+#include <math.h>
+
+#include "hw/enums-3d.h"
+#include "hw/enums-3d-pipe.h"
+
+static inline int rop_cmp(unsigned func, float a, float b)
+{
+	switch (func) {
+	case NV40_CMP_NEVER: return 0;
+	case NV40_CMP_LESS: return a < b;
+	case NV40_CMP_EQUAL: return a == b;
+	case NV40_CMP_LEQUAL: return a <= b;
+	case NV40_CMP_GREATER: return a > b;
+	case NV40_CMP_NOTEQUAL: return a != b;
+	case NV40_CMP_GEQUAL: return a >= b;
+	default: return 1;
+	}
+}
+
+static inline int rop_cmpu(unsigned func, uint32_t a, uint32_t b)
+{
+	switch (func) {
+	case NV40_CMP_NEVER: return 0;
+	case NV40_CMP_LESS: return a < b;
+	case NV40_CMP_EQUAL: return a == b;
+	case NV40_CMP_LEQUAL: return a <= b;
+	case NV40_CMP_GREATER: return a > b;
+	case NV40_CMP_NOTEQUAL: return a != b;
+	case NV40_CMP_GEQUAL: return a >= b;
+	default: return 1;
+	}
+}
+
+static inline unsigned rop_stencil_op(unsigned op, unsigned s, unsigned ref)
+{
+	switch (op) {
+	case NV40_STENCIL_ZERO: return 0;
+	case NV40_STENCIL_REPLACE: return ref & 0xff;
+	case NV40_STENCIL_INCR: return s < 0xff ? s + 1 : 0xff;
+	case NV40_STENCIL_DECR: return s ? s - 1 : 0;
+	case NV40_STENCIL_INVERT: return ~s & 0xff;
+	case NV40_STENCIL_INCR_WRAP: return (s + 1) & 0xff;
+	case NV40_STENCIL_DECR_WRAP: return (s - 1) & 0xff;
+	default: return s;       /* KEEP */
+	}
+}
+
+static inline float rop_sat(float f)
+{
+	return f > 0.0f ? (f < 1.0f ? f : 1.0f) : 0.0f;
+}
+
+static void rop_factor(unsigned f, const float s[4], const float dst[4], const float k[4],
+		       unsigned c, float *out)
+{
+	switch (f) {
+	case NV40_BF_ZERO: *out = 0.0f; break;
+	case NV40_BF_ONE: *out = 1.0f; break;
+	case NV40_BF_SRC_COLOR: *out = s[c]; break;
+	case NV40_BF_ONE_MINUS_SRC_COLOR: *out = 1.0f - s[c]; break;
+	case NV40_BF_SRC_ALPHA: *out = s[3]; break;
+	case NV40_BF_ONE_MINUS_SRC_ALPHA: *out = 1.0f - s[3]; break;
+	case NV40_BF_DST_ALPHA: *out = dst[3]; break;
+	case NV40_BF_ONE_MINUS_DST_ALPHA: *out = 1.0f - dst[3]; break;
+	case NV40_BF_DST_COLOR: *out = dst[c]; break;
+	case NV40_BF_ONE_MINUS_DST_COLOR: *out = 1.0f - dst[c]; break;
+	case NV40_BF_SRC_ALPHA_SATURATE:
+		*out = c == 3 ? 1.0f : (s[3] < 1.0f - dst[3] ? s[3] : 1.0f - dst[3]);
+		break;
+	case NV40_BF_CONSTANT_COLOR: *out = k[c]; break;
+	case NV40_BF_ONE_MINUS_CONSTANT_COLOR: *out = 1.0f - k[c]; break;
+	case NV40_BF_CONSTANT_ALPHA: *out = k[3]; break;
+	case NV40_BF_ONE_MINUS_CONSTANT_ALPHA: *out = 1.0f - k[3]; break;
+	default: *out = 0.0f; break;
+	}
+}
+
+static inline float rop_eq(unsigned eq, float s, float fs, float d, float fd)
+{
+	switch (eq) {
+	case NV40_BEQ_MIN: return s < d ? s : d;
+	case NV40_BEQ_MAX: return s > d ? s : d;
+	case NV40_BEQ_FUNC_SUBTRACT: return s * fs - d * fd;
+	case NV40_BEQ_FUNC_REVERSE_SUBTRACT: return d * fd - s * fs;
+	default: return s * fs + d * fd;
+	}
+}
+
+static int rop_unorm(unsigned fmt)
+{
+	return fmt != NV40_RT_COLOR_A16B16G16R16_FLOAT && fmt != NV40_RT_COLOR_A32B32G32R32_FLOAT &&
+	       fmt != NV40_RT_COLOR_R32_FLOAT;
+}
+
+static void rop_blend(const struct draw_setup *d, const float src[4], const float dst[4],
+		      float out[4])
+{
+	for (unsigned c = 0; c < 4; c++) {
+		float fs, fd;
+		unsigned a = c == 3;
+		rop_factor(a ? d->bsrc_a : d->bsrc_rgb, src, dst, d->bconst, c, &fs);
+		rop_factor(a ? d->bdst_a : d->bdst_rgb, src, dst, d->bconst, c, &fd);
+		out[c] = rop_eq(a ? d->beq_a : d->beq_rgb, src[c], fs, dst[c], fd);
+	}
+}
+
+static uint32_t rop_logic(unsigned op, uint32_t s, uint32_t d)
+{
+	switch (op & 0xf) {
+	case 0x0: return 0;
+	case 0x1: return s & d;
+	case 0x2: return s & ~d;
+	case 0x3: return s;
+	case 0x4: return ~s & d;
+	case 0x5: return d;
+	case 0x6: return s ^ d;
+	case 0x7: return s | d;
+	case 0x8: return ~(s | d);
+	case 0x9: return ~(s ^ d);
+	case 0xa: return ~d;
+	case 0xb: return s | ~d;
+	case 0xc: return ~s;
+	case 0xd: return ~s | d;
+	case 0xe: return ~(s & d);
+	default: return ~0u;
+	}
+}
+
+static void rop_color(const struct draw_setup *d, unsigned x, unsigned y, const float *col)
+{
+	for (unsigned i = 0; i < 4; i++) {
+		const struct sim_rt *rt = &d->rts.color[i];
+		float c[4], dst[4];
+
+		if (!(d->rt_mask & (1u << i)) || !d->cmask[i])
+			continue;
+		const float *src = col + 4 * i;
+		int un = rop_unorm(rt->format);
+		for (unsigned k = 0; k < 4; k++)
+			c[k] = un ? rop_sat(src[k]) : src[k];
+		if (d->blend[i] || d->logic_enable)
+			sim_rt_read(rt, x, y, dst);
+		if (d->logic_enable && un) {
+			/* on the 8-bit channel values */
+			for (unsigned k = 0; k < 4; k++) {
+				uint32_t sv = (uint32_t)(c[k] * 255.0f + 0.5f);
+				uint32_t dv = (uint32_t)(rop_sat(dst[k]) * 255.0f + 0.5f);
+				c[k] = (float)(rop_logic(d->logic_op, sv, dv) & 0xff) * (1.0f / 255.0f);
+			}
+		} else if (d->blend[i]) {
+			float o[4];
+			rop_blend(d, c, dst, o);
+			for (unsigned k = 0; k < 4; k++)
+				c[k] = un ? rop_sat(o[k]) : o[k];
+		}
+		if (rt->format == NV40_RT_COLOR_A8R8G8B8) {
+			/* the common case without the generic packer */
+			uint8_t *p = sim_rt_pixel(rt, x, y);
+			if (!p)
+				continue;
+			static const uint8_t byte[4] = { 2, 1, 0, 3 };    /* R G B A -> B G R A */
+			for (unsigned k = 0; k < 4; k++)
+				if (d->cmask[i] >> k & 1)
+					p[byte[k]] = (uint8_t)(c[k] * 255.0f + 0.5f);
+			continue;
+		}
+		sim_rt_write(rt, x, y, c, d->cmask[i]);
+	}
+}
+
+void sim_rop_quad(struct sim_grctx *g, struct draw_setup *d, int x, int y, unsigned live,
+		  const float z[4], int front, const struct sim_fp_quad *q)
+{
+	for (unsigned p = 0; p < 4; p++) {
+		if (!(live >> p & 1))
+			continue;
+		int px = x + (int)(p & 1) + d->tx, py = y + (int)(p >> 1) + d->ty;
+		if (px < 0 || py < 0)
+			continue;
+		const float *c0 = q->color[p][0];
+
+		if (d->alpha_enable && !rop_cmp(d->alpha_func, c0[3], d->alpha_ref))
+			continue;
+
+		if (d->zbits) {
+			uint8_t *zp = sim_rt_pixel(&d->rts.zeta, (unsigned)px, (unsigned)py);
+			if (!zp)
+				continue;
+			float fz = q->depth_written ? q->depth[p] : z[p];
+			fz = rop_sat(fz);
+			uint32_t zmax = d->zbits == 24 ? 0xffffffu : 0xffffu;
+			uint32_t zf = (uint32_t)((double)fz * zmax + 0.5);
+			uint32_t word = d->zbits == 24 ? nv_rd32le(zp) : draw_rd16le(zp);
+			uint32_t zb = d->zbits == 24 ? word >> 8 : word;
+			unsigned sv = d->zbits == 24 ? word & 0xff : 0, ns = sv;
+			const struct draw_stencil *st = &d->st[!front && d->two_sided_stencil];
+
+			if (d->zbounds) {
+				float zbf = (float)zb / (float)zmax;
+				if (zbf < d->zbmin || zbf > d->zbmax)
+					continue;
+			}
+			int pass = 1;
+			if (st->enable && d->zbits == 24) {
+				if (!rop_cmpu(st->func, st->ref & st->vmask & 0xff, sv & st->vmask & 0xff)) {
+					ns = rop_stencil_op(st->op_fail, sv, st->ref);
+					pass = 0;
+				}
+			}
+			if (pass && d->depth_test && !rop_cmpu(d->depth_func, zf, zb)) {
+				if (st->enable && d->zbits == 24)
+					ns = rop_stencil_op(st->op_zfail, sv, st->ref);
+				pass = 0;
+			}
+			if (pass && st->enable && d->zbits == 24)
+				ns = rop_stencil_op(st->op_zpass, sv, st->ref);
+			/* write stencil under its mask, depth when it passed */
+			uint32_t nw = word;
+			if (d->zbits == 24) {
+				uint32_t sm = st->enable ? st->wmask & 0xff : 0;
+				nw = (nw & ~sm) | (ns & sm);
+				if (pass && d->depth_write)
+					nw = (nw & 0xff) | zf << 8;
+				if (nw != word)
+					nv_wr32le(zp, nw);
+			} else if (pass && d->depth_write && zf != word) {
+				draw_wr16le(zp, (uint16_t)zf);
+			}
+			if (!pass)
+				continue;
+		}
+		if (d->query)
+			g->c3d.query_samples++;
+		rop_color(d, (unsigned)px, (unsigned)py, &q->color[p][0][0]);
+	}
+}

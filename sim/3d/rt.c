@@ -1,0 +1,430 @@
+/* The 3D engine's render targets (rt.h): RT_FORMAT, the pitches and
+ * offsets of colour buffers 0-3 and zeta, resolved through their ctxdmas,
+ * and pixel conversions between the surface formats and RGBA floats.
+ *
+ * Which ctxdma: COLOR0 DMA_COLOR0, COLOR1 DMA_COLOR1, COLOR2 DMA_COLOR2,
+ * COLOR3 DMA_COLOR3, zeta DMA_ZETA (rnndb nv30-40_3d.xml names each next to
+ * its buffer; Mesa binds them all to VRAM).  All buffers share RT_FORMAT
+ * (one colour format, one zeta format, one TYPE and log2 size) and the
+ * RT_HORIZ/VERT rectangle.
+ *
+ * Extent: a linear buffer covers rows 0 .. y+h-1 of its pitch, each
+ * (x+w) * bpp bytes; a swizzled one the whole 2^log2w x 2^log2h Morton
+ * surface (pitch ignored).  The offset is aligned down to 64 bytes as the
+ * hardware does (Mesa compensates with VIEWPORT_TX_ORIGIN).
+ *
+ * Failures: an enabled colour buffer whose format is unknown, whose TYPE is
+ * neither linear nor swizzled, or that does not fit its ctxdma traps
+ * (DATA_ERROR / DMA_W_PROTECTION).  Zeta is resolved when its format is known
+ * and it fits; otherwise zeta.mem stays NULL without a trap, because Mesa
+ * leaves stale zeta state around when nothing uses it: a clear or draw that
+ * needs zeta traps then.  MSAA modes (RT_FORMAT 15:12) are not modelled: the
+ * surface is taken as one sample per pixel (documented approximation; Mesa
+ * only sets them on multisampled miptrees, which nvd does not advertise).
+ *
+ * Conversions: UNORM rounds to nearest (v = floor(f * max + 0.5) after
+ * clamping to [0, 1]), fp16 rounds to nearest even with denormals, inf and
+ * NaN, as the hardware's format conversion does. */
+#include "rt.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "hw/enums-3d.h"
+#include "sim/swizzle.h"
+
+#define RT_LOG2_MAX 12          /* 4096 pixels, the NV4x limit */
+
+static inline uint16_t rt_rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline void rt_wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static const struct {
+	unsigned offset, pitch, dma;
+} rt_color_slots[4] = {
+	{ NV_CURIE_COLOR0_OFFSET__SLOT, NV_CURIE_COLOR0_PITCH__SLOT, NV_CURIE_DMA_COLOR0__SLOT },
+	{ NV_CURIE_COLOR1_OFFSET__SLOT, NV_CURIE_COLOR1_PITCH__SLOT, NV_CURIE_DMA_COLOR1__SLOT },
+	{ NV_CURIE_COLOR2_OFFSET__SLOT, NV_CURIE_COLOR2_PITCH__SLOT, NV_CURIE_DMA_COLOR2__SLOT },
+	{ NV_CURIE_COLOR3_OFFSET__SLOT, NV_CURIE_COLOR3_PITCH__SLOT, NV_CURIE_DMA_COLOR3__SLOT },
+};
+
+/* Map one buffer; 0 on success, else the NSOURCE bits of the fault. */
+static uint32_t rt_map(struct sim *s, const struct sim_rts *rts, struct sim_rt *rt,
+		       uint32_t dma, uint32_t offset, uint32_t pitch)
+{
+	uint64_t len;
+
+	rt->pitch = pitch;
+	if (rt->swizzled) {
+		len = (uint64_t)rt->bpp << (rt->log2w + rt->log2h);
+	} else {
+		uint64_t rows = (uint64_t)rts->y + rts->h, cols = (uint64_t)rts->x + rts->w;
+		if (!rows || !cols)
+			len = rt->bpp;            /* nothing is drawn; map one pixel */
+		else
+			len = (rows - 1) * pitch + cols * rt->bpp;
+	}
+	rt->mem = sim_dma_map(s, dma, offset & ~63u, len, 1);
+	rt->len = rt->mem ? len : 0;
+	return rt->mem ? 0 : NV_PGRAPH_NSOURCE_DMA_W_PROTECTION;
+}
+
+int sim_rt_resolve(struct sim *s, struct sim_grctx *g, struct sim_rts *rts)
+{
+	const uint32_t *c = g->curie;
+	uint32_t fmt = c[NV_CURIE_RT_FORMAT__SLOT], en = c[NV_CURIE_RT_ENABLE__SLOT];
+	unsigned type = NV40_RT_FORMAT_TYPE(fmt);
+	unsigned lw = NV40_RT_FORMAT_LOG2W(fmt), lh = NV40_RT_FORMAT_LOG2H(fmt);
+	int swz = type == NV40_RT_TYPE_SWIZZLED;
+	uint32_t err = 0;
+
+	memset(rts, 0, sizeof(*rts));
+	rts->x = NV40_RECT_ORIGIN(c[NV_CURIE_RT_HORIZ__SLOT]);
+	rts->w = NV40_RECT_SIZE(c[NV_CURIE_RT_HORIZ__SLOT]);
+	rts->y = NV40_RECT_ORIGIN(c[NV_CURIE_RT_VERT__SLOT]);
+	rts->h = NV40_RECT_SIZE(c[NV_CURIE_RT_VERT__SLOT]);
+	if (type != NV40_RT_TYPE_LINEAR && !swz)
+		err = en & 0xf ? NV_PGRAPH_NSOURCE_DATA_ERROR : 0;
+	else if (swz && (lw > RT_LOG2_MAX || lh > RT_LOG2_MAX))
+		err = NV_PGRAPH_NSOURCE_DATA_ERROR;
+
+	for (unsigned i = 0; i < 4 && !err; i++) {
+		struct sim_rt *rt = &rts->color[i];
+		if (!(en & NV40_RT_ENABLE_COLOR(i)))
+			continue;
+		rt->format = NV40_RT_FORMAT_COLOR(fmt);
+		rt->bpp = nv40_rt_color_bpp(rt->format);
+		rt->swizzled = swz;
+		rt->log2w = lw;
+		rt->log2h = lh;
+		if (!rt->bpp) {
+			err = NV_PGRAPH_NSOURCE_DATA_ERROR;
+			break;
+		}
+		err = rt_map(s, rts, rt, c[rt_color_slots[i].dma], c[rt_color_slots[i].offset],
+			     c[rt_color_slots[i].pitch]);
+	}
+	if (err) {
+		memset(rts->color, 0, sizeof(rts->color));
+		sim_gr_trap(s, err);
+		return -1;
+	}
+
+	struct sim_rt *z = &rts->zeta;
+	z->format = NV40_RT_FORMAT_ZETA(fmt);
+	z->bpp = nv40_rt_zeta_bpp(z->format);
+	z->swizzled = swz;
+	z->log2w = lw;
+	z->log2h = lh;
+	if (!z->bpp || (!swz && type != NV40_RT_TYPE_LINEAR) ||
+	    rt_map(s, rts, z, c[NV_CURIE_DMA_ZETA__SLOT], c[NV_CURIE_ZETA_OFFSET__SLOT],
+		   c[NV_CURIE_ZETA_PITCH__SLOT]))
+		memset(z, 0, sizeof(*z));
+	return 0;
+}
+
+uint8_t *sim_rt_pixel(const struct sim_rt *rt, unsigned x, unsigned y)
+{
+	uint64_t off;
+
+	if (!rt->mem)
+		return NULL;
+	if (rt->swizzled) {
+		if ((x >> rt->log2w) || (y >> rt->log2h))
+			return NULL;
+		off = (uint64_t)sim_swz_index(x, y, rt->log2w, rt->log2h) * rt->bpp;
+	} else {
+		off = (uint64_t)y * rt->pitch + (uint64_t)x * rt->bpp;
+	}
+	if (off >= rt->len || rt->len - off < rt->bpp)
+		return NULL;
+	return rt->mem + off;
+}
+
+/* ---- conversions ---- */
+
+static inline float rt_clamp01(float f)
+{
+	return f > 0.0f ? (f < 1.0f ? f : 1.0f) : 0.0f;   /* NaN -> 0 */
+}
+
+static inline uint32_t rt_unorm(float f, unsigned bits)
+{
+	uint32_t max = (1u << bits) - 1;
+	return (uint32_t)(rt_clamp01(f) * (float)max + 0.5f);
+}
+
+static inline float rt_from_unorm(uint32_t v, unsigned bits)
+{
+	return (float)v / (float)((1u << bits) - 1);
+}
+
+static inline uint32_t rt_f2u(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static inline float rt_u2f(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+/* float -> half, round to nearest even */
+uint16_t sim_rt_half(float f)
+{
+	uint32_t u = rt_f2u(f);
+	uint32_t sign = (u >> 16) & 0x8000, e = (u >> 23) & 0xff, m = u & 0x7fffff;
+
+	if (e == 0xff)                                     /* inf, NaN */
+		return (uint16_t)(sign | 0x7c00 | (m ? 0x200 | (m >> 13) : 0));
+	int32_t he = (int32_t)e - 127 + 15;
+	if (he >= 0x1f)
+		return (uint16_t)(sign | 0x7c00);          /* overflow -> inf */
+	if (he <= 0) {                                     /* denormal or zero */
+		if (he < -10)
+			return (uint16_t)sign;
+		m |= 0x800000;
+		unsigned shift = (unsigned)(14 - he);
+		uint32_t hm = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+		if (rem > half || (rem == half && (hm & 1)))
+			hm++;
+		return (uint16_t)(sign | hm);
+	}
+	uint32_t hm = m >> 13, rem = m & 0x1fff;
+	uint32_t h = sign | (uint32_t)he << 10 | hm;
+	if (rem > 0x1000 || (rem == 0x1000 && (hm & 1)))
+		h++;                                       /* may carry into the exponent: right */
+	return (uint16_t)h;
+}
+
+float sim_rt_unhalf(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+
+	if (e == 0x1f)
+		return rt_u2f(sign | 0x7f800000 | m << 13);
+	if (!e) {
+		float f = (float)m * (1.0f / 16777216.0f);  /* m * 2^-24 */
+		return sign ? -f : f;
+	}
+	return rt_u2f(sign | (e + 127 - 15) << 23 | m << 13);
+}
+
+void sim_rt_read(const struct sim_rt *rt, unsigned x, unsigned y, float rgba[4])
+{
+	const uint8_t *p = sim_rt_pixel(rt, x, y);
+	uint32_t v;
+
+	rgba[0] = rgba[1] = rgba[2] = 0.0f;
+	rgba[3] = 1.0f;
+	if (!p)
+		return;
+	switch (rt->format) {
+	case NV40_RT_COLOR_R5G6B5:
+		v = rt_rd16(p);
+		rgba[0] = rt_from_unorm(v >> 11, 5);
+		rgba[1] = rt_from_unorm((v >> 5) & 0x3f, 6);
+		rgba[2] = rt_from_unorm(v & 0x1f, 5);
+		break;
+	case NV40_RT_COLOR_X1R5G5B5_Z1R5G5B5:
+	case NV40_RT_COLOR_X1R5G5B5_O1R5G5B5:
+		v = rt_rd16(p);
+		rgba[0] = rt_from_unorm((v >> 10) & 0x1f, 5);
+		rgba[1] = rt_from_unorm((v >> 5) & 0x1f, 5);
+		rgba[2] = rt_from_unorm(v & 0x1f, 5);
+		break;
+	case NV40_RT_COLOR_A8R8G8B8:
+		rgba[3] = rt_from_unorm(p[3], 8);
+		/* fall through */
+	case NV40_RT_COLOR_X8R8G8B8_Z8R8G8B8:
+	case NV40_RT_COLOR_X8R8G8B8_O8R8G8B8:
+		rgba[0] = rt_from_unorm(p[2], 8);
+		rgba[1] = rt_from_unorm(p[1], 8);
+		rgba[2] = rt_from_unorm(p[0], 8);
+		break;
+	case NV40_RT_COLOR_A8B8G8R8:
+		rgba[3] = rt_from_unorm(p[3], 8);
+		/* fall through */
+	case NV40_RT_COLOR_X8B8G8R8_Z8B8G8R8:
+	case NV40_RT_COLOR_X8B8G8R8_O8B8G8R8:
+		rgba[0] = rt_from_unorm(p[0], 8);
+		rgba[1] = rt_from_unorm(p[1], 8);
+		rgba[2] = rt_from_unorm(p[2], 8);
+		break;
+	case NV40_RT_COLOR_B8:
+		rgba[2] = rt_from_unorm(p[0], 8);
+		break;
+	case NV40_RT_COLOR_G8B8:
+		rgba[1] = rt_from_unorm(p[1], 8);
+		rgba[2] = rt_from_unorm(p[0], 8);
+		break;
+	case NV40_RT_COLOR_A16B16G16R16_FLOAT:
+		for (unsigned i = 0; i < 4; i++)
+			rgba[i] = sim_rt_unhalf(rt_rd16(p + 2 * i));
+		break;
+	case NV40_RT_COLOR_A32B32G32R32_FLOAT:
+		for (unsigned i = 0; i < 4; i++)
+			rgba[i] = rt_u2f(nv_rd32le(p + 4 * i));
+		break;
+	case NV40_RT_COLOR_R32_FLOAT:
+		rgba[0] = rt_u2f(nv_rd32le(p));
+		break;
+	}
+}
+
+/* Write the bytes of pat under msk (both bpp long). */
+static inline void rt_put(uint8_t *p, const uint8_t *pat, const uint8_t *msk, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		p[i] = (uint8_t)((p[i] & ~msk[i]) | (pat[i] & msk[i]));
+}
+
+static inline void rt_set(uint8_t *b, unsigned n, uint32_t v)
+{
+	for (unsigned i = 0; i < n; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The pixel's bytes and the byte mask of channel mask `mask` (bit 0 R, 1 G,
+ * 2 B, 3 A) for colour format fmt.  X bits of the X formats are written with
+ * any channel: 0 for the Z variants, 1 for the O ones.  Returns bpp. */
+unsigned sim_rt_pack(unsigned fmt, const float rgba[4], unsigned mask, uint8_t pat[16],
+		     uint8_t msk[16])
+{
+	uint32_t v = 0, m = 0, any = mask & 0xf ? ~0u : 0;
+	unsigned n = nv40_rt_color_bpp(fmt);
+#define CH(bit, val, bits_mask) do { v |= (val); if (mask & (bit)) m |= (bits_mask); } while (0)
+
+	memset(pat, 0, 16);
+	memset(msk, 0, 16);
+	switch (fmt) {
+	case NV40_RT_COLOR_R5G6B5:
+		CH(1, rt_unorm(rgba[0], 5) << 11, 0xf800u);
+		CH(2, rt_unorm(rgba[1], 6) << 5, 0x07e0u);
+		CH(4, rt_unorm(rgba[2], 5), 0x001fu);
+		break;
+	case NV40_RT_COLOR_X1R5G5B5_Z1R5G5B5:
+	case NV40_RT_COLOR_X1R5G5B5_O1R5G5B5:
+		CH(1, rt_unorm(rgba[0], 5) << 10, 0x7c00u);
+		CH(2, rt_unorm(rgba[1], 5) << 5, 0x03e0u);
+		CH(4, rt_unorm(rgba[2], 5), 0x001fu);
+		v |= fmt == NV40_RT_COLOR_X1R5G5B5_O1R5G5B5 ? 0x8000u : 0;
+		m |= any & 0x8000u;
+		break;
+	case NV40_RT_COLOR_A8R8G8B8:
+	case NV40_RT_COLOR_X8R8G8B8_Z8R8G8B8:
+	case NV40_RT_COLOR_X8R8G8B8_O8R8G8B8:
+		CH(1, rt_unorm(rgba[0], 8) << 16, 0x00ff0000u);
+		CH(2, rt_unorm(rgba[1], 8) << 8, 0x0000ff00u);
+		CH(4, rt_unorm(rgba[2], 8), 0x000000ffu);
+		if (fmt == NV40_RT_COLOR_A8R8G8B8)
+			CH(8, rt_unorm(rgba[3], 8) << 24, 0xff000000u);
+		else {
+			v |= fmt == NV40_RT_COLOR_X8R8G8B8_O8R8G8B8 ? 0xff000000u : 0;
+			m |= any & 0xff000000u;
+		}
+		break;
+	case NV40_RT_COLOR_A8B8G8R8:
+	case NV40_RT_COLOR_X8B8G8R8_Z8B8G8R8:
+	case NV40_RT_COLOR_X8B8G8R8_O8B8G8R8:
+		CH(1, rt_unorm(rgba[0], 8), 0x000000ffu);
+		CH(2, rt_unorm(rgba[1], 8) << 8, 0x0000ff00u);
+		CH(4, rt_unorm(rgba[2], 8) << 16, 0x00ff0000u);
+		if (fmt == NV40_RT_COLOR_A8B8G8R8)
+			CH(8, rt_unorm(rgba[3], 8) << 24, 0xff000000u);
+		else {
+			v |= fmt == NV40_RT_COLOR_X8B8G8R8_O8B8G8R8 ? 0xff000000u : 0;
+			m |= any & 0xff000000u;
+		}
+		break;
+	case NV40_RT_COLOR_B8:
+		CH(4, rt_unorm(rgba[2], 8), 0xffu);
+		break;
+	case NV40_RT_COLOR_G8B8:
+		CH(2, rt_unorm(rgba[1], 8) << 8, 0xff00u);
+		CH(4, rt_unorm(rgba[2], 8), 0x00ffu);
+		break;
+	case NV40_RT_COLOR_A16B16G16R16_FLOAT:
+		for (unsigned i = 0; i < 4; i++) {
+			rt_set(pat + 2 * i, 2, sim_rt_half(rgba[i]));
+			if (mask & (1u << i))
+				msk[2 * i] = msk[2 * i + 1] = 0xff;
+		}
+		return n;
+	case NV40_RT_COLOR_A32B32G32R32_FLOAT:
+		for (unsigned i = 0; i < 4; i++) {
+			rt_set(pat + 4 * i, 4, rt_f2u(rgba[i]));
+			if (mask & (1u << i))
+				memset(msk + 4 * i, 0xff, 4);
+		}
+		return n;
+	case NV40_RT_COLOR_R32_FLOAT:
+		CH(1, rt_f2u(rgba[0]), 0xffffffffu);
+		break;
+	default:
+		return 0;
+	}
+#undef CH
+	rt_set(pat, n, v);
+	rt_set(msk, n, m);
+	return n;
+}
+
+void sim_rt_write(const struct sim_rt *rt, unsigned x, unsigned y, const float rgba[4],
+		  unsigned mask)
+{
+	uint8_t *p = sim_rt_pixel(rt, x, y);
+	uint8_t pat[16], msk[16];
+	unsigned n;
+
+	if (!p)
+		return;
+	n = sim_rt_pack(rt->format, rgba, mask, pat, msk);
+	if (n == rt->bpp)
+		rt_put(p, pat, msk, n);
+}
+
+void sim_rt_zs_read(const struct sim_rt *rt, unsigned x, unsigned y, float *z, unsigned *s)
+{
+	const uint8_t *p = sim_rt_pixel(rt, x, y);
+
+	*z = 1.0f;
+	*s = 0;
+	if (!p)
+		return;
+	if (rt->format == NV40_RT_ZETA_Z24S8) {
+		uint32_t v = nv_rd32le(p);
+		*z = (float)((double)(v >> 8) / 16777215.0);
+		*s = v & 0xff;
+	} else if (rt->format == NV40_RT_ZETA_Z16) {
+		*z = (float)rt_rd16(p) / 65535.0f;
+	}
+}
+
+void sim_rt_zs_write(const struct sim_rt *rt, unsigned x, unsigned y, float z, unsigned s,
+		     int write_z, unsigned stencil_mask)
+{
+	uint8_t *p = sim_rt_pixel(rt, x, y);
+	double zc = z > 0.0f ? (z < 1.0f ? z : 1.0) : 0.0;
+
+	if (!p)
+		return;
+	if (rt->format == NV40_RT_ZETA_Z24S8) {
+		uint32_t v = nv_rd32le(p), m = (stencil_mask & 0xff) | (write_z ? 0xffffff00u : 0);
+		uint32_t n = (uint32_t)(zc * 16777215.0 + 0.5) << 8 | (s & 0xff);
+		nv_wr32le(p, (v & ~m) | (n & m));
+	} else if (rt->format == NV40_RT_ZETA_Z16 && write_z) {
+		rt_wr16(p, (uint16_t)(zc * 65535.0 + 0.5));
+	}
+}

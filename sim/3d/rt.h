@@ -1,0 +1,52 @@
+/* The 3D engine's render targets: colour buffers 0-3 and the zeta buffer as
+ * RT_FORMAT, the pitches and offsets describe them, resolved through their
+ * ctxdmas (rt.c).  Clears and the ROP write through these. */
+#ifndef NV_SIM_3D_RT_H
+#define NV_SIM_3D_RT_H
+
+#include <stdint.h>
+
+#include "sim/priv.h"
+
+struct sim_rt {
+	uint8_t *mem;                 /* host memory of the surface, NULL = not bound */
+	uint64_t len;
+	unsigned format;              /* RT_FORMAT COLOR (colour) or ZETA (zeta) value */
+	unsigned bpp, pitch;
+	unsigned swizzled, log2w, log2h;
+};
+
+struct sim_rts {
+	struct sim_rt color[4], zeta;
+	unsigned x, y, w, h;          /* RT_HORIZ / RT_VERT */
+};
+
+/* Resolve the bound surfaces.  0, or -1 after raising a PGRAPH trap (a
+ * surface outside its ctxdma, a format the model does not know).  Only
+ * the colour buffers RT_ENABLE names trap; zeta.mem stays NULL when zeta
+ * does not resolve (Mesa leaves stale zeta state when nothing uses it):
+ * whoever needs zeta traps then. */
+int sim_rt_resolve(struct sim *s, struct sim_grctx *g, struct sim_rts *rts);
+
+/* Byte address of pixel (x, y) in rt (linear or swizzled), NULL outside. */
+uint8_t *sim_rt_pixel(const struct sim_rt *rt, unsigned x, unsigned y);
+/* Colour pixel as RGBA floats / written from RGBA floats under mask (bit 0
+ * R, 1 G, 2 B, 3 A), converted to and from the surface's format. */
+void sim_rt_read(const struct sim_rt *rt, unsigned x, unsigned y, float rgba[4]);
+void sim_rt_write(const struct sim_rt *rt, unsigned x, unsigned y, const float rgba[4],
+		  unsigned mask);
+/* Zeta pixel: depth as 0..1 and stencil. */
+void sim_rt_zs_read(const struct sim_rt *rt, unsigned x, unsigned y, float *z, unsigned *s);
+void sim_rt_zs_write(const struct sim_rt *rt, unsigned x, unsigned y, float z, unsigned s,
+		     int write_z, unsigned stencil_mask);
+
+/* Colour format fmt's pixel bytes for rgba and the byte mask of the
+ * channels in mask (bit 0 R .. 3 A); returns bytes per pixel, 0 for an
+ * unknown format.  For fills (clear.c) and the ROP. */
+unsigned sim_rt_pack(unsigned fmt, const float rgba[4], unsigned mask, uint8_t pat[16],
+		     uint8_t msk[16]);
+/* fp16 <-> float, round to nearest even. */
+uint16_t sim_rt_half(float f);
+float sim_rt_unhalf(uint16_t h);
+
+#endif

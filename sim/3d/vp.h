@@ -1,0 +1,31 @@
+/* The NV40 vertex program engine ("Curie" ISA): one vertex through the
+ * program held in the channel's program RAM.  Pure functions of their
+ * arguments; the instruction fields are in hw/vp-isa.h. */
+#ifndef NV_SIM_3D_VP_H
+#define NV_SIM_3D_VP_H
+
+#include <stdint.h>
+
+#define NV40_VP_INSNS     544    /* program RAM slots, 4 words each */
+#define NV40_VP_CONSTS    468    /* vec4 constants */
+#define NV40_VP_INPUTS    16     /* attribute slots (VTXFMT / VTX_ATTR_*) */
+#define NV40_VP_OUTPUTS   16     /* DEST: 0 POS, 1 COL0, 2 COL1, 3 BFC0, 4 BFC1,
+                                    5 FOGC, 6 PSZ, 7..14 TC0..7 */
+#define NV40_VP_MAX_STEPS 8192   /* instructions one vertex may execute */
+
+/* Run the program from slot start for one vertex.  code holds the uploaded
+ * words as the methods carried them; cst the constants as float bit
+ * patterns.  out must be initialised by the caller (the hardware's default
+ * for unwritten outputs); the program overwrites what it writes.
+ * 0 on reaching an instruction with LAST set; -1 when start is outside the
+ * RAM, the program runs off its end or past NV40_VP_MAX_STEPS, or uses an
+ * opcode that does not exist (the caller raises a PGRAPH error). */
+int sim_vp_run(const uint32_t code[NV40_VP_INSNS][4], unsigned start,
+	       const uint32_t cst[NV40_VP_CONSTS][4], const float in[NV40_VP_INPUTS][4],
+	       float out[NV40_VP_OUTPUTS][4]);
+
+/* One instruction as text ("MAD R0.xy, v[3], c[6], R1;"), for nvd-decode
+ * and test failures.  Returns buf. */
+char *sim_vp_disasm(const uint32_t insn[4], char *buf, unsigned len);
+
+#endif

@@ -1,0 +1,139 @@
+/* The DRM interposer (glx/libnvd-drm.so) from the outside: glx-probe runs
+ * under nvd-run against a real nvd and checks, call by call, every libc
+ * function the interposer wraps (sysfs, fds, buffers, fork, threads, GEM
+ * names); the same libc calls on paths that are not ours give exactly what
+ * they give without the interposer; nvd-run says so when nvd is not there;
+ * and every file the probes opened is gone from nvd afterwards. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/wait.h>
+
+#include "tests/lib/nvt-test.h"
+
+static char nvd_run[PATH_MAX], probe[PATH_MAX];
+
+/* Run argv with extra environment (NULL-terminated "K=V" list or NULL),
+ * stdout+stderr into out; the exit code (128+signal when killed). */
+static int run(const char *const *argv, const char *const *env, char *out, size_t len)
+{
+	int p[2];
+	if (pipe(p) < 0)
+		return -errno;
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		close(p[0]);
+		close(p[1]);
+		for (unsigned i = 0; env && env[i]; i++)
+			putenv((char *)env[i]);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(p[1]);
+	size_t n = 0;
+	ssize_t r;
+	while (n + 1 < len && (r = read(p[0], out + n, len - 1 - n)) > 0)
+		n += r;
+	out[n] = 0;
+	char sink[256];
+	while (read(p[0], sink, sizeof(sink)) > 0)
+		;
+	close(p[0]);
+	int st;
+	if (waitpid(pid, &st, 0) < 0)
+		return -errno;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void run_probe(void **state, const char *what)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	static char out[1 << 16];
+	const char *argv[] = { nvd_run, "--socket", d->sock, probe, what, NULL };
+	int r = run(argv, NULL, out, sizeof(out));
+	if (r != 0 || !strstr(out, "\n0 failures"))
+		fail_msg("glx-probe %s exited %d:\n%s", what, r, out);
+	if (strstr(out, "not ok"))
+		fail_msg("glx-probe %s:\n%s", what, out);
+	nvt_end(d);
+}
+
+static void test_sysfs_and_nodes(void **state) { run_probe(state, "sysfs"); }
+static void test_fds_dup_fcntl_close(void **state) { run_probe(state, "fds"); }
+static void test_buffers_mmap_prime(void **state) { run_probe(state, "gem"); }
+static void test_fork(void **state) { run_probe(state, "fork"); }
+static void test_threads(void **state) { run_probe(state, "threads"); }
+static void test_gem_names_need_auth(void **state) { run_probe(state, "names"); }
+
+/* Paths and fds that are not ours: the same results with and without it. */
+static void test_other_paths_untouched(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	char dir[] = "/tmp/nvd-glx-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	static char plain[8192], shim[8192];
+	const char *a1[] = { probe, "real", dir, NULL };
+	const char *a2[] = { nvd_run, "--socket", d->sock, probe, "real", dir, NULL };
+	assert_int_equal(run(a1, NULL, plain, sizeof(plain)), 0);
+	assert_int_equal(run(a2, NULL, shim, sizeof(shim)), 0);
+	rmdir(dir);
+	if (strcmp(plain, shim))
+		fail_msg("with the interposer:\n%s\nwithout:\n%s", shim, plain);
+	assert_non_null(strstr(plain, "mmap: hello, world"));
+	nvt_end(d);
+}
+
+static void test_nvd_run_without_nvd(void **state)
+{
+	(void)state;
+	static char out[4096];
+	const char *argv[] = { nvd_run, "--socket", "/nonexistent/nvd.sock", "/bin/true", NULL };
+	assert_int_equal(run(argv, NULL, out, sizeof(out)), 2);
+	if (!strstr(out, "nvd-run:") || !strstr(out, "is nvd running"))
+		fail_msg("nvd-run said: %s", out);
+	const char *help[] = { nvd_run, "--help", NULL };
+	assert_int_equal(run(help, NULL, out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "usage: nvd-run"));
+	const char *none[] = { nvd_run, NULL };
+	assert_int_equal(run(none, NULL, out, sizeof(out)), 2);
+}
+
+static void test_nvd_run_missing_program(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	static char out[4096];
+	const char *argv[] = { nvd_run, "--socket", d->sock, "/nonexistent/prog", NULL };
+	assert_int_equal(run(argv, NULL, out, sizeof(out)), 127);
+	assert_non_null(strstr(out, "/nonexistent/prog"));
+	nvt_end(d);
+}
+
+int main(void)
+{
+	const char *tools = getenv("NVD_TOOLS");
+	if (!tools) {
+		fprintf(stderr, "test_glx: NVD_TOOLS (the build's bin directory) is not set\n");
+		return 1;
+	}
+	snprintf(nvd_run, sizeof(nvd_run), "%s/nvd-run", tools);
+	snprintf(probe, sizeof(probe), "%s/../tests/glx/glx-probe", tools);
+	const struct CMUnitTest tests[] = {
+		NVT_TEST(test_sysfs_and_nodes),
+		NVT_TEST(test_fds_dup_fcntl_close),
+		NVT_TEST(test_buffers_mmap_prime),
+		NVT_TEST(test_fork),
+		NVT_TEST(test_threads),
+		NVT_TEST(test_gem_names_need_auth),
+		NVT_TEST(test_other_paths_untouched),
+		cmocka_unit_test(test_nvd_run_without_nvd),
+		NVT_TEST(test_nvd_run_missing_program),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

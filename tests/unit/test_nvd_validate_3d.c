@@ -1,0 +1,445 @@
+/* The 3D launch-time extent checks (nvd/validate-3d.c): for each rule the
+ * exact case passes and the one-past case is refused.  Extents by hand in
+ * the comments; buffers: colour/zeta in VRAM, vertex and index data in
+ * GART, a 32-byte fence notifier and a query page as DMA_BO ctxdmas. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hw/enums-3d.h"
+#include "hw/methods.h"
+#include "hw/pushbuf.h"
+#include "hw/ramin.h"
+#include "hw/tex-layout.h"
+#include "nvd/validate.h"
+
+#define PB_ADDR   0x00100000u
+#define PB_SIZE   0x10000u
+#define FB_ADDR   0x00200000u
+#define FB_SIZE   0x00100000u         /* 1 MiB */
+#define RO_ADDR   0x00400000u         /* read-only VRAM (textures) */
+#define RO_SIZE   0x00010000u
+#define VB_ADDR   0x00800000u         /* GART */
+#define VB_SIZE   0x1000u
+
+enum { BO_PUSH, BO_FB, BO_RO, BO_VB, NBOS };
+static uint8_t pushmem[PB_SIZE];
+static struct nvd_vbo bos[NBOS] = {
+	[BO_PUSH] = { PB_ADDR, PB_SIZE, NVD_DOMAIN_GART, NVD_ACCESS_READ, pushmem },
+	[BO_FB]   = { FB_ADDR, FB_SIZE, NVD_DOMAIN_VRAM, NVD_ACCESS_READ | NVD_ACCESS_WRITE, NULL },
+	[BO_RO]   = { RO_ADDR, RO_SIZE, NVD_DOMAIN_VRAM, NVD_ACCESS_READ, NULL },
+	[BO_VB]   = { VB_ADDR, VB_SIZE, NVD_DOMAIN_GART, NVD_ACCESS_READ, NULL },
+};
+
+enum { H_NULL = 0, H_VRAM = 0xbeef0201, H_GART = 0xbeef0202, H_FENCE = 0xbeef1e00,
+       H_QUERY = 0xbeef0351, H_NTFY = 0xbeef0301, H_3D = 0xbeef3097 };
+static const struct nvd_vobj objs[] = {
+	{ H_NULL, NV_CLASS_NULL_OBJ, NVD_VOBJ_NULL, 0, 0, 0 },
+	{ H_VRAM, NV_CLASS_DMA_IN_MEMORY, NVD_VOBJ_DMA_VRAM, 0, 0, 0 },
+	{ H_GART, NV_CLASS_DMA_IN_MEMORY, NVD_VOBJ_DMA_GART, 0, 0, 0 },
+	{ H_FENCE, NV_CLASS_DMA_IN_MEMORY, NVD_VOBJ_DMA_BO, NVD_DOMAIN_GART, 0x00900000, 32 },
+	{ H_NTFY, NV_CLASS_DMA_IN_MEMORY, NVD_VOBJ_DMA_BO, NVD_DOMAIN_GART, 0x00901000, 32 },
+	{ H_QUERY, NV_CLASS_DMA_IN_MEMORY, NVD_VOBJ_DMA_BO, NVD_DOMAIN_GART, 0x00902000, 4096 - 128 },
+	{ H_3D, NV_CLASS_CURIE_NV40, NVD_VOBJ_GR, 0, 0, 0 },
+};
+
+static const struct nvd_vobj *lookup(void *ctx, uint32_t handle)
+{
+	(void)ctx;
+	for (unsigned i = 0; i < sizeof(objs) / sizeof(objs[0]); i++)
+		if (objs[i].handle == handle)
+			return &objs[i];
+	return NULL;
+}
+
+#define S3D 7
+#define OUT_CAP 0x4000
+static struct nvd_vstate *vs;
+static uint32_t out[OUT_CAP];
+static struct nvd_verror err;
+static uint32_t pn;
+
+static void emit(uint32_t w)
+{
+	nv_wr32le(pushmem + 4 * pn++, w);
+}
+
+static void pkt(int ni, uint32_t mthd, unsigned n, const uint32_t *d)
+{
+	emit(ni ? NV_CMD_NONINC_WORD(S3D, mthd, n) : NV_CMD_INC_WORD(S3D, mthd, n));
+	for (unsigned i = 0; i < n; i++)
+		emit(d[i]);
+}
+#define NARGS(...) (sizeof((const uint32_t[]){ __VA_ARGS__ }) / 4)
+#define INC(m, ...) pkt(0, m, NARGS(__VA_ARGS__), (const uint32_t[]){ __VA_ARGS__ })
+#define NI(m, ...)  pkt(1, m, NARGS(__VA_ARGS__), (const uint32_t[]){ __VA_ARGS__ })
+
+static long submit(void)
+{
+	struct nvd_submit_push p = { BO_PUSH, 0, pn * 4 };
+	struct nvd_vsubmit s = { bos, NBOS, &p, 1, NULL, 0, lookup, NULL };
+	long n = nvd_validate(vs, &s, out, OUT_CAP, &err);
+	pn = 0;
+	return n;
+}
+
+static void assert_ok(long n)
+{
+	if (n < 0)
+		print_error("refused: %ld %s (mthd 0x%x)\n", n, err.why, err.mthd);
+	assert_true(n > 0);
+}
+
+static void assert_refused(long n, int e, uint32_t mthd)
+{
+	if (n != e)
+		print_error("got %ld, want %d (%s)\n", n, e, err.why);
+	assert_int_equal(n, e);
+	assert_int_equal(err.mthd, mthd);
+	assert_true(err.why[0] != 0);
+}
+
+/* Mesa's init: ctxdmas as nv30_screen.c binds them. */
+static void init3d(void)
+{
+	INC(NV_FIFO_OBJECT, H_3D);
+	INC(NV_CURIE_DMA_NOTIFY, H_NTFY, H_VRAM, H_GART, H_VRAM, H_NULL, H_VRAM, H_VRAM, H_VRAM,
+	    H_GART, H_FENCE, H_QUERY, H_NULL, H_NULL, H_VRAM, H_VRAM);
+	INC(NV_CURIE_FP_ACTIVE_PROGRAM, (FB_ADDR + 0x80000) | NV40_FP_PROGRAM_DMA0);
+}
+
+/* A linear w x h A8R8G8B8 colour buffer (and Z24S8 zeta) at off, pitch. */
+static void fb(uint32_t off, uint32_t pitch, unsigned w, unsigned h, uint32_t zoff)
+{
+	INC(NV_CURIE_RT_HORIZ, w << 16, h << 16,
+	    NV40_RT_COLOR_A8R8G8B8 | NV40_RT_ZETA_Z24S8 << 5 | NV40_RT_TYPE_LINEAR << 8);
+	INC(NV_CURIE_ZETA_PITCH, pitch);
+	INC(NV_CURIE_COLOR0_PITCH, pitch, off, zoff);
+	INC(NV_CURIE_RT_ENABLE, NV40_RT_ENABLE_COLOR(0));
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	vs = nvd_vstate_new();
+	pn = 0;
+	return vs ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	nvd_vstate_free(vs);
+	return 0;
+}
+
+/* 256 x 255 rows of 1024 bytes at the end of the 1 MiB buffer:
+ * 254 * 1024 + 256 * 4 = 0x3fc00 bytes from 0xc0400 ends at 0x100000. */
+static void test_clear_colour_exactly_fills_the_buffer(void **state)
+{
+	(void)state;
+	init3d();
+	fb(FB_ADDR + 0xc0400, 1024, 256, 255, FB_ADDR);
+	INC(NV_CURIE_CLEAR_BUFFERS, 0xf0);
+	assert_ok(submit());
+	/* one row more runs 1024 bytes past the buffer */
+	fb(FB_ADDR + 0xc0400, 1024, 256, 256, FB_ADDR);
+	INC(NV_CURIE_CLEAR_BUFFERS, 0xf0);
+	assert_refused(submit(), -EFAULT, NV_CURIE_CLEAR_BUFFERS);
+}
+
+/* RT_HORIZ x counts: x = 1, w = 255 covers the same 256 columns. */
+static void test_clear_rt_origin_extends_the_extent(void **state)
+{
+	(void)state;
+	init3d();
+	fb(FB_ADDR + FB_SIZE - 1024, 1024, 256, 1, FB_ADDR);
+	INC(NV_CURIE_RT_HORIZ, 255u << 16 | 1);
+	INC(NV_CURIE_CLEAR_BUFFERS, 0xf0);
+	assert_ok(submit());
+	INC(NV_CURIE_RT_HORIZ, 255u << 16 | 2);
+	INC(NV_CURIE_CLEAR_BUFFERS, 0xf0);
+	assert_refused(submit(), -EFAULT, NV_CURIE_CLEAR_BUFFERS);
+}
+
+/* Zeta is checked only when a clear or draw uses it. */
+static void test_clear_zeta_checked_only_when_cleared(void **state)
+{
+	(void)state;
+	init3d();
+	/* zeta 64 KiB before the end: 16 rows of 4096 */
+	fb(FB_ADDR, 4096, 1024, 16, FB_ADDR + FB_SIZE - 0x10000);
+	INC(NV_CURIE_CLEAR_BUFFERS, 0x03);
+	assert_ok(submit());
+	fb(FB_ADDR, 4096, 1024, 17, FB_ADDR + FB_SIZE - 0x10000);
+	INC(NV_CURIE_CLEAR_BUFFERS, 0xf0);              /* colour only: zeta unused */
+	assert_ok(submit());
+	INC(NV_CURIE_CLEAR_BUFFERS, 0x01);
+	assert_refused(submit(), -EFAULT, NV_CURIE_CLEAR_BUFFERS);
+}
+
+/* Swizzled 2^8 x 2^8 x 4 bytes = 256 KiB: fits at 0xc0000, not at 0xc0040. */
+static void test_clear_swizzled_extent(void **state)
+{
+	(void)state;
+	init3d();
+	INC(NV_CURIE_RT_HORIZ, 256u << 16, 256u << 16,
+	    NV40_RT_COLOR_A8R8G8B8 | NV40_RT_ZETA_Z24S8 << 5 | NV40_RT_TYPE_SWIZZLED << 8 |
+	    8u << 16 | 8u << 24);
+	INC(NV_CURIE_COLOR0_PITCH, 64, FB_ADDR + 0xc0000);
+	INC(NV_CURIE_RT_ENABLE, 1);
+	INC(NV_CURIE_CLEAR_BUFFERS, 0xf0);
+	assert_ok(submit());
+	INC(NV_CURIE_COLOR0_OFFSET, FB_ADDR + 0xc0040);
+	INC(NV_CURIE_CLEAR_BUFFERS, 0xf0);
+	assert_refused(submit(), -EFAULT, NV_CURIE_CLEAR_BUFFERS);
+}
+
+/* The colour buffer must be writable: a read-only buffer is refused. */
+static void test_clear_into_read_only_buffer_refused(void **state)
+{
+	(void)state;
+	init3d();
+	fb(RO_ADDR, 64, 16, 16, FB_ADDR);
+	INC(NV_CURIE_CLEAR_BUFFERS, 0xf0);
+	assert_refused(submit(), -EFAULT, NV_CURIE_CLEAR_BUFFERS);
+}
+
+/* A draw with a bad colour buffer is refused at VERTEX_BEGIN_END. */
+static void test_draw_checks_render_targets_at_begin(void **state)
+{
+	(void)state;
+	init3d();
+	fb(FB_ADDR + 0xc0400, 1024, 256, 256, FB_ADDR);
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);    /* stop draws nothing */
+	assert_ok(submit());
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	assert_refused(submit(), -EFAULT, NV_CURIE_VERTEX_BEGIN_END);
+}
+
+/* Vertex buffer: stride 16, 12-byte attribute at VB_ADDR + 4: vertex i reads
+ * [4 + 16 i, 16 + 16 i); i = 255 ends at 0x1000, 256 does not fit. */
+static void vtx_setup(void)
+{
+	init3d();
+	fb(FB_ADDR, 1024, 256, 256, FB_ADDR + 0x80000);
+	INC(NV_CURIE_VTXFMT, 16u << 8 | 3u << 4 | NV40_VTXFMT_V32_FLOAT);
+	INC(NV_CURIE_VTXBUF, (VB_ADDR + 4) | NV40_VTXBUF_DMA1);
+}
+
+static void test_vertex_batch_last_vertex(void **state)
+{
+	(void)state;
+	vtx_setup();
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	NI(NV_CURIE_VB_VERTEX_BATCH, 0xff000000u | 0, 0x00000000u | 255);   /* 0..255 */
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+	assert_ok(submit());
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	NI(NV_CURIE_VB_VERTEX_BATCH, 0x01000000u | 255);                    /* 255..256 */
+	assert_refused(submit(), -EFAULT, NV_CURIE_VB_VERTEX_BATCH);
+}
+
+static void test_inline_indices_bounded_by_vertex_buffers(void **state)
+{
+	(void)state;
+	vtx_setup();
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	NI(NV_CURIE_VB_ELEMENT_U16, 0x00ff0000u | 3);
+	INC(NV_CURIE_VB_ELEMENT_U32, 255);
+	assert_ok(submit());
+	INC(NV_CURIE_VB_ELEMENT_U16, 0x01000000u);
+	assert_refused(submit(), -EFAULT, NV_CURIE_VB_ELEMENT_U16);
+	/* the base is added: 200 + 56 = 256 */
+	INC(NV_CURIE_VB_ELEMENT_BASE, 56);
+	INC(NV_CURIE_VB_ELEMENT_U32, 199);
+	assert_ok(submit());
+	INC(NV_CURIE_VB_ELEMENT_U32, 200);
+	assert_refused(submit(), -EFAULT, NV_CURIE_VB_ELEMENT_U32);
+	/* a negative base does not wrap below the buffer */
+	INC(NV_CURIE_VB_ELEMENT_BASE, (uint32_t)-1);
+	INC(NV_CURIE_VB_ELEMENT_U32, 0);
+	assert_refused(submit(), -EFAULT, NV_CURIE_VB_ELEMENT_U32);
+	/* the restart index fetches nothing */
+	INC(NV_CURIE_PRIMITIVE_RESTART_ENABLE, 1, 0xffffffffu);
+	INC(NV_CURIE_VB_ELEMENT_U32, 0xffffffffu);
+	assert_ok(submit());
+}
+
+/* Inline vertices fetch nothing, but a stale vertex buffer does not matter. */
+static void test_inline_vertex_data_ignores_vertex_buffers(void **state)
+{
+	(void)state;
+	vtx_setup();
+	INC(NV_CURIE_VTXBUF, (VB_ADDR + VB_SIZE - 4) | NV40_VTXBUF_DMA1);
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_POINTS);
+	NI(NV_CURIE_VERTEX_DATA, 0, 0, 0);
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+	assert_ok(submit());
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_POINTS);
+	NI(NV_CURIE_VB_VERTEX_BATCH, 0);
+	assert_refused(submit(), -EFAULT, NV_CURIE_VB_VERTEX_BATCH);
+}
+
+/* The index range itself: u16 indices 0..7 at VB_ADDR + 0xff0 end at 0x1000;
+ * with stride 0 every index fetches the same vertex. */
+static void test_index_buffer_range(void **state)
+{
+	(void)state;
+	vtx_setup();
+	INC(NV_CURIE_VTXFMT, 0u << 8 | 3u << 4 | NV40_VTXFMT_V32_FLOAT);
+	INC(NV_CURIE_IDXBUF_OFFSET, VB_ADDR + 0xff0, NV40_IDXBUF_TYPE_U16 | NV40_IDXBUF_DMA1);
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	NI(NV_CURIE_VB_INDEX_BATCH, 0x07000000u);
+	assert_ok(submit());
+	NI(NV_CURIE_VB_INDEX_BATCH, 0x07000001u);
+	assert_refused(submit(), -EFAULT, NV_CURIE_VB_INDEX_BATCH);
+	/* with a real stride, u16 indices may reach vertex 65535: refused */
+	INC(NV_CURIE_VTXFMT, 16u << 8 | 3u << 4 | NV40_VTXFMT_V32_FLOAT);
+	NI(NV_CURIE_VB_INDEX_BATCH, 0x07000000u);
+	assert_refused(submit(), -EFAULT, NV_CURIE_VB_INDEX_BATCH);
+}
+
+/* Texture 0: 64 x 64 A8R8G8B8 swizzled, 7 levels: 4 * (4096 + 1024 + 256 +
+ * 64 + 16 + 4 + 1) = 21844 bytes; at RO_ADDR + 0x10000 - 21844 it ends at the
+ * end of the read-only buffer (reading is all it needs). */
+static void test_texture_extent(void **state)
+{
+	(void)state;
+	uint32_t fmt = NV40_TEX_FORMAT_DMA0 | 2u << 4 | NV40_TEX_FMT_A8R8G8B8 << 8 | 0x8000 |
+		       7u << 16;
+	assert_int_equal(nv40_tex_extent(fmt, 64u << 16 | 64, 1u << 20), 21844);
+	vtx_setup();
+	INC(NV_CURIE_TEX_OFFSET, RO_ADDR + RO_SIZE - 21844, fmt);
+	INC(NV_CURIE_TEX_ENABLE, NV40_TEX_ENABLE_ON);
+	INC(NV_CURIE_TEX_NPOT_SIZE, 64u << 16 | 64);
+	INC(NV_CURIE_TEX_SIZE1, 1u << 20);
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	assert_ok(submit());
+	INC(NV_CURIE_TEX_OFFSET, RO_ADDR + RO_SIZE - 21840);
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	assert_refused(submit(), -EFAULT, NV_CURIE_VERTEX_BEGIN_END);
+	/* disabled units are not looked at */
+	INC(NV_CURIE_TEX_ENABLE, 0);
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	assert_ok(submit());
+}
+
+/* Cube, linear and DXT layouts by hand. */
+static void test_texture_layouts(void **state)
+{
+	(void)state;
+	/* 16x16 A8R8G8B8 cube, 1 level: 1024 per face, aligned 128: 6144 */
+	assert_int_equal(nv40_tex_extent(NV40_TEX_FORMAT_CUBIC | 2u << 4 | 0x500 | 1u << 16,
+					 16u << 16 | 16, 1u << 20), 6144);
+	/* 8x8 DXT1, 4 levels: blocks 2x2, 1x1, 1x1, 1x1 of 8 bytes: 56 */
+	assert_int_equal(nv40_tex_extent(2u << 4 | 0x600 | 4u << 16, 8u << 16 | 8, 1u << 20), 56);
+	/* 100x30 linear R5G6B5, pitch 256: 7680 */
+	assert_int_equal(nv40_tex_extent(2u << 4 | 0x400 | NV40_TEX_FORMAT_LINEAR | 1u << 16,
+					 100u << 16 | 30, 1u << 20 | 256), 7680);
+	/* 3D 4x4x4 L8, 3 levels: 64 + 8 + 1 */
+	assert_int_equal(nv40_tex_extent(3u << 4 | 0x100 | 3u << 16, 4u << 16 | 4, 4u << 20), 73);
+	/* unknown format, zero size */
+	assert_int_equal(nv40_tex_extent(2u << 4 | 0x1e00, 4u << 16 | 4, 1u << 20), 0);
+	assert_int_equal(nv40_tex_extent(2u << 4 | 0x500, 0, 1u << 20), 0);
+}
+
+/* The fragment program's first instruction must be readable. */
+static void test_fragment_program_start(void **state)
+{
+	(void)state;
+	vtx_setup();
+	INC(NV_CURIE_FP_ACTIVE_PROGRAM, (FB_ADDR + FB_SIZE - 16) | NV40_FP_PROGRAM_DMA0);
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	assert_ok(submit());
+	/* the start check at the method already catches an address past the
+	 * buffers; one inside but too close to the end is caught at the draw */
+	INC(NV_CURIE_FP_ACTIVE_PROGRAM, (FB_ADDR + FB_SIZE - 12) | NV40_FP_PROGRAM_DMA0);
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	assert_refused(submit(), -EFAULT, NV_CURIE_VERTEX_BEGIN_END);
+}
+
+/* Fence: 4 bytes inside the 32-byte notifier; query: 16 bytes in 3968. */
+static void test_fence_and_query_targets(void **state)
+{
+	(void)state;
+	init3d();
+	INC(NV_CURIE_FENCE_OFFSET, 28, 1);
+	INC(NV_CURIE_QUERY_GET, 1u << 24 | (3968 - 16));
+	assert_ok(submit());
+	INC(NV_CURIE_FENCE_OFFSET, 29);
+	INC(NV_CURIE_FENCE_VALUE, 2);
+	assert_refused(submit(), -EFAULT, NV_CURIE_FENCE_VALUE);
+	INC(NV_CURIE_QUERY_GET, 1u << 24 | (3968 - 15));
+	assert_refused(submit(), -EFAULT, NV_CURIE_QUERY_GET);
+	INC(NV_CURIE_UNK1E98, 0x02000000u | (3968 - 16));
+	assert_ok(submit());
+	INC(NV_CURIE_UNK1E98, 0x02000000u | (3968 - 8));
+	assert_refused(submit(), -EFAULT, NV_CURIE_UNK1E98);
+}
+
+/* A refused draw leaves the state as before: the next good one passes. */
+static void test_refusal_rolls_back_3d_state(void **state)
+{
+	(void)state;
+	vtx_setup();
+	assert_ok(submit());
+	INC(NV_CURIE_VTXBUF, (VB_ADDR + VB_SIZE - 8) | NV40_VTXBUF_DMA1);
+	INC(NV_CURIE_VB_VERTEX_BATCH, 0);
+	assert_refused(submit(), -EFAULT, NV_CURIE_VB_VERTEX_BATCH);
+	INC(NV_CURIE_VB_VERTEX_BATCH, 255);
+	assert_ok(submit());
+}
+
+/* Mesa's clear sequence (nv30_validate_fb + nv30_clear) on a 1024x768
+ * X8R8G8B8 window with Z24S8, pitch 4096, passes. */
+static void test_mesa_clear_stream_passes(void **state)
+{
+	(void)state;
+	init3d();
+	INC(NV_CURIE_UNK1DA4, 0);
+	INC(NV_CURIE_RT_HORIZ, 1024u << 16, 768u << 16,
+	    NV40_RT_COLOR_X8R8G8B8_O8R8G8B8 | NV40_RT_ZETA_Z24S8 << 5 | NV40_RT_TYPE_LINEAR << 8);
+	INC(NV_CURIE_VIEWPORT_TX_ORIGIN, 0, 0, 1023u << 16, 767u << 16);
+	INC(NV_CURIE_ZETA_PITCH, 4096);
+	/* both buffers in one 6 MiB-like range: colour at 0, zeta at 3 MiB are
+	 * too big for the 1 MiB test buffer, so 256 rows of each */
+	INC(NV_CURIE_RT_VERT, 128u << 16);
+	INC(NV_CURIE_COLOR0_PITCH, 4096, FB_ADDR, FB_ADDR + 0x80000);
+	INC(NV_CURIE_RT_ENABLE, 1);
+	INC(NV_CURIE_SCISSOR_HORIZ, 0x10000000, 0x10000000);
+	INC(NV_CURIE_STENCIL_ENABLE, 0, 0xff);
+	INC(NV_CURIE_CLEAR_DEPTH_VALUE, 0xffffff00, 0, 0xf3);
+	assert_ok(submit());
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+		T(test_clear_colour_exactly_fills_the_buffer),
+		T(test_clear_rt_origin_extends_the_extent),
+		T(test_clear_zeta_checked_only_when_cleared),
+		T(test_clear_swizzled_extent),
+		T(test_clear_into_read_only_buffer_refused),
+		T(test_draw_checks_render_targets_at_begin),
+		T(test_vertex_batch_last_vertex),
+		T(test_inline_indices_bounded_by_vertex_buffers),
+		T(test_inline_vertex_data_ignores_vertex_buffers),
+		T(test_index_buffer_range),
+		T(test_texture_extent),
+		T(test_texture_layouts),
+		T(test_fragment_program_start),
+		T(test_fence_and_query_targets),
+		T(test_refusal_rolls_back_3d_state),
+		T(test_mesa_clear_stream_passes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
