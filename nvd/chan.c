@@ -269,6 +269,7 @@ static void chan_release(struct nvd_chan *ch)
 	if (ch->doorbell_evt)
 		event_free(ch->doorbell_evt);
 	ch->doorbell_evt = NULL;
+	nvd_chan_fp_release(ch);
 	nvd_vstate_free(ch->vs);
 	ch->vs = NULL;
 	free(ch->inflight);

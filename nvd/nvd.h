@@ -109,6 +109,11 @@ struct nvd_chan {
 	struct nvd_obj *zombies; /* still named by the channel's PGRAPH state */
 	uint32_t sw_slot;
 	struct nvd_vstate *vs;
+	/* The buffer the 3D state's fragment program lives in: held (and
+	 * pinned) by the channel while FP_ACTIVE_PROGRAM points into it, and
+	 * readable by every later submission of the channel. */
+	struct nvd_bo *fp_bo;
+	uint32_t fp_val;
 	/* instance memory */
 	uint32_t grctx_inst, pb_dma_inst, sw_inst;
 	/* the hardware ring: daemon memory in the bus window, behind its own ctxdma */
@@ -274,6 +279,7 @@ const struct nvd_vobj *nvd_obj_lookup(void *ch, uint32_t handle);
 void nvd_chan_process(struct nvd_chan *ch);
 void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq);
 void nvd_chan_retire_all(struct nvd_chan *ch);
+void nvd_chan_fp_release(struct nvd_chan *ch);
 
 /* server.c */
 int nvd_server_listen(struct nvd *d, char *err, size_t errlen);

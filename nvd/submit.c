@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hw/enums-3d.h"
 #include "hw/pushbuf.h"
 #include "hw/regs.h"
 
@@ -22,7 +23,7 @@ static union {
 		  NVD_SUBMIT_MAX_RELOCS * sizeof(struct nvd_submit_reloc)];
 	uint64_t align;
 } scratch;
-static struct nvd_vbo vbos[NVD_SUBMIT_MAX_BOS];
+static struct nvd_vbo vbos[NVD_SUBMIT_MAX_BOS + 1];   /* + the channel's program buffer */
 static struct nvd_bo *bo_list[NVD_SUBMIT_MAX_BOS];
 
 static void chan_signal(struct nvd_chan *ch)
@@ -74,6 +75,38 @@ static void refuse_log(struct nvd_chan *ch, uint32_t seq, const struct nvd_verro
 }
 
 /* One entry.  1: consumed, 0: wait for ring space, <0: the ring is corrupt. */
+/* FP_ACTIVE_PROGRAM changed: the buffer of this submission it points into
+ * becomes the channel's program buffer (Mesa lists it only when it sets it). */
+static void hold_fp(struct nvd_chan *ch, struct nvd_bo **list, unsigned n)
+{
+	uint32_t fp = nvd_vstate_fp_program(ch->vs);
+	if (fp == ch->fp_val)
+		return;
+	unsigned dom = fp & NV40_FP_PROGRAM_DMA1 ? NVD_DOMAIN_GART : NVD_DOMAIN_VRAM;
+	uint64_t off = fp & ~3u;
+	struct nvd_bo *bo = NULL;
+	for (unsigned i = 0; i < n && !bo; i++)
+		if (list[i]->domain == dom && off >= list[i]->addr && off - list[i]->addr < list[i]->size)
+			bo = list[i];
+	nvd_chan_fp_release(ch);
+	ch->fp_val = fp;
+	if (bo) {
+		nvd_bo_ref(bo);
+		bo->pins++;
+		ch->fp_bo = bo;
+	}
+}
+
+void nvd_chan_fp_release(struct nvd_chan *ch)
+{
+	if (ch->fp_bo) {
+		ch->fp_bo->pins--;
+		nvd_bo_unref(ch->cl->d, ch->fp_bo);
+		ch->fp_bo = NULL;
+	}
+	ch->fp_val = 0;
+}
+
 /* Where the submission needs the buffer (DRM's valid domains): move it
  * there first.  A buffer a ctxdma pins stays, and the validator judges the
  * addresses the submission then uses. */
@@ -120,6 +153,11 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 						    sb[i].access & NVD_ACCESS_RW, bo->map };
 		}
 	}
+	/* The program buffer the channel holds is readable too. */
+	unsigned nvbos = h->nr_bos;
+	if (!err && ch->fp_bo)
+		vbos[nvbos++] = (struct nvd_vbo){ ch->fp_bo->addr, ch->fp_bo->size, ch->fp_bo->domain,
+						  NVD_ACCESS_READ, ch->fp_bo->map };
 	/* The references are taken with the entry: no memory, no submission. */
 	struct nvd_inflight_bo *held = NULL;
 	if (!err && h->nr_bos && !(held = malloc(h->nr_bos * sizeof(*held)))) {
@@ -127,7 +165,7 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 		snprintf(e.why, sizeof(e.why), "out of memory");
 	}
 	if (!err) {
-		struct nvd_vsubmit vs = { vbos, h->nr_bos, sp, h->nr_push, sr, h->nr_relocs,
+		struct nvd_vsubmit vs = { vbos, nvbos, sp, h->nr_push, sr, h->nr_relocs,
 					  nvd_obj_lookup, ch };
 		uint32_t space = ring_space(ch);
 		if (space < FENCE_WORDS * 4 && !ring_wrap(ch)) {
@@ -167,6 +205,8 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	f->ring_end = ch->wptr;
 	f->nbos = 0;
 	f->bos = held;
+	if (!err)
+		hold_fp(ch, bo_list, h->nr_bos);
 	if (!err) {
 		/* The buffers stay alive, and busy for BO_WAIT, until the fence. */
 		f->nbos = h->nr_bos;

@@ -291,6 +291,11 @@ struct nvd_vstate {
 	size_t rel_cap;
 };
 
+uint32_t nvd_vstate_fp_program(const struct nvd_vstate *vs)
+{
+	return vs->sh.val[NVD_W_CURIE_FP_ACTIVE_PROGRAM];
+}
+
 struct nvd_vstate *nvd_vstate_new(void)
 {
 	struct nvd_vstate *vs = calloc(1, sizeof *vs);

@@ -84,6 +84,10 @@ struct nvd_vstate;             /* per-channel shadow, validate.c's */
 
 struct nvd_vstate *nvd_vstate_new(void);
 void nvd_vstate_free(struct nvd_vstate *vs);
+/* FP_ACTIVE_PROGRAM as the channel's 3D state holds it (0: never set).
+ * Mesa sets it once and draws with it in later submissions that do not
+ * list the program's buffer: the daemon keeps that buffer for the channel. */
+uint32_t nvd_vstate_fp_program(const struct nvd_vstate *vs);
 
 struct nvd_vsubmit {
 	const struct nvd_vbo *bos;     unsigned nr_bos;

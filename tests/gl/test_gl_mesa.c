@@ -1,9 +1,10 @@
 /* The distribution's unmodified Mesa nouveau (nv30) driver through nvd:
  * the GL programs (tests/gl/gl-*.c) run under nvd-run on a private nvd and
  * must pass every check with GL_RENDERER naming the simulated chip; alone,
- * four at once, four with one SIGKILLed mid-frame (the others pass, the
- * daemon's accounting comes back to what it was), on NV40 and NV44 too;
- * and the same programs on llvmpipe, which proves their expectations.
+ * with drawing (--draw), four at once, four with one SIGKILLed mid-frame
+ * (the others pass, the daemon's accounting comes back to what it was), on
+ * NV40 and NV44 too; and the same programs on llvmpipe, which proves their
+ * expectations.
  *
  * Programs are found beside this test (BUILD/tests/gl), nvd-run in
  * $NVD_TOOLS or BUILD/bin. */
@@ -244,6 +245,17 @@ static void test_surfaceless_gles2_on_nvd(void **state)
 	nvt_end(d);
 }
 
+/* --draw: textured quads (the GLES2 L8/A8 read back) and an occlusion
+ * query that must count every pixel of a quad */
+static void test_drawing_checks_on_nvd(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	glt_run_pass(d->sock, "gl-surfaceless", ARGS("--draw", "--renderer", "NV4"), "NV4", d);
+	glt_run_pass(d->sock, "gl-surfaceless", ARGS("--draw", "--gles", "--renderer", "NV4"),
+		     "NV4", d);
+	nvt_end(d);
+}
+
 static void test_egl_device_platform_on_nvd(void **state)
 {
 	struct nvt_daemon *d = nvt_d(state);
@@ -454,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_program_on_the_wrong_renderer_fails),
 		NVT_TEST(test_surfaceless_desktop_gl_on_nvd),
 		NVT_TEST(test_surfaceless_gles2_on_nvd),
+		NVT_TEST(test_drawing_checks_on_nvd),
 		NVT_TEST(test_egl_device_platform_on_nvd),
 		NVT_TEST(test_gbm_on_the_render_node_on_nvd),
 		NVT_TEST(test_four_programs_at_once_on_one_nvd),
