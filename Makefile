@@ -43,7 +43,7 @@ UNIT       := $(patsubst tests/unit/%.c,$(TST)/unit/%,$(call src,tests/unit/test
 INTEG      := $(patsubst tests/%.c,$(TST)/%,$(call src,tests/integration/test_*.c tests/hostile/test_*.c))
 TESTLIB_SRC := $(call src,tests/lib/*.c)
 BENCH      := $(patsubst bench/%.c,$(BUILD)/bench/%,$(call src,bench/*.c))
-GLX_SRC    := $(filter-out glx/nvd-run.c,$(call src,glx/*.c))
+GLX_SRC    := $(filter-out glx/nvd-run.c glx/nvd-glinfo.c,$(call src,glx/*.c))
 GLPROGS    := $(patsubst tests/gl/%.c,$(TST)/gl/%,$(call src,tests/gl/gl-*.c))
 GLTESTS    := $(patsubst tests/gl/%.c,$(TST)/gl/%,$(call src,tests/gl/test_*.c))
 GLXTESTS   := $(TST)/glx/glx-probe $(TST)/glx/test_glx
@@ -59,7 +59,7 @@ LIBTEST   := $(LIB)/libnvdtest.a
 LIBNVD_DRM := $(LIB)/libnvd-drm.so
 
 all: $(BIN)/nvd $(LIBNVD_SO) $(LIBNVD_A) $(LIB)/pkgconfig/libnvd.pc $(TOOLS) $(BENCH) \
-     $(LIBNVD_DRM) $(BIN)/nvd-run
+     $(LIBNVD_DRM) $(BIN)/nvd-run $(BIN)/nvd-glinfo
 
 $(OBJ)/%.o: %.c
 	@mkdir -p $(@D)
@@ -99,6 +99,10 @@ $(LIBNVD_DRM): $(call obj,$(GLX_SRC)) $(call obj,$(CLIENT_SRC)) $(LIBPROTO) $(LI
 $(BIN)/nvd-run: $(OBJ)/glx/nvd-run.o $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDFLAGS)
+
+$(BIN)/nvd-glinfo: $(OBJ)/glx/nvd-glinfo.o
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_GL)
 
 # Tools and benches link the client library statically so build/bin runs in place.
 $(BIN)/%: $(OBJ)/tools/%.o $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
@@ -222,7 +226,7 @@ deps:
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
-	install -m 755 $(BIN)/nvd $(BIN)/nvd-run $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(BIN)/nvd $(BIN)/nvd-run $(BIN)/nvd-glinfo $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 $(LIBNVD_DRM) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(LIBNVD_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBNVD_SO) $(DESTDIR)$(PREFIX)/lib/libnvd.so.0

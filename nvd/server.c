@@ -468,8 +468,12 @@ static void client_read(evutil_socket_t fd, short what, void *arg)
 	send_reply(cl, &h, err, &r);
 	if (err && h.type == NVD_MSG_HELLO)
 		nvd_client_drop(cl, r.why);
-	else if (h.type == NVD_MSG_HELLO)
-		event_add(cl->evt, NULL);   /* greeted: no deadline any more */
+	else if (h.type == NVD_MSG_HELLO) {
+		/* Greeted: no deadline any more.  event_add(NULL) alone would keep
+		 * the pending timeout, so take the event off first. */
+		event_del(cl->evt);
+		event_add(cl->evt, NULL);
+	}
 	else if (err)
 		nvd_clog(cl, NULL, "%s failed: %s", d->name, r.why[0] ? r.why : strerror(-err));
 	if (nd->pending_waits)

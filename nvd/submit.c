@@ -74,9 +74,10 @@ static void refuse_log(struct nvd_chan *ch, uint32_t seq, const struct nvd_verro
 		 e->offset, e->subc, e->mthd, e->why[0] ? e->why : strerror(-e->err));
 }
 
-/* One entry.  1: consumed, 0: wait for ring space, <0: the ring is corrupt. */
 /* FP_ACTIVE_PROGRAM changed: the buffer of this submission it points into
- * becomes the channel's program buffer (Mesa lists it only when it sets it). */
+ * becomes the channel's program buffer (Mesa lists it only when it sets it).
+ * Every submission holds the program buffer it started with until its fence,
+ * so the one replaced here lives on while the card may still read it. */
 static void hold_fp(struct nvd_chan *ch, struct nvd_bo **list, unsigned n)
 {
 	uint32_t fp = nvd_vstate_fp_program(ch->vs);
@@ -118,6 +119,7 @@ static int place(struct nvd *d, struct nvd_bo *bo, uint32_t access)
 	return r == -EBUSY ? 0 : r;
 }
 
+/* One entry.  1: consumed, 0: wait for ring space, <0: the ring is corrupt. */
 static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 {
 	struct nvd_client *cl = ch->cl;
@@ -155,12 +157,13 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	}
 	/* The program buffer the channel holds is readable too. */
 	unsigned nvbos = h->nr_bos;
-	if (!err && ch->fp_bo)
-		vbos[nvbos++] = (struct nvd_vbo){ ch->fp_bo->addr, ch->fp_bo->size, ch->fp_bo->domain,
-						  NVD_ACCESS_READ, ch->fp_bo->map };
+	struct nvd_bo *fp_bo = ch->fp_bo;
+	if (!err && fp_bo)
+		vbos[nvbos++] = (struct nvd_vbo){ fp_bo->addr, fp_bo->size, fp_bo->domain,
+						  NVD_ACCESS_READ, fp_bo->map };
 	/* The references are taken with the entry: no memory, no submission. */
 	struct nvd_inflight_bo *held = NULL;
-	if (!err && h->nr_bos && !(held = malloc(h->nr_bos * sizeof(*held)))) {
+	if (!err && !(held = malloc((h->nr_bos + 1) * sizeof(*held)))) {
 		err = -ENOMEM;
 		snprintf(e.why, sizeof(e.why), "out of memory");
 	}
@@ -205,8 +208,6 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	f->ring_end = ch->wptr;
 	f->nbos = 0;
 	f->bos = held;
-	if (!err)
-		hold_fp(ch, bo_list, h->nr_bos);
 	if (!err) {
 		/* The buffers stay alive, and busy for BO_WAIT, until the fence. */
 		f->nbos = h->nr_bos;
@@ -215,6 +216,12 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 			nvd_bo_ref(bo_list[i]);
 			nvd_bo_busy(bo_list[i], sb[i].access & NVD_ACCESS_RW, 1);
 		}
+		if (fp_bo) {    /* its draws may read the program */
+			held[f->nbos++] = (struct nvd_inflight_bo){ fp_bo, NVD_ACCESS_READ };
+			nvd_bo_ref(fp_bo);
+			nvd_bo_busy(fp_bo, NVD_ACCESS_READ, 1);
+		}
+		hold_fp(ch, bo_list, h->nr_bos);
 	} else {
 		free(held);
 		f->bos = NULL;

@@ -347,34 +347,43 @@ static const char *nvd_v_access_name(unsigned a)
 	return a == NVD_ACCESS_READ ? "read" : a == NVD_ACCESS_WRITE ? "write" : "read-write";
 }
 
+/* The memory a ctxdma names: its NVD_DOMAIN_* for the VRAM and GART
+ * windows, 0 for a buffer's own ctxdma (the caller checks against its
+ * size), or the error after failing for a NULL or unset one. */
+static int nvd_v_dma_domain(struct nvd_vctx *x, const struct nvd_vhobj *dma, const char *what)
+{
+	switch (dma ? dma->kind : NVD_VH_UNSET) {
+	case NVD_VH(NVD_VOBJ_DMA_BO):
+		return 0;
+	case NVD_VH(NVD_VOBJ_DMA_VRAM):
+		return NVD_DOMAIN_VRAM;
+	case NVD_VH(NVD_VOBJ_DMA_GART):
+		return NVD_DOMAIN_GART;
+	case NVD_VH(NVD_VOBJ_NULL):
+		return nvd_v_fail(x, EFAULT, "%s through the NULL ctxdma", what);
+	default:
+		return nvd_v_fail(x, EFAULT, "%s: its ctxdma is not set", what);
+	}
+}
+
 int nvd_v_extent(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start,
 		 uint64_t len, unsigned access, const char *what)
 {
-	unsigned dom;
-
 	if (!len)
 		return 0;
 	/* ctxdma offsets are 32-bit: nothing may wrap past 4 GiB */
 	if (start > UINT32_MAX || len > (1ull << 32) - start)
 		return nvd_v_fail(x, EFAULT, "%s 0x%llx+0x%llx runs past 4 GiB", what,
 				  (unsigned long long)start, (unsigned long long)len);
-	switch (dma ? dma->kind : NVD_VH_UNSET) {
-	case NVD_VH(NVD_VOBJ_DMA_BO):
+	int dom = nvd_v_dma_domain(x, dma, what);
+	if (dom < 0)
+		return dom;
+	if (!dom) {
 		if (start + len <= dma->size)
 			return 0;
 		return nvd_v_fail(x, EFAULT, "%s 0x%llx+0x%llx outside its ctxdma (0x%llx bytes)",
 				  what, (unsigned long long)start, (unsigned long long)len,
 				  (unsigned long long)dma->size);
-	case NVD_VH(NVD_VOBJ_DMA_VRAM):
-		dom = NVD_DOMAIN_VRAM;
-		break;
-	case NVD_VH(NVD_VOBJ_DMA_GART):
-		dom = NVD_DOMAIN_GART;
-		break;
-	case NVD_VH(NVD_VOBJ_NULL):
-		return nvd_v_fail(x, EFAULT, "%s through the NULL ctxdma", what);
-	default:
-		return nvd_v_fail(x, EFAULT, "%s: its ctxdma is not set", what);
 	}
 
 	const struct nvd_vbo *bos = x->sub->bos;
@@ -405,27 +414,17 @@ int nvd_v_extent(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start
 int nvd_v_room(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start,
 	       unsigned access, const char *what, uint64_t *room)
 {
-	unsigned dom;
-
 	*room = 0;
-	switch (dma ? dma->kind : NVD_VH_UNSET) {
-	case NVD_VH(NVD_VOBJ_DMA_BO):
+	int dom = nvd_v_dma_domain(x, dma, what);
+	if (dom < 0)
+		return dom;
+	if (!dom) {
 		if (start < dma->size) {
 			*room = dma->size - start;
 			return 0;
 		}
 		return nvd_v_fail(x, EFAULT, "%s 0x%llx outside its ctxdma (0x%llx bytes)", what,
 				  (unsigned long long)start, (unsigned long long)dma->size);
-	case NVD_VH(NVD_VOBJ_DMA_VRAM):
-		dom = NVD_DOMAIN_VRAM;
-		break;
-	case NVD_VH(NVD_VOBJ_DMA_GART):
-		dom = NVD_DOMAIN_GART;
-		break;
-	case NVD_VH(NVD_VOBJ_NULL):
-		return nvd_v_fail(x, EFAULT, "%s through the NULL ctxdma", what);
-	default:
-		return nvd_v_fail(x, EFAULT, "%s: its ctxdma is not set", what);
 	}
 	for (unsigned i = 0; i < x->sub->nr_bos; i++) {
 		const struct nvd_vbo *b = &x->sub->bos[i];

@@ -85,6 +85,29 @@ static void sim_sifm_axis(int32_t start, int32_t step, int64_t i0, int64_t i1, i
 	*hi = (uint32_t)b;
 }
 
+/* A same-layout 1:1 copy into a swizzled surface, 16x16 texels at a time:
+ * an aligned block's texels are contiguous in the surface, so the writes
+ * stay in cache (row by row they would touch a new line every few texels).
+ * src points at the source texel of r's first pixel. */
+static void sim_sifm_swz_blocks(const uint8_t *src, int64_t pitch, uint8_t *dst,
+				const struct sim_rect *r, unsigned lw, unsigned lh, unsigned bpp)
+{
+	enum { B = 16 };
+	uint32_t rx = (uint32_t)r->x, ry = (uint32_t)r->y, rx1 = rx + r->w, ry1 = ry + r->h;
+	for (uint32_t by = ry & ~(B - 1u); by < ry1; by += B)
+		for (uint32_t bx = rx & ~(B - 1u); bx < rx1; bx += B) {
+			uint32_t x0 = bx > rx ? bx : rx, x1 = bx + B < rx1 ? bx + B : rx1;
+			uint32_t y0 = by > ry ? by : ry, y1 = by + B < ry1 ? by + B : ry1;
+			for (uint32_t y = y0; y < y1; y++) {
+				const uint8_t *sp = src + (int64_t)(y - ry) * pitch + (size_t)(x0 - rx) * bpp;
+				struct sim_swz_row sw;
+				sim_swz_row_init(&sw, x0, y, lw, lh);
+				for (uint32_t x = x0; x < x1; x++, sp += bpp)
+					memcpy(dst + (size_t)sim_swz_row_next(&sw) * bpp, sp, bpp);
+			}
+		}
+}
+
 void sim_sifm_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned elem,
 		   uint32_t data)
 {
@@ -187,6 +210,15 @@ void sim_sifm_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 		return;
 	}
 
+	if (fast && d.swz && dv == du) {   /* the whole rectangle 1:1 from inside the source */
+		int64_t us = sim_sifm_floor(sim_sifm_pos(u0, du, i0, center));
+		int64_t vs = sim_sifm_floor(sim_sifm_pos(v0, dv, j0, center));
+		if (us >= 0 && us + r.w <= w && vs >= 0 && vs + r.h <= h) {
+			sim_sifm_swz_blocks(src.base + (vs - vlo) * src.pitch + (us - ulo) * bpp,
+					    src.pitch, dspan.row0, &r, d.lw, d.lh, bpp);
+			return;
+		}
+	}
 	for (uint32_t y = 0; y < r.h; y++) {
 		int64_t j = j0 + y, sv = sim_sifm_pos(v0, dv, j, center), tv = sim_sifm_floor(sv);
 		uint32_t ay = (uint32_t)r.y + y;
@@ -205,10 +237,12 @@ void sim_sifm_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 					memmove(drow, srow, (size_t)r.w * bpp);
 					continue;
 				}
+				/* same layout: the bytes move as they are */
+				struct sim_swz_row sw;
+				sim_swz_row_init(&sw, (uint32_t)r.x, ay, d.lw, d.lh);
 				for (uint32_t x = 0; x < r.w; x++)
-					sim_px_store(drow + (size_t)sim_swz_index((uint32_t)r.x + x, ay,
-										 d.lw, d.lh) * bpp,
-						     bpp, sim_px_load(srow + (size_t)x * bpp, bpp));
+					memcpy(drow + (size_t)sim_swz_row_next(&sw) * bpp,
+					       srow + (size_t)x * bpp, bpp);
 				continue;
 			}
 		}

@@ -22,6 +22,18 @@ uint32_t sim_swz_index(uint32_t x, uint32_t y, unsigned lw, unsigned lh)
 	return m + (uint32_t)(tile << (2 * k));
 }
 
+void sim_swz_row_init(struct sim_swz_row *w, uint32_t x0, uint32_t y, unsigned lw, unsigned lh)
+{
+	unsigned k = lw < lh ? lw : lh;
+	uint32_t km = (1u << k) - 1;
+	uint64_t trow = (uint64_t)(y >> k) * ((uint64_t)1 << (lw - k));
+	w->ybits = (sim_swz_spread(y & km) << 1) + (uint32_t)(trow << (2 * k));
+	w->xmask = sim_swz_spread(km);
+	w->xbits = sim_swz_spread(x0 & km);
+	w->tstep = (uint64_t)1 << (2 * k);
+	w->xtile = (uint64_t)(x0 >> k) << (2 * k);
+}
+
 uint32_t sim_swz3d_index(uint32_t x, uint32_t y, uint32_t z, unsigned lw, unsigned lh,
 			 unsigned ld)
 {

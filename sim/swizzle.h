@@ -26,6 +26,23 @@
  * are the caller's to check (other inputs give some index, never a fault). */
 uint32_t sim_swz_index(uint32_t x, uint32_t y, unsigned lw, unsigned lh);
 
+/* Walking a row: the indices of (x0, y), (x0+1, y) ... one add and mask each
+ * (the x bits of the Morton code are incremented in place). */
+struct sim_swz_row {
+	uint32_t ybits;          /* y's Morton bits and tile row */
+	uint32_t xbits, xmask;   /* x's Morton bits, the positions they occupy */
+	uint64_t xtile, tstep;   /* x's tile column << 2k, one tile */
+};
+void sim_swz_row_init(struct sim_swz_row *w, uint32_t x0, uint32_t y, unsigned lw, unsigned lh);
+static inline uint32_t sim_swz_row_next(struct sim_swz_row *w)
+{
+	uint32_t i = w->ybits + w->xbits + (uint32_t)w->xtile;
+	w->xbits = ((w->xbits | ~w->xmask) + 1) & w->xmask;
+	if (!w->xbits)
+		w->xtile += w->tstep;
+	return i;
+}
+
 /* 3D: (x, y, z) inside a 2^lw x 2^lh x 2^ld volume, lw + lh + ld <= 32. */
 uint32_t sim_swz3d_index(uint32_t x, uint32_t y, uint32_t z, unsigned lw, unsigned lh,
 			 unsigned ld);

@@ -63,6 +63,17 @@ static void curie_vp_const(struct sim_grctx *g, unsigned elem)
 	c->vp_upload_const++;
 }
 
+/* The methods that start an operation with their data. */
+static const struct {
+	uint32_t mthd;
+	void (*op)(struct sim *s, struct sim_grctx *g, uint32_t data);
+} curie_ops[] = {
+	{ NV_CURIE_CLEAR_BUFFERS, sim_3d_clear },
+	{ NV_CURIE_FENCE_VALUE, sim_3d_fence },
+	{ NV_CURIE_QUERY_RESET, sim_3d_query_reset },
+	{ NV_CURIE_QUERY_GET, sim_3d_query_get },
+};
+
 void sim_curie_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned elem,
 		    uint32_t data)
 {
@@ -73,19 +84,12 @@ void sim_curie_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned 
 	case NV_CURIE_VP_UPLOAD_CONST_ID:
 		g->c3d.vp_upload_const = data;
 		return;
-	case NV_CURIE_CLEAR_BUFFERS:
-		sim_3d_clear(s, g, data);
-		return;
-	case NV_CURIE_FENCE_VALUE:
-		sim_3d_fence(s, g, data);
-		return;
-	case NV_CURIE_QUERY_RESET:
-		sim_3d_query_reset(s, g, data);
-		return;
-	case NV_CURIE_QUERY_GET:
-		sim_3d_query_get(s, g, data);
-		return;
 	}
+	for (size_t i = 0; i < sizeof(curie_ops) / sizeof(curie_ops[0]); i++)
+		if (mthd == curie_ops[i].mthd) {
+			curie_ops[i].op(s, g, data);
+			return;
+		}
 	if (CURIE_IN(VP_UPLOAD_INST, mthd)) {
 		if (elem == 3)
 			curie_vp_inst(g);

@@ -146,11 +146,6 @@ static int draw_clip_rect(int *lo, int *hi, uint32_t rect)
 	return *lo < *hi;
 }
 
-static float draw_unhalf(uint32_t h)
-{
-	return sim_rt_unhalf((uint16_t)h);
-}
-
 static void draw_rop_state(struct sim_grctx *g, struct draw_setup *d)
 {
 	uint32_t cm = DRAW_C(g, COLOR_MASK), mrt = DRAW_C(g, MRT_COLOR_MASK);
@@ -174,10 +169,10 @@ static void draw_rop_state(struct sim_grctx *g, struct draw_setup *d)
 	unsigned f0 = d->rts.color[0].format;
 	if (f0 == NV40_RT_COLOR_A16B16G16R16_FLOAT || f0 == NV40_RT_COLOR_A32B32G32R32_FLOAT) {
 		uint32_t ba = DRAW_C(g, UNK037C);
-		d->bconst[0] = draw_unhalf(bc & 0xffff);
-		d->bconst[1] = draw_unhalf(bc >> 16);
-		d->bconst[2] = draw_unhalf(ba & 0xffff);
-		d->bconst[3] = draw_unhalf(ba >> 16);
+		d->bconst[0] = sim_h2f((uint16_t)bc);
+		d->bconst[1] = sim_h2f((uint16_t)(bc >> 16));
+		d->bconst[2] = sim_h2f((uint16_t)ba);
+		d->bconst[3] = sim_h2f((uint16_t)(ba >> 16));
 	} else {
 		d->bconst[0] = (float)((bc >> 16) & 0xff) / 255.0f;
 		d->bconst[1] = (float)((bc >> 8) & 0xff) / 255.0f;
@@ -193,8 +188,8 @@ static void draw_rop_state(struct sim_grctx *g, struct draw_setup *d)
 	d->depth_func = DRAW_C(g, DEPTH_FUNC);
 	d->depth_write = DRAW_C(g, DEPTH_WRITE_ENABLE) & 1;
 	d->zbounds = DRAW_C(g, DEPTH_BOUNDS_TEST_ENABLE) & 1;
-	d->zbmin = draw_u2f(DRAW_C(g, DEPTH_BOUNDS_TEST_ZMIN));
-	d->zbmax = draw_u2f(DRAW_C(g, DEPTH_BOUNDS_TEST_ZMAX));
+	d->zbmin = sim_u2f(DRAW_C(g, DEPTH_BOUNDS_TEST_ZMIN));
+	d->zbmax = sim_u2f(DRAW_C(g, DEPTH_BOUNDS_TEST_ZMAX));
 	for (unsigned i = 0; i < 2; i++) {
 		struct draw_stencil *st = &d->st[i];
 		st->enable = DRAW_CI(g, STENCIL_ENABLE, i) & 1;
@@ -251,8 +246,8 @@ static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 	d->render = draw_render_cond(s, g);
 	d->window_space = !!(DRAW_C(g, ENGINE) & NV40_ENGINE_WINDOW_SPACE);
 	for (unsigned i = 0; i < 4; i++) {
-		d->vp_scale[i] = draw_u2f(DRAW_CI(g, VIEWPORT_SCALE, i));
-		d->vp_trans[i] = draw_u2f(DRAW_CI(g, VIEWPORT_TRANSLATE, i));
+		d->vp_scale[i] = sim_u2f(DRAW_CI(g, VIEWPORT_SCALE, i));
+		d->vp_trans[i] = sim_u2f(DRAW_CI(g, VIEWPORT_TRANSLATE, i));
 	}
 	/* window |x| stays below 16384 + |translate| inside the guard band */
 	float sx = fabsf(d->vp_scale[0]), sy = fabsf(d->vp_scale[1]);
@@ -263,8 +258,8 @@ static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 		if (DRAW_C(g, VP_CLIP_PLANES_ENABLE) & NV40_VP_CLIP_PLANE(i))
 			d->clip_planes |= 1u << i;
 	d->depth_clamp = !!(DRAW_C(g, DEPTH_CONTROL) & NV40_DEPTH_CONTROL_CLAMP);
-	d->depth_near = draw_u2f(DRAW_C(g, DEPTH_RANGE_NEAR));
-	d->depth_far = draw_u2f(DRAW_C(g, DEPTH_RANGE_FAR));
+	d->depth_near = sim_u2f(DRAW_C(g, DEPTH_RANGE_NEAR));
+	d->depth_far = sim_u2f(DRAW_C(g, DEPTH_RANGE_FAR));
 	d->cull_enable = DRAW_C(g, CULL_FACE_ENABLE) & 1;
 	d->cull_face = DRAW_C(g, CULL_FACE);
 	d->front_ccw = DRAW_C(g, FRONT_FACE) == NV40_FRONT_FACE_CCW;
@@ -276,8 +271,8 @@ static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 	d->poly_offset_fill = DRAW_C(g, POLYGON_OFFSET_FILL_ENABLE) & 1;
 	d->poly_offset_line = DRAW_C(g, POLYGON_OFFSET_LINE_ENABLE) & 1;
 	d->poly_offset_point = DRAW_C(g, POLYGON_OFFSET_POINT_ENABLE) & 1;
-	d->poly_factor = draw_u2f(DRAW_C(g, POLYGON_OFFSET_FACTOR));
-	d->poly_units = draw_u2f(DRAW_C(g, POLYGON_OFFSET_UNITS));
+	d->poly_factor = sim_u2f(DRAW_C(g, POLYGON_OFFSET_FACTOR));
+	d->poly_units = sim_u2f(DRAW_C(g, POLYGON_OFFSET_UNITS));
 	d->stipple_enable = DRAW_C(g, POLYGON_STIPPLE_ENABLE) & 1;
 	for (unsigned i = 0; i < 32; i++)
 		d->stipple[i] = DRAW_CI(g, POLYGON_STIPPLE_PATTERN, i);
@@ -288,7 +283,7 @@ static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 	d->line_factor = NV40_LINE_STIPPLE_FACTOR(DRAW_C(g, LINE_STIPPLE_PATTERN));
 	d->line_factor = d->line_factor < 1 ? 1 : d->line_factor > 256 ? 256 : d->line_factor;
 	d->line_pattern = NV40_LINE_STIPPLE_PATTERN(DRAW_C(g, LINE_STIPPLE_PATTERN));
-	d->point_size = draw_u2f(DRAW_C(g, POINT_SIZE));
+	d->point_size = sim_u2f(DRAW_C(g, POINT_SIZE));
 	d->point_sprite = DRAW_C(g, POINT_SPRITE);
 	d->coord_conv = DRAW_C(g, COORD_CONVENTIONS);
 	d->tx = (int16_t)(DRAW_C(g, VIEWPORT_TX_ORIGIN) & 0xffff);
@@ -388,6 +383,17 @@ static void held_put(struct sim_draw_state *ds, unsigned i, const struct draw_vt
 	memcpy(ds->held[i], v, sizeof(*v));
 }
 
+/* The first `need` vertices of a primitive are held, v in slot `slot`:
+ * 1 while v is one of them. */
+static int held_collect(struct sim_draw_state *ds, unsigned slot, unsigned need,
+			const struct draw_vtx *v)
+{
+	if (slot >= need)
+		return 0;
+	held_put(ds, slot, v);
+	return 1;
+}
+
 static void held_shift(struct sim_draw_state *ds, unsigned n)
 {
 	memmove(ds->held[0], ds->held[1], sizeof(ds->held[0]) * (n - 1));
@@ -423,12 +429,10 @@ static void draw_assemble(struct draw_call *c, const struct draw_vtx *v)
 		break;
 	}
 	case NV40_PRIM_LINES:
-		if (n % 2 == 0) {
-			held_put(ds, 0, v);
-		} else {
-			held_get(ds, 0, &h0);
-			draw_line(c, &h0, v, ff ? &h0 : v);
-		}
+		if (held_collect(ds, n % 2, 1, v))
+			break;
+		held_get(ds, 0, &h0);
+		draw_line(c, &h0, v, ff ? &h0 : v);
 		break;
 	case NV40_PRIM_LINE_LOOP:
 		if (n == 0)
@@ -442,19 +446,15 @@ static void draw_assemble(struct draw_call *c, const struct draw_vtx *v)
 		held_put(ds, 0, v);
 		break;
 	case NV40_PRIM_TRIANGLES:
-		if (n % 3 < 2) {
-			held_put(ds, n % 3, v);
-		} else {
-			held_get(ds, 0, &h0);
-			held_get(ds, 1, &h1);
-			draw_tri(c, &h0, &h1, v, ff ? &h0 : v);
-		}
+		if (held_collect(ds, n % 3, 2, v))
+			break;
+		held_get(ds, 0, &h0);
+		held_get(ds, 1, &h1);
+		draw_tri(c, &h0, &h1, v, ff ? &h0 : v);
 		break;
 	case NV40_PRIM_TRIANGLE_STRIP:
-		if (n < 2) {
-			held_put(ds, n, v);
+		if (held_collect(ds, n, 2, v))
 			break;
-		}
 		held_get(ds, 0, &h0);
 		held_get(ds, 1, &h1);
 		if (n % 2 == 0)
@@ -466,10 +466,8 @@ static void draw_assemble(struct draw_call *c, const struct draw_vtx *v)
 		break;
 	case NV40_PRIM_TRIANGLE_FAN:
 	case NV40_PRIM_POLYGON:
-		if (n == 0) {
-			held_put(ds, 0, v);
+		if (held_collect(ds, n, 1, v))
 			break;
-		}
 		if (n >= 2) {
 			held_get(ds, 0, &h0);
 			held_get(ds, 1, &h1);
@@ -479,10 +477,8 @@ static void draw_assemble(struct draw_call *c, const struct draw_vtx *v)
 		held_put(ds, 1, v);
 		break;
 	case NV40_PRIM_QUADS:
-		if (n % 4 < 3) {
-			held_put(ds, n % 4, v);
+		if (held_collect(ds, n % 4, 3, v))
 			break;
-		}
 		held_get(ds, 0, &h0);
 		held_get(ds, 1, &h1);
 		held_get(ds, 2, &h2);
@@ -490,10 +486,8 @@ static void draw_assemble(struct draw_call *c, const struct draw_vtx *v)
 		draw_tri(c, &h0, &h2, v, ff ? &h0 : v);
 		break;
 	case NV40_PRIM_QUAD_STRIP:
-		if (n < 3) {
-			held_put(ds, n, v);
+		if (held_collect(ds, n, 3, v))
 			break;
-		}
 		if (n % 2 == 1) {
 			held_get(ds, 0, &h0);
 			held_get(ds, 1, &h1);
@@ -632,10 +626,10 @@ static void draw_index_batch(struct draw_call *c, uint32_t data)
 static void draw_attr(struct sim_grctx *g, unsigned i, float x, float y, float z, float w)
 {
 	uint32_t *a = g->c3d.draw.attr[i];
-	a[0] = draw_f2u(x); a[1] = draw_f2u(y); a[2] = draw_f2u(z); a[3] = draw_f2u(w);
+	a[0] = sim_f2u(x); a[1] = sim_f2u(y); a[2] = sim_f2u(z); a[3] = sim_f2u(w);
 }
 
-#define SLOTF(name, i) draw_u2f(DRAW_CI(g, name, (i)))
+#define SLOTF(name, i) sim_u2f(DRAW_CI(g, name, (i)))
 #define IS(name) (mthd >= NV_CURIE_##name && \
 		  mthd == NV_CURIE_##name + elem * NV_CURIE_##name##__STRIDE)
 
@@ -645,7 +639,7 @@ static int draw_attr_mthd(struct sim_grctx *g, uint32_t mthd, unsigned elem, uin
 	unsigned i;
 
 	if (IS(VTX_ATTR_1F)) {
-		draw_attr(g, elem, draw_u2f(data), 0.0f, 0.0f, 1.0f);
+		draw_attr(g, elem, sim_u2f(data), 0.0f, 0.0f, 1.0f);
 		return elem == 0;
 	}
 	if (IS(VTX_ATTR_2F)) {
@@ -718,7 +712,7 @@ void sim_draw_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 		uint32_t en = DRAW_C(g, VP_ATTRIB_EN);
 		for (unsigned i = 0; i < NV40_VP_INPUTS; i++)
 			for (unsigned k = 0; k < 4; k++)
-				in[i][k] = en & (1u << i) ? draw_u2f(ds->attr[i][k]) : (k == 3 ? 1.0f : 0.0f);
+				in[i][k] = en & (1u << i) ? sim_u2f(ds->attr[i][k]) : (k == 3 ? 1.0f : 0.0f);
 		draw_vertex(&c, in);
 		return;
 	}

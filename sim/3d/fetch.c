@@ -22,19 +22,6 @@ static unsigned fetch_csize(unsigned type)
 	}
 }
 
-static float fetch_half(uint16_t h)
-{
-	uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
-
-	if (e == 0x1f)
-		return draw_u2f(sign | 0x7f800000 | m << 13);
-	if (!e) {
-		float f = (float)m * (1.0f / 16777216.0f);
-		return sign ? -f : f;
-	}
-	return draw_u2f(sign | (e + 112) << 23 | m << 13);
-}
-
 /* Decode n components of type at p (little-endian) into v (rest default). */
 static void fetch_decode(unsigned type, unsigned n, const uint8_t *p, float v[4])
 {
@@ -52,10 +39,10 @@ static void fetch_decode(unsigned type, unsigned n, const uint8_t *p, float v[4]
 			break;
 		}
 		case NV40_VTXFMT_V32_FLOAT:
-			v[c] = draw_u2f(nv_rd32le(p + 4 * c));
+			v[c] = sim_u2f(nv_rd32le(p + 4 * c));
 			break;
 		case NV40_VTXFMT_V16_FLOAT:
-			v[c] = fetch_half(draw_rd16le(p + 2 * c));
+			v[c] = sim_h2f(draw_rd16le(p + 2 * c));
 			break;
 		case NV40_VTXFMT_U8_UNORM:
 			v[c] = (float)p[c] * (1.0f / 255.0f);
@@ -73,7 +60,7 @@ static void fetch_decode(unsigned type, unsigned n, const uint8_t *p, float v[4]
 static void fetch_const(const struct sim_grctx *g, unsigned i, float v[4])
 {
 	for (unsigned c = 0; c < 4; c++)
-		v[c] = draw_u2f(g->c3d.draw.attr[i][c]);
+		v[c] = sim_u2f(g->c3d.draw.attr[i][c]);
 }
 
 /* Each slot's last mapping, reused while a draw lasts (one channel, one

@@ -31,6 +31,7 @@
  * Every step is bounded: NV40_FP_MAX_STEPS instructions, NV40_FP_STACK
  * frames, every fetch checked against len. */
 #include "fp.h"
+#include "half.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -69,57 +70,9 @@ struct fp_machine {
 
 /* ---- number formats ---- */
 
-static inline uint32_t fp_bits(float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static inline float fp_float(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-/* float -> IEEE half, round to nearest even, NaN stays NaN. */
-static uint16_t fp_f2h(float f)
-{
-	uint32_t u = fp_bits(f), s = (u >> 16) & 0x8000, a = u & 0x7fffffff;
-
-	if (a > 0x7f800000)
-		return (uint16_t)(s | 0x7e00 | ((a >> 13) & 0x3ff));
-	if (a >= 0x477ff000)                     /* >= 65520: overflows to inf */
-		return (uint16_t)(s | 0x7c00);
-	if (a >= 0x38800000) {                   /* normal half */
-		a += 0x0fff + ((a >> 13) & 1);
-		return (uint16_t)(s | ((a - 0x38000000) >> 13));
-	}
-	if (a <= 0x33000000)                     /* <= 2^-25: rounds to zero */
-		return (uint16_t)s;
-	uint32_t e = a >> 23, m = (a & 0x7fffff) | 0x800000, sh = 126 - e;
-	uint32_t r = m >> sh, rem = m & ((1u << sh) - 1), half = 1u << (sh - 1);
-	if (rem > half || (rem == half && (r & 1)))
-		r++;
-	return (uint16_t)(s | r);
-}
-
-static float fp_h2f(uint16_t h)
-{
-	uint32_t s = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
-
-	if (e == 0x1f)
-		return fp_float(s | 0x7f800000 | m << 13);
-	if (e)
-		return fp_float(s | (e + 112) << 23 | m << 13);
-	float v = (float)m * 0x1p-24f;
-	return s ? -v : v;
-}
-
 static inline float fp_half(float f)
 {
-	return fp_h2f(fp_f2h(f));
+	return sim_h2f(sim_f2h(f));
 }
 
 static float fp_fixed(float v, float lo, float hi, float steps)
@@ -289,7 +242,7 @@ static inline void fp_splat(float r[4], float v)
 
 static inline void fp_bits_splat(float r[4], uint32_t u)
 {
-	fp_splat(r, fp_float(u));
+	fp_splat(r, sim_u2f(u));
 }
 
 static inline uint32_t fp_round_u(float v, float scale)
@@ -365,7 +318,7 @@ static void fp_alu(unsigned op, const float a[4], const float b[4], const float 
 		fp_bits_splat(r, u);
 		break;
 	case NV40_FP_OP_UP4B:
-		u = fp_bits(a[0]);
+		u = sim_f2u(a[0]);
 		for (int i = 0; i < 4; i++) r[i] = ((float)(u >> (8 * i) & 0xff) - 128.0f) / 127.0f;
 		break;
 	case NV40_FP_OP_PK4UB:
@@ -374,22 +327,22 @@ static void fp_alu(unsigned op, const float a[4], const float b[4], const float 
 		fp_bits_splat(r, u);
 		break;
 	case NV40_FP_OP_UP4UB:
-		u = fp_bits(a[0]);
+		u = sim_f2u(a[0]);
 		for (int i = 0; i < 4; i++) r[i] = (float)(u >> (8 * i) & 0xff) / 255.0f;
 		break;
 	case NV40_FP_OP_PK2H:
-		fp_bits_splat(r, (uint32_t)fp_f2h(a[0]) | (uint32_t)fp_f2h(a[1]) << 16);
+		fp_bits_splat(r, (uint32_t)sim_f2h(a[0]) | (uint32_t)sim_f2h(a[1]) << 16);
 		break;
 	case NV40_FP_OP_UP2H:
-		u = fp_bits(a[0]);
-		r[0] = r[2] = fp_h2f((uint16_t)u);
-		r[1] = r[3] = fp_h2f((uint16_t)(u >> 16));
+		u = sim_f2u(a[0]);
+		r[0] = r[2] = sim_h2f((uint16_t)u);
+		r[1] = r[3] = sim_h2f((uint16_t)(u >> 16));
 		break;
 	case NV40_FP_OP_PK2US:
 		fp_bits_splat(r, fp_round_u(fp_sat(a[0]), 65535.0f) | fp_round_u(fp_sat(a[1]), 65535.0f) << 16);
 		break;
 	case NV40_FP_OP_UP2US:
-		u = fp_bits(a[0]);
+		u = sim_f2u(a[0]);
 		r[0] = r[2] = (float)(u & 0xffff) / 65535.0f;
 		r[1] = r[3] = (float)(u >> 16) / 65535.0f;
 		break;
@@ -456,7 +409,7 @@ static int fp_exec(struct fp_machine *m, const uint32_t *w, const uint8_t *prog,
 			if (at > len || len - at < NV40_FP_CONST_BYTES)
 				return -1;
 			for (int i = 0; i < 4; i++)
-				cst[i] = fp_float(nv_rd32le(prog + at + 4 * i));
+				cst[i] = sim_u2f(nv_rd32le(prog + at + 4 * i));
 			size += NV40_FP_CONST_BYTES;
 		}
 	}
@@ -907,7 +860,7 @@ char *sim_fp_disasm(const uint8_t *insn, size_t len, char *buf, unsigned buflen)
 		} else {
 			float c[4];
 			for (int i = 0; i < 4; i++)
-				c[i] = fp_float(nv_rd32le(insn + NV40_FP_INSN_BYTES + 4 * i));
+				c[i] = sim_u2f(nv_rd32le(insn + NV40_FP_INSN_BYTES + 4 * i));
 			fp_put(&t, " c = {%g, %g, %g, %g}", c[0], c[1], c[2], c[3]);
 		}
 	}

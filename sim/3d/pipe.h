@@ -9,6 +9,7 @@
 
 #include "sim/priv.h"
 #include "fp.h"
+#include "half.h"
 #include "rt.h"
 #include "tex.h"
 #include "vp.h"
@@ -152,18 +153,6 @@ static inline void draw_wr16le(uint8_t *p, uint16_t v)
 {
 	p[0] = (uint8_t)v;
 	p[1] = (uint8_t)(v >> 8);
-}
-
-static inline float draw_u2f(uint32_t u)
-{
-	union { uint32_t u; float f; } c = { .u = u };
-	return c.f;
-}
-
-static inline uint32_t draw_f2u(float f)
-{
-	union { float f; uint32_t u; } c = { .f = f };
-	return c.u;
 }
 
 #endif

@@ -9,32 +9,30 @@
 #include "hw/enums-3d.h"
 #include "hw/enums-3d-pipe.h"
 
-static inline int rop_cmp(unsigned func, float a, float b)
+/* A compare function on the outcome of comparing a with b (for floats a
+ * NaN is none of lt, eq, gt: only NOTEQUAL and ALWAYS pass). */
+static inline int rop_test(unsigned func, int lt, int eq, int gt)
 {
 	switch (func) {
 	case NV40_CMP_NEVER: return 0;
-	case NV40_CMP_LESS: return a < b;
-	case NV40_CMP_EQUAL: return a == b;
-	case NV40_CMP_LEQUAL: return a <= b;
-	case NV40_CMP_GREATER: return a > b;
-	case NV40_CMP_NOTEQUAL: return a != b;
-	case NV40_CMP_GEQUAL: return a >= b;
+	case NV40_CMP_LESS: return lt;
+	case NV40_CMP_EQUAL: return eq;
+	case NV40_CMP_LEQUAL: return lt || eq;
+	case NV40_CMP_GREATER: return gt;
+	case NV40_CMP_NOTEQUAL: return !eq;
+	case NV40_CMP_GEQUAL: return gt || eq;
 	default: return 1;
 	}
 }
 
+static inline int rop_cmp(unsigned func, float a, float b)
+{
+	return rop_test(func, a < b, a == b, a > b);
+}
+
 static inline int rop_cmpu(unsigned func, uint32_t a, uint32_t b)
 {
-	switch (func) {
-	case NV40_CMP_NEVER: return 0;
-	case NV40_CMP_LESS: return a < b;
-	case NV40_CMP_EQUAL: return a == b;
-	case NV40_CMP_LEQUAL: return a <= b;
-	case NV40_CMP_GREATER: return a > b;
-	case NV40_CMP_NOTEQUAL: return a != b;
-	case NV40_CMP_GEQUAL: return a >= b;
-	default: return 1;
-	}
+	return rop_test(func, a < b, a == b, a > b);
 }
 
 static inline unsigned rop_stencil_op(unsigned op, unsigned s, unsigned ref)
@@ -49,11 +47,6 @@ static inline unsigned rop_stencil_op(unsigned op, unsigned s, unsigned ref)
 	case NV40_STENCIL_DECR_WRAP: return (s - 1) & 0xff;
 	default: return s;       /* KEEP */
 	}
-}
-
-static inline float rop_sat(float f)
-{
-	return f > 0.0f ? (f < 1.0f ? f : 1.0f) : 0.0f;
 }
 
 static void rop_factor(unsigned f, const float s[4], const float dst[4], const float k[4],
@@ -143,21 +136,21 @@ static void rop_color(const struct draw_setup *d, unsigned x, unsigned y, const 
 		const float *src = col + 4 * i;
 		int un = rop_unorm(rt->format);
 		for (unsigned k = 0; k < 4; k++)
-			c[k] = un ? rop_sat(src[k]) : src[k];
+			c[k] = un ? sim_sat(src[k]) : src[k];
 		if (d->blend[i] || d->logic_enable)
 			sim_rt_read(rt, x, y, dst);
 		if (d->logic_enable && un) {
 			/* on the 8-bit channel values */
 			for (unsigned k = 0; k < 4; k++) {
 				uint32_t sv = (uint32_t)(c[k] * 255.0f + 0.5f);
-				uint32_t dv = (uint32_t)(rop_sat(dst[k]) * 255.0f + 0.5f);
+				uint32_t dv = (uint32_t)(sim_sat(dst[k]) * 255.0f + 0.5f);
 				c[k] = (float)(rop_logic(d->logic_op, sv, dv) & 0xff) * (1.0f / 255.0f);
 			}
 		} else if (d->blend[i]) {
 			float o[4];
 			rop_blend(d, c, dst, o);
 			for (unsigned k = 0; k < 4; k++)
-				c[k] = un ? rop_sat(o[k]) : o[k];
+				c[k] = un ? sim_sat(o[k]) : o[k];
 		}
 		if (rt->format == NV40_RT_COLOR_A8R8G8B8) {
 			/* the common case without the generic packer */
@@ -193,7 +186,7 @@ void sim_rop_quad(struct sim_grctx *g, struct draw_setup *d, int x, int y, unsig
 			if (!zp)
 				continue;
 			float fz = q->depth_written ? q->depth[p] : z[p];
-			fz = rop_sat(fz);
+			fz = sim_sat(fz);
 			uint32_t zmax = d->zbits == 24 ? 0xffffffu : 0xffffu;
 			uint32_t zf = (uint32_t)((double)fz * zmax + 0.5);
 			uint32_t word = d->zbits == 24 ? nv_rd32le(zp) : draw_rd16le(zp);

@@ -26,6 +26,7 @@
  * clamping to [0, 1]), fp16 rounds to nearest even with denormals, inf and
  * NaN, as the hardware's format conversion does. */
 #include "rt.h"
+#include "half.h"
 
 #include <math.h>
 #include <string.h>
@@ -150,15 +151,10 @@ uint8_t *sim_rt_pixel(const struct sim_rt *rt, unsigned x, unsigned y)
 
 /* ---- conversions ---- */
 
-static inline float rt_clamp01(float f)
-{
-	return f > 0.0f ? (f < 1.0f ? f : 1.0f) : 0.0f;   /* NaN -> 0 */
-}
-
 static inline uint32_t rt_unorm(float f, unsigned bits)
 {
 	uint32_t max = (1u << bits) - 1;
-	return (uint32_t)(rt_clamp01(f) * (float)max + 0.5f);
+	return (uint32_t)(sim_sat(f) * (float)max + 0.5f);
 }
 
 static inline float rt_from_unorm(uint32_t v, unsigned bits)
@@ -166,59 +162,12 @@ static inline float rt_from_unorm(uint32_t v, unsigned bits)
 	return (float)v / (float)((1u << bits) - 1);
 }
 
-static inline uint32_t rt_f2u(float f)
+/* The 32-bit 8-bit-channel formats: B in byte 0, R in byte 2 (A8R8G8B8 and
+ * its X variants), or the other way round (A8B8G8R8 and its). */
+static inline int rt_8888_bgra(unsigned fmt)
 {
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static inline float rt_u2f(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-/* float -> half, round to nearest even */
-uint16_t sim_rt_half(float f)
-{
-	uint32_t u = rt_f2u(f);
-	uint32_t sign = (u >> 16) & 0x8000, e = (u >> 23) & 0xff, m = u & 0x7fffff;
-
-	if (e == 0xff)                                     /* inf, NaN */
-		return (uint16_t)(sign | 0x7c00 | (m ? 0x200 | (m >> 13) : 0));
-	int32_t he = (int32_t)e - 127 + 15;
-	if (he >= 0x1f)
-		return (uint16_t)(sign | 0x7c00);          /* overflow -> inf */
-	if (he <= 0) {                                     /* denormal or zero */
-		if (he < -10)
-			return (uint16_t)sign;
-		m |= 0x800000;
-		unsigned shift = (unsigned)(14 - he);
-		uint32_t hm = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-		if (rem > half || (rem == half && (hm & 1)))
-			hm++;
-		return (uint16_t)(sign | hm);
-	}
-	uint32_t hm = m >> 13, rem = m & 0x1fff;
-	uint32_t h = sign | (uint32_t)he << 10 | hm;
-	if (rem > 0x1000 || (rem == 0x1000 && (hm & 1)))
-		h++;                                       /* may carry into the exponent: right */
-	return (uint16_t)h;
-}
-
-float sim_rt_unhalf(uint16_t h)
-{
-	uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
-
-	if (e == 0x1f)
-		return rt_u2f(sign | 0x7f800000 | m << 13);
-	if (!e) {
-		float f = (float)m * (1.0f / 16777216.0f);  /* m * 2^-24 */
-		return sign ? -f : f;
-	}
-	return rt_u2f(sign | (e + 127 - 15) << 23 | m << 13);
+	return fmt == NV40_RT_COLOR_A8R8G8B8 || fmt == NV40_RT_COLOR_X8R8G8B8_Z8R8G8B8 ||
+	       fmt == NV40_RT_COLOR_X8R8G8B8_O8R8G8B8;
 }
 
 void sim_rt_read(const struct sim_rt *rt, unsigned x, unsigned y, float rgba[4])
@@ -245,23 +194,19 @@ void sim_rt_read(const struct sim_rt *rt, unsigned x, unsigned y, float rgba[4])
 		rgba[2] = rt_from_unorm(v & 0x1f, 5);
 		break;
 	case NV40_RT_COLOR_A8R8G8B8:
-		rgba[3] = rt_from_unorm(p[3], 8);
-		/* fall through */
 	case NV40_RT_COLOR_X8R8G8B8_Z8R8G8B8:
 	case NV40_RT_COLOR_X8R8G8B8_O8R8G8B8:
-		rgba[0] = rt_from_unorm(p[2], 8);
-		rgba[1] = rt_from_unorm(p[1], 8);
-		rgba[2] = rt_from_unorm(p[0], 8);
-		break;
 	case NV40_RT_COLOR_A8B8G8R8:
-		rgba[3] = rt_from_unorm(p[3], 8);
-		/* fall through */
 	case NV40_RT_COLOR_X8B8G8R8_Z8B8G8R8:
-	case NV40_RT_COLOR_X8B8G8R8_O8B8G8R8:
-		rgba[0] = rt_from_unorm(p[0], 8);
+	case NV40_RT_COLOR_X8B8G8R8_O8B8G8R8: {
+		unsigned r = rt_8888_bgra(rt->format) ? 2 : 0;
+		rgba[0] = rt_from_unorm(p[r], 8);
 		rgba[1] = rt_from_unorm(p[1], 8);
-		rgba[2] = rt_from_unorm(p[2], 8);
+		rgba[2] = rt_from_unorm(p[2 - r], 8);
+		if (rt->format == NV40_RT_COLOR_A8R8G8B8 || rt->format == NV40_RT_COLOR_A8B8G8R8)
+			rgba[3] = rt_from_unorm(p[3], 8);
 		break;
+	}
 	case NV40_RT_COLOR_B8:
 		rgba[2] = rt_from_unorm(p[0], 8);
 		break;
@@ -271,14 +216,14 @@ void sim_rt_read(const struct sim_rt *rt, unsigned x, unsigned y, float rgba[4])
 		break;
 	case NV40_RT_COLOR_A16B16G16R16_FLOAT:
 		for (unsigned i = 0; i < 4; i++)
-			rgba[i] = sim_rt_unhalf(rt_rd16(p + 2 * i));
+			rgba[i] = sim_h2f(rt_rd16(p + 2 * i));
 		break;
 	case NV40_RT_COLOR_A32B32G32R32_FLOAT:
 		for (unsigned i = 0; i < 4; i++)
-			rgba[i] = rt_u2f(nv_rd32le(p + 4 * i));
+			rgba[i] = sim_u2f(nv_rd32le(p + 4 * i));
 		break;
 	case NV40_RT_COLOR_R32_FLOAT:
-		rgba[0] = rt_u2f(nv_rd32le(p));
+		rgba[0] = sim_u2f(nv_rd32le(p));
 		break;
 	}
 }
@@ -325,29 +270,22 @@ unsigned sim_rt_pack(unsigned fmt, const float rgba[4], unsigned mask, uint8_t p
 	case NV40_RT_COLOR_A8R8G8B8:
 	case NV40_RT_COLOR_X8R8G8B8_Z8R8G8B8:
 	case NV40_RT_COLOR_X8R8G8B8_O8R8G8B8:
-		CH(1, rt_unorm(rgba[0], 8) << 16, 0x00ff0000u);
-		CH(2, rt_unorm(rgba[1], 8) << 8, 0x0000ff00u);
-		CH(4, rt_unorm(rgba[2], 8), 0x000000ffu);
-		if (fmt == NV40_RT_COLOR_A8R8G8B8)
-			CH(8, rt_unorm(rgba[3], 8) << 24, 0xff000000u);
-		else {
-			v |= fmt == NV40_RT_COLOR_X8R8G8B8_O8R8G8B8 ? 0xff000000u : 0;
-			m |= any & 0xff000000u;
-		}
-		break;
 	case NV40_RT_COLOR_A8B8G8R8:
 	case NV40_RT_COLOR_X8B8G8R8_Z8B8G8R8:
-	case NV40_RT_COLOR_X8B8G8R8_O8B8G8R8:
-		CH(1, rt_unorm(rgba[0], 8), 0x000000ffu);
+	case NV40_RT_COLOR_X8B8G8R8_O8B8G8R8: {
+		unsigned rs = rt_8888_bgra(fmt) ? 16 : 0;
+		CH(1, rt_unorm(rgba[0], 8) << rs, 0xffu << rs);
 		CH(2, rt_unorm(rgba[1], 8) << 8, 0x0000ff00u);
-		CH(4, rt_unorm(rgba[2], 8) << 16, 0x00ff0000u);
-		if (fmt == NV40_RT_COLOR_A8B8G8R8)
+		CH(4, rt_unorm(rgba[2], 8) << (16 - rs), 0xffu << (16 - rs));
+		if (fmt == NV40_RT_COLOR_A8R8G8B8 || fmt == NV40_RT_COLOR_A8B8G8R8)
 			CH(8, rt_unorm(rgba[3], 8) << 24, 0xff000000u);
 		else {
-			v |= fmt == NV40_RT_COLOR_X8B8G8R8_O8B8G8R8 ? 0xff000000u : 0;
+			v |= fmt == NV40_RT_COLOR_X8R8G8B8_O8R8G8B8 ||
+			     fmt == NV40_RT_COLOR_X8B8G8R8_O8B8G8R8 ? 0xff000000u : 0;
 			m |= any & 0xff000000u;
 		}
 		break;
+	}
 	case NV40_RT_COLOR_B8:
 		CH(4, rt_unorm(rgba[2], 8), 0xffu);
 		break;
@@ -357,20 +295,20 @@ unsigned sim_rt_pack(unsigned fmt, const float rgba[4], unsigned mask, uint8_t p
 		break;
 	case NV40_RT_COLOR_A16B16G16R16_FLOAT:
 		for (unsigned i = 0; i < 4; i++) {
-			rt_set(pat + 2 * i, 2, sim_rt_half(rgba[i]));
+			rt_set(pat + 2 * i, 2, sim_f2h(rgba[i]));
 			if (mask & (1u << i))
 				msk[2 * i] = msk[2 * i + 1] = 0xff;
 		}
 		return n;
 	case NV40_RT_COLOR_A32B32G32R32_FLOAT:
 		for (unsigned i = 0; i < 4; i++) {
-			rt_set(pat + 4 * i, 4, rt_f2u(rgba[i]));
+			rt_set(pat + 4 * i, 4, sim_f2u(rgba[i]));
 			if (mask & (1u << i))
 				memset(msk + 4 * i, 0xff, 4);
 		}
 		return n;
 	case NV40_RT_COLOR_R32_FLOAT:
-		CH(1, rt_f2u(rgba[0]), 0xffffffffu);
+		CH(1, sim_f2u(rgba[0]), 0xffffffffu);
 		break;
 	default:
 		return 0;

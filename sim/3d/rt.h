@@ -45,8 +45,5 @@ void sim_rt_zs_write(const struct sim_rt *rt, unsigned x, unsigned y, float z, u
  * unknown format.  For fills (clear.c) and the ROP. */
 unsigned sim_rt_pack(unsigned fmt, const float rgba[4], unsigned mask, uint8_t pat[16],
 		     uint8_t msk[16]);
-/* fp16 <-> float, round to nearest even. */
-uint16_t sim_rt_half(float f);
-float sim_rt_unhalf(uint16_t h);
 
 #endif

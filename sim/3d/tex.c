@@ -17,6 +17,7 @@
  * the LOD clamps then).  Z16/Z24 always compare (RCOMP 0 = NEVER): Mesa
  * samples depth without compare through A8L8 / A16L16. */
 #include "tex.h"
+#include "half.h"
 
 #include <math.h>
 #include <string.h>
@@ -53,28 +54,6 @@ static uint32_t tex_bits(const uint8_t *p, unsigned lo, unsigned n)
 		v |= (uint64_t)p[b + i] << (8 * i);
 	v >>= sh;
 	return n >= 32 ? (uint32_t)v : (uint32_t)(v & ((1u << n) - 1));
-}
-
-static float tex_half(uint32_t h)
-{
-	uint32_t s = (h >> 15) & 1, e = (h >> 10) & 0x1f, m = h & 0x3ff;
-	float v;
-
-	if (e == 0)
-		v = ldexpf((float)m, -24);
-	else if (e == 31)
-		v = m ? NAN : INFINITY;
-	else
-		v = ldexpf((float)(m | 0x400), (int)e - 25);
-	return s ? -v : v;
-}
-
-static float tex_f32(uint32_t u)
-{
-	float f;
-
-	memcpy(&f, &u, sizeof(f));
-	return f;
 }
 
 static float tex_srgb(float c)
@@ -234,9 +213,9 @@ static void tex_fetch(const struct tex_ctx *c, unsigned face, unsigned lvl, uint
 			}
 			raw = tex_bits(p, c->f->lo[i], n);
 			if (l->kind == NV40_TEXK_HALF)
-				v[i] = tex_half(raw);
+				v[i] = sim_h2f((uint16_t)raw);
 			else if (l->kind == NV40_TEXK_FLOAT)
-				v[i] = tex_f32(raw);
+				v[i] = sim_u2f(raw);
 			else
 				v[i] = tex_unorm(raw, n, (c->signed_mask >> i) & 1 &&
 							  l->kind == NV40_TEXK_UNORM);

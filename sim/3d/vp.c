@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "hw/vp-isa.h"
+#include "sim/3d/half.h"
 #include "sim/3d/vp.h"
 
 #define VP_TEMPS      32
@@ -61,14 +62,6 @@ struct vp_state {
 	struct vp_stack_entry stack[VP_STACK];
 	unsigned sp;
 };
-
-static float vp_u2f(uint32_t u)
-{
-	float f;
-
-	memcpy(&f, &u, sizeof f);
-	return f;
-}
 
 static int32_t vp_areg_from(float f)
 {
@@ -106,11 +99,6 @@ static unsigned vp_swz(uint32_t swz, unsigned c)
 	return (swz >> (6 - 2 * c)) & 3;
 }
 
-static float vp_sat(float f)
-{
-	return f > 0.0f ? (f < 1.0f ? f : 1.0f) : 0.0f;
-}
-
 /* The address register component used for indexing this instruction. */
 static int32_t vp_index(const struct vp_state *st, const uint32_t insn[4])
 {
@@ -143,7 +131,7 @@ static void vp_read_src(const struct vp_state *st, const uint32_t insn[4], unsig
 			idx += vp_index(st, insn);
 		if (idx >= 0 && idx < NV40_VP_CONSTS)
 			for (unsigned c = 0; c < 4; c++)
-				raw[c] = vp_u2f(cst[idx][c]);
+				raw[c] = sim_u2f(cst[idx][c]);
 		break;
 	default:
 		break;
@@ -421,8 +409,8 @@ int sim_vp_run(const uint32_t code[NV40_VP_INSNS][4], unsigned start,
 		has_s = vp_sca_op(sop, s[2], sres);
 		if (nv40_vp_SAT(insn))
 			for (unsigned c = 0; c < 4; c++) {
-				vres[c] = vp_sat(vres[c]);
-				sres[c] = vp_sat(sres[c]);
+				vres[c] = sim_sat(vres[c]);
+				sres[c] = sim_sat(sres[c]);
 			}
 
 		/* Address register ops (the vector half). */

@@ -5,7 +5,7 @@
  *                       fds that are not ours; test_glx compares the output
  *                       with a run without the interposer: it must be equal
  *   glx-probe NAME      runs the checks NAME (sysfs, fds, gem, fork,
- *                       threads, names) and exits 0 when all pass
+ *                       threads, names, realnodes) and exits 0 when all pass
  *
  * Each check prints "ok - ..." or "not ok - ...". */
 #include <stdint.h>
@@ -384,6 +384,53 @@ static int probe_gem(void)
 	return failures ? 1 : 0;
 }
 
+/* ---- real DRM nodes beside ours (test_glx makes a private /dev with
+ * renderD128 and card0 character devices that no driver serves) ---- */
+
+static int probe_realnodes(void)
+{
+	char names[16][300];
+	unsigned n = 0, ours = 0, real_seen = 0;
+	DIR *d = opendir("/dev/dri");
+	struct dirent *e;
+	while (d && (e = readdir(d)) && n < 16)
+		if (e->d_name[0] != '.')
+			snprintf(names[n++], sizeof(names[0]), "%s", e->d_name);
+	if (d)
+		closedir(d);
+	for (unsigned i = 0; i < n; i++) {
+		char p[400], buf[64];
+		unsigned minor;
+		if (sscanf(names[i], "renderD%u", &minor) != 1 && sscanf(names[i], "card%u", &minor) != 1)
+			continue;
+		snprintf(p, sizeof(p), "/sys/dev/char/226:%u/device/vendor", minor);
+		int is_ours = slurp_open(p, buf, sizeof(buf)) && strstr(buf, "0x10de");
+		if (is_ours) {
+			CHECK(i == ours, "our node %s is listed before the real ones", names[i]);
+			ours++;
+		} else {
+			real_seen |= !strcmp(names[i], "renderD128") ? 1 : !strcmp(names[i], "card0") ? 2 : 0;
+		}
+	}
+	CHECK(ours == 2, "both our nodes are listed (%u)", ours);
+	CHECK(real_seen == 3, "the real renderD128 and card0 are still listed");
+	CHECK(find_nodes() == 0 && render_minor != 128 && primary_minor != 0,
+	      "ours take the next free minors (%s, %s)", render, primary);
+	struct stat st;
+	CHECK(stat("/dev/dri/renderD128", &st) == 0 && S_ISCHR(st.st_mode) && minor(st.st_rdev) == 128 &&
+	      (st.st_ino & 0xfffff000u) != 0x4e56d000u, "stat of the real render node is the real one");
+	errno = 0;
+	int fd = open("/dev/dri/renderD128", O_RDWR);
+	CHECK(fd < 0 && (errno == ENXIO || errno == ENODEV), "open of the real node reaches the kernel (%s)",
+	      strerror(errno));
+	CHECK(stat("/sys/dev/char/226:128/device/vendor", &st) < 0 && errno == ENOENT,
+	      "the real node's sysfs is not faked");
+	fd = open(render, O_RDWR);
+	CHECK(fd >= 0 && works(fd), "our render node works beside them");
+	close(fd);
+	return failures ? 1 : 0;
+}
+
 /* ---- fork: the child's inherited fds are inert; the parent carries on ---- */
 
 static int probe_fork(void)
@@ -516,6 +563,7 @@ int main(int argc, char **argv)
 	static const struct { const char *name; int (*fn)(void); } probes[] = {
 		{ "sysfs", probe_sysfs }, { "fds", probe_fds }, { "gem", probe_gem },
 		{ "fork", probe_fork }, { "threads", probe_threads }, { "names", probe_names },
+		{ "realnodes", probe_realnodes },
 	};
 	for (unsigned i = 0; argc == 2 && i < sizeof(probes) / sizeof(probes[0]); i++)
 		if (!strcmp(argv[1], probes[i].name)) {
@@ -523,6 +571,6 @@ int main(int argc, char **argv)
 			printf("%d failures\n", failures);
 			return r;
 		}
-	fprintf(stderr, "usage: glx-probe real DIR | sysfs | fds | gem | fork | threads | names\n");
+	fprintf(stderr, "usage: glx-probe real DIR | sysfs | fds | gem | fork | threads | names | realnodes\n");
 	return 2;
 }

@@ -2,7 +2,8 @@
  * under nvd-run against a real nvd and checks, call by call, every libc
  * function the interposer wraps (sysfs, fds, buffers, fork, threads, GEM
  * names); the same libc calls on paths that are not ours give exactly what
- * they give without the interposer; nvd-run says so when nvd is not there;
+ * they give without the interposer, and real DRM nodes (in a private /dev)
+ * stay listed and reachable beside ours; nvd-run says so when nvd is not there;
  * and every file the probes opened is gone from nvd afterwards. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,11 +13,33 @@
 #include <cmocka.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 
 #include "tests/lib/nvt-test.h"
 
 static char nvd_run[PATH_MAX], probe[PATH_MAX];
+
+/* In the child: a private /dev holding real (driverless) DRM nodes
+ * renderD128 and card0, as on a machine with a GPU. */
+static int private_dev_with_drm_nodes(void)
+{
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("none", "/dev", "tmpfs", 0, "mode=755") < 0)
+		return -errno;
+	if (mknod("/dev/null", S_IFCHR | 0666, makedev(1, 3)) < 0 || chmod("/dev/null", 0666) < 0 ||
+	    mknod("/dev/zero", S_IFCHR | 0666, makedev(1, 5)) < 0 ||
+	    mknod("/dev/urandom", S_IFCHR | 0666, makedev(1, 9)) < 0 || mkdir("/dev/dri", 0755) < 0 ||
+	    mknod("/dev/dri/renderD128", S_IFCHR | 0666, makedev(226, 128)) < 0 ||
+	    mknod("/dev/dri/card0", S_IFCHR | 0666, makedev(226, 0)) < 0)
+		return -errno;
+	return 0;
+}
+
+static int with_drm_nodes;
 
 /* Run argv with extra environment (NULL-terminated "K=V" list or NULL),
  * stdout+stderr into out; the exit code (128+signal when killed). */
@@ -33,6 +56,10 @@ static int run(const char *const *argv, const char *const *env, char *out, size_
 		close(p[1]);
 		for (unsigned i = 0; env && env[i]; i++)
 			putenv((char *)env[i]);
+		if (with_drm_nodes && private_dev_with_drm_nodes() < 0) {
+			printf("cannot make a private /dev with DRM nodes (needs root): %s\n", strerror(errno));
+			_exit(126);
+		}
 		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
@@ -72,6 +99,14 @@ static void test_fork(void **state) { run_probe(state, "fork"); }
 static void test_threads(void **state) { run_probe(state, "threads"); }
 static void test_gem_names_need_auth(void **state) { run_probe(state, "names"); }
 
+/* A machine with real DRM nodes: they stay listed and reachable. */
+static void test_real_drm_nodes_untouched(void **state)
+{
+	with_drm_nodes = 1;
+	run_probe(state, "realnodes");
+	with_drm_nodes = 0;
+}
+
 /* Paths and fds that are not ours: the same results with and without it. */
 static void test_other_paths_untouched(void **state)
 {
@@ -105,6 +140,20 @@ static void test_nvd_run_without_nvd(void **state)
 	assert_int_equal(run(none, NULL, out, sizeof(out)), 2);
 }
 
+/* The user's first check: Mesa on nvd names the chip, for GL and GLES2. */
+static void test_nvd_glinfo_names_the_chip(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	static char out[4096];
+	char glinfo[PATH_MAX + 16];
+	snprintf(glinfo, sizeof(glinfo), "%s/nvd-glinfo", getenv("NVD_TOOLS"));
+	const char *argv[] = { nvd_run, "--socket", d->sock, glinfo, NULL };
+	assert_int_equal(run(argv, NULL, out, sizeof(out)), 0);
+	if (!strstr(out, "GL renderer: NV43\n") || !strstr(out, "GLES2 renderer: NV43\n"))
+		fail_msg("nvd-glinfo said:\n%s", out);
+	nvt_end(d);
+}
+
 static void test_nvd_run_missing_program(void **state)
 {
 	struct nvt_daemon *d = nvt_d(state);
@@ -132,8 +181,10 @@ int main(void)
 		NVT_TEST(test_threads),
 		NVT_TEST(test_gem_names_need_auth),
 		NVT_TEST(test_other_paths_untouched),
+		NVT_TEST(test_real_drm_nodes_untouched),
 		cmocka_unit_test(test_nvd_run_without_nvd),
 		NVT_TEST(test_nvd_run_missing_program),
+		NVT_TEST(test_nvd_glinfo_names_the_chip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,17 +23,6 @@
 #include "proto/ring.h"
 #include "tests/lib/nvt-test.h"
 
-static int raw_connect(struct nvt_daemon *d)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	assert_true(fd >= 0);
-	assert_true(strlen(d->sock) < sizeof(sa.sun_path));
-	memcpy(sa.sun_path, d->sock, strlen(d->sock) + 1);
-	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	return fd;
-}
-
 /* A reply within 5 s: its length (0: the daemon hung up). */
 static long raw_recv(int fd, void *buf, uint32_t len, int *fds, unsigned *nfds)
 {
@@ -144,7 +133,7 @@ static void expect_violation(int fd, uint32_t type, uint32_t tag, int32_t err)
 PROTO_ATTACK(truncated_message)
 {
 	UNUSED_ARGS;
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	assert_int_equal(nvd_sendmsg(fd, "\x01\x00\x00", 3, NULL, 0), 3);
 	expect_violation(fd, 0, 0, -EPROTO);
 }
@@ -152,7 +141,7 @@ PROTO_ATTACK(truncated_message)
 PROTO_ATTACK(truncated_request_body)
 {
 	UNUSED_ARGS;
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	struct nvd_req_hello hello = { NVD_PROTO_MAGIC, NVD_PROTO_VERSION, "short" };
 	raw_send(fd, NVD_MSG_HELLO, 7, &hello, sizeof(hello) - 1);
 	expect_violation(fd, NVD_MSG_HELLO, 7, -EPROTO);
@@ -161,7 +150,7 @@ PROTO_ATTACK(truncated_request_body)
 PROTO_ATTACK(request_longer_than_its_type)
 {
 	UNUSED_ARGS;
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	raw_hello(fd, NVD_PROTO_VERSION);
 	uint8_t body[sizeof(struct nvd_req_none) + 8] = { 0 };
 	raw_send(fd, NVD_MSG_STATUS, 8, body, sizeof(body));
@@ -171,7 +160,7 @@ PROTO_ATTACK(request_longer_than_its_type)
 PROTO_ATTACK(oversized_message)
 {
 	UNUSED_ARGS;
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	raw_hello(fd, NVD_PROTO_VERSION);
 	static uint8_t big[NVD_MSG_MAX * 4];
 	struct nvd_msg_hdr hd = { NVD_MSG_STATUS, 9 };
@@ -184,7 +173,7 @@ PROTO_ATTACK(wrong_protocol_version)
 {
 	UNUSED_ARGS;
 	char msg[160];
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	struct nvd_req_hello hello = { NVD_PROTO_MAGIC, NVD_PROTO_VERSION + 1, "future" };
 	raw_send(fd, NVD_MSG_HELLO, 3, &hello, sizeof(hello));
 	int32_t e = raw_reply(fd, NVD_MSG_HELLO, 3, NULL, 0, msg);
@@ -197,7 +186,7 @@ PROTO_ATTACK(wrong_protocol_version)
 PROTO_ATTACK(bad_magic)
 {
 	UNUSED_ARGS;
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	struct nvd_req_hello hello = { 0x12345678, NVD_PROTO_VERSION, "impostor" };
 	raw_send(fd, NVD_MSG_HELLO, 4, &hello, sizeof(hello));
 	expect_violation(fd, NVD_MSG_HELLO, 4, -EPROTO);
@@ -206,7 +195,7 @@ PROTO_ATTACK(bad_magic)
 PROTO_ATTACK(unknown_message_type)
 {
 	UNUSED_ARGS;
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	raw_hello(fd, NVD_PROTO_VERSION);
 	uint32_t body[4] = { 0 };
 	raw_send(fd, 0x7777, 5, body, sizeof(body));
@@ -216,7 +205,7 @@ PROTO_ATTACK(unknown_message_type)
 PROTO_ATTACK(message_type_zero)
 {
 	UNUSED_ARGS;
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	uint32_t body[1] = { 0 };
 	raw_send(fd, NVD_MSG_NONE, 5, body, sizeof(body));
 	expect_violation(fd, NVD_MSG_NONE, 5, -EPROTO);
@@ -225,7 +214,7 @@ PROTO_ATTACK(message_type_zero)
 PROTO_ATTACK(request_before_hello)
 {
 	UNUSED_ARGS;
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	struct nvd_req_bo_new rq = { 4096, NVD_DOMAIN_VRAM, 0 };
 	raw_send(fd, NVD_MSG_BO_NEW, 6, &rq, sizeof(rq));
 	expect_violation(fd, NVD_MSG_BO_NEW, 6, -EPROTO);
@@ -234,7 +223,7 @@ PROTO_ATTACK(request_before_hello)
 PROTO_ATTACK(second_hello)
 {
 	UNUSED_ARGS;
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	raw_hello(fd, NVD_PROTO_VERSION);
 	struct nvd_req_hello hello = { NVD_PROTO_MAGIC, NVD_PROTO_VERSION, "again" };
 	raw_send(fd, NVD_MSG_HELLO, 2, &hello, sizeof(hello));
@@ -272,25 +261,11 @@ static void send_with_fds(int sock, uint32_t type, uint32_t tag, const void *bod
 		close(fds[i]);
 }
 
-/* The daemon's descriptors come back to `base`. */
-static void assert_daemon_fds(struct nvt_daemon *d, int base)
-{
-	int n = -1;
-	for (unsigned i = 0; i < 200; i++) {
-		if ((n = nvt_daemon_fds(d)) == base)
-			return;
-		struct timespec t = { 0, 10 * 1000 * 1000 };
-		nanosleep(&t, NULL);
-	}
-	fail_msg("nvd holds %d descriptors, %d before the attack: it kept what it was sent", n,
-		 base);
-}
-
 PROTO_ATTACK(garbage_fd_with_hello)
 {
 	UNUSED_ARGS;
 	int base = nvt_daemon_fds_settled(d);
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	struct nvd_req_hello hello = { NVD_PROTO_MAGIC, NVD_PROTO_VERSION, "fd-sender" };
 	int sent = memfd_create("nvt-garbage", MFD_CLOEXEC);
 	uint8_t buf[sizeof(struct nvd_msg_hdr) + sizeof(hello)];
@@ -300,31 +275,31 @@ PROTO_ATTACK(garbage_fd_with_hello)
 	assert_int_equal(nvd_sendmsg(fd, buf, sizeof(buf), &sent, 1), (long)sizeof(buf));
 	close(sent);
 	expect_violation(fd, NVD_MSG_HELLO, 11, -EPROTO);
-	assert_daemon_fds(d, base);
+	nvt_assert_daemon_fds(d, base);
 }
 
 PROTO_ATTACK(garbage_fds_with_a_request_after_hello)
 {
 	UNUSED_ARGS;
 	int base = nvt_daemon_fds_settled(d);
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	raw_hello(fd, NVD_PROTO_VERSION);
 	struct nvd_req_none rq = { 0 };
 	send_with_fds(fd, NVD_MSG_STATUS, 12, &rq, sizeof(rq), NVD_MSG_MAX_FDS);
 	expect_violation(fd, NVD_MSG_STATUS, 12, -EPROTO);
-	assert_daemon_fds(d, base);
+	nvt_assert_daemon_fds(d, base);
 }
 
 PROTO_ATTACK(more_fds_than_a_message_may_carry)
 {
 	UNUSED_ARGS;
 	int base = nvt_daemon_fds_settled(d);
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	raw_hello(fd, NVD_PROTO_VERSION);
 	struct nvd_req_none rq = { 0 };
 	send_with_fds(fd, NVD_MSG_STATUS, 13, &rq, sizeof(rq), 60);
 	expect_violation(fd, 0, 0, -EPROTO);
-	assert_daemon_fds(d, base);
+	nvt_assert_daemon_fds(d, base);
 }
 
 /* ---- well-formed requests with hostile values: refused, still served ---- */
@@ -339,7 +314,7 @@ static int32_t request(int fd, uint32_t type, uint32_t tag, const void *rq, size
 PROTO_ATTACK(bo_new_with_hostile_sizes_domains_and_flags)
 {
 	UNUSED_ARGS;
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	raw_hello(fd, NVD_PROTO_VERSION);
 	struct nvd_req_bo_new rq;
 	rq = (struct nvd_req_bo_new){ ~0ull, NVD_DOMAIN_VRAM, 0 };
@@ -359,7 +334,7 @@ PROTO_ATTACK(bo_new_with_hostile_sizes_domains_and_flags)
 PROTO_ATTACK(bo_free_of_handles_the_client_does_not_own)
 {
 	UNUSED_ARGS;
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	raw_hello(fd, NVD_PROTO_VERSION);
 	static const uint32_t handles[] = { 0, 1, 5, 0x7fffffff, 0xffffffff };
 	for (unsigned i = 0; i < 5; i++) {
@@ -373,7 +348,7 @@ PROTO_ATTACK(bo_free_of_handles_the_client_does_not_own)
 PROTO_ATTACK(channel_requests_on_channels_the_client_does_not_have)
 {
 	UNUSED_ARGS;
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	raw_hello(fd, NVD_PROTO_VERSION);
 	static const uint32_t chans[] = { 0, 31, 32, 0xffffffff };
 	for (unsigned i = 0; i < 4; i++) {
@@ -433,7 +408,7 @@ PROTO_ATTACK(object_requests_with_hostile_classes_and_handles)
 PROTO_ATTACK(dma_new_with_a_nonzero_pad_field)
 {
 	UNUSED_ARGS;
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	raw_hello(fd, NVD_PROTO_VERSION);
 	struct nvd_req_bo_new bn = { 4096, NVD_DOMAIN_VRAM, 0 };
 	struct nvd_rep_bo_new bo;
@@ -469,7 +444,7 @@ PROTO_ATTACK(dma_new_with_a_nonzero_pad_field)
 PROTO_ATTACK(requests_flood_without_reading_replies)
 {
 	UNUSED_ARGS;
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	raw_hello(fd, NVD_PROTO_VERSION);
 	int fl = fcntl(fd, F_GETFL);
 	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
@@ -506,7 +481,7 @@ PROTO_ATTACK(many_connections_that_never_say_hello)
 	int base = nvt_daemon_fds_settled(d);
 	int fds[300];
 	for (unsigned i = 0; i < 300; i++)
-		fds[i] = raw_connect(d);
+		fds[i] = nvt_raw_connect(d);
 	struct nvc *c;
 	struct nvc_status st;
 	NVT_OK(nvc_connect(d->sock, "bystander", &c));
@@ -514,7 +489,7 @@ PROTO_ATTACK(many_connections_that_never_say_hello)
 	nvc_close(c);
 	for (unsigned i = 0; i < 300; i++)
 		close(fds[i]);
-	assert_daemon_fds(d, base);
+	nvt_assert_daemon_fds(d, base);
 }
 
 static const char *const small_quota[] = { "--quota", "8", "--max-bos", "100", NULL };

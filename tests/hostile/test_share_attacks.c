@@ -23,17 +23,6 @@
 
 /* ---- the raw protocol ---- */
 
-static int raw_connect(struct nvt_daemon *d)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	assert_true(fd >= 0);
-	assert_true(strlen(d->sock) < sizeof(sa.sun_path));
-	memcpy(sa.sun_path, d->sock, strlen(d->sock) + 1);
-	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	return fd;
-}
-
 static void raw_send(int fd, uint32_t type, uint32_t tag, const void *body, size_t len,
 		     const int *fds, unsigned nfds)
 {
@@ -77,7 +66,7 @@ static int32_t raw_call(int fd, uint32_t type, uint32_t tag, const void *body, s
 
 static int raw_client(struct nvt_daemon *d)
 {
-	int fd = raw_connect(d);
+	int fd = nvt_raw_connect(d);
 	struct nvd_req_hello h = { NVD_PROTO_MAGIC, NVD_PROTO_VERSION, "raw-attacker" };
 	assert_int_equal(raw_call(fd, NVD_MSG_HELLO, 1, &h, sizeof(h)), 0);
 	return fd;
@@ -103,54 +92,6 @@ static int raw_import(int sock, int fd, uint32_t tag)
 	return (int)rep.handle;
 }
 
-static void sleep_ms(unsigned ms)
-{
-	struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000 };
-	nanosleep(&t, NULL);
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
-static void assert_daemon_fds(struct nvt_daemon *d, int base)
-{
-	int n = -1;
-	for (unsigned i = 0; i < 200; i++) {
-		if ((n = nvt_daemon_fds(d)) == base)
-			return;
-		sleep_ms(10);
-	}
-	fail_msg("nvd holds %d descriptors, %d before the attack", n, base);
-}
-
-/* nvt_attack, and afterwards the daemon holds exactly the descriptors it
- * held before (every fd it was sent or made for the attacker is closed). */
-static void share_attack(struct nvt_daemon *d,
-			 void (*attack)(struct nvt_daemon *d, struct nvt_honest *h, void *arg))
-{
-	uint8_t *ref = NULL, *got = NULL;
-	size_t reflen = 0, gotlen = 0;
-	struct nvt_honest h;
-
-	NVT_OK(nvt_honest_alone(d, 7, &ref, &reflen));
-	int base = nvt_daemon_fds_settled(d);
-	NVT_OK(nvt_honest_start(&h, d, 7));
-	NVT_OK(nvt_honest_go(&h));
-	attack(d, &h, NULL);
-	if (!nvt_daemon_alive(d))
-		fail_msg("nvd died under the attack");
-	NVT_OK(nvt_honest_finish(&h, &got, &gotlen));
-	nvt_assert_same_bytes(ref, reflen, got, gotlen, "the honest client's buffers");
-	free(ref);
-	free(got);
-	assert_daemon_fds(d, base);
-	nvt_end(d);
-}
-
 /* ---- a buffer kept busy by a long copy ---- */
 
 struct busy {
@@ -159,30 +100,12 @@ struct busy {
 	uint32_t fence;
 };
 
-static void copy_raw(struct nvt_push *p, struct nvt_buf *src, struct nvt_buf *dst)
-{
-	nvt_space(p, 3 + 9);
-	nvt_ref(p, src->bo, NVC_READ);
-	nvt_ref(p, dst->bo, NVC_WRITE);
-	nvt_begin(p, NVT_SUBC_M2MF, NV_M2MF_DMA_BUFFER_IN, 2);
-	nvt_out(p, nvt_dma(p, src));
-	nvt_out(p, nvt_dma(p, dst));
-	nvt_begin(p, NVT_SUBC_M2MF, NV_M2MF_OFFSET_IN, 8);
-	nvt_out(p, (uint32_t)src->addr);
-	nvt_out(p, (uint32_t)dst->addr);
-	nvt_out(p, 4096);
-	nvt_out(p, 4096);
-	nvt_out(p, 4096);
-	nvt_out(p, (uint32_t)(src->size / 4096));
-	nvt_out(p, 1 | 1 << 8);
-	nvt_out(p, 0);
-}
-
 static uint32_t copies(struct busy *b, unsigned n)
 {
 	uint32_t f = 0;
 	for (unsigned i = 0; i < n; i++)
-		copy_raw(&b->t.p, &b->src, &b->dst);
+		nvt_m2mf_cmd(&b->t.p, &b->src, 0, 4096, &b->dst, 0, 4096, 4096,
+			     (uint32_t)(b->src.size / 4096));
 	NVT_OK(nvt_submit(&b->t.p, &f));
 	return f;
 }
@@ -196,9 +119,9 @@ static void busy_start(struct busy *b, struct nvt_daemon *d, unsigned ms)
 	unsigned n = 8;
 	int64_t t;
 	for (;;) {
-		int64_t t0 = now_ns();
+		int64_t t0 = nvt_now_ns();
 		NVT_OK(nvt_wait(&b->t.p, copies(b, n)));
-		t = now_ns() - t0;
+		t = nvt_now_ns() - t0;
 		if (t >= 50000000 || n * 4 > 10000)
 			break;
 		n *= 4;
@@ -249,7 +172,7 @@ static void attack_open_real_name_unauthenticated(struct nvt_daemon *d, struct n
 	int r = -EBUSY;
 	for (unsigned i = 0; i < 200 && r == -EBUSY; i++) {
 		if ((r = nvc_set_master(thief)) == -EBUSY)
-			sleep_ms(10);
+			nvt_sleep_ms(10);
 	}
 	NVT_OK(r);
 	NVT_OK(nvc_bo_open(thief, name, &got));
@@ -259,7 +182,7 @@ static void attack_open_real_name_unauthenticated(struct nvt_daemon *d, struct n
 
 static void test_unauthenticated_open_of_real_name_is_eacces(void **state)
 {
-	share_attack(nvt_d(state), attack_open_real_name_unauthenticated);
+	nvt_attack_fds(nvt_d(state), attack_open_real_name_unauthenticated, NULL, 1);
 }
 
 static void attack_forged_names(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
@@ -294,7 +217,7 @@ static void attack_forged_names(struct nvt_daemon *d, struct nvt_honest *h, void
 
 static void test_forged_names_fail_even_for_authenticated_client(void **state)
 {
-	share_attack(nvt_d(state), attack_forged_names);
+	nvt_attack_fds(nvt_d(state), attack_forged_names, NULL, 1);
 }
 
 static void attack_auth_by_non_master(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
@@ -327,7 +250,7 @@ static void attack_auth_by_non_master(struct nvt_daemon *d, struct nvt_honest *h
 
 static void test_auth_magic_by_non_master_is_eacces(void **state)
 {
-	share_attack(nvt_d(state), attack_auth_by_non_master);
+	nvt_attack_fds(nvt_d(state), attack_auth_by_non_master, NULL, 1);
 }
 
 /* ---- import ---- */
@@ -368,7 +291,7 @@ static void attack_import_foreign_fds(struct nvt_daemon *d, struct nvt_honest *h
 
 static void test_import_of_non_nvd_fds_is_einval_and_keeps_nothing(void **state)
 {
-	share_attack(nvt_d(state), attack_import_foreign_fds);
+	nvt_attack_fds(nvt_d(state), attack_import_foreign_fds, NULL, 1);
 }
 
 static void attack_import_fd_counts(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
@@ -402,7 +325,7 @@ static void attack_import_fd_counts(struct nvt_daemon *d, struct nvt_honest *h, 
 
 static void test_import_with_zero_or_two_fds_is_dropped_as_protocol_violation(void **state)
 {
-	share_attack(nvt_d(state), attack_import_fd_counts);
+	nvt_attack_fds(nvt_d(state), attack_import_fd_counts, NULL, 1);
 }
 
 /* ---- waits ---- */
@@ -435,7 +358,7 @@ static void attack_wait_not_held(struct nvt_daemon *d, struct nvt_honest *h, voi
 
 static void test_wait_on_handle_not_held_is_enoent(void **state)
 {
-	share_attack(nvt_d(state), attack_wait_not_held);
+	nvt_attack_fds(nvt_d(state), attack_wait_not_held, NULL, 1);
 }
 
 /* 1000 waits on a busy buffer from one connection: the first NVD_CLIENT_WAITS
@@ -490,7 +413,7 @@ static void attack_many_waits(struct nvt_daemon *d, struct nvt_honest *h, void *
 
 static void test_thousand_parked_waits_are_bounded(void **state)
 {
-	share_attack(nvt_d(state), attack_many_waits);
+	nvt_attack_fds(nvt_d(state), attack_many_waits, NULL, 1);
 }
 
 /* Connections that leave with parked waits: nothing stays behind, and the
@@ -528,7 +451,7 @@ static void attack_leave_with_waits(struct nvt_daemon *d, struct nvt_honest *h, 
 
 static void test_disconnect_with_parked_waits_leaks_nothing(void **state)
 {
-	share_attack(nvt_d(state), attack_leave_with_waits);
+	nvt_attack_fds(nvt_d(state), attack_leave_with_waits, NULL, 1);
 }
 
 int main(void)

@@ -10,6 +10,8 @@
 
 #include "tests/lib/nvt-test.h"
 
+#define NVD_HELLO_DEADLINE_S 10   /* nvd/nvd.h NVD_HELLO_TIMEOUT_S; tests include no daemon header */
+
 #define MAX_CHANS 64
 
 /* A small M2MF on the channel: 3 lines of 100 bytes, checked. */
@@ -96,11 +98,27 @@ static void test_channel_open_close_cycles_do_not_leak_hardware_channels(void **
 	nvt_end(d);
 }
 
+/* The HELLO deadline ends with HELLO: a greeted client may stay idle for
+ * longer than it and keep its connection (a GL program between frames). */
+static void test_idle_client_past_the_hello_deadline_stays(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	struct nvc *c;
+	struct nvc_status st;
+	NVT_OK(nvc_connect(d->sock, "idle", &c));
+	sleep(NVD_HELLO_DEADLINE_S + 1);
+	NVT_OK(nvc_status(c, &st));
+	assert_int_equal(st.clients, 1);
+	nvc_close(c);
+	nvt_end(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		NVT_TEST(test_channels_until_exhausted_each_works_next_is_ebusy),
 		NVT_TEST(test_channel_open_close_cycles_do_not_leak_hardware_channels),
+		NVT_TEST(test_idle_client_past_the_hello_deadline_stays),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

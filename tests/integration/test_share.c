@@ -21,40 +21,13 @@
 
 #define MIB (1u << 20)
 
-static int64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000 };
-	nanosleep(&t, NULL);
-}
-
 /* One M2MF copy of a whole buffer (4 KiB lines), without the CPU shadow
  * (the test applies the copy to the shadow once: repeating it changes
  * nothing). */
 static void copy_raw(struct nvt_push *p, struct nvt_buf *src, struct nvt_buf *dst)
 {
 	uint32_t lines = (uint32_t)(src->size < dst->size ? src->size : dst->size) / 4096;
-	nvt_space(p, 3 + 9);
-	nvt_ref(p, src->bo, NVC_READ);
-	nvt_ref(p, dst->bo, NVC_WRITE);
-	nvt_begin(p, NVT_SUBC_M2MF, NV_M2MF_DMA_BUFFER_IN, 2);
-	nvt_out(p, nvt_dma(p, src));
-	nvt_out(p, nvt_dma(p, dst));
-	nvt_begin(p, NVT_SUBC_M2MF, NV_M2MF_OFFSET_IN, 8);
-	nvt_out(p, (uint32_t)src->addr);
-	nvt_out(p, (uint32_t)dst->addr);
-	nvt_out(p, 4096);
-	nvt_out(p, 4096);
-	nvt_out(p, 4096);
-	nvt_out(p, lines);
-	nvt_out(p, 1 | 1 << 8);
-	nvt_out(p, 0);
+	nvt_m2mf_cmd(p, src, 0, 4096, dst, 0, 4096, 4096, lines);
 }
 
 /* Submit `reps` copies src -> dst in one submission. */
@@ -80,9 +53,9 @@ static unsigned reps_for_ms(struct nvt_push *p, struct nvt_buf *src, struct nvt_
 	unsigned n = 8;
 	int64_t t;
 	for (;;) {
-		int64_t t0 = now_ns();
+		int64_t t0 = nvt_now_ns();
 		NVT_OK(nvt_wait(p, long_copy(p, src, dst, n)));
-		t = now_ns() - t0;
+		t = nvt_now_ns() - t0;
 		if (t >= 50000000 || n * 4 > MAX_REPS)
 			break;
 		n *= 4;
@@ -198,7 +171,7 @@ static void test_master_is_exclusive_and_released_on_drop_and_disconnect(void **
 	int r = -EBUSY;
 	for (unsigned i = 0; i < 200 && r == -EBUSY; i++)
 		if ((r = nvc_set_master(a)) == -EBUSY)
-			sleep_ms(10);
+			nvt_sleep_ms(10);
 	NVT_OK(r);
 	nvc_close(a);
 	nvt_end(d);
@@ -358,9 +331,9 @@ static void test_wait_timeout_passes_with_ebusy_then_daemon_serves_on(void **sta
 	busy_open(&b, d);
 	unsigned reps = reps_for_ms(&b.a.p, &b.src, &b.dst, 1500);
 	uint32_t f = long_copy(&b.a.p, &b.src, &b.dst, reps);
-	int64_t t0 = now_ns();
+	int64_t t0 = nvt_now_ns();
 	int r = nvc_bo_wait(b.dst.bo, 0, 200000000);   /* 200 ms */
-	int64_t took = now_ns() - t0;
+	int64_t took = nvt_now_ns() - t0;
 	if (r != -EBUSY)
 		fail_msg("a 200 ms wait on a buffer busy for ~1.5 s gave %d after %lld ms "
 			 "(%u copies; done: %d)", r, (long long)(took / 1000000), reps,
@@ -508,7 +481,7 @@ static void test_creator_pays_and_sigkill_of_creator_leaves_buffers_to_importer(
 		NVT_OK(nvc_status(b.c, &st));
 		if (st.clients == 1)
 			break;
-		sleep_ms(10);
+		nvt_sleep_ms(10);
 	}
 	assert_int_equal(st.clients, 1);
 	assert_int_equal(st.vram_client, MIB);
@@ -571,7 +544,7 @@ static void test_sigkill_of_importer_mid_work_leaves_creator_intact(void **state
 		assert_true(pid > 0);
 		send_fd(sp[0], nvc_bo_fd(x.bo));
 		assert_int_equal(read(sp[0], &c, 1), 1);   /* work in flight */
-		sleep_ms(round * 5);
+		nvt_sleep_ms(round * 5);
 		kill(pid, SIGKILL);
 		assert_int_equal(nvt_wait_child(pid, 5000), 128 + SIGKILL);
 		close(sp[0]);
@@ -581,7 +554,7 @@ static void test_sigkill_of_importer_mid_work_leaves_creator_intact(void **state
 			NVT_OK(nvc_status(a.c, &st));
 			if (st.clients == 1 && !st.channels_used)
 				break;
-			sleep_ms(10);
+			nvt_sleep_ms(10);
 		}
 		assert_int_equal(st.clients, 1);
 		assert_int_equal(st.bos, 2);       /* x and the push buffer */

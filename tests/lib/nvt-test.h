@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tests/lib/nvt.h"
@@ -111,19 +114,62 @@ static inline void nvt_assert_same_bytes(const uint8_t *a, size_t alen, const ui
 				 b[i], a[i]);
 }
 
+static inline int64_t nvt_now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static inline void nvt_sleep_ms(unsigned ms)
+{
+	struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000 };
+	nanosleep(&t, NULL);
+}
+
+/* A bare SOCK_SEQPACKET connection to the daemon, for writing the protocol
+ * by hand. */
+static inline int nvt_raw_connect(const struct nvt_daemon *d)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	assert_true(fd >= 0);
+	assert_true(strlen(d->sock) < sizeof(sa.sun_path));
+	memcpy(sa.sun_path, d->sock, strlen(d->sock) + 1);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	return fd;
+}
+
+/* The daemon's descriptors come back to `base` (within 2 s). */
+static inline void nvt_assert_daemon_fds(const struct nvt_daemon *d, int base)
+{
+	int n = -1;
+	for (unsigned i = 0; i < 200; i++) {
+		if ((n = nvt_daemon_fds(d)) == base)
+			return;
+		nvt_sleep_ms(10);
+	}
+	fail_msg("nvd holds %d descriptors, %d before the attack: it kept what it was sent", n,
+		 base);
+}
+
 /* An attack beside an honest client: the honest workload runs alone first
  * (its bytes are the reference), then again while attack(d, h, arg) runs;
  * the honest bytes must be identical, the daemon must survive, and nothing
- * may leak.  The attack asserts its own error. */
-static inline void nvt_attack(struct nvt_daemon *d,
-			      void (*attack)(struct nvt_daemon *d, struct nvt_honest *h, void *arg),
-			      void *arg)
+ * may leak; with same_fds the daemon must also hold exactly the descriptors
+ * it held before (every fd it was sent or made for the attacker closed).
+ * The attack asserts its own error. */
+static inline void nvt_attack_fds(struct nvt_daemon *d,
+				  void (*attack)(struct nvt_daemon *d, struct nvt_honest *h,
+						 void *arg),
+				  void *arg, int same_fds)
 {
 	uint8_t *ref = NULL, *got = NULL;
 	size_t reflen = 0, gotlen = 0;
 	struct nvt_honest h;
 
 	NVT_OK(nvt_honest_alone(d, 7, &ref, &reflen));
+	int base = same_fds ? nvt_daemon_fds_settled(d) : 0;
 	NVT_OK(nvt_honest_start(&h, d, 7));
 	NVT_OK(nvt_honest_go(&h));
 	attack(d, &h, arg);
@@ -133,7 +179,16 @@ static inline void nvt_attack(struct nvt_daemon *d,
 	nvt_assert_same_bytes(ref, reflen, got, gotlen, "the honest client's buffers");
 	free(ref);
 	free(got);
+	if (same_fds)
+		nvt_assert_daemon_fds(d, base);
 	nvt_end(d);
+}
+
+static inline void nvt_attack(struct nvt_daemon *d,
+			      void (*attack)(struct nvt_daemon *d, struct nvt_honest *h, void *arg),
+			      void *arg)
+{
+	nvt_attack_fds(d, attack, arg, 0);
 }
 
 #endif

@@ -846,8 +846,9 @@ static uint32_t nvt_xy(uint32_t lo, uint32_t hi)
 	return (hi & 0xffff) << 16 | (lo & 0xffff);
 }
 
-void nvt_m2mf(struct nvt_push *p, struct nvt_buf *src, uint32_t soff, int32_t spitch,
-	      struct nvt_buf *dst, uint32_t doff, int32_t dpitch, uint32_t len, uint32_t lines)
+void nvt_m2mf_cmd(struct nvt_push *p, struct nvt_buf *src, uint32_t soff, int32_t spitch,
+		  struct nvt_buf *dst, uint32_t doff, int32_t dpitch, uint32_t len,
+		  uint32_t lines)
 {
 	nvt_space(p, 3 + 9);
 	nvt_ref(p, src->bo, NVC_READ);
@@ -864,6 +865,12 @@ void nvt_m2mf(struct nvt_push *p, struct nvt_buf *src, uint32_t soff, int32_t sp
 	nvt_out(p, lines);
 	nvt_out(p, 1 | 1 << 8);   /* FORMAT: input and output increment 1 */
 	nvt_out(p, 0);            /* BUF_NOTIFY: go */
+}
+
+void nvt_m2mf(struct nvt_push *p, struct nvt_buf *src, uint32_t soff, int32_t spitch,
+	      struct nvt_buf *dst, uint32_t doff, int32_t dpitch, uint32_t len, uint32_t lines)
+{
+	nvt_m2mf_cmd(p, src, soff, spitch, dst, doff, dpitch, len, lines);
 	int64_t sl = (int64_t)(lines ? lines - 1 : 0) * spitch, dl = (int64_t)(lines ? lines - 1 : 0) * dpitch;
 	if (lines && nvt_fits(src, soff, sl < 0 ? sl : 0, (sl > 0 ? sl : 0) + len) &&
 	    nvt_fits(dst, doff, dl < 0 ? dl : 0, (dl > 0 ? dl : 0) + len))

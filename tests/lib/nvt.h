@@ -208,6 +208,11 @@ uint32_t nvt_dma(const struct nvt_push *p, const struct nvt_buf *b);
 /* M2MF: lines x len bytes, FORMAT 1/1. */
 void nvt_m2mf(struct nvt_push *p, struct nvt_buf *src, uint32_t soff, int32_t spitch,
 	      struct nvt_buf *dst, uint32_t doff, int32_t dpitch, uint32_t len, uint32_t lines);
+/* The same copy emitted only: the shadows stay as they are (for copies a
+ * test repeats or applies to the shadows itself). */
+void nvt_m2mf_cmd(struct nvt_push *p, struct nvt_buf *src, uint32_t soff, int32_t spitch,
+		  struct nvt_buf *dst, uint32_t doff, int32_t dpitch, uint32_t len,
+		  uint32_t lines);
 /* SURF2D source and destination (same format); src may equal dst. */
 void nvt_surf2d(struct nvt_push *p, const struct nvt_surf *src, const struct nvt_surf *dst);
 /* GDI unclipped rectangle in the SURF2D destination, which must be `dst`

@@ -127,6 +127,26 @@ static void tile_formula_equals_bit_interleave_while_both_have_bits(void **state
 }
 
 /* 3D: one bit of x, y, z in turn while each has bits left. */
+/* The row walker gives what sim_swz_index gives, from any start, for every
+ * shape (square, wide, tall) up to 2^7 and for the 2048-wide maximum. */
+static void row_walk_equals_index(void **state)
+{
+	(void)state;
+	for (unsigned lw = 0; lw <= 7; lw++)
+		for (unsigned lh = 0; lh <= 7; lh++)
+			for (uint32_t y = 0; y < 1u << lh; y++)
+				for (uint32_t x0 = 0; x0 < 1u << lw; x0 += 1 + x0 / 3) {
+					struct sim_swz_row w;
+					sim_swz_row_init(&w, x0, y, lw, lh);
+					for (uint32_t x = x0; x < 1u << lw; x++)
+						assert_int_equal(sim_swz_row_next(&w), sim_swz_index(x, y, lw, lh));
+				}
+	struct sim_swz_row w;
+	sim_swz_row_init(&w, 5, 3, 11, 4);
+	for (uint32_t x = 5; x < 2048; x++)
+		assert_int_equal(sim_swz_row_next(&w), sim_swz_index(x, 3, 11, 4));
+}
+
 static void volume_interleaves_x_y_z(void **state)
 {
 	(void)state;
@@ -152,6 +172,7 @@ int main(void)
 		cmocka_unit_test(largest_surface_corner_indices),
 		cmocka_unit_test(every_size_up_to_64_is_a_monotone_bijection),
 		cmocka_unit_test(tile_formula_equals_bit_interleave_while_both_have_bits),
+		cmocka_unit_test(row_walk_equals_index),
 		cmocka_unit_test(volume_interleaves_x_y_z),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
