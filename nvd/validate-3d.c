@@ -26,13 +26,14 @@
  *    fetches nothing).  VB_ELEMENT_BASE applies to indexed fetches only:
  *    Mesa leaves a stale bias in place for non-indexed draws, so the card
  *    cannot be applying it there (the simulator must agree).
- *  - VB_INDEX_BATCH (0x4097): the index range itself is read from IDXBUF;
- *    the index values are client memory the card reads later, which the
- *    daemon cannot check without a time-of-check gap, so every index the
- *    type can hold (u16: 0..65535, u32: any) plus the base must be inside
- *    the vertex buffers.  This refuses Mesa's index-buffer draws unless the
- *    buffers are that large; the fix is to copy the index range into daemon
- *    memory at submit (like push buffers), not done yet.
+ *  - VB_INDEX_BATCH (0x4097): the index values are client memory the card
+ *    would read after validation, so the walker replaces each batch with
+ *    the same indices inline (nvd_v3d_index_expand), each checked as an
+ *    inline index: the card never reads them from the client.  Only when
+ *    the index buffer is behind a client's own ctxdma (DMA_BO, not mapped
+ *    here) does the batch stay, and then every index the type can hold
+ *    (u16: 0..65535, u32: any) plus the base must be inside the vertex
+ *    buffers.
  *  - QUERY_GET: 16 bytes at DMA_QUERY + offset, written; FENCE_VALUE: 4
  *    bytes at DMA_FENCE + FENCE_OFFSET, written; UNK1E98 (render condition)
  *    with mode 2: the 16-byte report at DMA_QUERY + offset, read.
@@ -50,6 +51,8 @@
 #include <errno.h>
 
 #include "hw/enums-3d.h"
+#include "hw/pushbuf.h"
+#include "hw/ramin.h"
 #include "hw/tex-layout.h"
 #include "nvd/validate-priv.h"
 
@@ -275,6 +278,50 @@ int nvd_v3d_vertex_batch(struct nvd_vctx *x, unsigned elem, uint32_t data)
 			     "VB_VERTEX_BATCH");
 }
 
+/* VB_INDEX_BATCH (class 0x4097 only) makes the card read indices from a
+ * buffer after validation, when the client may have changed them.  So the
+ * walker replaces each batch with the same indices inline
+ * (VB_ELEMENT_U32): read here, once, from the daemon's view of the buffer,
+ * each one checked as an inline index is.  out gets the packet (header and
+ * indices, little-endian); *n its words.  1: the index buffer is behind a
+ * client's own ctxdma, whose memory the validator does not map: the batch
+ * stays and nvd_v3d_index_batch judges it. */
+int nvd_v3d_index_expand(struct nvd_vctx *x, unsigned subc, uint32_t data, uint32_t *out,
+			 size_t room, size_t *n)
+{
+	uint32_t f = V(IDXBUF_FORMAT);
+	unsigned isz = (f & 0xf0) == NV40_IDXBUF_TYPE_U16 ? 2 : 4;
+	uint32_t count = NV40_BATCH_COUNT(data);
+	int r;
+
+	if ((f & 0xf0) != NV40_IDXBUF_TYPE_U16 && (f & 0xf0) != 0)
+		return nvd_v_fail(x, EINVAL, "IDXBUF_FORMAT 0x%x: unknown index type", f);
+	const struct nvd_vhobj *dma = f & NV40_IDXBUF_DMA1 ? OBJ(DMA_VTXBUF1) : OBJ(DMA_VTXBUF0);
+	if (dma && dma->kind == NVD_VH(NVD_VOBJ_DMA_BO))
+		return 1;
+	if ((r = nvd_v3d_draw(x)))
+		return r;
+	uint64_t start = (uint64_t)V(IDXBUF_OFFSET) + (uint64_t)NV40_BATCH_START(data) * isz;
+	if ((r = nvd_v_extent(x, dma, start, (uint64_t)count * isz, NVD_ACCESS_READ, "index buffer")))
+		return r;
+	if (room < 1 + (size_t)count)
+		return -E2BIG;
+	const struct nvd_vbo *b = &x->sub->bos[x->hint];
+	if (!b->map)
+		return 1;
+	const uint8_t *p = b->map + (start - b->addr);
+	nv_wr32le(out, NV_CMD_NONINC_WORD(subc, NV_CURIE_VB_ELEMENT_U32, count));
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t v = isz == 2 ? (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8
+				      : nv_rd32le(p + 4 * i);
+		if ((r = nvd_v3d_index(x, v)))
+			return r;
+		nv_wr32le(out + 1 + i, v);
+	}
+	*n = 1 + (size_t)count;
+	return 0;
+}
+
 int nvd_v3d_index_batch(struct nvd_vctx *x, unsigned elem, uint32_t data)
 {
 	uint32_t f = V(IDXBUF_FORMAT);
@@ -293,7 +340,8 @@ int nvd_v3d_index_batch(struct nvd_vctx *x, unsigned elem, uint32_t data)
 			 NV40_BATCH_COUNT(data) * isz, NVD_ACCESS_READ, "index buffer");
 	if (r)
 		return r;
-	/* the indices are not the daemon's to read: any value may come */
+	/* through a client's own ctxdma: the indices are not the daemon's to
+	 * read, any value may come */
 	uint64_t max;
 	r = nvd_v3d_vtx_max(x, &max);
 	if (r)

@@ -110,6 +110,12 @@ struct nvd_vctx {
 	uint64_t vtx_max;
 };
 
+/* validate-3d.c: a VB_INDEX_BATCH data word as an inline VB_ELEMENT_U32
+ * packet on subchannel subc into out (room words): 0 and *n, 1 when the
+ * batch must stay as it is, -errno. */
+int nvd_v3d_index_expand(struct nvd_vctx *x, unsigned subc, uint32_t data, uint32_t *out,
+			 size_t room, size_t *n);
+
 /* Fill *x->e and return err.  why: printf-style, short. */
 int nvd_v_fail(struct nvd_vctx *x, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -827,6 +827,36 @@ static int nvd_vw_target(const struct nvd_vwalk *w, uint32_t t, unsigned *pi, ui
 	return -1;
 }
 
+/* A VB_INDEX_BATCH packet at input word i (in the output already): each
+ * batch becomes its indices inline.  The segment is cut before the packet,
+ * the replacement written after what is committed, and the walk goes on
+ * after the packet.  0: replaced; 1: keep it (validate it as it is). */
+static int nvd_vw_index_batches(struct nvd_vwalk *w, const struct nv_cmd *c, uint32_t i)
+{
+	uint32_t data[NV_CMD_MAX_COUNT];
+	unsigned pi = w->x.push;
+	for (uint32_t k = 0; k < c->count; k++)   /* before the output is overwritten */
+		data[k] = nvd_vw_rd(w, i + 1 + k);
+	size_t o = w->n + (i - w->i0);
+	for (uint32_t k = 0; k < c->count; k++) {
+		size_t n;
+		w->x.off = w->base + 4 * (i + 1 + k);
+		w->x.data = data[k];
+		int r = nvd_v3d_index_expand(&w->x, c->subc, data[k], w->out + o, w->cap - o, &n);
+		if (r == 1 && !k)
+			return 1;
+		if (r == -E2BIG || r == 1)
+			return r == 1 ? nvd_v_fail(&w->x, EINVAL, "index buffer changes ctxdma kind "
+						   "within one packet") : nvd_vw_budget(w);
+		if (r)
+			return r;
+		o += n;
+	}
+	w->n = o;
+	nvd_vw_seek(w, pi, i + 1 + c->count);
+	return 0;
+}
+
 /* Run push range pi as if CALLed: until its end or a RETURN. */
 static int nvd_vw_run(struct nvd_vwalk *w, unsigned pi)
 {
@@ -901,6 +931,16 @@ static int nvd_vw_run(struct nvd_vwalk *w, unsigned pi)
 			return nvd_v_fail(&w->x, EINVAL, "packet runs past its push range");
 		if (!nvd_vw_ensure(w, i + 1 + c.count))
 			goto budget;
+		if (c.count && w->x.cls == NV_CLASS_CURIE_NV40 && c.mthd == NV_CURIE_VB_INDEX_BATCH &&
+		    (c.type == NV_CMD_NONINC || c.count == 1)) {
+			int r = nvd_vw_index_batches(w, &c, i);
+			if (r < 0)
+				return r;
+			if (!r) {
+				i += 1 + c.count;
+				continue;
+			}
+		}
 		if (c.count) {
 			int r = nvd_vw_packet(w, &c, i + 1);
 			if (r)

@@ -199,7 +199,9 @@ void sim_draw_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 	}
 	if (!(area != 0.0f))            /* degenerate or NaN */
 		return;
-	int ccw = area > 0.0f;
+	/* Window y grows downwards (gallium's convention, which Mesa programs the
+	 * hardware in): counter-clockwise on screen is a negative area here. */
+	int ccw = area < 0.0f;
 	int front = ccw == !!d->front_ccw;
 	if (d->cull_enable &&
 	    (d->cull_face == NV40_CULL_FACE_FRONT_AND_BACK ||

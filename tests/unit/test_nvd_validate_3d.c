@@ -30,12 +30,12 @@
 #define VB_SIZE   0x1000u
 
 enum { BO_PUSH, BO_FB, BO_RO, BO_VB, NBOS };
-static uint8_t pushmem[PB_SIZE];
+static uint8_t pushmem[PB_SIZE], vbmem[VB_SIZE];
 static struct nvd_vbo bos[NBOS] = {
 	[BO_PUSH] = { PB_ADDR, PB_SIZE, NVD_DOMAIN_GART, NVD_ACCESS_READ, pushmem },
 	[BO_FB]   = { FB_ADDR, FB_SIZE, NVD_DOMAIN_VRAM, NVD_ACCESS_READ | NVD_ACCESS_WRITE, NULL },
 	[BO_RO]   = { RO_ADDR, RO_SIZE, NVD_DOMAIN_VRAM, NVD_ACCESS_READ, NULL },
-	[BO_VB]   = { VB_ADDR, VB_SIZE, NVD_DOMAIN_GART, NVD_ACCESS_READ, NULL },
+	[BO_VB]   = { VB_ADDR, VB_SIZE, NVD_DOMAIN_GART, NVD_ACCESS_READ, vbmem },
 };
 
 enum { H_NULL = 0, H_VRAM = 0xbeef0201, H_GART = 0xbeef0202, H_FENCE = 0xbeef1e00,
@@ -288,22 +288,62 @@ static void test_inline_vertex_data_ignores_vertex_buffers(void **state)
 	assert_refused(submit(), -EFAULT, NV_CURIE_VB_VERTEX_BATCH);
 }
 
-/* The index range itself: u16 indices 0..7 at VB_ADDR + 0xff0 end at 0x1000;
- * with stride 0 every index fetches the same vertex. */
-static void test_index_buffer_range(void **state)
+/* The output holds the inline packet of `n` indices `want`, and no
+ * VB_INDEX_BATCH: the card never reads indices from the client. */
+static void assert_inline(long words, const uint32_t *want, unsigned n)
 {
+	long at = -1;
+	for (long k = 0; k < words; k++) {
+		uint32_t w = nv_rd32le(&out[k]);
+		assert_int_not_equal(w & 0x1ffc, NV_CURIE_VB_INDEX_BATCH);
+		if (w == NV_CMD_NONINC_WORD(S3D, NV_CURIE_VB_ELEMENT_U32, n))
+			at = k;
+	}
+	assert_true(at >= 0 && at + (long)n < words);
+	for (unsigned i = 0; i < n; i++)
+		assert_int_equal(nv_rd32le(&out[at + 1 + i]), want[i]);
+}
+
+/* VB_INDEX_BATCH (0x4097): the daemon reads the indices (u16 ending at
+ * VB_ADDR + 0x1000, u32 at VB_ADDR + 0xf00) and sends them inline, each
+ * checked against the vertex buffers (vertices 0..255 here): indices that
+ * fit pass although the type could reach further; one past the buffers, or
+ * a range past the index buffer, is refused. */
+static void test_index_batches_become_inline_indices(void **state)
+{
+	static const uint32_t i16[8] = { 0, 1, 2, 2, 1, 255, 7, 3 }, i32[3] = { 0, 255, 100 };
 	(void)state;
+	for (unsigned i = 0; i < 8; i++) {
+		vbmem[0xff0 + 2 * i] = (uint8_t)i16[i];
+		vbmem[0xff0 + 2 * i + 1] = (uint8_t)(i16[i] >> 8);
+	}
+	for (unsigned i = 0; i < 3; i++)
+		nv_wr32le(vbmem + 0xf00 + 4 * i, i32[i]);
 	vtx_setup();
-	INC(NV_CURIE_VTXFMT, 0u << 8 | 3u << 4 | NV40_VTXFMT_V32_FLOAT);
 	INC(NV_CURIE_IDXBUF_OFFSET, VB_ADDR + 0xff0, NV40_IDXBUF_TYPE_U16 | NV40_IDXBUF_DMA1);
 	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
 	NI(NV_CURIE_VB_INDEX_BATCH, 0x07000000u);
-	assert_ok(submit());
-	NI(NV_CURIE_VB_INDEX_BATCH, 0x07000001u);
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+	long n = submit();
+	assert_ok(n);
+	assert_inline(n, i16, 8);
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	NI(NV_CURIE_VB_INDEX_BATCH, 0x07000001u);                /* one index past its buffer */
 	assert_refused(submit(), -EFAULT, NV_CURIE_VB_INDEX_BATCH);
-	/* with a real stride, u16 indices may reach vertex 65535: refused */
-	INC(NV_CURIE_VTXFMT, 16u << 8 | 3u << 4 | NV40_VTXFMT_V32_FLOAT);
+	vbmem[0xff0 + 2 * 5 + 1] = 1;                            /* index 511: past the vertices */
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
 	NI(NV_CURIE_VB_INDEX_BATCH, 0x07000000u);
+	assert_refused(submit(), -EFAULT, NV_CURIE_VB_INDEX_BATCH);
+	INC(NV_CURIE_IDXBUF_OFFSET, VB_ADDR + 0xf00, NV40_IDXBUF_DMA1);   /* u32 */
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	NI(NV_CURIE_VB_INDEX_BATCH, 0x02000000u);
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+	n = submit();
+	assert_ok(n);
+	assert_inline(n, i32, 3);
+	nv_wr32le(vbmem + 0xf04, 0x100000);
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	NI(NV_CURIE_VB_INDEX_BATCH, 0x02000000u);
 	assert_refused(submit(), -EFAULT, NV_CURIE_VB_INDEX_BATCH);
 }
 
@@ -433,7 +473,7 @@ int main(void)
 		T(test_vertex_batch_last_vertex),
 		T(test_inline_indices_bounded_by_vertex_buffers),
 		T(test_inline_vertex_data_ignores_vertex_buffers),
-		T(test_index_buffer_range),
+		T(test_index_batches_become_inline_indices),
 		T(test_texture_extent),
 		T(test_texture_layouts),
 		T(test_fragment_program_start),

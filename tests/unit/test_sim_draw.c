@@ -844,11 +844,12 @@ static void user_clip_distance_cuts_the_triangle(void **state)
 }
 
 /* Back faces: culled when CULL_FACE is BACK; with two-sided colour they take
- * BFC0.  Front = counter-clockwise in window coordinates (positive area). */
+ * BFC0.  Front = counter-clockwise as seen on the surface, whose y grows
+ * downwards (gallium's window convention: a negative signed area). */
 static void culling_and_two_sided_colour_follow_the_winding(void **state)
 {
 	struct host *h = *state;
-	const float ccw[3][2] = { { 4, 4 }, { 30, 4 }, { 4, 30 } };     /* positive area, y down */
+	const float ccw[3][2] = { { 4, 4 }, { 4, 30 }, { 30, 4 } };     /* down, then up-right: CCW */
 
 	fp_upload(h, FP_AT, fp_col0, 4);
 	fb_state(h, 0, DST_AT);

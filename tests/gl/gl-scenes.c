@@ -1,0 +1,2033 @@
+/* gl-scenes: the golden-image scenes.  Renders one named scene (desktop GL
+ * 2.1: fixed function, GLSL 1.10 and ARB programs as Mesa's nv30 driver
+ * exposes them) into an RGBA8 FBO on EGL's surfaceless platform and writes
+ * its pixels, glReadPixels order (bottom row first), as raw RGBA8 to --out.
+ * test_gl_scenes runs every scene under nvd-run and on llvmpipe and
+ * compares the two images.
+ *
+ *   gl-scenes --scene NAME --out FILE [--size WxH] [--renderer SUBSTR]
+ *   gl-scenes --list
+ *
+ * Exit 0 written, 1 failed (GL error, incomplete FBO, shader that does not
+ * compile, wrong renderer), 2 usage, 77 the context lacks what the scene
+ * needs (GL_MAX_DRAW_BUFFERS < 2 for mrt).
+ *
+ * Scenes keep their geometry off the ties of the rasterisation rules where
+ * they can (edges between pixel centres, odd point sizes centred on pixel
+ * centres): both renderers must then cover the same pixels. */
+#define GL_GLEXT_PROTOTYPES 1
+#include "tests/gl/glcommon.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#define SC_UNSUPPORTED 77
+
+struct sc {
+	int w, h;                  /* the FBO's size */
+	GLuint fbo;                /* bound while the scene draws */
+};
+
+/* ---- small helpers ---- */
+
+static int sc_gl_ok(const char *what)
+{
+	GLenum e = glGetError();
+	if (e == GL_NO_ERROR)
+		return 1;
+	fprintf(stderr, "gl-scenes: %s: GL error 0x%04x\n", what, e);
+	return 0;
+}
+
+/* Pixel coordinates: (0,0) the bottom-left corner of the FBO. */
+static void sc_ortho_pixels(const struct sc *s)
+{
+	glMatrixMode(GL_PROJECTION);
+	glLoadIdentity();
+	glOrtho(0, s->w, 0, s->h, -1, 1);
+	glMatrixMode(GL_MODELVIEW);
+	glLoadIdentity();
+}
+
+/* Unit coordinates: (0,0)-(1,1) the whole FBO. */
+static void sc_ortho_unit(void)
+{
+	glMatrixMode(GL_PROJECTION);
+	glLoadIdentity();
+	glOrtho(0, 1, 0, 1, -1, 1);
+	glMatrixMode(GL_MODELVIEW);
+	glLoadIdentity();
+}
+
+static void sc_rect(float x0, float y0, float x1, float y1)
+{
+	glBegin(GL_QUADS);
+	glTexCoord2f(0, 0);
+	glVertex2f(x0, y0);
+	glTexCoord2f(1, 0);
+	glVertex2f(x1, y0);
+	glTexCoord2f(1, 1);
+	glVertex2f(x1, y1);
+	glTexCoord2f(0, 1);
+	glVertex2f(x0, y1);
+	glEnd();
+}
+
+static void sc_rect_flat(float x0, float y0, float x1, float y1)
+{
+	glBegin(GL_QUADS);
+	glVertex2f(x0, y0);
+	glVertex2f(x1, y0);
+	glVertex2f(x1, y1);
+	glVertex2f(x0, y1);
+	glEnd();
+}
+
+/* A background with every channel (alpha too) varying: what blending,
+ * logic ops and masks work against. */
+static void sc_backdrop(void)
+{
+	glBegin(GL_QUADS);
+	glColor4f(0.9f, 0.1f, 0.2f, 0.1f);
+	glVertex2f(0, 0);
+	glColor4f(0.1f, 0.8f, 0.3f, 0.4f);
+	glVertex2f(1, 0);
+	glColor4f(0.2f, 0.3f, 0.9f, 0.9f);
+	glVertex2f(1, 1);
+	glColor4f(0.7f, 0.7f, 0.1f, 0.6f);
+	glVertex2f(0, 1);
+	glEnd();
+}
+
+/* The same in flat rectangles of exact bytes: logic ops turn a one-step
+ * difference of interpolation into any difference. */
+static void sc_backdrop_flat(void)
+{
+	for (unsigned y = 0; y < 5; y++)
+		for (unsigned x = 0; x < 5; x++) {
+			glColor4ub((GLubyte)(x * 61 + 7), (GLubyte)(y * 53 + 11),
+				   (GLubyte)((x * 5 + y) * 10 + 3), (GLubyte)(255 - (x + y) * 25));
+			sc_rect_flat((float)x / 5, (float)y / 5, (float)(x + 1) / 5,
+				     (float)(y + 1) / 5);
+		}
+}
+
+/* Panel i of a cols x rows grid, in unit coordinates, with a margin. */
+static void sc_panel(unsigned i, unsigned cols, unsigned rows, float *x0, float *y0, float *x1,
+		     float *y1)
+{
+	float pw = 1.0f / (float)cols, ph = 1.0f / (float)rows;
+	unsigned cx = i % cols, cy = i / cols;
+	*x0 = (float)cx * pw + pw * 0.1f;
+	*x1 = (float)(cx + 1) * pw - pw * 0.1f;
+	*y0 = (float)cy * ph + ph * 0.1f;
+	*y1 = (float)(cy + 1) * ph - ph * 0.1f;
+}
+
+/* An RGBA8 texture of w x h from a function of the texel. */
+static GLuint sc_tex(unsigned w, unsigned h, void (*fn)(unsigned x, unsigned y, uint8_t *p),
+		     GLenum filter)
+{
+	uint8_t *px = malloc((size_t)w * h * 4);
+	GLuint t = 0;
+	if (!px)
+		return 0;
+	for (unsigned y = 0; y < h; y++)
+		for (unsigned x = 0; x < w; x++)
+			fn(x, y, px + ((size_t)y * w + x) * 4);
+	glGenTextures(1, &t);
+	glBindTexture(GL_TEXTURE_2D, t);
+	glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+	glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, (GLsizei)w, (GLsizei)h, 0, GL_RGBA,
+		     GL_UNSIGNED_BYTE, px);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, (GLint)filter);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, (GLint)filter);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+	free(px);
+	return t;
+}
+
+/* 8x8 checker of four colours, a different one in each quadrant */
+static void sc_texel_checker(unsigned x, unsigned y, uint8_t *p)
+{
+	static const uint8_t c[4][4] = {
+		{ 230, 40, 40, 255 }, { 40, 200, 60, 255 }, { 50, 70, 220, 200 }, { 240, 230, 60, 120 },
+	};
+	unsigned q = (x >= 4) + 2 * (y >= 4);
+	int dark = (x + y) & 1;
+	for (unsigned i = 0; i < 3; i++)
+		p[i] = (uint8_t)(dark ? c[q][i] / 3 : c[q][i]);
+	p[3] = c[q][3];
+}
+
+/* a smooth 16x16 pattern: bilinear filtering shows */
+static void sc_texel_smooth(unsigned x, unsigned y, uint8_t *p)
+{
+	p[0] = (uint8_t)(x * 17);
+	p[1] = (uint8_t)(y * 17);
+	p[2] = (uint8_t)(((x ^ y) & 1) ? 220 : 40);
+	p[3] = (uint8_t)(255 - x * 8);
+}
+
+static GLuint sc_shader(GLenum kind, const char *src)
+{
+	GLuint sh = glCreateShader(kind);
+	GLint ok = 0;
+	glShaderSource(sh, 1, &src, NULL);
+	glCompileShader(sh);
+	glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+	if (!ok) {
+		char log[1024] = "";
+		glGetShaderInfoLog(sh, sizeof(log), NULL, log);
+		fprintf(stderr, "gl-scenes: shader does not compile: %s\n", log);
+		glDeleteShader(sh);
+		return 0;
+	}
+	return sh;
+}
+
+/* A linked program of vs (may be NULL: fixed-function vertex stage) and
+ * fs; 0 when it does not compile or link. */
+static GLuint sc_program(const char *vs, const char *fs)
+{
+	GLuint p = glCreateProgram(), v = 0, f = 0;
+	GLint ok = 0;
+	if (vs) {
+		if (!(v = sc_shader(GL_VERTEX_SHADER, vs)))
+			return 0;
+		glAttachShader(p, v);
+	}
+	if (fs) {
+		if (!(f = sc_shader(GL_FRAGMENT_SHADER, fs)))
+			return 0;
+		glAttachShader(p, f);
+	}
+	glBindAttribLocation(p, 0, "pos");
+	glLinkProgram(p);
+	glGetProgramiv(p, GL_LINK_STATUS, &ok);
+	if (v)
+		glDeleteShader(v);
+	if (f)
+		glDeleteShader(f);
+	if (!ok) {
+		char log[1024] = "";
+		glGetProgramInfoLog(p, sizeof(log), NULL, log);
+		fprintf(stderr, "gl-scenes: program does not link: %s\n", log);
+		glDeleteProgram(p);
+		return 0;
+	}
+	return p;
+}
+
+/* ---- glxgears ---- */
+
+/* The gear of glxgears: front and back faces, teeth sides, the outward
+ * faces (flat shaded), the inside cylinder (smooth). */
+static void sc_gear(float inner, float outer, float width, int teeth, float depth)
+{
+	const float pi = 3.14159265f;
+	float r0 = inner, r1 = outer - depth / 2, r2 = outer + depth / 2;
+	float da = 2 * pi / (float)teeth / 4;
+	float hw = width * 0.5f;
+
+	glShadeModel(GL_FLAT);
+	glNormal3f(0, 0, 1);
+	glBegin(GL_QUAD_STRIP);
+	for (int i = 0; i <= teeth; i++) {
+		float a = (float)i * 2 * pi / (float)teeth;
+		glVertex3f(r0 * cosf(a), r0 * sinf(a), hw);
+		glVertex3f(r1 * cosf(a), r1 * sinf(a), hw);
+		if (i < teeth) {
+			glVertex3f(r0 * cosf(a), r0 * sinf(a), hw);
+			glVertex3f(r1 * cosf(a + 3 * da), r1 * sinf(a + 3 * da), hw);
+		}
+	}
+	glEnd();
+	glBegin(GL_QUADS);
+	for (int i = 0; i < teeth; i++) {
+		float a = (float)i * 2 * pi / (float)teeth;
+		glVertex3f(r1 * cosf(a), r1 * sinf(a), hw);
+		glVertex3f(r2 * cosf(a + da), r2 * sinf(a + da), hw);
+		glVertex3f(r2 * cosf(a + 2 * da), r2 * sinf(a + 2 * da), hw);
+		glVertex3f(r1 * cosf(a + 3 * da), r1 * sinf(a + 3 * da), hw);
+	}
+	glEnd();
+
+	glNormal3f(0, 0, -1);
+	glBegin(GL_QUAD_STRIP);
+	for (int i = 0; i <= teeth; i++) {
+		float a = (float)i * 2 * pi / (float)teeth;
+		glVertex3f(r1 * cosf(a), r1 * sinf(a), -hw);
+		glVertex3f(r0 * cosf(a), r0 * sinf(a), -hw);
+		if (i < teeth) {
+			glVertex3f(r1 * cosf(a + 3 * da), r1 * sinf(a + 3 * da), -hw);
+			glVertex3f(r0 * cosf(a), r0 * sinf(a), -hw);
+		}
+	}
+	glEnd();
+	glBegin(GL_QUADS);
+	for (int i = 0; i < teeth; i++) {
+		float a = (float)i * 2 * pi / (float)teeth;
+		glVertex3f(r1 * cosf(a + 3 * da), r1 * sinf(a + 3 * da), -hw);
+		glVertex3f(r2 * cosf(a + 2 * da), r2 * sinf(a + 2 * da), -hw);
+		glVertex3f(r2 * cosf(a + da), r2 * sinf(a + da), -hw);
+		glVertex3f(r1 * cosf(a), r1 * sinf(a), -hw);
+	}
+	glEnd();
+
+	glBegin(GL_QUAD_STRIP);
+	for (int i = 0; i < teeth; i++) {
+		float a = (float)i * 2 * pi / (float)teeth;
+		float u, v, len;
+		glVertex3f(r1 * cosf(a), r1 * sinf(a), hw);
+		glVertex3f(r1 * cosf(a), r1 * sinf(a), -hw);
+		u = r2 * cosf(a + da) - r1 * cosf(a);
+		v = r2 * sinf(a + da) - r1 * sinf(a);
+		len = sqrtf(u * u + v * v);
+		u /= len;
+		v /= len;
+		glNormal3f(v, -u, 0);
+		glVertex3f(r2 * cosf(a + da), r2 * sinf(a + da), hw);
+		glVertex3f(r2 * cosf(a + da), r2 * sinf(a + da), -hw);
+		glNormal3f(cosf(a), sinf(a), 0);
+		glVertex3f(r2 * cosf(a + 2 * da), r2 * sinf(a + 2 * da), hw);
+		glVertex3f(r2 * cosf(a + 2 * da), r2 * sinf(a + 2 * da), -hw);
+		u = r1 * cosf(a + 3 * da) - r2 * cosf(a + 2 * da);
+		v = r1 * sinf(a + 3 * da) - r2 * sinf(a + 2 * da);
+		glNormal3f(v, -u, 0);
+		glVertex3f(r1 * cosf(a + 3 * da), r1 * sinf(a + 3 * da), hw);
+		glVertex3f(r1 * cosf(a + 3 * da), r1 * sinf(a + 3 * da), -hw);
+		glNormal3f(cosf(a), sinf(a), 0);
+	}
+	glVertex3f(r1, 0, hw);
+	glVertex3f(r1, 0, -hw);
+	glEnd();
+
+	glShadeModel(GL_SMOOTH);
+	glBegin(GL_QUAD_STRIP);
+	for (int i = 0; i <= teeth; i++) {
+		float a = (float)i * 2 * pi / (float)teeth;
+		glNormal3f(-cosf(a), -sinf(a), 0);
+		glVertex3f(r0 * cosf(a), r0 * sinf(a), -hw);
+		glVertex3f(r0 * cosf(a), r0 * sinf(a), hw);
+	}
+	glEnd();
+}
+
+static const GLfloat sc_gear_col[3][4] = {
+	{ 0.8f, 0.1f, 0, 1 }, { 0, 0.8f, 0.2f, 1 }, { 0.2f, 0.2f, 1, 1 },
+};
+
+/* Gear i of glxgears with its material. */
+static void sc_gear_n(int i)
+{
+	glMaterialfv(GL_FRONT, GL_AMBIENT_AND_DIFFUSE, sc_gear_col[i]);
+	if (i == 0)
+		sc_gear(1.0f, 4.0f, 1.0f, 20, 0.7f);
+	else if (i == 1)
+		sc_gear(0.5f, 2.0f, 2.0f, 10, 0.7f);
+	else
+		sc_gear(1.3f, 2.0f, 0.5f, 10, 0.7f);
+}
+
+/* glxgears' first frame moved on a little: three gears, one directional
+ * light, flat-shaded faces, depth test.  `glxgears` as that program draws
+ * them: from display lists (which Mesa turns into indexed draws from an
+ * element buffer) with back faces culled; otherwise in immediate mode
+ * without culling, which gives the same image for these closed solids. */
+static int sc_gears_draw(const struct sc *s, int glxgears)
+{
+	static const GLfloat pos[4] = { 5, 5, 10, 0 };
+	static const struct { float x, y, mul, add; } place[3] = {
+		{ -3, -2, 1, 0 }, { 3.1f, -2, -2, -9 }, { -3.1f, 4.2f, -2, -25 },
+	};
+	const float angle = 17.0f;
+	float ar = (float)s->h / (float)s->w;
+	GLuint list = 0;
+
+	glLightfv(GL_LIGHT0, GL_POSITION, pos);
+	if (glxgears)
+		glEnable(GL_CULL_FACE);
+	glEnable(GL_LIGHTING);
+	glEnable(GL_LIGHT0);
+	glEnable(GL_DEPTH_TEST);
+	glEnable(GL_NORMALIZE);
+	if (glxgears) {
+		list = glGenLists(3);
+		for (int i = 0; i < 3; i++) {
+			glNewList(list + (GLuint)i, GL_COMPILE);
+			sc_gear_n(i);
+			glEndList();
+		}
+	}
+	glMatrixMode(GL_PROJECTION);
+	glLoadIdentity();
+	glFrustum(-1, 1, -ar, ar, 5, 60);
+	glMatrixMode(GL_MODELVIEW);
+	glLoadIdentity();
+	glTranslatef(0, 0, -40);
+	glClearColor(0, 0, 0, 0);
+	glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+	glPushMatrix();
+	glRotatef(20, 1, 0, 0);
+	glRotatef(30, 0, 1, 0);
+	glRotatef(0, 0, 0, 1);
+	for (int i = 0; i < 3; i++) {
+		glPushMatrix();
+		glTranslatef(place[i].x, place[i].y, 0);
+		glRotatef(place[i].mul * angle + place[i].add, 0, 0, 1);
+		if (glxgears)
+			glCallList(list + (GLuint)i);
+		else
+			sc_gear_n(i);
+		glPopMatrix();
+	}
+	glPopMatrix();
+	if (glxgears)
+		glDeleteLists(list, 3);
+	return 0;
+}
+
+static int sc_gears(const struct sc *s) { return sc_gears_draw(s, 0); }
+static int sc_glxgears(const struct sc *s) { return sc_gears_draw(s, 1); }
+
+/* ---- primitives ---- */
+
+static int sc_triangle(const struct sc *s)
+{
+	(void)s;
+	sc_ortho_unit();
+	glClearColor(0.1f, 0.1f, 0.15f, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glShadeModel(GL_SMOOTH);
+	glBegin(GL_TRIANGLES);
+	glColor4f(1, 0, 0, 1);
+	glVertex2f(0.1f, 0.12f);
+	glColor4f(0, 1, 0, 0.5f);
+	glVertex2f(0.93f, 0.3f);
+	glColor4f(0, 0, 1, 0.2f);
+	glVertex2f(0.4f, 0.91f);
+	glEnd();
+	return 0;
+}
+
+static int sc_tri_strip(const struct sc *s)
+{
+	(void)s;
+	sc_ortho_unit();
+	glClearColor(0, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glBegin(GL_TRIANGLE_STRIP);
+	for (int i = 0; i <= 8; i++) {
+		float x = 0.05f + (float)i * 0.11f;
+		glColor3f((float)i / 8, 1 - (float)i / 8, 0.5f);
+		glVertex2f(x, 0.1f + 0.05f * (float)(i & 1));
+		glColor3f(0.2f, (float)i / 8, 1 - (float)i / 8);
+		glVertex2f(x + 0.03f, 0.45f + 0.1f * (float)(i % 3));
+	}
+	glEnd();
+	/* flat shading: each triangle the colour of its last vertex */
+	glShadeModel(GL_FLAT);
+	glBegin(GL_TRIANGLE_STRIP);
+	for (int i = 0; i <= 6; i++) {
+		glColor3f((float)(i % 3) / 2, (float)((i + 1) % 4) / 3, (float)i / 6);
+		glVertex2f(0.07f + (float)i * 0.14f, (i & 1) ? 0.96f : 0.71f);
+	}
+	glEnd();
+	return 0;
+}
+
+static int sc_tri_fan(const struct sc *s)
+{
+	(void)s;
+	sc_ortho_unit();
+	glClearColor(0, 0.05f, 0.1f, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glBegin(GL_TRIANGLE_FAN);
+	glColor3f(1, 1, 1);
+	glVertex2f(0.5f, 0.5f);
+	for (int i = 0; i <= 12; i++) {
+		float a = (float)i * 2 * 3.14159265f / 12 + 0.1f;
+		glColor3f(0.5f + 0.5f * cosf(a), 0.5f + 0.5f * sinf(a), (float)(i & 1));
+		glVertex2f(0.5f + 0.43f * cosf(a), 0.5f + 0.41f * sinf(a));
+	}
+	glEnd();
+	return 0;
+}
+
+static int sc_quads(const struct sc *s)
+{
+	(void)s;
+	sc_ortho_unit();
+	glClearColor(0.2f, 0.2f, 0.2f, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glBegin(GL_QUADS);
+	for (int i = 0; i < 4; i++) {
+		float x = 0.05f + (float)i * 0.23f;
+		glColor3f(1, (float)i / 4, 0);
+		glVertex2f(x, 0.07f);
+		glColor3f(0, 1, (float)i / 4);
+		glVertex2f(x + 0.2f, 0.1f);
+		glColor3f(0, 0, 1);
+		glVertex2f(x + 0.17f, 0.43f);
+		glColor3f(1, 1, 1);
+		glVertex2f(x + 0.02f, 0.38f);
+	}
+	glEnd();
+	glBegin(GL_QUAD_STRIP);
+	for (int i = 0; i <= 6; i++) {
+		float x = 0.04f + (float)i * 0.15f;
+		glColor3f((float)i / 6, 0.3f, 1 - (float)i / 6);
+		glVertex2f(x, 0.55f + 0.04f * (float)(i & 1));
+		glColor3f(0.9f, (float)i / 6, 0.1f);
+		glVertex2f(x + 0.01f, 0.93f);
+	}
+	glEnd();
+	return 0;
+}
+
+static int sc_polygon(const struct sc *s)
+{
+	(void)s;
+	sc_ortho_unit();
+	glClearColor(0.05f, 0.05f, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	/* a convex heptagon, smooth, then a flat one (GL_POLYGON's colour is
+	 * its first vertex's) */
+	glBegin(GL_POLYGON);
+	for (int i = 0; i < 7; i++) {
+		float a = (float)i * 2 * 3.14159265f / 7 + 0.3f;
+		glColor3f(0.5f + 0.5f * sinf(a), (float)i / 7, 0.5f + 0.5f * cosf(a));
+		glVertex2f(0.3f + 0.27f * cosf(a), 0.5f + 0.4f * sinf(a));
+	}
+	glEnd();
+	glShadeModel(GL_FLAT);
+	glBegin(GL_POLYGON);
+	for (int i = 0; i < 5; i++) {
+		float a = (float)i * 2 * 3.14159265f / 5 + 0.7f;
+		glColor3f(i == 0 ? 1.0f : 0.2f, 0.6f, (float)i / 5);
+		glVertex2f(0.76f + 0.2f * cosf(a), 0.5f + 0.3f * sinf(a));
+	}
+	glEnd();
+	return 0;
+}
+
+/* Non-smooth wide points are squares; odd sizes sit on pixel centres and
+ * even ones on pixel corners, so no pixel centre is on a square's edge. */
+static int sc_points(const struct sc *s)
+{
+	static const float sizes[] = { 1, 2, 3, 4, 5, 7, 8, 12, 13 };
+	sc_ortho_pixels(s);
+	glClearColor(0, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		float off = ((int)sizes[i] & 1) ? 0.5f : 0.0f;
+		glPointSize(sizes[i]);
+		glBegin(GL_POINTS);
+		for (int k = 0; k < 4; k++) {
+			glColor3f((float)i / 9, 1 - (float)k / 4, 0.5f + 0.1f * (float)k);
+			glVertex2f((float)(s->w * (int)(i + 1) / 11) + off,
+				   (float)(s->h * (k + 1) / 6) + off);
+		}
+		glEnd();
+	}
+	return 0;
+}
+
+/* Lines of widths 1..7: horizontal, vertical and steep/shallow ones, a
+ * strip and a loop, endpoints away from the diamond-exit ties. */
+static int sc_lines(const struct sc *s)
+{
+	static const float widths[] = { 1, 2, 3, 5, 7 };
+	sc_ortho_pixels(s);
+	glClearColor(0, 0, 0.1f, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	float W = (float)s->w, H = (float)s->h;
+	for (unsigned i = 0; i < 5; i++) {
+		float y = H * (0.08f + 0.08f * (float)i) + 0.5f;
+		float x = W * (0.1f + 0.16f * (float)i) + 0.5f;
+		glLineWidth(widths[i]);
+		glBegin(GL_LINES);
+		glColor3f(1, 0.2f * (float)i, 0);
+		glVertex2f(W * 0.05f + 0.5f, y);
+		glColor3f(0, 0.2f * (float)i, 1);
+		glVertex2f(W * 0.45f + 0.5f, y);
+		glColor3f(0.3f, 1, 0.2f * (float)i);
+		glVertex2f(x, H * 0.5f + 0.5f);
+		glVertex2f(x, H * 0.95f + 0.5f);
+		glColor3f(1, 1, 0.2f * (float)i);
+		glVertex2f(W * 0.55f + 0.3f, H * (0.05f + 0.08f * (float)i) + 0.2f);
+		glVertex2f(W * 0.95f + 0.3f, H * (0.15f + 0.08f * (float)i) + 0.2f);
+		glEnd();
+	}
+	glLineWidth(1);
+	glBegin(GL_LINE_STRIP);
+	for (int i = 0; i < 6; i++) {
+		glColor3f(0.5f, (float)i / 6, 1);
+		glVertex2f(W * (0.55f + 0.07f * (float)i) + 0.3f,
+			   H * (0.55f + ((i & 1) ? 0.15f : 0.0f)) + 0.2f);
+	}
+	glEnd();
+	glLineWidth(2);
+	glBegin(GL_LINE_LOOP);
+	glColor3f(1, 0.5f, 0.5f);
+	glVertex2f(W * 0.6f + 0.3f, H * 0.78f + 0.2f);
+	glVertex2f(W * 0.9f + 0.3f, H * 0.8f + 0.2f);
+	glColor3f(0.5f, 1, 0.5f);
+	glVertex2f(W * 0.85f + 0.3f, H * 0.95f + 0.2f);
+	glEnd();
+	return 0;
+}
+
+/* ---- textures ---- */
+
+static int sc_tex_filter(const struct sc *s, GLenum filter)
+{
+	(void)s;
+	GLuint t = filter == GL_NEAREST ? sc_tex(8, 8, sc_texel_checker, filter)
+					: sc_tex(16, 16, sc_texel_smooth, filter);
+	sc_ortho_unit();
+	glClearColor(0, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glEnable(GL_TEXTURE_2D);
+	glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_REPLACE);
+	/* rotated a little and repeated 1.5 times: magnified, not aligned */
+	glMatrixMode(GL_MODELVIEW);
+	glTranslatef(0.5f, 0.5f, 0);
+	glRotatef(13, 0, 0, 1);
+	glTranslatef(-0.5f, -0.5f, 0);
+	glBegin(GL_QUADS);
+	glTexCoord2f(0.03f, 0.01f);
+	glVertex2f(0.12f, 0.1f);
+	glTexCoord2f(1.53f, 0.01f);
+	glVertex2f(0.9f, 0.12f);
+	glTexCoord2f(1.53f, 1.47f);
+	glVertex2f(0.88f, 0.88f);
+	glTexCoord2f(0.03f, 1.47f);
+	glVertex2f(0.1f, 0.9f);
+	glEnd();
+	glDeleteTextures(1, &t);
+	return 0;
+}
+
+static int sc_tex_nearest(const struct sc *s) { return sc_tex_filter(s, GL_NEAREST); }
+static int sc_tex_linear(const struct sc *s) { return sc_tex_filter(s, GL_LINEAR); }
+
+/* A floor receding in perspective with a 64x64 mipmapped texture whose
+ * levels are tinted apart a little: trilinear filtering blends them. */
+static int sc_mipmap(const struct sc *s)
+{
+	GLuint t;
+	glGenTextures(1, &t);
+	glBindTexture(GL_TEXTURE_2D, t);
+	glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+	uint8_t *px = malloc(64 * 64 * 4);
+	if (!px)
+		return -1;
+	for (unsigned lvl = 0, n = 64; n; lvl++, n /= 2) {
+		for (unsigned y = 0; y < n; y++)
+			for (unsigned x = 0; x < n; x++) {
+				uint8_t *p = px + ((size_t)y * n + x) * 4;
+				int on = (x * 8 / n + y * 8 / n) & 1;   /* 8x8 checks at every level */
+				p[0] = (uint8_t)(on ? 200 : 60 + 12 * lvl);
+				p[1] = (uint8_t)(on ? 180 - 16 * lvl : 70);
+				p[2] = (uint8_t)(60 + 20 * lvl);
+				p[3] = 255;
+			}
+		glTexImage2D(GL_TEXTURE_2D, (GLint)lvl, GL_RGBA8, (GLsizei)n, (GLsizei)n, 0, GL_RGBA,
+			     GL_UNSIGNED_BYTE, px);
+	}
+	free(px);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+	glEnable(GL_TEXTURE_2D);
+	glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_REPLACE);
+	glMatrixMode(GL_PROJECTION);
+	glLoadIdentity();
+	glFrustum(-1, 1, -(double)s->h / s->w, (double)s->h / s->w, 1, 50);
+	glMatrixMode(GL_MODELVIEW);
+	glLoadIdentity();
+	glClearColor(0.3f, 0.3f, 0.4f, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glRotatef(10, 0, 0, 1);
+	glBegin(GL_QUADS);
+	glTexCoord2f(0, 0);
+	glVertex3f(-3, -1, -1.2f);
+	glTexCoord2f(3, 0);
+	glVertex3f(3, -1, -1.2f);
+	glTexCoord2f(3, 24);
+	glVertex3f(3, -1, -40);
+	glTexCoord2f(0, 24);
+	glVertex3f(-3, -1, -40);
+	glEnd();
+	glDeleteTextures(1, &t);
+	return 0;
+}
+
+/* REPEAT, MIRRORED_REPEAT, CLAMP_TO_EDGE, CLAMP_TO_BORDER (border colour):
+ * texture coordinates -1..2 over each panel. */
+static int sc_tex_wrap(const struct sc *s)
+{
+	static const GLenum modes[] = { GL_REPEAT, GL_MIRRORED_REPEAT, GL_CLAMP_TO_EDGE,
+					GL_CLAMP_TO_BORDER };
+	static const GLfloat border[4] = { 0.2f, 0.6f, 0.9f, 1 };
+	(void)s;
+	GLuint t = sc_tex(8, 8, sc_texel_checker, GL_NEAREST);
+	glTexParameterfv(GL_TEXTURE_2D, GL_TEXTURE_BORDER_COLOR, border);
+	sc_ortho_unit();
+	glClearColor(0, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glEnable(GL_TEXTURE_2D);
+	glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_REPLACE);
+	for (unsigned i = 0; i < 4; i++) {
+		float x0, y0, x1, y1;
+		sc_panel(i, 2, 2, &x0, &y0, &x1, &y1);
+		glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, (GLint)modes[i]);
+		glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, (GLint)modes[i]);
+		glBegin(GL_QUADS);
+		glTexCoord2f(-1.03f, -0.97f);
+		glVertex2f(x0, y0);
+		glTexCoord2f(2.03f, -0.97f);
+		glVertex2f(x1, y0);
+		glTexCoord2f(2.03f, 1.97f);
+		glVertex2f(x1, y1);
+		glTexCoord2f(-1.03f, 1.97f);
+		glVertex2f(x0, y1);
+		glEnd();
+	}
+	glDeleteTextures(1, &t);
+	return 0;
+}
+
+/* Two texture units through the fixed-function combiner: MODULATE on unit
+ * 0, ADD on unit 1; the vertex colour comes in too. */
+static int sc_texenv(const struct sc *s)
+{
+	(void)s;
+	GLuint t0 = sc_tex(8, 8, sc_texel_checker, GL_NEAREST);
+	GLuint t1 = sc_tex(16, 16, sc_texel_smooth, GL_LINEAR);
+	sc_ortho_unit();
+	glClearColor(0, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glActiveTexture(GL_TEXTURE0);
+	glBindTexture(GL_TEXTURE_2D, t0);
+	glEnable(GL_TEXTURE_2D);
+	glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_MODULATE);
+	glActiveTexture(GL_TEXTURE1);
+	glBindTexture(GL_TEXTURE_2D, t1);
+	glEnable(GL_TEXTURE_2D);
+	glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_COMBINE);
+	glTexEnvi(GL_TEXTURE_ENV, GL_COMBINE_RGB, GL_ADD_SIGNED);
+	glTexEnvi(GL_TEXTURE_ENV, GL_COMBINE_ALPHA, GL_REPLACE);
+	glTexEnvi(GL_TEXTURE_ENV, GL_SOURCE0_RGB, GL_PREVIOUS);
+	glTexEnvi(GL_TEXTURE_ENV, GL_SOURCE1_RGB, GL_TEXTURE);
+	glTexEnvi(GL_TEXTURE_ENV, GL_SOURCE0_ALPHA, GL_PREVIOUS);
+	glBegin(GL_QUADS);
+	glColor4f(1, 0.8f, 0.6f, 1);
+	glMultiTexCoord2f(GL_TEXTURE0, 0.01f, 0.02f);
+	glMultiTexCoord2f(GL_TEXTURE1, 0.0f, 0.0f);
+	glVertex2f(0.05f, 0.05f);
+	glColor4f(0.6f, 1, 0.8f, 0.8f);
+	glMultiTexCoord2f(GL_TEXTURE0, 2.01f, 0.02f);
+	glMultiTexCoord2f(GL_TEXTURE1, 1.0f, 0.0f);
+	glVertex2f(0.95f, 0.05f);
+	glColor4f(0.8f, 0.6f, 1, 0.6f);
+	glMultiTexCoord2f(GL_TEXTURE0, 2.01f, 2.02f);
+	glMultiTexCoord2f(GL_TEXTURE1, 1.0f, 1.0f);
+	glVertex2f(0.95f, 0.95f);
+	glColor4f(1, 1, 1, 1);
+	glMultiTexCoord2f(GL_TEXTURE0, 0.01f, 2.02f);
+	glMultiTexCoord2f(GL_TEXTURE1, 0.0f, 1.0f);
+	glVertex2f(0.05f, 0.95f);
+	glEnd();
+	glDisable(GL_TEXTURE_2D);
+	glActiveTexture(GL_TEXTURE0);
+	glDeleteTextures(1, &t0);
+	glDeleteTextures(1, &t1);
+	return 0;
+}
+
+/* ---- per-fragment operations ---- */
+
+static int sc_blend_funcs(const struct sc *s)
+{
+	static const struct { GLenum sc, dc, sa, da; } f[] = {
+		{ GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA },
+		{ GL_ONE, GL_ONE, GL_ONE, GL_ONE },
+		{ GL_DST_COLOR, GL_ZERO, GL_DST_ALPHA, GL_ZERO },
+		{ GL_ONE_MINUS_DST_COLOR, GL_ONE, GL_ONE, GL_ZERO },
+		{ GL_CONSTANT_COLOR, GL_ONE_MINUS_CONSTANT_COLOR, GL_CONSTANT_ALPHA, GL_ZERO },
+		{ GL_SRC_ALPHA_SATURATE, GL_ONE, GL_ONE, GL_ONE },
+		{ GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ZERO },
+		{ GL_ZERO, GL_SRC_COLOR, GL_ONE_MINUS_DST_ALPHA, GL_DST_ALPHA },
+		{ GL_DST_ALPHA, GL_ONE_MINUS_DST_ALPHA, GL_ZERO, GL_ONE },
+	};
+	(void)s;
+	sc_ortho_unit();
+	glClearColor(0, 0, 0, 0);
+	glClear(GL_COLOR_BUFFER_BIT);
+	sc_backdrop();
+	glEnable(GL_BLEND);
+	glBlendColor(0.25f, 0.5f, 0.75f, 0.4f);
+	for (unsigned i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		float x0, y0, x1, y1;
+		sc_panel(i, 3, 3, &x0, &y0, &x1, &y1);
+		glBlendFuncSeparate(f[i].sc, f[i].dc, f[i].sa, f[i].da);
+		glBegin(GL_QUADS);
+		glColor4f(0.9f, 0.5f, 0.1f, 0.7f);
+		glVertex2f(x0, y0);
+		glColor4f(0.1f, 0.9f, 0.5f, 0.3f);
+		glVertex2f(x1, y0);
+		glColor4f(0.5f, 0.1f, 0.9f, 0.9f);
+		glVertex2f(x1, y1);
+		glColor4f(1, 1, 1, 0.5f);
+		glVertex2f(x0, y1);
+		glEnd();
+	}
+	return 0;
+}
+
+static int sc_blend_equations(const struct sc *s)
+{
+	static const struct { GLenum rgb, a; } e[] = {
+		{ GL_FUNC_ADD, GL_FUNC_ADD },
+		{ GL_FUNC_SUBTRACT, GL_FUNC_SUBTRACT },
+		{ GL_FUNC_REVERSE_SUBTRACT, GL_FUNC_REVERSE_SUBTRACT },
+		{ GL_MIN, GL_MIN },
+		{ GL_MAX, GL_MAX },
+		{ GL_FUNC_ADD, GL_MAX },
+	};
+	(void)s;
+	sc_ortho_unit();
+	glClearColor(0, 0, 0, 0);
+	glClear(GL_COLOR_BUFFER_BIT);
+	sc_backdrop();
+	glEnable(GL_BLEND);
+	glBlendFunc(GL_SRC_ALPHA, GL_ONE);
+	for (unsigned i = 0; i < sizeof(e) / sizeof(e[0]); i++) {
+		float x0, y0, x1, y1;
+		sc_panel(i, 3, 2, &x0, &y0, &x1, &y1);
+		glBlendEquationSeparate(e[i].rgb, e[i].a);
+		glBegin(GL_QUADS);
+		glColor4f(0.8f, 0.2f, 0.4f, 0.9f);
+		glVertex2f(x0, y0);
+		glColor4f(0.2f, 0.7f, 0.1f, 0.5f);
+		glVertex2f(x1, y0);
+		glColor4f(0.4f, 0.4f, 1, 0.2f);
+		glVertex2f(x1, y1);
+		glColor4f(1, 0.6f, 0.3f, 0.7f);
+		glVertex2f(x0, y1);
+		glEnd();
+	}
+	return 0;
+}
+
+/* Alpha running 0..1 across each panel (over more pixels than 255, so a
+ * reference falls between two pixels' alphas). */
+static int sc_alpha_test(const struct sc *s)
+{
+	static const struct { GLenum fn; float ref; } a[] = {
+		{ GL_GREATER, 0.3f }, { GL_LESS, 0.62f },  { GL_GEQUAL, 0.5f },
+		{ GL_LEQUAL, 0.21f }, { GL_NOTEQUAL, 0.4f }, { GL_NEVER, 0.0f },
+	};
+	(void)s;
+	sc_ortho_unit();
+	glClearColor(0.1f, 0.1f, 0.1f, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glEnable(GL_ALPHA_TEST);
+	for (unsigned i = 0; i < sizeof(a) / sizeof(a[0]); i++) {
+		float x0, y0, x1, y1;
+		sc_panel(i, 2, 3, &x0, &y0, &x1, &y1);
+		glAlphaFunc(a[i].fn, a[i].ref);
+		glBegin(GL_QUADS);
+		glColor4f(1, 0.3f, 0.1f, 0.013f);
+		glVertex2f(x0, y0);
+		glColor4f(0.1f, 1, 0.3f, 0.987f);
+		glVertex2f(x1, y0);
+		glColor4f(0.1f, 0.3f, 1, 0.987f);
+		glVertex2f(x1, y1);
+		glColor4f(1, 1, 0.3f, 0.013f);
+		glVertex2f(x0, y1);
+		glEnd();
+	}
+	return 0;
+}
+
+/* Each depth function against a reference quad sloping in depth: the test
+ * quad, flat at window depth 0.5, crosses it in the middle of the panel;
+ * EQUAL draws the reference quad again (the same depth exactly). */
+static int sc_depth_funcs(const struct sc *s)
+{
+	static const GLenum fn[] = { GL_LESS,     GL_LEQUAL, GL_GREATER, GL_GEQUAL,
+				     GL_NOTEQUAL, GL_ALWAYS, GL_NEVER,   GL_EQUAL };
+	(void)s;
+	sc_ortho_unit();
+	glClearColor(0, 0, 0, 1);
+	glClearDepth(1.0);
+	glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+	glEnable(GL_DEPTH_TEST);
+	for (unsigned i = 0; i < 8; i++) {
+		float x0, y0, x1, y1;
+		sc_panel(i, 4, 2, &x0, &y0, &x1, &y1);
+		glDepthFunc(GL_ALWAYS);
+		glBegin(GL_QUADS);
+		glColor3f(0.4f, 0.4f, 0.4f);
+		glVertex3f(x0, y0, -0.83f);
+		glVertex3f(x1, y0, 0.77f);
+		glColor3f(0.6f, 0.6f, 0.6f);
+		glVertex3f(x1, y1, 0.77f);
+		glVertex3f(x0, y1, -0.83f);
+		glEnd();
+		glDepthFunc(fn[i]);
+		glBegin(GL_QUADS);
+		glColor3f(1, 0.2f, 0.1f);
+		if (fn[i] == GL_EQUAL) {
+			glVertex3f(x0, y0, -0.83f);
+			glVertex3f(x1, y0, 0.77f);
+			glColor3f(0.1f, 0.3f, 1);
+			glVertex3f(x1, y1, 0.77f);
+			glVertex3f(x0, y1, -0.83f);
+		} else {
+			glVertex3f(x0 + 0.02f, y0 + 0.03f, 0);
+			glVertex3f(x1 - 0.02f, y0 + 0.03f, 0);
+			glColor3f(0.1f, 0.3f, 1);
+			glVertex3f(x1 - 0.02f, y1 - 0.03f, 0);
+			glVertex3f(x0 + 0.02f, y1 - 0.03f, 0);
+		}
+		glEnd();
+	}
+	return 0;
+}
+
+/* A closed prism volume, drawn with colour and depth writes off: front
+ * faces increment, back faces decrement (two-sided stencil, z-pass), so the
+ * stencil is 1 where the floor and a box are inside one volume and 2
+ * inside both (a wrong facing makes them 255 and 254); full-screen quads
+ * then darken those pixels. */
+static void sc_prism(float x0, float x1, float y0, float y1, float z0, float z1)
+{
+	/* six faces, each counter-clockwise seen from outside */
+	const float v[8][3] = {
+		{ x0, y0, z0 }, { x1, y0, z0 }, { x1, y1, z0 }, { x0, y1, z0 },
+		{ x0, y0, z1 }, { x1, y0, z1 }, { x1, y1, z1 }, { x0, y1, z1 },
+	};
+	static const int f[6][4] = {
+		{ 4, 5, 6, 7 }, { 1, 0, 3, 2 }, { 0, 4, 7, 3 }, { 5, 1, 2, 6 }, { 3, 7, 6, 2 }, { 0, 1, 5, 4 },
+	};
+	glBegin(GL_QUADS);
+	for (int i = 0; i < 6; i++)
+		for (int k = 0; k < 4; k++)
+			glVertex3fv(v[f[i][k]]);
+	glEnd();
+}
+
+static int sc_stencil(const struct sc *s)
+{
+	glMatrixMode(GL_PROJECTION);
+	glLoadIdentity();
+	glFrustum(-1, 1, -(double)s->h / s->w, (double)s->h / s->w, 2, 30);
+	glMatrixMode(GL_MODELVIEW);
+	glLoadIdentity();
+	glTranslatef(0, -0.5f, -6);
+	glRotatef(25, 1, 0, 0);
+	glRotatef(-20, 0, 1, 0);
+	glClearColor(0.1f, 0.1f, 0.2f, 1);
+	glClearStencil(0);
+	glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+	glEnable(GL_DEPTH_TEST);
+	/* the scene: a floor and a box */
+	glBegin(GL_QUADS);
+	glColor3f(0.7f, 0.7f, 0.5f);
+	glVertex3f(-3, 0, 3);
+	glVertex3f(3, 0, 3);
+	glColor3f(0.5f, 0.6f, 0.7f);
+	glVertex3f(3, 0, -3);
+	glVertex3f(-3, 0, -3);
+	glEnd();
+	glColor3f(0.8f, 0.3f, 0.2f);
+	sc_prism(-0.5f, 0.5f, 0, 1.1f, -0.4f, 0.6f);
+	/* the volume */
+	glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+	glDepthMask(GL_FALSE);
+	glEnable(GL_STENCIL_TEST);
+	glStencilFunc(GL_ALWAYS, 0, 0xff);
+	glStencilOpSeparate(GL_FRONT, GL_KEEP, GL_KEEP, GL_INCR_WRAP);
+	glStencilOpSeparate(GL_BACK, GL_KEEP, GL_KEEP, GL_DECR_WRAP);
+	sc_prism(-1.7f, 0.2f, -0.5f, 0.8f, -0.9f, 1.9f);
+	sc_prism(0.1f, 1.3f, -0.3f, 0.5f, -2.1f, 0.3f);
+	/* darken inside */
+	glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+	glDisable(GL_DEPTH_TEST);
+	glStencilFunc(GL_EQUAL, 1, 0xff);
+	glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
+	glEnable(GL_BLEND);
+	glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+	sc_ortho_unit();
+	glColor4f(0, 0, 0.1f, 0.6f);
+	sc_rect(0, 0, 1, 1);
+	/* and a second pass where two volumes overlap (stencil 2) */
+	glStencilFunc(GL_EQUAL, 2, 0xff);
+	glColor4f(0.3f, 0, 0, 0.5f);
+	sc_rect(0, 0, 1, 1);
+	glDepthMask(GL_TRUE);
+	return 0;
+}
+
+/* Coplanar quads: the second wins only through its polygon offset (and
+ * loses in the panels where the offset pushes it back). */
+static int sc_polygon_offset(const struct sc *s)
+{
+	static const struct { float factor, units; } o[] = {
+		{ -1, -1 }, { 0, -4 }, { -2, 0 }, { 1, 1 },
+	};
+	glMatrixMode(GL_PROJECTION);
+	glLoadIdentity();
+	glFrustum(-1, 1, -(double)s->h / s->w, (double)s->h / s->w, 1, 20);
+	glMatrixMode(GL_MODELVIEW);
+	glClearColor(0, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+	glEnable(GL_DEPTH_TEST);
+	glDepthFunc(GL_LESS);
+	for (unsigned i = 0; i < 4; i++) {
+		glLoadIdentity();
+		glTranslatef(-0.75f + 0.5f * (float)(i & 1) * 3, (i & 2) ? 0.45f : -0.45f, -3);
+		glRotatef(50, 0, 1, 0);
+		glRotatef(20, 1, 0, 0);
+		glDisable(GL_POLYGON_OFFSET_FILL);
+		glColor3f(0.8f, 0.1f, 0.1f);
+		glBegin(GL_QUADS);
+		glVertex2f(-0.5f, -0.4f);
+		glVertex2f(0.5f, -0.4f);
+		glVertex2f(0.5f, 0.4f);
+		glVertex2f(-0.5f, 0.4f);
+		glEnd();
+		glEnable(GL_POLYGON_OFFSET_FILL);
+		glPolygonOffset(o[i].factor, o[i].units);
+		glColor3f(0.1f, 0.9f, 0.2f);
+		glBegin(GL_TRIANGLES);
+		glVertex2f(-0.3f, -0.3f);
+		glVertex2f(0.45f, -0.2f);
+		glVertex2f(0.0f, 0.35f);
+		glEnd();
+	}
+	glDisable(GL_POLYGON_OFFSET_FILL);
+	return 0;
+}
+
+/* Two user clip planes (eye space) cut a lit, smooth fan. */
+static int sc_clip_plane(const struct sc *s)
+{
+	static const GLdouble p0[4] = { 1, 0.4, 0, 0.15 }, p1[4] = { -0.3, -1, 0, 0.55 };
+	(void)s;
+	sc_ortho_unit();
+	glClearColor(0.05f, 0.05f, 0.05f, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glMatrixMode(GL_MODELVIEW);
+	glTranslatef(0.5f, 0.5f, 0);
+	glClipPlane(GL_CLIP_PLANE0, p0);
+	glClipPlane(GL_CLIP_PLANE1, p1);
+	glEnable(GL_CLIP_PLANE0);
+	glEnable(GL_CLIP_PLANE1);
+	glBegin(GL_TRIANGLE_FAN);
+	glColor3f(1, 1, 1);
+	glVertex2f(0.01f, 0.02f);
+	for (int i = 0; i <= 10; i++) {
+		float a = (float)i * 2 * 3.14159265f / 10;
+		glColor3f(0.5f + 0.5f * cosf(a), 0.5f + 0.5f * sinf(a), 0.3f);
+		glVertex2f(0.45f * cosf(a), 0.45f * sinf(a));
+	}
+	glEnd();
+	glDisable(GL_CLIP_PLANE0);
+	glDisable(GL_CLIP_PLANE1);
+	return 0;
+}
+
+/* Point sprites: 8x8 checker on points of even sizes at pixel corners
+ * (no texel boundary or point edge at a pixel centre). */
+static int sc_point_sprites(const struct sc *s)
+{
+	GLuint t = sc_tex(8, 8, sc_texel_checker, GL_NEAREST);
+	sc_ortho_pixels(s);
+	glClearColor(0, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glEnable(GL_TEXTURE_2D);
+	glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_MODULATE);
+	glEnable(GL_POINT_SPRITE);
+	glTexEnvi(GL_POINT_SPRITE, GL_COORD_REPLACE, GL_TRUE);
+	static const float sizes[] = { 16, 24, 32, 40 };
+	for (unsigned i = 0; i < 4; i++) {
+		glPointSize(sizes[i]);
+		glBegin(GL_POINTS);
+		for (int k = 0; k < 3; k++) {
+			glColor3f(1, 1 - 0.3f * (float)k, 0.6f + 0.2f * (float)k);
+			glVertex2f((float)(s->w * (int)(i * 2 + 1) / 8),
+				   (float)(s->h * (k * 2 + 1) / 6));
+		}
+		glEnd();
+	}
+	glDisable(GL_POINT_SPRITE);
+	glDisable(GL_TEXTURE_2D);
+	glDeleteTextures(1, &t);
+	return 0;
+}
+
+/* ---- shaders ---- */
+
+static const char sc_vs_uv[] =
+	"#version 110\n"
+	"varying vec2 uv;\n"
+	"void main() { uv = gl_MultiTexCoord0.xy; gl_Position = ftransform(); }\n";
+
+/* A cube map (each face its own checker) looked up with the reflection of
+ * the view ray off a sphere drawn on a full-screen quad. */
+static int sc_cube_map(const struct sc *s)
+{
+	static const char fs[] =
+		"#version 110\n"
+		"uniform samplerCube cube;\n"
+		"varying vec2 uv;\n"
+		"void main() {\n"
+		"  vec2 p = uv * 2.0 - 1.0 + vec2(0.0131, -0.0077);\n"
+		"  float r2 = dot(p, p);\n"
+		"  if (r2 > 0.95) { gl_FragColor = vec4(0.1, 0.1, 0.1, 1.0); return; }\n"
+		"  vec3 n = vec3(p, sqrt(1.0 - r2));\n"
+		"  vec3 r = reflect(vec3(0.0, 0.0, -1.0), n);\n"
+		"  gl_FragColor = textureCube(cube, r);\n"
+		"}\n";
+	static const uint8_t face[6][3] = {
+		{ 230, 60, 60 }, { 60, 230, 60 }, { 60, 60, 230 },
+		{ 230, 230, 60 }, { 60, 230, 230 }, { 230, 60, 230 },
+	};
+	(void)s;
+	GLuint prog = sc_program(sc_vs_uv, fs), t;
+	if (!prog)
+		return -1;
+	uint8_t px[8 * 8 * 4];
+	glGenTextures(1, &t);
+	glBindTexture(GL_TEXTURE_CUBE_MAP, t);
+	glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+	for (unsigned f = 0; f < 6; f++) {
+		for (unsigned i = 0; i < 64; i++) {
+			int on = ((i % 8) / 2 + (i / 8) / 2) & 1;
+			for (unsigned c = 0; c < 3; c++)
+				px[i * 4 + c] = (uint8_t)(on ? face[f][c] : face[f][c] / 2);
+			px[i * 4 + 3] = 255;
+		}
+		glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + f, 0, GL_RGBA8, 8, 8, 0, GL_RGBA,
+			     GL_UNSIGNED_BYTE, px);
+	}
+	glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+	glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+	glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+	glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+	sc_ortho_unit();
+	glClearColor(0, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glUseProgram(prog);
+	glUniform1i(glGetUniformLocation(prog, "cube"), 0);
+	sc_rect(0, 0, 1, 1);
+	glUseProgram(0);
+	glDeleteProgram(prog);
+	glDeleteTextures(1, &t);
+	return 0;
+}
+
+/* Many fragment operations on a full-screen quad: normalize, dot, pow,
+ * sin/cos, mix, texture2D, exp2/log2, sqrt/inversesqrt, smoothstep, clamp,
+ * length, abs, min/max, fract on smooth inputs. */
+static int sc_glsl_fragment(const struct sc *s)
+{
+	static const char fs[] =
+		"#version 110\n"
+		"uniform sampler2D tex;\n"
+		"uniform vec3 light;\n"
+		"varying vec2 uv;\n"
+		"void main() {\n"
+		"  vec3 n = normalize(vec3(uv - 0.5, 0.6));\n"
+		"  float d = max(dot(n, normalize(light)), 0.0);\n"
+		"  float sp = pow(d, 12.0);\n"
+		"  float w = 0.5 + 0.5 * sin(uv.x * 9.0) * cos(uv.y * 7.0);\n"
+		"  vec4 t = texture2D(tex, uv * 1.5);\n"
+		"  vec3 c = mix(vec3(d, sp, w), t.rgb, 0.35);\n"
+		"  float e = exp2(-2.0 * uv.y) * log2(1.0 + uv.x);\n"
+		"  float q = sqrt(uv.x) * inversesqrt(1.0 + uv.y);\n"
+		"  float ss = smoothstep(0.2, 0.8, length(uv - vec2(0.3, 0.6)));\n"
+		"  c.r = clamp(c.r + 0.2 * e - 0.1 * abs(uv.x - uv.y), 0.0, 1.0);\n"
+		"  c.g = max(c.g, 0.4 * q);\n"
+		"  c.b = min(c.b, 0.3 + 0.7 * ss);\n"
+		"  gl_FragColor = vec4(c, 0.5 + 0.5 * t.a * ss);\n"
+		"}\n";
+	(void)s;
+	GLuint prog = sc_program(sc_vs_uv, fs);
+	if (!prog)
+		return -1;
+	GLuint t = sc_tex(16, 16, sc_texel_smooth, GL_LINEAR);
+	sc_ortho_unit();
+	glClearColor(0, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glUseProgram(prog);
+	glUniform1i(glGetUniformLocation(prog, "tex"), 0);
+	glUniform3f(glGetUniformLocation(prog, "light"), 0.3f, 0.5f, 0.8f);
+	sc_rect(0, 0, 1, 1);
+	glUseProgram(0);
+	glDeleteProgram(prog);
+	glDeleteTextures(1, &t);
+	return 0;
+}
+
+/* A 16x16 grid displaced and lit in the vertex shader: sin/cos, cross,
+ * normalize, dot, reflect, pow, matrix products, exp, max/min, mix. */
+static int sc_glsl_vertex(const struct sc *s)
+{
+	static const char vs[] =
+		"#version 110\n"
+		"attribute vec2 pos;\n"
+		"uniform mat4 mvp;\n"
+		"uniform float phase;\n"
+		"varying vec4 col;\n"
+		"void main() {\n"
+		"  float h = 0.15 * sin(pos.x * 6.0 + phase) * cos(pos.y * 5.0);\n"
+		"  vec3 dx = vec3(1.0, 0.0, 0.9 * cos(pos.x * 6.0 + phase) * cos(pos.y * 5.0));\n"
+		"  vec3 dy = vec3(0.0, 1.0, -0.75 * sin(pos.x * 6.0 + phase) * sin(pos.y * 5.0));\n"
+		"  vec3 n = normalize(cross(dx, dy));\n"
+		"  vec3 l = normalize(vec3(0.4, 0.6, 1.0));\n"
+		"  float diff = max(dot(n, l), 0.0);\n"
+		"  vec3 r = reflect(-l, n);\n"
+		"  float spec = pow(max(r.z, 0.0), 16.0);\n"
+		"  float fade = exp(-abs(pos.x));\n"
+		"  col = vec4(mix(vec3(0.2, 0.3, 0.8), vec3(1.0, 0.8, 0.3), diff) * fade + spec,\n"
+		"             min(1.0, 0.5 + h));\n"
+		"  gl_Position = mvp * vec4(pos, h, 1.0);\n"
+		"}\n";
+	static const char fs[] =
+		"#version 110\n"
+		"varying vec4 col;\n"
+		"void main() { gl_FragColor = clamp(col, 0.0, 1.0); }\n";
+	(void)s;
+	GLuint prog = sc_program(vs, fs);
+	if (!prog)
+		return -1;
+	enum { N = 16 };
+	GLfloat *v = malloc(sizeof(GLfloat) * 2 * (N + 1) * (N + 1));
+	GLushort *idx = malloc(sizeof(GLushort) * 6 * N * N);
+	if (!v || !idx) {
+		free(v);
+		free(idx);
+		return -1;
+	}
+	for (int y = 0; y <= N; y++)
+		for (int x = 0; x <= N; x++) {
+			v[(y * (N + 1) + x) * 2 + 0] = -1 + 2 * (float)x / N;
+			v[(y * (N + 1) + x) * 2 + 1] = -1 + 2 * (float)y / N;
+		}
+	unsigned k = 0;
+	for (int y = 0; y < N; y++)
+		for (int x = 0; x < N; x++) {
+			GLushort a = (GLushort)(y * (N + 1) + x), b = (GLushort)(a + 1),
+				 c = (GLushort)(a + N + 1), d = (GLushort)(c + 1);
+			idx[k++] = a, idx[k++] = b, idx[k++] = d;
+			idx[k++] = a, idx[k++] = d, idx[k++] = c;
+		}
+	/* a perspective tilt, column-major */
+	glMatrixMode(GL_PROJECTION);
+	glLoadIdentity();
+	glFrustum(-1, 1, -1, 1, 2, 10);
+	glMatrixMode(GL_MODELVIEW);
+	glLoadIdentity();
+	glTranslatef(0, 0, -3);
+	glRotatef(-35, 1, 0, 0);
+	glRotatef(15, 0, 0, 1);
+	GLfloat p[16], m[16], mvp[16];
+	glGetFloatv(GL_PROJECTION_MATRIX, p);
+	glGetFloatv(GL_MODELVIEW_MATRIX, m);
+	for (int c = 0; c < 4; c++)
+		for (int r = 0; r < 4; r++) {
+			float acc = 0;
+			for (int i = 0; i < 4; i++)
+				acc += p[i * 4 + r] * m[c * 4 + i];
+			mvp[c * 4 + r] = acc;
+		}
+	glClearColor(0, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+	glEnable(GL_DEPTH_TEST);
+	glUseProgram(prog);
+	glUniformMatrix4fv(glGetUniformLocation(prog, "mvp"), 1, GL_FALSE, mvp);
+	glUniform1f(glGetUniformLocation(prog, "phase"), 0.7f);
+	glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, v);
+	glEnableVertexAttribArray(0);
+	glDrawElements(GL_TRIANGLES, (GLsizei)k, GL_UNSIGNED_SHORT, idx);
+	glDisableVertexAttribArray(0);
+	glUseProgram(0);
+	glDeleteProgram(prog);
+	free(v);
+	free(idx);
+	return 0;
+}
+
+/* ARB_vertex_program + ARB_fragment_program: per-vertex colour from a
+ * DP3 light term, per-fragment LRP with a texture and POW/RSQ/FRC-free
+ * arithmetic. */
+static int sc_arb_programs(const struct sc *s)
+{
+	static const char vp[] =
+		"!!ARBvp1.0\n"
+		"PARAM mvp[4] = { state.matrix.mvp };\n"
+		"PARAM l = { 0.267, 0.534, 0.802, 0 };\n"
+		"TEMP n, t;\n"
+		"DP4 result.position.x, mvp[0], vertex.position;\n"
+		"DP4 result.position.y, mvp[1], vertex.position;\n"
+		"DP4 result.position.z, mvp[2], vertex.position;\n"
+		"DP4 result.position.w, mvp[3], vertex.position;\n"
+		"DP3 t.x, vertex.normal, vertex.normal;\n"
+		"RSQ t.x, t.x;\n"
+		"MUL n, vertex.normal, t.x;\n"
+		"DP3 t.y, n, l;\n"
+		"MAX t.y, t.y, 0;\n"
+		"MAD result.color, vertex.color, t.y, { 0.1, 0.1, 0.1, 0 };\n"
+		"MOV result.texcoord[0], vertex.texcoord[0];\n"
+		"END\n";
+	static const char fp[] =
+		"!!ARBfp1.0\n"
+		"PARAM two = { 2.0, 0.3, 1.0, 4.0 };\n"
+		"TEMP t, c, p;\n"
+		"TEX t, fragment.texcoord[0], texture[0], 2D;\n"
+		"LRP c, 0.6, t, fragment.color;\n"
+		"MUL p.x, fragment.texcoord[0].x, 4.0;\n"
+		"POW p.y, fragment.texcoord[0].y, two.x;\n"
+		"MAD c.g, p.y, 0.3, c.g;\n"
+		"SUB p.z, 1.0, fragment.texcoord[0].x;\n"
+		"MUL c.b, c.b, p.z;\n"
+		"MIN c, c, 1.0;\n"
+		"MOV result.color, c;\n"
+		"END\n";
+	(void)s;
+	GLuint t = sc_tex(16, 16, sc_texel_smooth, GL_LINEAR), pr[2];
+	glGenProgramsARB(2, pr);
+	glBindProgramARB(GL_VERTEX_PROGRAM_ARB, pr[0]);
+	glProgramStringARB(GL_VERTEX_PROGRAM_ARB, GL_PROGRAM_FORMAT_ASCII_ARB, (GLsizei)strlen(vp),
+			   vp);
+	if (!sc_gl_ok("ARB vertex program")) {
+		fprintf(stderr, "gl-scenes: %s\n", glGetString(GL_PROGRAM_ERROR_STRING_ARB));
+		return -1;
+	}
+	glBindProgramARB(GL_FRAGMENT_PROGRAM_ARB, pr[1]);
+	glProgramStringARB(GL_FRAGMENT_PROGRAM_ARB, GL_PROGRAM_FORMAT_ASCII_ARB,
+			   (GLsizei)strlen(fp), fp);
+	if (!sc_gl_ok("ARB fragment program")) {
+		fprintf(stderr, "gl-scenes: %s\n", glGetString(GL_PROGRAM_ERROR_STRING_ARB));
+		return -1;
+	}
+	glEnable(GL_VERTEX_PROGRAM_ARB);
+	glEnable(GL_FRAGMENT_PROGRAM_ARB);
+	sc_ortho_unit();
+	glClearColor(0, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glBegin(GL_TRIANGLE_FAN);
+	for (int i = 0; i < 6; i++) {
+		float a = (float)i * 2 * 3.14159265f / 6 + 0.2f;
+		glNormal3f(cosf(a), sinf(a), 1.2f);
+		glColor3f(0.5f + 0.5f * cosf(a), 0.5f + 0.5f * sinf(a), 0.8f);
+		glTexCoord2f(0.5f + 0.5f * cosf(a), 0.5f + 0.5f * sinf(a));
+		glVertex2f(0.5f + 0.45f * cosf(a), 0.5f + 0.45f * sinf(a));
+	}
+	glEnd();
+	glDisable(GL_VERTEX_PROGRAM_ARB);
+	glDisable(GL_FRAGMENT_PROGRAM_ARB);
+	glDeleteProgramsARB(2, pr);
+	glDeleteTextures(1, &t);
+	return 0;
+}
+
+/* Linear, exp and exp2 fog over floors receding in depth. */
+static int sc_fog(const struct sc *s)
+{
+	static const GLfloat fogc[4] = { 0.6f, 0.65f, 0.7f, 1 };
+	static const GLenum mode[] = { GL_LINEAR, GL_EXP, GL_EXP2 };
+	glMatrixMode(GL_PROJECTION);
+	glLoadIdentity();
+	glFrustum(-1, 1, -(double)s->h / s->w, (double)s->h / s->w, 1, 60);
+	glMatrixMode(GL_MODELVIEW);
+	glLoadIdentity();
+	glClearColor(0, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glEnable(GL_FOG);
+	glFogfv(GL_FOG_COLOR, fogc);
+	glFogf(GL_FOG_START, 2);
+	glFogf(GL_FOG_END, 30);
+	glFogf(GL_FOG_DENSITY, 0.08f);
+	for (int i = 0; i < 3; i++) {
+		float x0 = -1.6f + (float)i * 1.1f;
+		glFogi(GL_FOG_MODE, (GLint)mode[i]);
+		glBegin(GL_QUADS);
+		glColor3f(0.9f, 0.2f, 0.1f + 0.3f * (float)i);
+		glVertex3f(x0, -0.6f, -1.1f);
+		glVertex3f(x0 + 1, -0.6f, -1.1f);
+		glColor3f(0.1f, 0.8f, 0.3f);
+		glVertex3f(x0 + 1, -0.6f, -40);
+		glVertex3f(x0, -0.6f, -40);
+		glEnd();
+	}
+	glDisable(GL_FOG);
+	return 0;
+}
+
+/* ---- vertex data ---- */
+
+/* Vertex arrays from VBOs: float positions with ubyte colours
+ * (interleaved), short positions with float colours, and generic
+ * attributes of normalized shorts and ubytes through a shader. */
+static int sc_vbo_formats(const struct sc *s)
+{
+	struct fv { GLfloat x, y; GLubyte c[4]; };
+	static const struct fv a[] = {
+		{ 0.05f, 0.55f, { 255, 0, 0, 255 } }, { 0.45f, 0.57f, { 0, 255, 0, 255 } },
+		{ 0.27f, 0.95f, { 0, 0, 255, 255 } }, { 0.5f, 0.6f, { 255, 255, 0, 255 } },
+		{ 0.95f, 0.53f, { 0, 255, 255, 255 } }, { 0.71f, 0.93f, { 255, 0, 255, 255 } },
+	};
+	static const GLshort sp[] = { 10, 10, 90, 14, 47, 92 };     /* x100 */
+	static const GLfloat sc_[] = { 1, 0.5f, 0, 0, 1, 0.5f, 0.5f, 0, 1 };
+	static const GLshort np[] = { 3277, -29491, 32000, -32000, 18000, -3300 };  /* normalized */
+	static const GLubyte nc[] = { 255, 128, 0, 255, 0, 200, 100, 128, 60, 60, 255, 255 };
+	static const char vs[] =
+		"#version 110\n"
+		"attribute vec2 pos;\n"
+		"attribute vec4 colour;\n"
+		"varying vec4 c;\n"
+		"void main() { c = colour; gl_Position = vec4(pos * 0.5 + vec2(0.5, 0.0), 0.0, 1.0); }\n";
+	static const char fs[] =
+		"#version 110\n"
+		"varying vec4 c;\n"
+		"void main() { gl_FragColor = c; }\n";
+	(void)s;
+	GLuint prog = sc_program(vs, fs);
+	if (!prog)
+		return -1;
+	glBindAttribLocation(prog, 1, "colour");
+	glLinkProgram(prog);
+	GLuint b[5];
+	glGenBuffers(5, b);
+	glBindBuffer(GL_ARRAY_BUFFER, b[0]);
+	glBufferData(GL_ARRAY_BUFFER, sizeof(a), a, GL_STATIC_DRAW);
+	glBindBuffer(GL_ARRAY_BUFFER, b[1]);
+	glBufferData(GL_ARRAY_BUFFER, sizeof(sp), sp, GL_STATIC_DRAW);
+	glBindBuffer(GL_ARRAY_BUFFER, b[2]);
+	glBufferData(GL_ARRAY_BUFFER, sizeof(sc_), sc_, GL_STATIC_DRAW);
+	glBindBuffer(GL_ARRAY_BUFFER, b[3]);
+	glBufferData(GL_ARRAY_BUFFER, sizeof(np), np, GL_STATIC_DRAW);
+	glBindBuffer(GL_ARRAY_BUFFER, b[4]);
+	glBufferData(GL_ARRAY_BUFFER, sizeof(nc), nc, GL_STATIC_DRAW);
+
+	sc_ortho_unit();
+	glClearColor(0.1f, 0.1f, 0.1f, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glEnableClientState(GL_VERTEX_ARRAY);
+	glEnableClientState(GL_COLOR_ARRAY);
+	glBindBuffer(GL_ARRAY_BUFFER, b[0]);
+	glVertexPointer(2, GL_FLOAT, sizeof(struct fv), (void *)0);
+	glColorPointer(4, GL_UNSIGNED_BYTE, sizeof(struct fv), (void *)offsetof(struct fv, c));
+	glDrawArrays(GL_TRIANGLES, 0, 6);
+	glMatrixMode(GL_MODELVIEW);
+	glScalef(0.005f, 0.005f, 1);
+	glBindBuffer(GL_ARRAY_BUFFER, b[1]);
+	glVertexPointer(2, GL_SHORT, 0, (void *)0);
+	glBindBuffer(GL_ARRAY_BUFFER, b[2]);
+	glColorPointer(3, GL_FLOAT, 0, (void *)0);
+	glDrawArrays(GL_TRIANGLES, 0, 3);
+	glDisableClientState(GL_VERTEX_ARRAY);
+	glDisableClientState(GL_COLOR_ARRAY);
+	glUseProgram(prog);
+	glBindBuffer(GL_ARRAY_BUFFER, b[3]);
+	glVertexAttribPointer(0, 2, GL_SHORT, GL_TRUE, 0, (void *)0);
+	glBindBuffer(GL_ARRAY_BUFFER, b[4]);
+	glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 0, (void *)0);
+	glEnableVertexAttribArray(0);
+	glEnableVertexAttribArray(1);
+	glDrawArrays(GL_TRIANGLES, 0, 3);
+	glDisableVertexAttribArray(0);
+	glDisableVertexAttribArray(1);
+	glUseProgram(0);
+	glBindBuffer(GL_ARRAY_BUFFER, 0);
+	glDeleteBuffers(5, b);
+	glDeleteProgram(prog);
+	return 0;
+}
+
+/* glDrawElements with ubyte, ushort and uint indices into a shared
+ * vertex buffer; the ushort and uint ones from element buffers when `ebo`,
+ * else (like the rest) from client memory. */
+static int sc_draw_elements_do(const struct sc *s, int ebo)
+{
+	enum { N = 12 };
+	GLfloat v[(N + 1) * 2 * 5];
+	(void)s;
+	for (int i = 0; i <= N; i++)
+		for (int r = 0; r < 2; r++) {
+			GLfloat *p = v + (i * 2 + r) * 5;
+			p[0] = 0.04f + 0.92f * (float)i / N;
+			p[1] = r ? 0.3f : 0.05f;
+			p[2] = (float)i / N;
+			p[3] = (float)r;
+			p[4] = 1 - (float)i / N;
+		}
+	GLushort i16[N * 2 + 2];
+	GLuint i32[N * 3];
+	GLubyte i8[6] = { 0, 3, 1, 8, 9, 11 };
+	for (int i = 0; i < N * 2 + 2; i++)
+		i16[i] = (GLushort)i;
+	unsigned k = 0;
+	for (int i = 0; i < N; i++) {
+		i32[k++] = (GLuint)(i * 2);
+		i32[k++] = (GLuint)(i * 2 + 2);
+		i32[k++] = (GLuint)(i * 2 + 1 + (i & 1) * 2);
+	}
+	GLuint b[3];
+	glGenBuffers(3, b);
+	glBindBuffer(GL_ARRAY_BUFFER, b[0]);
+	glBufferData(GL_ARRAY_BUFFER, sizeof(v), v, GL_STATIC_DRAW);
+	glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, b[1]);
+	glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof(i16), i16, GL_STATIC_DRAW);
+	sc_ortho_unit();
+	glClearColor(0, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glEnableClientState(GL_VERTEX_ARRAY);
+	glEnableClientState(GL_COLOR_ARRAY);
+	glVertexPointer(2, GL_FLOAT, 5 * sizeof(GLfloat), (void *)0);
+	glColorPointer(3, GL_FLOAT, 5 * sizeof(GLfloat), (void *)(2 * sizeof(GLfloat)));
+	/* a u16 strip, then u32 triangles moved up */
+	if (!ebo)
+		glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+	glDrawElements(GL_TRIANGLE_STRIP, N * 2 + 2, GL_UNSIGNED_SHORT, ebo ? (void *)0 : i16);
+	if (ebo) {
+		glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, b[2]);
+		glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof(i32), i32, GL_STATIC_DRAW);
+	}
+	glMatrixMode(GL_MODELVIEW);
+	glTranslatef(0, 0.33f, 0);
+	glDrawElements(GL_TRIANGLES, (GLsizei)k, GL_UNSIGNED_INT, ebo ? (void *)0 : i32);
+	/* u16 from client memory, a subrange, and ubyte indices */
+	glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+	glTranslatef(0, 0.33f, 0);
+	glDrawElements(GL_TRIANGLE_STRIP, 10, GL_UNSIGNED_SHORT, i16 + 6);
+	glDrawElements(GL_TRIANGLES, 6, GL_UNSIGNED_BYTE, i8);
+	glTranslatef(0.02f, 0.3f, 0);
+	glDrawRangeElements(GL_TRIANGLES, 0, N * 2, (GLsizei)k - 9, GL_UNSIGNED_INT, i32 + 9);
+	glDisableClientState(GL_VERTEX_ARRAY);
+	glDisableClientState(GL_COLOR_ARRAY);
+	glBindBuffer(GL_ARRAY_BUFFER, 0);
+	glDeleteBuffers(3, b);
+	return 0;
+}
+
+static int sc_draw_elements(const struct sc *s) { return sc_draw_elements_do(s, 0); }
+static int sc_draw_elements_ebo(const struct sc *s) { return sc_draw_elements_do(s, 1); }
+
+/* ---- framebuffer state ---- */
+
+static int sc_scissor(const struct sc *s)
+{
+	sc_ortho_unit();
+	glClearColor(0, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glEnable(GL_SCISSOR_TEST);
+	for (int i = 0; i < 5; i++) {
+		glScissor(s->w * (3 + 17 * i) / 100, s->h * (5 + 11 * i) / 100, s->w * 29 / 100,
+			  s->h * (20 + 7 * i) / 100);
+		glBegin(GL_TRIANGLES);
+		glColor3f(1, 0.2f * (float)i, 0);
+		glVertex2f(-0.2f, -0.1f);
+		glColor3f(0, 1, 0.2f * (float)i);
+		glVertex2f(1.3f, 0.4f);
+		glColor3f(0.2f * (float)i, 0, 1);
+		glVertex2f(0.3f, 1.2f);
+		glEnd();
+	}
+	/* a scissored clear over it */
+	glScissor(s->w / 2, s->h / 3, s->w / 3, s->h / 5);
+	glClearColor(0.9f, 0.9f, 0.2f, 0.5f);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glDisable(GL_SCISSOR_TEST);
+	return 0;
+}
+
+static int sc_color_mask(const struct sc *s)
+{
+	static const GLboolean m[6][4] = {
+		{ 1, 0, 0, 0 }, { 0, 1, 1, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 }, { 1, 0, 1, 1 }, { 0, 0, 0, 0 },
+	};
+	(void)s;
+	sc_ortho_unit();
+	glClearColor(0, 0, 0, 0);
+	glClear(GL_COLOR_BUFFER_BIT);
+	sc_backdrop();
+	for (unsigned i = 0; i < 6; i++) {
+		float x0, y0, x1, y1;
+		sc_panel(i, 3, 2, &x0, &y0, &x1, &y1);
+		glColorMask(m[i][0], m[i][1], m[i][2], m[i][3]);
+		glColor4f(1, 1, 1, 1);
+		sc_rect(x0, y0, x1, y1);
+		glColor4f(0, 0, 0, 0);
+		sc_rect(x0 + 0.05f, y0 + 0.05f, x1 - 0.05f, y1 - 0.05f);
+	}
+	glColorMask(1, 1, 1, 1);
+	return 0;
+}
+
+static int sc_logic_op(const struct sc *s)
+{
+	static const GLenum op[] = { GL_XOR, GL_AND, GL_OR, GL_INVERT, GL_NAND, GL_COPY_INVERTED,
+				     GL_EQUIV, GL_OR_REVERSE, GL_CLEAR };
+	(void)s;
+	sc_ortho_unit();
+	glClearColor(0, 0, 0, 0);
+	glClear(GL_COLOR_BUFFER_BIT);
+	sc_backdrop_flat();
+	glEnable(GL_COLOR_LOGIC_OP);
+	for (unsigned i = 0; i < sizeof(op) / sizeof(op[0]); i++) {
+		float x0, y0, x1, y1;
+		sc_panel(i, 3, 3, &x0, &y0, &x1, &y1);
+		glLogicOp(op[i]);
+		/* flat colours: the logic op of two exact bytes */
+		glColor4ub(0x5a, 0xc3, 0x0f, 0x96);
+		sc_rect_flat(x0, y0, x1, y1);
+	}
+	glDisable(GL_COLOR_LOGIC_OP);
+	return 0;
+}
+
+/* Culling both windings, a CW front face, and two-sided lighting. */
+static int sc_cull_face(const struct sc *s)
+{
+	static const GLfloat pos[4] = { 0.3f, 0.4f, 1, 0 };
+	static const GLfloat front[4] = { 0.9f, 0.3f, 0.2f, 1 }, back[4] = { 0.2f, 0.4f, 0.9f, 1 };
+	(void)s;
+	sc_ortho_unit();
+	glClearColor(0, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	for (int pass = 0; pass < 4; pass++) {
+		float y = 0.05f + 0.24f * (float)pass;
+		if (pass == 0)
+			glDisable(GL_CULL_FACE);
+		else
+			glEnable(GL_CULL_FACE);
+		glCullFace(pass == 2 ? GL_FRONT : GL_BACK);
+		glFrontFace(pass == 3 ? GL_CW : GL_CCW);
+		glBegin(GL_TRIANGLES);
+		/* CCW */
+		glColor3f(1, 0.5f, 0);
+		glVertex2f(0.05f, y);
+		glVertex2f(0.4f, y + 0.03f);
+		glVertex2f(0.2f, y + 0.2f);
+		/* CW */
+		glColor3f(0, 0.6f, 1);
+		glVertex2f(0.55f, y);
+		glVertex2f(0.7f, y + 0.2f);
+		glVertex2f(0.9f, y + 0.02f);
+		glEnd();
+	}
+	/* two-sided lighting on both windings, no culling (right column) */
+	glDisable(GL_CULL_FACE);
+	glFrontFace(GL_CCW);
+	glEnable(GL_LIGHTING);
+	glEnable(GL_LIGHT0);
+	glLightfv(GL_LIGHT0, GL_POSITION, pos);
+	glLightModeli(GL_LIGHT_MODEL_TWO_SIDE, GL_TRUE);
+	glMaterialfv(GL_FRONT, GL_AMBIENT_AND_DIFFUSE, front);
+	glMaterialfv(GL_BACK, GL_AMBIENT_AND_DIFFUSE, back);
+	glNormal3f(0, 0, 1);
+	glBegin(GL_TRIANGLES);
+	glVertex2f(0.92f, 0.1f);
+	glVertex2f(0.99f, 0.1f);
+	glVertex2f(0.95f, 0.45f);
+	glVertex2f(0.92f, 0.55f);
+	glVertex2f(0.95f, 0.9f);
+	glVertex2f(0.99f, 0.55f);
+	glEnd();
+	glDisable(GL_LIGHTING);
+	return 0;
+}
+
+/* A smooth lit sphere: two lights (one positional with attenuation),
+ * specular, a material with emission. */
+static int sc_lighting(const struct sc *s)
+{
+	static const GLfloat l0[4] = { -0.5f, 0.8f, 1, 0 }, l1[4] = { 2, -1, 2, 1 };
+	static const GLfloat d1[4] = { 0.3f, 0.6f, 1, 1 }, spec[4] = { 1, 1, 1, 1 };
+	static const GLfloat mat[4] = { 0.8f, 0.5f, 0.3f, 1 }, em[4] = { 0.05f, 0, 0.05f, 1 };
+	const float pi = 3.14159265f;
+	glMatrixMode(GL_PROJECTION);
+	glLoadIdentity();
+	glFrustum(-1, 1, -(double)s->h / s->w, (double)s->h / s->w, 2, 10);
+	glMatrixMode(GL_MODELVIEW);
+	glLoadIdentity();
+	glClearColor(0, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+	glEnable(GL_DEPTH_TEST);
+	glEnable(GL_LIGHTING);
+	glEnable(GL_LIGHT0);
+	glEnable(GL_LIGHT1);
+	glLightfv(GL_LIGHT0, GL_POSITION, l0);
+	glLightfv(GL_LIGHT1, GL_POSITION, l1);
+	glLightfv(GL_LIGHT1, GL_DIFFUSE, d1);
+	glLightfv(GL_LIGHT1, GL_SPECULAR, spec);
+	glLightf(GL_LIGHT1, GL_LINEAR_ATTENUATION, 0.2f);
+	glMaterialfv(GL_FRONT, GL_AMBIENT_AND_DIFFUSE, mat);
+	glMaterialfv(GL_FRONT, GL_SPECULAR, spec);
+	glMaterialfv(GL_FRONT, GL_EMISSION, em);
+	glMaterialf(GL_FRONT, GL_SHININESS, 30);
+	glTranslatef(0, 0, -4);
+	enum { ST = 24, SL = 12 };
+	for (int j = 0; j < SL; j++) {
+		float t0 = pi * (float)j / SL - pi / 2, t1 = pi * (float)(j + 1) / SL - pi / 2;
+		glBegin(GL_QUAD_STRIP);
+		for (int i = 0; i <= ST; i++) {
+			float p = 2 * pi * (float)i / ST;
+			glNormal3f(cosf(t1) * cosf(p), sinf(t1), cosf(t1) * sinf(p));
+			glVertex3f(1.2f * cosf(t1) * cosf(p), 1.2f * sinf(t1), 1.2f * cosf(t1) * sinf(p));
+			glNormal3f(cosf(t0) * cosf(p), sinf(t0), cosf(t0) * sinf(p));
+			glVertex3f(1.2f * cosf(t0) * cosf(p), 1.2f * sinf(t0), 1.2f * cosf(t0) * sinf(p));
+		}
+		glEnd();
+	}
+	glDisable(GL_LIGHTING);
+	return 0;
+}
+
+/* ---- render targets ---- */
+
+/* A 64x64 texture drawn into (clear + smooth triangle), then drawn
+ * rotated and filtered into the scene's framebuffer. */
+static int sc_render_to_texture(const struct sc *s)
+{
+	GLuint t, fbo;
+	glGenTextures(1, &t);
+	glBindTexture(GL_TEXTURE_2D, t);
+	glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 64, 64, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+	glGenFramebuffersEXT(1, &fbo);
+	glBindFramebufferEXT(GL_FRAMEBUFFER_EXT, fbo);
+	glFramebufferTexture2DEXT(GL_FRAMEBUFFER_EXT, GL_COLOR_ATTACHMENT0_EXT, GL_TEXTURE_2D, t, 0);
+	if (glCheckFramebufferStatusEXT(GL_FRAMEBUFFER_EXT) != GL_FRAMEBUFFER_COMPLETE_EXT) {
+		fprintf(stderr, "gl-scenes: the 64x64 texture FBO is not complete\n");
+		return -1;
+	}
+	glViewport(0, 0, 64, 64);
+	sc_ortho_unit();
+	glClearColor(0.2f, 0.1f, 0.3f, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glBegin(GL_TRIANGLES);
+	glColor3f(1, 0, 0);
+	glVertex2f(0.1f, 0.1f);
+	glColor3f(0, 1, 0);
+	glVertex2f(0.9f, 0.2f);
+	glColor3f(0, 0, 1);
+	glVertex2f(0.3f, 0.85f);
+	glEnd();
+	glColor3f(1, 1, 0.5f);
+	sc_rect(0.6f, 0.6f, 0.85f, 0.9f);
+
+	glBindFramebufferEXT(GL_FRAMEBUFFER_EXT, s->fbo);
+	glViewport(0, 0, s->w, s->h);
+	glClearColor(0, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glBindTexture(GL_TEXTURE_2D, t);
+	glEnable(GL_TEXTURE_2D);
+	glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_REPLACE);
+	glMatrixMode(GL_MODELVIEW);
+	glTranslatef(0.5f, 0.5f, 0);
+	glRotatef(30, 0, 0, 1);
+	glTranslatef(-0.5f, -0.5f, 0);
+	sc_rect(0.17f, 0.17f, 0.83f, 0.83f);
+	glDisable(GL_TEXTURE_2D);
+	glDeleteFramebuffersEXT(1, &fbo);
+	glDeleteTextures(1, &t);
+	return 0;
+}
+
+/* Two (or more, up to 4) colour attachments written at once by
+ * gl_FragData, then each drawn 1:1 into a quadrant of the output. */
+static int sc_mrt(const struct sc *s)
+{
+	static const char fs[] =
+		"#version 110\n"
+		"varying vec2 uv;\n"
+		"void main() {\n"
+		"  gl_FragData[0] = vec4(uv, 0.2, 1.0);\n"
+		"  gl_FragData[1] = vec4(1.0 - uv.x, 0.5, uv.y, 0.8);\n"
+		"  gl_FragData[2] = vec4(uv.x * uv.y, 1.0 - uv.y, 0.7, 1.0);\n"
+		"  gl_FragData[3] = vec4(0.9, uv.y * 0.5, 1.0 - uv.x * uv.y, 0.6);\n"
+		"}\n";
+	GLint maxdb = 0;
+	glGetIntegerv(GL_MAX_DRAW_BUFFERS, &maxdb);
+	if (maxdb < 2) {
+		fprintf(stderr, "gl-scenes: GL_MAX_DRAW_BUFFERS is %d\n", maxdb);
+		return SC_UNSUPPORTED;
+	}
+	int n = maxdb < 4 ? maxdb : 4;
+	int hw = s->w / 2, hh = s->h / 2;
+	GLuint prog = sc_program(sc_vs_uv, fs), t[4], fbo;
+	if (!prog)
+		return -1;
+	static const GLenum att[4] = { GL_COLOR_ATTACHMENT0_EXT, GL_COLOR_ATTACHMENT1_EXT,
+				       GL_COLOR_ATTACHMENT2_EXT, GL_COLOR_ATTACHMENT3_EXT };
+	glGenTextures(n, t);
+	glGenFramebuffersEXT(1, &fbo);
+	glBindFramebufferEXT(GL_FRAMEBUFFER_EXT, fbo);
+	for (int i = 0; i < n; i++) {
+		glBindTexture(GL_TEXTURE_2D, t[i]);
+		glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, hw, hh, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+		glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+		glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+		glFramebufferTexture2DEXT(GL_FRAMEBUFFER_EXT, att[i], GL_TEXTURE_2D, t[i], 0);
+	}
+	glDrawBuffers(n, att);
+	if (glCheckFramebufferStatusEXT(GL_FRAMEBUFFER_EXT) != GL_FRAMEBUFFER_COMPLETE_EXT) {
+		fprintf(stderr, "gl-scenes: the MRT FBO is not complete\n");
+		return -1;
+	}
+	glViewport(0, 0, hw, hh);
+	sc_ortho_unit();
+	glClearColor(0, 0, 0, 0);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glUseProgram(prog);
+	glBegin(GL_TRIANGLES);
+	glTexCoord2f(0, 0);
+	glVertex2f(0.05f, 0.05f);
+	glTexCoord2f(1, 0);
+	glVertex2f(0.95f, 0.1f);
+	glTexCoord2f(0.5f, 1);
+	glVertex2f(0.4f, 0.93f);
+	glEnd();
+	glUseProgram(0);
+
+	glBindFramebufferEXT(GL_FRAMEBUFFER_EXT, s->fbo);
+	glViewport(0, 0, s->w, s->h);
+	glClearColor(0.5f, 0.5f, 0.5f, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glEnable(GL_TEXTURE_2D);
+	glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_REPLACE);
+	for (int i = 0; i < n; i++) {
+		glBindTexture(GL_TEXTURE_2D, t[i]);
+		float x = (float)(i & 1) * 0.5f, y = (float)(i >> 1) * 0.5f;
+		sc_rect(x, y, x + 0.5f, y + 0.5f);
+	}
+	glDisable(GL_TEXTURE_2D);
+	glDeleteFramebuffersEXT(1, &fbo);
+	glDeleteTextures(n, t);
+	glDeleteProgram(prog);
+	return 0;
+}
+
+/* ---- the list ---- */
+
+static const struct scene {
+	const char *name;
+	int (*draw)(const struct sc *s);
+} sc_scenes[] = {
+	{ "gears", sc_gears },
+	{ "glxgears", sc_glxgears },
+	{ "triangle", sc_triangle },
+	{ "tri-strip", sc_tri_strip },
+	{ "tri-fan", sc_tri_fan },
+	{ "quads", sc_quads },
+	{ "polygon", sc_polygon },
+	{ "points", sc_points },
+	{ "lines", sc_lines },
+	{ "tex-nearest", sc_tex_nearest },
+	{ "tex-linear", sc_tex_linear },
+	{ "mipmap-trilinear", sc_mipmap },
+	{ "tex-wrap", sc_tex_wrap },
+	{ "texenv", sc_texenv },
+	{ "blend-funcs", sc_blend_funcs },
+	{ "blend-equations", sc_blend_equations },
+	{ "alpha-test", sc_alpha_test },
+	{ "depth-funcs", sc_depth_funcs },
+	{ "stencil-shadow", sc_stencil },
+	{ "polygon-offset", sc_polygon_offset },
+	{ "clip-plane", sc_clip_plane },
+	{ "point-sprites", sc_point_sprites },
+	{ "cube-map", sc_cube_map },
+	{ "glsl-fragment", sc_glsl_fragment },
+	{ "glsl-vertex", sc_glsl_vertex },
+	{ "arb-programs", sc_arb_programs },
+	{ "fog", sc_fog },
+	{ "vbo-formats", sc_vbo_formats },
+	{ "draw-elements", sc_draw_elements },
+	{ "draw-elements-ebo", sc_draw_elements_ebo },
+	{ "scissor", sc_scissor },
+	{ "color-mask", sc_color_mask },
+	{ "logic-op", sc_logic_op },
+	{ "cull-face", sc_cull_face },
+	{ "lighting", sc_lighting },
+	{ "render-to-texture", sc_render_to_texture },
+	{ "mrt", sc_mrt },
+};
+
+/* ---- main ---- */
+
+static void sc_usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s --scene NAME --out FILE [--size WxH] [--renderer SUBSTR] [--timeout S]\n"
+		"       %s --list\n"
+		"  writes the scene's pixels as raw RGBA8, bottom row first (WxH default 128x128,\n"
+		"  renderer default NV4)\n", prog, prog);
+}
+
+static void sc_on_alarm(int sig)
+{
+	static const char msg[] = "gl-scenes: timed out\n";
+	(void)sig;
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(3);
+	_exit(3);
+}
+
+/* The FBO (RGBA8 texture, packed depth/stencil renderbuffer), the scene,
+ * the read back.  0, -1 or SC_UNSUPPORTED. */
+static int sc_render(const struct scene *sc, int w, int h, const char *out)
+{
+	struct sc s = { .w = w, .h = h };
+	GLuint tex, ds;
+	glGenTextures(1, &tex);
+	glBindTexture(GL_TEXTURE_2D, tex);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+	glBindTexture(GL_TEXTURE_2D, 0);
+	glGenRenderbuffersEXT(1, &ds);
+	glBindRenderbufferEXT(GL_RENDERBUFFER_EXT, ds);
+	glRenderbufferStorageEXT(GL_RENDERBUFFER_EXT, GL_DEPTH24_STENCIL8_EXT, w, h);
+	glGenFramebuffersEXT(1, &s.fbo);
+	glBindFramebufferEXT(GL_FRAMEBUFFER_EXT, s.fbo);
+	glFramebufferTexture2DEXT(GL_FRAMEBUFFER_EXT, GL_COLOR_ATTACHMENT0_EXT, GL_TEXTURE_2D, tex,
+				  0);
+	glFramebufferRenderbufferEXT(GL_FRAMEBUFFER_EXT, GL_DEPTH_ATTACHMENT_EXT,
+				     GL_RENDERBUFFER_EXT, ds);
+	glFramebufferRenderbufferEXT(GL_FRAMEBUFFER_EXT, GL_STENCIL_ATTACHMENT_EXT,
+				     GL_RENDERBUFFER_EXT, ds);
+	GLenum st = glCheckFramebufferStatusEXT(GL_FRAMEBUFFER_EXT);
+	if (st != GL_FRAMEBUFFER_COMPLETE_EXT || !sc_gl_ok("FBO setup")) {
+		fprintf(stderr, "gl-scenes: %dx%d FBO is not complete (0x%04x)\n", w, h, st);
+		return -1;
+	}
+	glViewport(0, 0, w, h);
+	int r = sc->draw(&s);
+	if (r)
+		return r;
+	if (!sc_gl_ok(sc->name))
+		return -1;
+	glBindFramebufferEXT(GL_FRAMEBUFFER_EXT, s.fbo);
+	size_t n = (size_t)w * h * 4;
+	uint8_t *px = malloc(n);
+	if (!px)
+		return -1;
+	memset(px, 0x5a, n);
+	glPixelStorei(GL_PACK_ALIGNMENT, 1);
+	glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+	if (!sc_gl_ok("glReadPixels")) {
+		free(px);
+		return -1;
+	}
+	FILE *f = fopen(out, "wb");
+	int ok = f && fwrite(px, 1, n, f) == n;
+	if (f && fclose(f) != 0)
+		ok = 0;
+	free(px);
+	if (!ok) {
+		fprintf(stderr, "gl-scenes: cannot write %s: %s\n", out, strerror(errno));
+		return -1;
+	}
+	glBindFramebufferEXT(GL_FRAMEBUFFER_EXT, 0);
+	glDeleteFramebuffersEXT(1, &s.fbo);
+	glDeleteRenderbuffersEXT(1, &ds);
+	glDeleteTextures(1, &tex);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "scene", required_argument, 0, 's' }, { "out", required_argument, 0, 'o' },
+		{ "size", required_argument, 0, 'z' },  { "renderer", required_argument, 0, 'r' },
+		{ "timeout", required_argument, 0, 't' }, { "list", no_argument, 0, 'l' },
+		{ "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 },
+	};
+	const char *name = NULL, *out = NULL, *renderer = "NV4";
+	int w = 128, h = 128, list = 0, c;
+	unsigned timeout = 60;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "s:o:z:r:t:lh", lo, NULL)) != -1) {
+		switch (c) {
+		case 's': name = optarg; break;
+		case 'o': out = optarg; break;
+		case 'r': renderer = optarg; break;
+		case 'l': list = 1; break;
+		case 'z':
+			if (sscanf(optarg, "%dx%d", &w, &h) != 2 || w < 16 || h < 16 || w > 2048 ||
+			    h > 2048) {
+				sc_usage(argv[0]);
+				return 2;
+			}
+			break;
+		case 't':
+			timeout = (unsigned)strtoul(optarg, &end, 0);
+			if (*end || !timeout) {
+				sc_usage(argv[0]);
+				return 2;
+			}
+			break;
+		default:
+			sc_usage(argv[0]);
+			return c == 'h' ? 0 : 2;
+		}
+	}
+	if (list) {
+		for (size_t i = 0; i < sizeof(sc_scenes) / sizeof(sc_scenes[0]); i++)
+			printf("%s\n", sc_scenes[i].name);
+		return 0;
+	}
+	const struct scene *sc = NULL;
+	for (size_t i = 0; name && i < sizeof(sc_scenes) / sizeof(sc_scenes[0]); i++)
+		if (!strcmp(sc_scenes[i].name, name))
+			sc = &sc_scenes[i];
+	if (!sc || !out || optind != argc) {
+		if (name && !sc)
+			fprintf(stderr, "gl-scenes: no scene \"%s\" (--list)\n", name);
+		sc_usage(argv[0]);
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGALRM, sc_on_alarm);
+	alarm(timeout);
+
+	struct glc_egl e;
+	EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY,
+					       NULL);
+	if (glc_egl_context(&e, dpy, 0, 0) < 0) {
+		glc_egl_fini(&e);
+		return 1;
+	}
+	const char *r = (const char *)glGetString(GL_RENDERER);
+	printf("renderer: %s\n", r ? r : "(null)");
+	int rc;
+	if (!r || !strstr(r, renderer)) {
+		fprintf(stderr, "gl-scenes: renderer \"%s\" does not contain \"%s\"\n", r ? r : "",
+			renderer);
+		rc = 1;
+	} else {
+		rc = sc_render(sc, w, h, out);
+		if (rc == 0)
+			printf("scene %s: %dx%d written to %s\n", sc->name, w, h, out);
+		else if (rc != SC_UNSUPPORTED)
+			rc = 1;
+	}
+	glc_egl_fini(&e);
+	return rc;
+}
