@@ -68,10 +68,22 @@ struct fp_machine {
 	struct fp_frame st[FP_STACK];
 };
 
+static void fp_load(const uint8_t *at, uint32_t w[4])
+{
+	for (int i = 0; i < 4; i++)
+		w[i] = nv_rd32le(at + 4 * i);
+}
+
 /* ---- number formats ---- */
 
 static inline float fp_half(float f)
 {
+	uint32_t u = sim_f2u(f), a = u & 0x7fffffff;
+
+	/* a normal half: round the float's mantissa to 10 bits in place (what
+	 * sim_f2h then sim_h2f give, without the trip) */
+	if (a >= 0x38800000 && a < 0x477ff000)
+		return sim_u2f((u & 0x80000000u) | ((a + 0x0fff + ((a >> 13) & 1)) & ~0x1fffu));
 	return sim_h2f(sim_f2h(f));
 }
 
@@ -233,6 +245,46 @@ static void fp_read_src(const struct fp_machine *m, const uint32_t *w, unsigned 
 	}
 }
 
+/* The same from the decoded instruction: fields read once per program. */
+static void fp_read_src_d(const struct fp_machine *m, const struct sim_fp_dec *d, unsigned n,
+			  const struct sim_fp_quad *q, float out[4][4])
+{
+	const __typeof__(d->src[0]) *sr = &d->src[n];
+
+	if (sr->indexed) {
+		fp_read_src(m, d->w, n, d->cst, q, out);
+		return;
+	}
+	if (sr->type == NV40_FP_SRC_TEMP) {
+		const float (*v)[4] = fp_reg_read(m, sr->reg, sr->half);
+		if (sr->plain) {
+			memcpy(out, v, sizeof(float) * 16);
+			return;
+		}
+		for (unsigned p = 0; p < 4; p++)
+			for (unsigned c = 0; c < 4; c++) {
+				float x = v[p][sr->swz[c]];
+				if (sr->abs)
+					x = fabsf(x);
+				out[p][c] = sr->neg ? -x : x;
+			}
+		return;
+	}
+	for (unsigned p = 0; p < 4; p++) {
+		const float *v = sr->type == NV40_FP_SRC_INPUT ? q->in[p][sr->in] : d->cst;
+		if (sr->plain) {
+			memcpy(out[p], v, sizeof(out[p]));
+			continue;
+		}
+		for (unsigned c = 0; c < 4; c++) {
+			float x = v[sr->swz[c]];
+			if (sr->abs)
+				x = fabsf(x);
+			out[p][c] = sr->neg ? -x : x;
+		}
+	}
+}
+
 /* ---- arithmetic ---- */
 
 static inline void fp_splat(float r[4], float v)
@@ -355,28 +407,26 @@ static void fp_alu(unsigned op, const float a[4], const float b[4], const float 
 static const float fp_scale[8] = { 1.0f, 2.0f, 4.0f, 8.0f, 1.0f, 0.5f, 0.25f, 0.125f };
 
 /* Scale, precision, saturate, write through the masks, update CC. */
-static void fp_write(struct fp_machine *m, const uint32_t *w, float res[4][4])
+static void fp_write(struct fp_machine *m, const struct sim_fp_dec *d, float res[4][4])
 {
-	unsigned none = NV40_FP_GET(w, OUT_NONE), half = NV40_FP_GET(w, DST_HALF);
-	unsigned prec = NV40_FP_GET(w, PRECISION), sat = NV40_FP_GET(w, SAT);
-	unsigned mask = NV40_FP_GET(w, MASK), ccu = NV40_FP_GET(w, CC_UPDATE);
-	float scale = fp_scale[NV40_FP_GET(w, DST_SCALE)];
+	unsigned none = d->none, half = d->half, prec = d->prec, sat = d->sat, mask = d->mask;
+	unsigned ccu = d->ccu;
 	float (*dst)[4] = NULL;
 
 	if (!mask || (none && !ccu))
 		return;
 	if (!none)
-		dst = fp_reg_write(m, NV40_FP_GET(w, DST), half);
+		dst = fp_reg_write(m, d->dst, half);
 	for (unsigned p = 0; p < 4; p++) {
 		if (!(m->exec >> p & 1))
 			continue;
-		unsigned on = mask & fp_cond_mask(m, w, p);
+		unsigned on = d->tr ? mask : mask & fp_cond_mask(m, d->w, p);
 		for (unsigned c = 0; c < 4; c++) {
 			if (!(on >> c & 1))
 				continue;
 			float v = res[p][c];
-			if (scale != 1.0f)      /* keeps packed bit patterns intact */
-				v *= scale;
+			if (d->scaled)          /* keeps packed bit patterns intact */
+				v *= d->scale;
 			v = fp_precision(v, prec);
 			if (sat)
 				v = fp_sat(v);
@@ -390,42 +440,92 @@ static void fp_write(struct fp_machine *m, const uint32_t *w, float res[4][4])
 	}
 }
 
-/* One arithmetic/texture instruction.  Returns its length in bytes, or -1. */
-static int fp_exec(struct fp_machine *m, const uint32_t *w, const uint8_t *prog, size_t len,
-		   uint64_t pc, struct sim_fp_quad *q, sim_fp_sample_fn *sample, void *ctx)
+/* The instruction at pc decoded (pc + 16 <= len).  A refusal is kept as
+ * size -1: an arithmetic op that does not exist, a source of type 3, an
+ * inline constant past len. */
+static void fp_decode(const uint8_t *prog, size_t len, uint64_t pc, struct sim_fp_dec *d)
 {
-	unsigned op = NV40_FP_GET(w, OPCODE);
-	int nsrc = nv40_fp_op_nsrc(op), kind = nv40_fp_op_kind(op), size = NV40_FP_INSN_BYTES;
-	float cst[4] = { 0 }, s[3][4][4], res[4][4];
+	const uint32_t *w = d->w;
 
-	if (nsrc < 0)
-		return -1;
-	for (int n = 0; n < nsrc; n++) {
-		unsigned type = NV40_FP_SRC_GET(nv40_fp_src(w, n), TYPE);
-		if (type == 3)
-			return -1;
-		if (type == NV40_FP_SRC_CONST && size == NV40_FP_INSN_BYTES) {
-			uint64_t at = pc + NV40_FP_INSN_BYTES;
-			if (at > len || len - at < NV40_FP_CONST_BYTES)
-				return -1;
-			for (int i = 0; i < 4; i++)
-				cst[i] = sim_u2f(nv_rd32le(prog + at + 4 * i));
-			size += NV40_FP_CONST_BYTES;
-		}
+	memset(d, 0, sizeof(*d));
+	fp_load(prog + pc, d->w);
+	d->branch = (uint8_t)NV40_FP_GET(w, IS_BRANCH);
+	d->end = (uint8_t)NV40_FP_GET(w, END);
+	d->op = (uint8_t)NV40_FP_GET(w, OPCODE);
+	d->size = NV40_FP_INSN_BYTES;
+	if (d->branch)
+		return;
+	int nsrc = nv40_fp_op_nsrc(d->op), kind = nv40_fp_op_kind(d->op);
+	if (nsrc < 0) {
+		d->size = -1;
+		return;
 	}
+	d->nsrc = (uint8_t)nsrc;
+	d->kind = (uint8_t)kind;
+	for (int n = 0; n < nsrc; n++) {
+		uint32_t sv = nv40_fp_src(w, (unsigned)n), swz = NV40_FP_SRC_GET(sv, SWZ);
+		unsigned type = NV40_FP_SRC_GET(sv, TYPE);
+		if (type == 3) {
+			d->size = -1;
+			return;
+		}
+		if (type == NV40_FP_SRC_CONST && d->size == NV40_FP_INSN_BYTES) {
+			uint64_t at = pc + NV40_FP_INSN_BYTES;
+			if (at > len || len - at < NV40_FP_CONST_BYTES) {
+				d->size = -1;
+				return;
+			}
+			for (int i = 0; i < 4; i++)
+				d->cst[i] = sim_u2f(nv_rd32le(prog + at + 4 * i));
+			d->size += NV40_FP_CONST_BYTES;
+		}
+		__typeof__(d->src[0]) *sr = &d->src[n];
+		sr->type = (uint8_t)type;
+		sr->reg = (uint8_t)NV40_FP_SRC_GET(sv, REG);
+		sr->half = (uint8_t)NV40_FP_SRC_GET(sv, HALF);
+		sr->abs = (uint8_t)nv40_fp_src_abs(w, (unsigned)n);
+		sr->neg = (uint8_t)NV40_FP_SRC_GET(sv, NEG);
+		sr->in = (uint8_t)NV40_FP_GET(w, INPUT);
+		sr->indexed = type == NV40_FP_SRC_INPUT && NV40_FP_GET(w, INDEX_INPUT);
+		for (unsigned c = 0; c < 4; c++)
+			sr->swz[c] = (uint8_t)nv40_fp_swz(swz, c);
+		sr->plain = swz == NV40_FP_SWZ_IDENTITY && !sr->abs && !sr->neg;
+	}
+	d->none = (uint8_t)NV40_FP_GET(w, OUT_NONE);
+	d->half = (uint8_t)NV40_FP_GET(w, DST_HALF);
+	d->prec = (uint8_t)NV40_FP_GET(w, PRECISION);
+	d->sat = (uint8_t)NV40_FP_GET(w, SAT);
+	d->mask = (uint8_t)NV40_FP_GET(w, MASK);
+	d->ccu = (uint8_t)NV40_FP_GET(w, CC_UPDATE);
+	d->tr = NV40_FP_GET(w, COND) == NV40_FP_COND_TR;
+	d->dst = (uint8_t)NV40_FP_GET(w, DST);
+	d->scale = fp_scale[NV40_FP_GET(w, DST_SCALE)];
+	d->scaled = d->scale != 1.0f;
+}
+
+/* One arithmetic/texture instruction.  Returns its length in bytes, or -1. */
+static int fp_exec(struct fp_machine *m, const struct sim_fp_dec *d, struct sim_fp_quad *q,
+		   sim_fp_sample_fn *sample, void *ctx)
+{
+	unsigned op = d->op;
+	int nsrc = d->nsrc, kind = d->kind;
+	float s[3][4][4], res[4][4];
+
+	if (d->size < 0)
+		return -1;
 	if (!m->exec || kind == NV40_FP_KIND_NOP)
-		return size;
+		return d->size;
 	if (kind == NV40_FP_KIND_KIL) {
-		q->kill |= fp_cond_pixels(m, w) & q->live;
-		return size;
+		q->kill |= fp_cond_pixels(m, d->w) & q->live;
+		return d->size;
 	}
 	for (int n = 0; n < nsrc; n++)
-		fp_read_src(m, w, (unsigned)n, cst, q, s[n]);
+		fp_read_src_d(m, d, (unsigned)n, q, s[n]);
 
 	if (kind == NV40_FP_KIND_TEX) {
 		struct sim_tex_req rq;
 		memset(&rq, 0, sizeof(rq));
-		rq.unit = NV40_FP_GET(w, TEX_UNIT);
+		rq.unit = NV40_FP_GET(d->w, TEX_UNIT);
 		rq.op = op == NV40_FP_OP_TXP ? SIM_TXP : op == NV40_FP_OP_TXB ? SIM_TXB :
 			op == NV40_FP_OP_TXL ? SIM_TXL : op == NV40_FP_OP_TXD ? SIM_TXD : SIM_TEX;
 		memcpy(rq.coord, s[0], sizeof(rq.coord));
@@ -436,7 +536,7 @@ static int fp_exec(struct fp_machine *m, const uint32_t *w, const uint8_t *prog,
 		memset(res, 0, sizeof(res));
 		if (sample)
 			sample(ctx, &rq, res);
-		if (NV40_FP_GET(w, TEX_EXPAND))
+		if (NV40_FP_GET(d->w, TEX_EXPAND))
 			for (unsigned p = 0; p < 4; p++)
 				for (unsigned c = 0; c < 4; c++)
 					res[p][c] = res[p][c] * 2.0f - 1.0f;
@@ -450,12 +550,14 @@ static int fp_exec(struct fp_machine *m, const uint32_t *w, const uint8_t *prog,
 				res[1][c] = res[3][c] = s[0][3][c] - s[0][1][c];
 			}
 		}
+	} else if (op == NV40_FP_OP_MOV) {
+		memcpy(res, s[0], sizeof(res));
 	} else {
 		for (unsigned p = 0; p < 4; p++)
 			fp_alu(op, s[0][p], s[1][p], s[2][p], res[p]);
 	}
-	fp_write(m, w, res);
-	return size;
+	fp_write(m, d, res);
+	return d->size;
 }
 
 /* ---- flow control ---- */
@@ -621,14 +723,77 @@ static int fp_branch(struct fp_machine *m, const uint32_t *w, uint64_t *pc)
 
 /* ---- the program ---- */
 
-static void fp_load(const uint8_t *at, uint32_t w[4])
+/* The decoded instruction at pc: from the cache when it has the slot (it
+ * decodes it on first use), else decoded into *tmp. */
+static const struct sim_fp_dec *fp_fetch(struct sim_fp_cache *c, const uint8_t *prog, size_t len,
+					 uint64_t pc, struct sim_fp_dec *tmp)
 {
-	for (int i = 0; i < 4; i++)
-		w[i] = nv_rd32le(at + 4 * i);
+	uint64_t slot = pc / NV40_FP_INSN_BYTES;
+
+	if (!c || pc % NV40_FP_INSN_BYTES || slot >= SIM_FP_CACHE_SLOTS) {
+		fp_decode(prog, len, pc, tmp);
+		return tmp;
+	}
+	if (!c->have[slot]) {
+		/* what the decode read: the instruction and a constant after it */
+		uint64_t need = pc + NV40_FP_INSN_BYTES + NV40_FP_CONST_BYTES;
+		if (need > len)
+			need = len;
+		if (need > c->hi) {
+			memcpy(c->raw + c->hi, prog + c->hi, (size_t)(need - c->hi));
+			c->hi = (size_t)need;
+		}
+		fp_decode(prog, len, pc, &c->dec[slot]);
+		c->have[slot] = 1;
+	}
+	return &c->dec[slot];
 }
 
-int sim_fp_run(const uint8_t *prog, size_t len, uint32_t control, struct sim_fp_quad *q,
-	       sim_fp_sample_fn *sample, void *ctx)
+void sim_fp_cache_reset(struct sim_fp_cache *c)
+{
+	memset(c->have, 0, sizeof(c->have));
+	c->hi = 0;
+	c->simple = -1;
+}
+
+static void fp_cache_bind(struct sim_fp_cache *c, const uint8_t *prog, size_t len)
+{
+	if (c->prog != prog || c->len != len) {
+		sim_fp_cache_reset(c);
+		c->prog = prog;
+		c->len = len;
+	}
+}
+
+int sim_fp_cache_check(struct sim_fp_cache *c, const uint8_t *prog, size_t len)
+{
+	fp_cache_bind(c, prog, len);
+	if (c->hi && memcmp(c->raw, prog, c->hi))
+		sim_fp_cache_reset(c);
+	if (c->simple < 0) {
+		/* straight line: every instruction from 0 in bounds and accepted,
+		 * no flow control, no KIL, an END inside the cached slots */
+		uint64_t pc = 0;
+		c->simple = 0;
+		for (unsigned i = 0; prog && i < SIM_FP_CACHE_SLOTS; i++) {
+			struct sim_fp_dec tmp;
+			if (pc > len || len - pc < NV40_FP_INSN_BYTES || pc / NV40_FP_INSN_BYTES >= SIM_FP_CACHE_SLOTS)
+				break;
+			const struct sim_fp_dec *d = fp_fetch(c, prog, len, pc, &tmp);
+			if (d->branch || d->size < 0 || d->kind == NV40_FP_KIND_KIL)
+				break;
+			if (d->end) {
+				c->simple = 1;
+				break;
+			}
+			pc += (unsigned)d->size;
+		}
+	}
+	return c->simple;
+}
+
+static int fp_run(struct sim_fp_cache *c, const uint8_t *prog, size_t len, uint32_t control,
+		  struct sim_fp_quad *q, sim_fp_sample_fn *sample, void *ctx)
 {
 	struct fp_machine m;
 	uint64_t pc = 0;
@@ -643,7 +808,8 @@ int sim_fp_run(const uint8_t *prog, size_t len, uint32_t control, struct sim_fp_
 	q->depth_written = 0;
 
 	for (;;) {
-		uint32_t w[4];
+		struct sim_fp_dec tmp;
+		const struct sim_fp_dec *d;
 		int r;
 
 		if (fp_arrive(&m, &pc, &steps) < 0)
@@ -652,21 +818,20 @@ int sim_fp_run(const uint8_t *prog, size_t len, uint32_t control, struct sim_fp_
 			return -1;
 		if (!prog || pc > len || len - pc < NV40_FP_INSN_BYTES)
 			return -1;
-		fp_load(prog + pc, w);
-		if (NV40_FP_GET(w, IS_BRANCH)) {
-			r = fp_branch(&m, w, &pc);
+		d = fp_fetch(c, prog, len, pc, &tmp);
+		if (d->branch) {
+			r = fp_branch(&m, d->w, &pc);
 		} else {
-			r = fp_exec(&m, w, prog, len, pc, q, sample, ctx);
+			r = fp_exec(&m, d, q, sample, ctx);
 			if (r > 0)
 				pc += (unsigned)r;
 			r = r < 0 ? -1 : 0;
 		}
 		if (r < 0)
 			return -1;
-		if (r > 0 || NV40_FP_GET(w, END))
+		if (r > 0 || d->end)
 			break;
 	}
-
 	static const unsigned rt_reg[NV40_FP_RTS] = { 0, 2, 3, 4 };
 	for (unsigned t = 0; t < NV40_FP_RTS; t++) {
 		const float (*v)[4] = fp_reg_read(&m, rt_reg[t], 0);
@@ -680,6 +845,19 @@ int sim_fp_run(const uint8_t *prog, size_t len, uint32_t control, struct sim_fp_
 		q->depth_written = 1;
 	}
 	return 0;
+}
+
+int sim_fp_run(const uint8_t *prog, size_t len, uint32_t control, struct sim_fp_quad *q,
+	       sim_fp_sample_fn *sample, void *ctx)
+{
+	return fp_run(NULL, prog, len, control, q, sample, ctx);
+}
+
+int sim_fp_run_cached(struct sim_fp_cache *c, const uint8_t *prog, size_t len, uint32_t control,
+		      struct sim_fp_quad *q, sim_fp_sample_fn *sample, void *ctx)
+{
+	fp_cache_bind(c, prog, len);
+	return fp_run(c, prog, len, control, q, sample, ctx);
 }
 
 /* ---- disassembler ---- */

@@ -35,6 +35,40 @@ typedef void sim_fp_sample_fn(void *ctx, const struct sim_tex_req *rq, float out
 int sim_fp_run(const uint8_t *prog, size_t len, uint32_t control, struct sim_fp_quad *q,
 	       sim_fp_sample_fn *sample, void *ctx);
 
+/* The same with a per-caller cache of decoded instructions (fp.c's internal
+ * form), so a program is decoded once instead of on every quad.  The cache
+ * keeps a copy of the bytes it decoded: sim_fp_cache_check (once per
+ * primitive, say) drops it when they changed, and a different prog or len
+ * drops it too.  Results are those of sim_fp_run. */
+#define SIM_FP_CACHE_SLOTS 128   /* 16-byte slots from the program's start */
+struct sim_fp_dec {
+	uint32_t w[4];
+	int8_t size;                 /* bytes with the constant; -1: refused */
+	uint8_t branch, end, op, kind, nsrc;
+	uint8_t none, half, prec, sat, mask, ccu, tr, scaled, dst;
+	float scale;
+	float cst[4];
+	struct {
+		uint8_t type, reg, half, abs, neg, plain, indexed, in;
+		uint8_t swz[4];
+	} src[3];
+};
+struct sim_fp_cache {
+	const uint8_t *prog;
+	size_t len;
+	size_t hi;                   /* raw holds prog[0, hi) */
+	int simple;                  /* straight line to END, no KIL: cannot fail or kill */
+	uint8_t have[SIM_FP_CACHE_SLOTS];
+	uint8_t raw[SIM_FP_CACHE_SLOTS * 16 + 16];
+	struct sim_fp_dec dec[SIM_FP_CACHE_SLOTS];
+};
+void sim_fp_cache_reset(struct sim_fp_cache *c);
+/* Drops what the cache holds unless prog[0, hi) is what it decoded; then
+ * 1 when the program is simple (as above), else 0. */
+int sim_fp_cache_check(struct sim_fp_cache *c, const uint8_t *prog, size_t len);
+int sim_fp_run_cached(struct sim_fp_cache *c, const uint8_t *prog, size_t len, uint32_t control,
+		      struct sim_fp_quad *q, sim_fp_sample_fn *sample, void *ctx);
+
 /* One instruction (and its inline constant, if any) as text. Returns buf. */
 char *sim_fp_disasm(const uint8_t *insn, size_t len, char *buf, unsigned buflen);
 

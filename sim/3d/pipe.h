@@ -77,6 +77,7 @@ struct draw_setup {
 	size_t fp_len;
 	uint32_t fp_control;
 	struct sim_fp_quad quad;      /* inputs nobody writes keep their default */
+	struct sim_fp_cache fpc;      /* the program decoded (checked per primitive) */
 
 	/* textures */
 	struct sim_tex_unit tex[NV40_TEX_UNITS];
@@ -143,6 +144,15 @@ void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
  * z: interpolated depth per pixel. */
 void sim_rop_quad(struct sim_grctx *g, struct draw_setup *d, int x, int y, unsigned live,
 		  const float z[4], int front, const struct sim_fp_quad *q);
+
+/* Early depth rejection, before the fragment program: allowed (ok) when
+ * the depth test is on, the program writes no depth and no stencil test
+ * applies to this face, so a fragment failing the depth test writes
+ * nothing whatever else happens to it; early_z returns the live pixels that
+ * can pass (the ROP tests them again). The caller also makes sure the
+ * program cannot kill or fail (sim_fp_cache_check). */
+int sim_rop_early_z_ok(const struct draw_setup *d, int front);
+unsigned sim_rop_early_z(const struct draw_setup *d, int x, int y, unsigned live, const float z[4]);
 
 static inline uint32_t draw_rd16le(const uint8_t *p)
 {

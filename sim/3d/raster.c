@@ -153,6 +153,10 @@ void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 				     v[2]->v[k][cc] * v[2]->q, ex1, ey1, ex2, ey2, inv);
 		}
 
+	/* the program as decoded for earlier primitives, unless it changed */
+	int early_z = sim_fp_cache_check(&d->fpc, d->fp, d->fp_len) == 1 &&
+		      sim_rop_early_z_ok(d, front);
+
 	/* all vertices at one w: no division per pixel */
 	int affine = pq.dx == 0.0f && pq.dy == 0.0f;
 	float winv = 1.0f / pq.a0;
@@ -198,11 +202,17 @@ void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 
 			float z[4];
 			for (unsigned p = 0; p < 4; p++) {
+				float dx = (float)(qx + (p & 1)) + 0.5f - fx0;
+				float dy = (float)(qy + (p >> 1)) + 0.5f - fy0;
+				z[p] = pz.a0 + pz.dx * dx + pz.dy * dy + zoff;
+			}
+			if (early_z && !(m = sim_rop_early_z(d, qx, qy, m, z)))
+				continue;
+			for (unsigned p = 0; p < 4; p++) {
 				float px = (float)(qx + (p & 1)) + 0.5f, py = (float)(qy + (p >> 1)) + 0.5f;
 				float dx = px - fx0, dy = py - fy0;
 				float qq = pq.a0 + pq.dx * dx + pq.dy * dy;
 				float w = affine ? winv : 1.0f / qq;
-				z[p] = pz.a0 + pz.dx * dx + pz.dy * dy + zoff;
 				float *wp = q->in[p][NV40_FPI_WPOS];
 				wp[0] = px - 0.5f + wc;
 				wp[1] = wy_inv ? wy_h - (py - 0.5f + wc) : py - 0.5f + wc;
@@ -223,7 +233,8 @@ void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 			q->live = m;
 			q->kill = 0;
 			q->depth_written = 0;
-			if (sim_fp_run(d->fp, d->fp_len, d->fp_control, q, raster_sample, d) < 0) {
+			if (sim_fp_run_cached(&d->fpc, d->fp, d->fp_len, d->fp_control, q, raster_sample,
+					      d) < 0) {
 				sim_gr_trap(s, NV_PGRAPH_NSOURCE_DATA_ERROR);
 				d->broken = 1;
 				return;

@@ -8,6 +8,7 @@
 
 #include "hw/enums-3d.h"
 #include "hw/enums-3d-pipe.h"
+#include "hw/fp-isa.h"
 
 /* A compare function on the outcome of comparing a with b (for floats a
  * NaN is none of lt, eq, gt: only NOTEQUAL and ALWAYS pass). */
@@ -85,6 +86,17 @@ static inline float rop_eq(unsigned eq, float s, float fs, float d, float fd)
 	}
 }
 
+/* sim_rt_pixel, inline for linear buffers (the same bounds). */
+static inline uint8_t *rop_pixel(const struct sim_rt *rt, unsigned x, unsigned y)
+{
+	if (rt->swizzled || !rt->mem)
+		return sim_rt_pixel(rt, x, y);
+	uint64_t off = (uint64_t)y * rt->pitch + (uint64_t)x * rt->bpp;
+	if (off >= rt->len || rt->len - off < rt->bpp)
+		return NULL;
+	return rt->mem + off;
+}
+
 static int rop_unorm(unsigned fmt)
 {
 	return fmt != NV40_RT_COLOR_A16B16G16R16_FLOAT && fmt != NV40_RT_COLOR_A32B32G32R32_FLOAT &&
@@ -154,7 +166,7 @@ static void rop_color(const struct draw_setup *d, unsigned x, unsigned y, const 
 		}
 		if (rt->format == NV40_RT_COLOR_A8R8G8B8) {
 			/* the common case without the generic packer */
-			uint8_t *p = sim_rt_pixel(rt, x, y);
+			uint8_t *p = rop_pixel(rt, x, y);
 			if (!p)
 				continue;
 			static const uint8_t byte[4] = { 2, 1, 0, 3 };    /* R G B A -> B G R A */
@@ -182,7 +194,7 @@ void sim_rop_quad(struct sim_grctx *g, struct draw_setup *d, int x, int y, unsig
 			continue;
 
 		if (d->zbits) {
-			uint8_t *zp = sim_rt_pixel(&d->rts.zeta, (unsigned)px, (unsigned)py);
+			uint8_t *zp = rop_pixel(&d->rts.zeta, (unsigned)px, (unsigned)py);
 			if (!zp)
 				continue;
 			float fz = q->depth_written ? q->depth[p] : z[p];
@@ -232,4 +244,34 @@ void sim_rop_quad(struct sim_grctx *g, struct draw_setup *d, int x, int y, unsig
 			g->c3d.query_samples++;
 		rop_color(d, (unsigned)px, (unsigned)py, &q->color[p][0][0]);
 	}
+}
+
+int sim_rop_early_z_ok(const struct draw_setup *d, int front)
+{
+	const struct draw_stencil *st = &d->st[!front && d->two_sided_stencil];
+	return d->zbits && d->depth_test && !(d->fp_control & NV40_FP_CONTROL_DEPTH) &&
+	       !(st->enable && d->zbits == 24);
+}
+
+unsigned sim_rop_early_z(const struct draw_setup *d, int x, int y, unsigned live, const float z[4])
+{
+	uint32_t zmax = d->zbits == 24 ? 0xffffffu : 0xffffu;
+
+	for (unsigned p = 0; p < 4; p++) {
+		if (!(live >> p & 1))
+			continue;
+		int px = x + (int)(p & 1) + d->tx, py = y + (int)(p >> 1) + d->ty;
+		const uint8_t *zp = px < 0 || py < 0 ? NULL :
+				    rop_pixel(&d->rts.zeta, (unsigned)px, (unsigned)py);
+		if (!zp) {
+			live &= ~(1u << p);
+			continue;
+		}
+		/* as sim_rop_quad computes it */
+		uint32_t zf = (uint32_t)((double)sim_sat(z[p]) * zmax + 0.5);
+		uint32_t zb = d->zbits == 24 ? nv_rd32le(zp) >> 8 : draw_rd16le(zp);
+		if (!rop_cmpu(d->depth_func, zf, zb))
+			live &= ~(1u << p);
+	}
+	return live;
 }
