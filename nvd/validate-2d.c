@@ -121,14 +121,28 @@ int nvd_v2d_m2mf(struct nvd_vctx *x, unsigned elem, uint32_t data)
 				  count, len);
 	if (!len || !count)
 		return 0;
-	r = nvd_v2d_lines(x, nvd_v_obj(x, NV_TABLE_M2MF, NV_M2MF_DMA_BUFFER_IN),
-			  v[NVD_W_M2MF_OFFSET_IN], (int32_t)v[NVD_W_M2MF_PITCH_IN], count,
+	const struct nvd_vhobj *din = nvd_v_obj(x, NV_TABLE_M2MF, NV_M2MF_DMA_BUFFER_IN);
+	const struct nvd_vhobj *dout = nvd_v_obj(x, NV_TABLE_M2MF, NV_M2MF_DMA_BUFFER_OUT);
+	r = nvd_v2d_lines(x, din, v[NVD_W_M2MF_OFFSET_IN], (int32_t)v[NVD_W_M2MF_PITCH_IN], count,
 			  (uint64_t)len * in, NVD_ACCESS_READ, "M2MF input");
 	if (r)
 		return r;
-	return nvd_v2d_lines(x, nvd_v_obj(x, NV_TABLE_M2MF, NV_M2MF_DMA_BUFFER_OUT),
-			     v[NVD_W_M2MF_OFFSET_OUT], (int32_t)v[NVD_W_M2MF_PITCH_OUT], count,
-			     (uint64_t)len * out, NVD_ACCESS_WRITE, "M2MF output");
+	unsigned src = x->hint;
+	r = nvd_v2d_lines(x, dout, v[NVD_W_M2MF_OFFSET_OUT], (int32_t)v[NVD_W_M2MF_PITCH_OUT], count,
+			  (uint64_t)len * out, NVD_ACCESS_WRITE, "M2MF output");
+	if (r)
+		return r;
+	/* a byte-for-byte copy between two buffers of the submission */
+	int plain = in == 1 && out == 1 && (int32_t)v[NVD_W_M2MF_PITCH_IN] >= 0 &&
+		    (int32_t)v[NVD_W_M2MF_PITCH_OUT] >= 0 && din && dout &&
+		    din->kind != NVD_VH(NVD_VOBJ_DMA_BO) && dout->kind != NVD_VH(NVD_VOBJ_DMA_BO);
+	if (plain && x->ncopies < sizeof(x->copies) / sizeof(x->copies[0]))
+		x->copies[x->ncopies++] = (struct nvd_vcopy){
+			src, x->hint, v[NVD_W_M2MF_OFFSET_IN], v[NVD_W_M2MF_OFFSET_OUT],
+			v[NVD_W_M2MF_PITCH_IN], v[NVD_W_M2MF_PITCH_OUT], len, count };
+	else
+		x->copies_lost = 1;
+	return 0;
 }
 
 /* UNCLIPPED_RECTANGLE_SIZE(i) fills POINT(i): X 31:16, Y 15:0; W 31:16, H 15:0. */

@@ -29,7 +29,11 @@
  *  - VB_INDEX_BATCH (0x4097): the index values are client memory the card
  *    would read after validation, so the walker replaces each batch with
  *    the same indices inline (nvd_v3d_index_expand), each checked as an
- *    inline index: the card never reads them from the client.  Only when
+ *    inline index: the card never reads them from the client.  Indices an
+ *    M2MF copy earlier in the submission writes are read from that copy's
+ *    source (Mesa uploads an index buffer and draws from it in one
+ *    submission; what else the card writes first is read as it is now,
+ *    which may be stale but never unsafe).  Only when
  *    the index buffer is behind a client's own ctxdma (DMA_BO, not mapped
  *    here) does the batch stay, and then every index the type can hold
  *    (u16: 0..65535, u32: any) plus the base must be inside the vertex
@@ -278,11 +282,37 @@ int nvd_v3d_vertex_batch(struct nvd_vctx *x, unsigned elem, uint32_t data)
 			     "VB_VERTEX_BATCH");
 }
 
+/* The bytes [a, a+n) of submission buffer `bo` as the card will find them
+ * after the M2MF copies recorded before this point: from the source of the
+ * last copy that writes them (one line of it), else from the buffer. */
+static const uint8_t *nvd_v3d_forward(const struct nvd_vctx *x, unsigned bo, uint64_t a, unsigned n)
+{
+	const struct nvd_vbo *bos = x->sub->bos;
+	for (unsigned k = x->ncopies; k--;) {
+		const struct nvd_vcopy *c = &x->copies[k];
+		if (c->dst != bo || a < c->out)
+			continue;
+		uint64_t rel = a - c->out;
+		uint64_t line = c->pitch_out ? rel / c->pitch_out : 0, col = rel - line * c->pitch_out;
+		if (line >= c->count || col >= c->len)
+			continue;
+		if (col + n > c->len)
+			return NULL;                 /* split across lines: not forwarded */
+		uint64_t s = (uint64_t)c->in + line * c->pitch_in + col;
+		const struct nvd_vbo *b = &bos[c->src];
+		if (!b->map || s < b->addr || s + n > b->addr + b->size)
+			return NULL;
+		return b->map + (s - b->addr);
+	}
+	return bos[bo].map + (a - bos[bo].addr);
+}
+
 /* VB_INDEX_BATCH (class 0x4097 only) makes the card read indices from a
  * buffer after validation, when the client may have changed them.  So the
  * walker replaces each batch with the same indices inline
- * (VB_ELEMENT_U32): read here, once, from the daemon's view of the buffer,
- * each one checked as an inline index is.  out gets the packet (header and
+ * (VB_ELEMENT_U32): read here, once, from the daemon's view of the buffer
+ * (or of the source of an M2MF copy into it earlier in the submission), each
+ * one checked as an inline index is.  out gets the packet (header and
  * indices, little-endian); *n its words.  1: the index buffer is behind a
  * client's own ctxdma, whose memory the validator does not map: the batch
  * stays and nvd_v3d_index_batch judges it. */
@@ -306,14 +336,20 @@ int nvd_v3d_index_expand(struct nvd_vctx *x, unsigned subc, uint32_t data, uint3
 		return r;
 	if (room < 1 + (size_t)count)
 		return -E2BIG;
-	const struct nvd_vbo *b = &x->sub->bos[x->hint];
+	unsigned bo = x->hint;
+	const struct nvd_vbo *b = &x->sub->bos[bo];
 	if (!b->map)
 		return 1;
+	/* written by the card earlier in this submission: read what it copies */
+	int fwd = (b->access & NVD_ACCESS_WRITE) && x->ncopies;
 	const uint8_t *p = b->map + (start - b->addr);
 	nv_wr32le(out, NV_CMD_NONINC_WORD(subc, NV_CURIE_VB_ELEMENT_U32, count));
 	for (uint32_t i = 0; i < count; i++) {
-		uint32_t v = isz == 2 ? (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8
-				      : nv_rd32le(p + 4 * i);
+		const uint8_t *q = fwd ? nvd_v3d_forward(x, bo, start + (uint64_t)i * isz, isz)
+				       : p + (size_t)i * isz;
+		if (!q)
+			q = p + (size_t)i * isz;
+		uint32_t v = isz == 2 ? (uint32_t)q[0] | (uint32_t)q[1] << 8 : nv_rd32le(q);
 		if ((r = nvd_v3d_index(x, v)))
 			return r;
 		nv_wr32le(out + 1 + i, v);

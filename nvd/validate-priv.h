@@ -108,6 +108,17 @@ struct nvd_vctx {
 	 * holds) was computed; 0: not in this submission */
 	uint32_t gen3d_draw, gen3d_vtx;
 	uint64_t vtx_max;
+	/* validate-2d.c: this submission's plain M2MF copies so far, so that
+	 * validate-3d.c can read indices the card will have copied by the time
+	 * it draws (Mesa uploads an index buffer and draws from it in one
+	 * submission) from where the copy takes them */
+	struct nvd_vcopy {
+		uint16_t src, dst;           /* buffers of the submission */
+		uint32_t in, out;            /* card addresses */
+		uint32_t pitch_in, pitch_out, len, count;
+	} copies[32];
+	unsigned ncopies;
+	int copies_lost;                     /* more copies than recorded */
 };
 
 /* validate-3d.c: a VB_INDEX_BATCH data word as an inline VB_ELEMENT_U32

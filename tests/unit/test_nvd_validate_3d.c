@@ -28,18 +28,22 @@
 #define RO_SIZE   0x00010000u
 #define VB_ADDR   0x00800000u         /* GART */
 #define VB_SIZE   0x1000u
+#define IDX_ADDR  0x00a00000u         /* GART, written by an M2MF copy */
+#define STG_ADDR  0x00b00000u         /* GART, the copy's source */
 
-enum { BO_PUSH, BO_FB, BO_RO, BO_VB, NBOS };
-static uint8_t pushmem[PB_SIZE], vbmem[VB_SIZE];
+enum { BO_PUSH, BO_FB, BO_RO, BO_VB, BO_IDX, BO_STG, NBOS };
+static uint8_t pushmem[PB_SIZE], vbmem[VB_SIZE], idxmem[0x1000], stgmem[0x1000];
 static struct nvd_vbo bos[NBOS] = {
 	[BO_PUSH] = { PB_ADDR, PB_SIZE, NVD_DOMAIN_GART, NVD_ACCESS_READ, pushmem },
 	[BO_FB]   = { FB_ADDR, FB_SIZE, NVD_DOMAIN_VRAM, NVD_ACCESS_READ | NVD_ACCESS_WRITE, NULL },
 	[BO_RO]   = { RO_ADDR, RO_SIZE, NVD_DOMAIN_VRAM, NVD_ACCESS_READ, NULL },
 	[BO_VB]   = { VB_ADDR, VB_SIZE, NVD_DOMAIN_GART, NVD_ACCESS_READ, vbmem },
+	[BO_IDX]  = { IDX_ADDR, 0x1000, NVD_DOMAIN_GART, NVD_ACCESS_READ | NVD_ACCESS_WRITE, idxmem },
+	[BO_STG]  = { STG_ADDR, 0x1000, NVD_DOMAIN_GART, NVD_ACCESS_READ, stgmem },
 };
 
 enum { H_NULL = 0, H_VRAM = 0xbeef0201, H_GART = 0xbeef0202, H_FENCE = 0xbeef1e00,
-       H_QUERY = 0xbeef0351, H_NTFY = 0xbeef0301, H_3D = 0xbeef3097 };
+       H_QUERY = 0xbeef0351, H_NTFY = 0xbeef0301, H_3D = 0xbeef3097, H_M2MF = 0xbeef3901 };
 static const struct nvd_vobj objs[] = {
 	{ H_NULL, NV_CLASS_NULL_OBJ, NVD_VOBJ_NULL, 0, 0, 0 },
 	{ H_VRAM, NV_CLASS_DMA_IN_MEMORY, NVD_VOBJ_DMA_VRAM, 0, 0, 0 },
@@ -48,6 +52,7 @@ static const struct nvd_vobj objs[] = {
 	{ H_NTFY, NV_CLASS_DMA_IN_MEMORY, NVD_VOBJ_DMA_BO, NVD_DOMAIN_GART, 0x00901000, 32 },
 	{ H_QUERY, NV_CLASS_DMA_IN_MEMORY, NVD_VOBJ_DMA_BO, NVD_DOMAIN_GART, 0x00902000, 4096 - 128 },
 	{ H_3D, NV_CLASS_CURIE_NV40, NVD_VOBJ_GR, 0, 0, 0 },
+	{ H_M2MF, NV_CLASS_M2MF, NVD_VOBJ_GR, 0, 0, 0 },
 };
 
 static const struct nvd_vobj *lookup(void *ctx, uint32_t handle)
@@ -347,6 +352,47 @@ static void test_index_batches_become_inline_indices(void **state)
 	assert_refused(submit(), -EFAULT, NV_CURIE_VB_INDEX_BATCH);
 }
 
+/* Mesa uploads an element buffer with M2MF and draws from it in the same
+ * submission: the indices are read from the copy's source, the buffer itself
+ * (zeros now) being what the card has not written yet. */
+static void test_index_batch_reads_through_an_m2mf_copy(void **state)
+{
+	static const uint32_t want[4] = { 3, 1, 200, 7 };
+	(void)state;
+	memset(idxmem, 0, sizeof(idxmem));
+	for (unsigned i = 0; i < 4; i++) {
+		stgmem[2 * i] = (uint8_t)want[i];
+		stgmem[2 * i + 1] = (uint8_t)(want[i] >> 8);
+	}
+	vtx_setup();
+	emit(NV_CMD_INC_WORD(2, NV_FIFO_OBJECT, 1));
+	emit(H_M2MF);
+	emit(NV_CMD_INC_WORD(2, NV_M2MF_DMA_BUFFER_IN, 2));
+	emit(H_GART);
+	emit(H_GART);
+	emit(NV_CMD_INC_WORD(2, NV_M2MF_OFFSET_IN, 8));
+	emit(STG_ADDR);
+	emit(IDX_ADDR + 0x100);
+	const uint32_t m2mf_rest[] = { 8, 8, 8, 1, 1 | 1 << 8, 0 };   /* pitches, length, lines, FORMAT, BUF_NOTIFY */
+	for (unsigned i = 0; i < 6; i++)
+		emit(m2mf_rest[i]);
+	INC(NV_CURIE_IDXBUF_OFFSET, IDX_ADDR + 0x100, NV40_IDXBUF_TYPE_U16 | NV40_IDXBUF_DMA1);
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	NI(NV_CURIE_VB_INDEX_BATCH, 0x03000000u);
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+	/* the same stream twice: with index 2 fitting, then past the vertices */
+	uint32_t words = pn;
+	uint32_t saved[256];
+	memcpy(saved, pushmem, words * 4);
+	long n = submit();
+	assert_ok(n);
+	assert_inline(n, want, 4);
+	stgmem[5] = 1;                                   /* index 2 becomes 456 */
+	memcpy(pushmem, saved, words * 4);
+	pn = words;
+	assert_refused(submit(), -EFAULT, NV_CURIE_VB_INDEX_BATCH);
+}
+
 /* Texture 0: 64 x 64 A8R8G8B8 swizzled, 7 levels: 4 * (4096 + 1024 + 256 +
  * 64 + 16 + 4 + 1) = 21844 bytes; at RO_ADDR + 0x10000 - 21844 it ends at the
  * end of the read-only buffer (reading is all it needs). */
@@ -474,6 +520,7 @@ int main(void)
 		T(test_inline_indices_bounded_by_vertex_buffers),
 		T(test_inline_vertex_data_ignores_vertex_buffers),
 		T(test_index_batches_become_inline_indices),
+		T(test_index_batch_reads_through_an_m2mf_copy),
 		T(test_texture_extent),
 		T(test_texture_layouts),
 		T(test_fragment_program_start),
