@@ -15,12 +15,10 @@
  * frame, so runs of one renderer before and after a change can be compared
  * (renderers differ in rounding: their CRCs differ).  Prints; never passes
  * or fails. */
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 
+#include "bench/glbench.h"
 #include "tests/gl/glcommon.h"
 #include "tests/lib/nvt.h"
 
@@ -346,78 +344,28 @@ struct gr_run {
 	char why[160];
 };
 
-/* Beside this program: dir/../bin/<name>. */
-static void gr_beside(char *buf, size_t len, const char *name)
+static int gr_line(void *arg, const char *text)
 {
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0) {
-		snprintf(buf, len, "build/bin/%s", name);
-		return;
-	}
-	self[n] = 0;
-	*strrchr(self, '/') = 0;
-	snprintf(buf, len, "%s/../bin/%s", self, name);
+	struct gr_run *r = arg;
+	double v;
+	unsigned c;
+	if (sscanf(text, "crc: %x", &c) == 1)
+		r->crc = c;
+	else if (sscanf(text, "result: %*u frames in %*f s = %lf fps", &v) == 1)
+		r->fps = v;
+	else
+		return 0;
+	return 1;
 }
 
-/* Runs argv with stdout captured (mode chooses the environment); parses
- * the child's renderer, crc and result lines into r. */
+/* Runs argv (mode chooses the environment) and parses the child's
+ * renderer, crc and result lines into r. */
 static void gr_measure(const char *const *argv, int mode, struct gr_run *r)
 {
-	int pfd[2];
 	memset(r, 0, sizeof(*r));
 	r->fps = -1;
-	if (pipe2(pfd, O_CLOEXEC) < 0) {
-		snprintf(r->why, sizeof(r->why), "pipe: %s", strerror(errno));
-		return;
-	}
-	fflush(stdout);
-	pid_t pid = fork();
-	if (pid < 0) {
-		snprintf(r->why, sizeof(r->why), "fork: %s", strerror(errno));
-		close(pfd[0]);
-		close(pfd[1]);
-		return;
-	}
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		dup2(pfd[1], 1);
-		if (mode != GR_NVD) {
-			setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
-			setenv("GALLIUM_DRIVER", gr_mode_name[mode], 1);
-			unsetenv("LD_PRELOAD");
-		} else {
-			unsetenv("LIBGL_ALWAYS_SOFTWARE");
-			unsetenv("GALLIUM_DRIVER");
-		}
-		execv(argv[0], (char *const *)argv);
-		printf("error: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(pfd[1]);
-	FILE *f = fdopen(pfd[0], "r");
-	char line[512];
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		double v;
-		unsigned c;
-		if (!strncmp(line, "renderer: ", 10))
-			snprintf(r->renderer, sizeof(r->renderer), "%.120s", line + 10);
-		else if (sscanf(line, "crc: %x", &c) == 1)
-			r->crc = c;
-		else if (sscanf(line, "result: %*u frames in %*f s = %lf fps", &v) == 1)
-			r->fps = v;
-		else if (!strncmp(line, "not ok", 6) || !strncmp(line, "error:", 6))
-			snprintf(r->why, sizeof(r->why), "%.150s", line);
-	}
-	if (f)
-		fclose(f);
-	else
-		close(pfd[0]);
-	int code = nvt_wait_child(pid, 1200 * 1000);
-	if (code != 0 && !r->why[0])
-		snprintf(r->why, sizeof(r->why), "exit status %d", code);
-	if (code != 0)
+	if (glb_run(argv, mode != GR_NVD, gr_mode_name[mode], 1200 * 1000, gr_line, r, r->renderer,
+		    sizeof(r->renderer), r->why, sizeof(r->why)) != 0)
 		r->fps = -1;
 }
 
@@ -515,25 +463,13 @@ int main(int argc, char **argv)
 	if (child)
 		return gr_child(n, child, sizes[0][0], sizes[0][1], lists);
 
-	char self[PATH_MAX], nvd_run[PATH_MAX + 32], nbuf[16], gbuf[32];
-	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (sl <= 0) {
+	struct nvt_paths at;
+	char nbuf[16], gbuf[32];
+	if (nvt_paths(&at, "../bin") < 0) {
 		fprintf(stderr, "gears: /proc/self/exe: %s\n", strerror(errno));
 		return 1;
 	}
-	self[sl] = 0;
 	snprintf(nbuf, sizeof(nbuf), "%u", n);
-	const char *tools = getenv("NVD_TOOLS");
-	if (tools && *tools)
-		snprintf(nvd_run, sizeof(nvd_run), "%s/nvd-run", tools);
-	else
-		gr_beside(nvd_run, sizeof(nvd_run), "nvd-run");
-	const char *bin = getenv("NVD_BIN");
-	if (!bin || !*bin) {
-		char nvd[PATH_MAX + 32];
-		gr_beside(nvd, sizeof(nvd), "nvd");
-		setenv("NVD_BIN", nvd, 1);
-	}
 
 	struct nvt_daemon d;
 	int own = !sock && (modes & 1u << GR_NVD);
@@ -545,7 +481,7 @@ int main(int argc, char **argv)
 		else
 			sock = d.sock;
 	}
-	if (!nvd_why && (modes & 1u << GR_NVD) && access(nvd_run, X_OK) < 0)
+	if (!nvd_why && (modes & 1u << GR_NVD) && access(at.nvd_run, X_OK) < 0)
 		nvd_why = "nvd-run is missing";
 
 	printf("glxgears scene offscreen (%s), %u frames + glFinish each per run\n",
@@ -562,13 +498,14 @@ int main(int argc, char **argv)
 			if (m == GR_NVD && nvd_why) {
 				snprintf(r[m].why, sizeof(r[m].why), "%s", nvd_why);
 			} else if (m == GR_NVD) {
-				const char *argv_hw[] = { nvd_run, "--socket", sock, self, "--child",
-							  gr_mode_renderer[m], "-n", nbuf, "-g", gbuf,
-							  lists ? "--lists" : NULL, NULL };
+				const char *argv_hw[] = { at.nvd_run, "--socket", sock, at.self,
+							  "--child", gr_mode_renderer[m], "-n", nbuf,
+							  "-g", gbuf, lists ? "--lists" : NULL, NULL };
 				gr_measure(argv_hw, (int)m, &r[m]);
 			} else {
-				const char *argv_sw[] = { self, "--child", gr_mode_renderer[m], "-n", nbuf,
-							  "-g", gbuf, lists ? "--lists" : NULL, NULL };
+				const char *argv_sw[] = { at.self, "--child", gr_mode_renderer[m],
+							  "-n", nbuf, "-g", gbuf,
+							  lists ? "--lists" : NULL, NULL };
 				gr_measure(argv_sw, (int)m, &r[m]);
 			}
 			gr_print(gr_mode_name[m], &r[m]);
@@ -584,10 +521,6 @@ int main(int argc, char **argv)
 				printf("  ratio nvd/%s: n/a\n", gr_mode_name[m]);
 		}
 	}
-	if (own && d.pid) {
-		if (nvt_daemon_stop(&d) < 0)
-			printf("(nvd did not stop cleanly)\n");
-		nvt_daemon_cleanup(&d);
-	}
+	glb_daemon_stop(&d, own);
 	return 0;
 }

@@ -6,11 +6,9 @@
  * once with LIBGL_ALWAYS_SOFTWARE=1, once under nvd-run --socket on an nvd
  * it starts ($NVD_BIN, else ../bin/nvd beside it) unless --socket names a
  * running one.  Prints; never passes or fails. */
-#include <fcntl.h>
 #include <limits.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 
+#include "bench/glbench.h"
 #include "tests/gl/glcommon.h"
 #include "tests/lib/nvt.h"
 
@@ -77,73 +75,24 @@ struct up_run {
 	char why[160];
 };
 
-/* Beside this program: dir/../bin/<name>. */
-static void up_beside(char *buf, size_t len, const char *name)
+static int up_line(void *arg, const char *text)
 {
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0) {
-		snprintf(buf, len, "build/bin/%s", name);
-		return;
-	}
-	self[n] = 0;
-	*strrchr(self, '/') = 0;
-	snprintf(buf, len, "%s/../bin/%s", self, name);
+	struct up_run *r = arg;
+	double v;
+	if (sscanf(text, "result: %*u uploads in %*f s = %lf MB/s", &v) != 1)
+		return 0;
+	r->mbps = v;
+	return 1;
 }
 
-/* Runs argv with stdout captured; parses the child's renderer and result
- * lines into r. */
+/* Runs argv (software: on llvmpipe) and parses the child's renderer and
+ * result lines into r. */
 static void up_measure(const char *const *argv, int software, struct up_run *r)
 {
-	int pfd[2];
 	memset(r, 0, sizeof(*r));
 	r->mbps = -1;
-	if (pipe2(pfd, O_CLOEXEC) < 0) {
-		snprintf(r->why, sizeof(r->why), "pipe: %s", strerror(errno));
-		return;
-	}
-	fflush(stdout);
-	pid_t pid = fork();
-	if (pid < 0) {
-		snprintf(r->why, sizeof(r->why), "fork: %s", strerror(errno));
-		close(pfd[0]);
-		close(pfd[1]);
-		return;
-	}
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		dup2(pfd[1], 1);
-		if (software) {
-			setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
-			unsetenv("LD_PRELOAD");
-		} else {
-			unsetenv("LIBGL_ALWAYS_SOFTWARE");
-		}
-		execv(argv[0], (char *const *)argv);
-		printf("error: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(pfd[1]);
-	FILE *f = fdopen(pfd[0], "r");
-	char line[512];
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		double v;
-		if (!strncmp(line, "renderer: ", 10))
-			snprintf(r->renderer, sizeof(r->renderer), "%.120s", line + 10);
-		else if (sscanf(line, "result: %*u uploads in %*f s = %lf MB/s", &v) == 1)
-			r->mbps = v;
-		else if (!strncmp(line, "not ok", 6) || !strncmp(line, "error:", 6))
-			snprintf(r->why, sizeof(r->why), "%.150s", line);
-	}
-	if (f)
-		fclose(f);
-	else
-		close(pfd[0]);
-	int code = nvt_wait_child(pid, 600 * 1000);
-	if (code != 0 && !r->why[0])
-		snprintf(r->why, sizeof(r->why), "exit status %d", code);
-	if (code != 0)
+	if (glb_run(argv, software, NULL, 600 * 1000, up_line, r, r->renderer, sizeof(r->renderer),
+		    r->why, sizeof(r->why)) != 0)
 		r->mbps = -1;
 }
 
@@ -199,29 +148,17 @@ int main(int argc, char **argv)
 	if (child)
 		return up_child(n, child);
 
-	char self[PATH_MAX], nvd_run[PATH_MAX + 32], nbuf[16];
-	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (sl <= 0) {
+	struct nvt_paths at;
+	char nbuf[16];
+	if (nvt_paths(&at, "../bin") < 0) {
 		fprintf(stderr, "upload: /proc/self/exe: %s\n", strerror(errno));
 		return 1;
 	}
-	self[sl] = 0;
 	snprintf(nbuf, sizeof(nbuf), "%u", n);
-	const char *tools = getenv("NVD_TOOLS");
-	if (tools && *tools)
-		snprintf(nvd_run, sizeof(nvd_run), "%s/nvd-run", tools);
-	else
-		up_beside(nvd_run, sizeof(nvd_run), "nvd-run");
-	const char *bin = getenv("NVD_BIN");
-	if (!bin || !*bin) {
-		char nvd[PATH_MAX + 32];
-		up_beside(nvd, sizeof(nvd), "nvd");
-		setenv("NVD_BIN", nvd, 1);
-	}
 
 	printf("glTexSubImage2D 1024x1024 RGBA8, %u uploads + glFinish per run\n", n);
 	struct up_run sw, hw;
-	const char *sw_argv[] = { self, "--child", "llvmpipe", "-n", nbuf, NULL };
+	const char *sw_argv[] = { at.self, "--child", "llvmpipe", "-n", nbuf, NULL };
 	up_measure(sw_argv, 1, &sw);
 	up_print("llvmpipe", &sw);
 
@@ -237,13 +174,13 @@ int main(int argc, char **argv)
 		}
 		sock = d.sock;
 	}
-	if (access(nvd_run, X_OK) < 0) {
+	if (access(at.nvd_run, X_OK) < 0) {
 		memset(&hw, 0, sizeof(hw));
 		hw.mbps = -1;
-		snprintf(hw.why, sizeof(hw.why), "%.100s: %.50s", nvd_run, strerror(errno));
+		snprintf(hw.why, sizeof(hw.why), "%.100s: %.50s", at.nvd_run, strerror(errno));
 	} else {
-		const char *hw_argv[] = { nvd_run, "--socket", sock, self, "--child", "NV4", "-n",
-					  nbuf, NULL };
+		const char *hw_argv[] = { at.nvd_run, "--socket", sock, at.self, "--child", "NV4",
+					  "-n", nbuf, NULL };
 		up_measure(hw_argv, 0, &hw);
 	}
 report:
@@ -252,10 +189,6 @@ report:
 		printf("ratio nvd/llvmpipe: %.3f\n", hw.mbps / sw.mbps);
 	else
 		printf("ratio nvd/llvmpipe: n/a\n");
-	if (own && d.pid) {
-		if (nvt_daemon_stop(&d) < 0)
-			printf("(nvd did not stop cleanly)\n");
-		nvt_daemon_cleanup(&d);
-	}
+	glb_daemon_stop(&d, own);
 	return 0;
 }

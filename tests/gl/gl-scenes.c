@@ -59,6 +59,22 @@ static void sc_ortho_unit(void)
 	glLoadIdentity();
 }
 
+/* Unit coordinates, the colour buffer cleared to (r,g,b,a). */
+static void sc_clear_unit(float r, float g, float b, float a)
+{
+	sc_ortho_unit();
+	glClearColor(r, g, b, a);
+	glClear(GL_COLOR_BUFFER_BIT);
+}
+
+/* Pixel coordinates, the colour buffer cleared to (r,g,b,a). */
+static void sc_clear_pixels(const struct sc *s, float r, float g, float b, float a)
+{
+	sc_ortho_pixels(s);
+	glClearColor(r, g, b, a);
+	glClear(GL_COLOR_BUFFER_BIT);
+}
+
 static void sc_rect(float x0, float y0, float x1, float y1)
 {
 	glBegin(GL_QUADS);
@@ -83,20 +99,32 @@ static void sc_rect_flat(float x0, float y0, float x1, float y1)
 	glEnd();
 }
 
+/* A quad with its own RGBA at each corner, (x0,y0) (x1,y0) (x1,y1) (x0,y1). */
+static void sc_quad_colors(float x0, float y0, float x1, float y1, const float c[4][4])
+{
+	glBegin(GL_QUADS);
+	glColor4fv(c[0]);
+	glVertex2f(x0, y0);
+	glColor4fv(c[1]);
+	glVertex2f(x1, y0);
+	glColor4fv(c[2]);
+	glVertex2f(x1, y1);
+	glColor4fv(c[3]);
+	glVertex2f(x0, y1);
+	glEnd();
+}
+
 /* A background with every channel (alpha too) varying: what blending,
  * logic ops and masks work against. */
 static void sc_backdrop(void)
 {
-	glBegin(GL_QUADS);
-	glColor4f(0.9f, 0.1f, 0.2f, 0.1f);
-	glVertex2f(0, 0);
-	glColor4f(0.1f, 0.8f, 0.3f, 0.4f);
-	glVertex2f(1, 0);
-	glColor4f(0.2f, 0.3f, 0.9f, 0.9f);
-	glVertex2f(1, 1);
-	glColor4f(0.7f, 0.7f, 0.1f, 0.6f);
-	glVertex2f(0, 1);
-	glEnd();
+	static const float c[4][4] = {
+		{ 0.9f, 0.1f, 0.2f, 0.1f },
+		{ 0.1f, 0.8f, 0.3f, 0.4f },
+		{ 0.2f, 0.3f, 0.9f, 0.9f },
+		{ 0.7f, 0.7f, 0.1f, 0.6f },
+	};
+	sc_quad_colors(0, 0, 1, 1, c);
 }
 
 /* The same in flat rectangles of exact bytes: logic ops turn a one-step
@@ -397,9 +425,7 @@ static int sc_glxgears(const struct sc *s) { return sc_gears_draw(s, 1); }
 static int sc_triangle(const struct sc *s)
 {
 	(void)s;
-	sc_ortho_unit();
-	glClearColor(0.1f, 0.1f, 0.15f, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0.1f, 0.1f, 0.15f, 1);
 	glShadeModel(GL_SMOOTH);
 	glBegin(GL_TRIANGLES);
 	glColor4f(1, 0, 0, 1);
@@ -415,9 +441,7 @@ static int sc_triangle(const struct sc *s)
 static int sc_tri_strip(const struct sc *s)
 {
 	(void)s;
-	sc_ortho_unit();
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0, 0, 0, 1);
 	glBegin(GL_TRIANGLE_STRIP);
 	for (int i = 0; i <= 8; i++) {
 		float x = 0.05f + (float)i * 0.11f;
@@ -441,9 +465,7 @@ static int sc_tri_strip(const struct sc *s)
 static int sc_tri_fan(const struct sc *s)
 {
 	(void)s;
-	sc_ortho_unit();
-	glClearColor(0, 0.05f, 0.1f, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0, 0.05f, 0.1f, 1);
 	glBegin(GL_TRIANGLE_FAN);
 	glColor3f(1, 1, 1);
 	glVertex2f(0.5f, 0.5f);
@@ -459,9 +481,7 @@ static int sc_tri_fan(const struct sc *s)
 static int sc_quads(const struct sc *s)
 {
 	(void)s;
-	sc_ortho_unit();
-	glClearColor(0.2f, 0.2f, 0.2f, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0.2f, 0.2f, 0.2f, 1);
 	glBegin(GL_QUADS);
 	for (int i = 0; i < 4; i++) {
 		float x = 0.05f + (float)i * 0.23f;
@@ -490,9 +510,7 @@ static int sc_quads(const struct sc *s)
 static int sc_polygon(const struct sc *s)
 {
 	(void)s;
-	sc_ortho_unit();
-	glClearColor(0.05f, 0.05f, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0.05f, 0.05f, 0, 1);
 	/* a convex heptagon, smooth, then a flat one (GL_POLYGON's colour is
 	 * its first vertex's) */
 	glBegin(GL_POLYGON);
@@ -518,9 +536,7 @@ static int sc_polygon(const struct sc *s)
 static int sc_points(const struct sc *s)
 {
 	static const float sizes[] = { 1, 2, 3, 4, 5, 7, 8, 12, 13 };
-	sc_ortho_pixels(s);
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_pixels(s, 0, 0, 0, 1);
 	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		float off = ((int)sizes[i] & 1) ? 0.5f : 0.0f;
 		glPointSize(sizes[i]);
@@ -540,9 +556,7 @@ static int sc_points(const struct sc *s)
 static int sc_lines(const struct sc *s)
 {
 	static const float widths[] = { 1, 2, 3, 5, 7 };
-	sc_ortho_pixels(s);
-	glClearColor(0, 0, 0.1f, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_pixels(s, 0, 0, 0.1f, 1);
 	float W = (float)s->w, H = (float)s->h;
 	for (unsigned i = 0; i < 5; i++) {
 		float y = H * (0.08f + 0.08f * (float)i) + 0.5f;
@@ -587,9 +601,7 @@ static int sc_tex_filter(const struct sc *s, GLenum filter)
 	(void)s;
 	GLuint t = filter == GL_NEAREST ? sc_tex(8, 8, sc_texel_checker, filter)
 					: sc_tex(16, 16, sc_texel_smooth, filter);
-	sc_ortho_unit();
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0, 0, 0, 1);
 	glEnable(GL_TEXTURE_2D);
 	glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_REPLACE);
 	/* rotated a little and repeated 1.5 times: magnified, not aligned */
@@ -677,9 +689,7 @@ static int sc_tex_wrap(const struct sc *s)
 	(void)s;
 	GLuint t = sc_tex(8, 8, sc_texel_checker, GL_NEAREST);
 	glTexParameterfv(GL_TEXTURE_2D, GL_TEXTURE_BORDER_COLOR, border);
-	sc_ortho_unit();
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0, 0, 0, 1);
 	glEnable(GL_TEXTURE_2D);
 	glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_REPLACE);
 	for (unsigned i = 0; i < 4; i++) {
@@ -709,9 +719,7 @@ static int sc_texenv(const struct sc *s)
 	(void)s;
 	GLuint t0 = sc_tex(8, 8, sc_texel_checker, GL_NEAREST);
 	GLuint t1 = sc_tex(16, 16, sc_texel_smooth, GL_LINEAR);
-	sc_ortho_unit();
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0, 0, 0, 1);
 	glActiveTexture(GL_TEXTURE0);
 	glBindTexture(GL_TEXTURE_2D, t0);
 	glEnable(GL_TEXTURE_2D);
@@ -765,10 +773,14 @@ static int sc_blend_funcs(const struct sc *s)
 		{ GL_ZERO, GL_SRC_COLOR, GL_ONE_MINUS_DST_ALPHA, GL_DST_ALPHA },
 		{ GL_DST_ALPHA, GL_ONE_MINUS_DST_ALPHA, GL_ZERO, GL_ONE },
 	};
+	static const float c[4][4] = {
+		{ 0.9f, 0.5f, 0.1f, 0.7f },
+		{ 0.1f, 0.9f, 0.5f, 0.3f },
+		{ 0.5f, 0.1f, 0.9f, 0.9f },
+		{ 1, 1, 1, 0.5f },
+	};
 	(void)s;
-	sc_ortho_unit();
-	glClearColor(0, 0, 0, 0);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0, 0, 0, 0);
 	sc_backdrop();
 	glEnable(GL_BLEND);
 	glBlendColor(0.25f, 0.5f, 0.75f, 0.4f);
@@ -776,16 +788,7 @@ static int sc_blend_funcs(const struct sc *s)
 		float x0, y0, x1, y1;
 		sc_panel(i, 3, 3, &x0, &y0, &x1, &y1);
 		glBlendFuncSeparate(f[i].sc, f[i].dc, f[i].sa, f[i].da);
-		glBegin(GL_QUADS);
-		glColor4f(0.9f, 0.5f, 0.1f, 0.7f);
-		glVertex2f(x0, y0);
-		glColor4f(0.1f, 0.9f, 0.5f, 0.3f);
-		glVertex2f(x1, y0);
-		glColor4f(0.5f, 0.1f, 0.9f, 0.9f);
-		glVertex2f(x1, y1);
-		glColor4f(1, 1, 1, 0.5f);
-		glVertex2f(x0, y1);
-		glEnd();
+		sc_quad_colors(x0, y0, x1, y1, c);
 	}
 	return 0;
 }
@@ -800,10 +803,14 @@ static int sc_blend_equations(const struct sc *s)
 		{ GL_MAX, GL_MAX },
 		{ GL_FUNC_ADD, GL_MAX },
 	};
+	static const float c[4][4] = {
+		{ 0.8f, 0.2f, 0.4f, 0.9f },
+		{ 0.2f, 0.7f, 0.1f, 0.5f },
+		{ 0.4f, 0.4f, 1, 0.2f },
+		{ 1, 0.6f, 0.3f, 0.7f },
+	};
 	(void)s;
-	sc_ortho_unit();
-	glClearColor(0, 0, 0, 0);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0, 0, 0, 0);
 	sc_backdrop();
 	glEnable(GL_BLEND);
 	glBlendFunc(GL_SRC_ALPHA, GL_ONE);
@@ -811,16 +818,7 @@ static int sc_blend_equations(const struct sc *s)
 		float x0, y0, x1, y1;
 		sc_panel(i, 3, 2, &x0, &y0, &x1, &y1);
 		glBlendEquationSeparate(e[i].rgb, e[i].a);
-		glBegin(GL_QUADS);
-		glColor4f(0.8f, 0.2f, 0.4f, 0.9f);
-		glVertex2f(x0, y0);
-		glColor4f(0.2f, 0.7f, 0.1f, 0.5f);
-		glVertex2f(x1, y0);
-		glColor4f(0.4f, 0.4f, 1, 0.2f);
-		glVertex2f(x1, y1);
-		glColor4f(1, 0.6f, 0.3f, 0.7f);
-		glVertex2f(x0, y1);
-		glEnd();
+		sc_quad_colors(x0, y0, x1, y1, c);
 	}
 	return 0;
 }
@@ -833,25 +831,20 @@ static int sc_alpha_test(const struct sc *s)
 		{ GL_GREATER, 0.3f }, { GL_LESS, 0.62f },  { GL_GEQUAL, 0.5f },
 		{ GL_LEQUAL, 0.21f }, { GL_NOTEQUAL, 0.4f }, { GL_NEVER, 0.0f },
 	};
+	static const float c[4][4] = {
+		{ 1, 0.3f, 0.1f, 0.013f },
+		{ 0.1f, 1, 0.3f, 0.987f },
+		{ 0.1f, 0.3f, 1, 0.987f },
+		{ 1, 1, 0.3f, 0.013f },
+	};
 	(void)s;
-	sc_ortho_unit();
-	glClearColor(0.1f, 0.1f, 0.1f, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0.1f, 0.1f, 0.1f, 1);
 	glEnable(GL_ALPHA_TEST);
 	for (unsigned i = 0; i < sizeof(a) / sizeof(a[0]); i++) {
 		float x0, y0, x1, y1;
 		sc_panel(i, 2, 3, &x0, &y0, &x1, &y1);
 		glAlphaFunc(a[i].fn, a[i].ref);
-		glBegin(GL_QUADS);
-		glColor4f(1, 0.3f, 0.1f, 0.013f);
-		glVertex2f(x0, y0);
-		glColor4f(0.1f, 1, 0.3f, 0.987f);
-		glVertex2f(x1, y0);
-		glColor4f(0.1f, 0.3f, 1, 0.987f);
-		glVertex2f(x1, y1);
-		glColor4f(1, 1, 0.3f, 0.013f);
-		glVertex2f(x0, y1);
-		glEnd();
+		sc_quad_colors(x0, y0, x1, y1, c);
 	}
 	return 0;
 }
@@ -1022,9 +1015,7 @@ static int sc_clip_plane(const struct sc *s)
 {
 	static const GLdouble p0[4] = { 1, 0.4, 0, 0.15 }, p1[4] = { -0.3, -1, 0, 0.55 };
 	(void)s;
-	sc_ortho_unit();
-	glClearColor(0.05f, 0.05f, 0.05f, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0.05f, 0.05f, 0.05f, 1);
 	glMatrixMode(GL_MODELVIEW);
 	glTranslatef(0.5f, 0.5f, 0);
 	glClipPlane(GL_CLIP_PLANE0, p0);
@@ -1050,9 +1041,7 @@ static int sc_clip_plane(const struct sc *s)
 static int sc_point_sprites(const struct sc *s)
 {
 	GLuint t = sc_tex(8, 8, sc_texel_checker, GL_NEAREST);
-	sc_ortho_pixels(s);
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_pixels(s, 0, 0, 0, 1);
 	glEnable(GL_TEXTURE_2D);
 	glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_MODULATE);
 	glEnable(GL_POINT_SPRITE);
@@ -1123,9 +1112,7 @@ static int sc_cube_map(const struct sc *s)
 	glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
 	glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
 	glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-	sc_ortho_unit();
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0, 0, 0, 1);
 	glUseProgram(prog);
 	glUniform1i(glGetUniformLocation(prog, "cube"), 0);
 	sc_rect(0, 0, 1, 1);
@@ -1165,9 +1152,7 @@ static int sc_glsl_fragment(const struct sc *s)
 	if (!prog)
 		return -1;
 	GLuint t = sc_tex(16, 16, sc_texel_smooth, GL_LINEAR);
-	sc_ortho_unit();
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0, 0, 0, 1);
 	glUseProgram(prog);
 	glUniform1i(glGetUniformLocation(prog, "tex"), 0);
 	glUniform3f(glGetUniformLocation(prog, "light"), 0.3f, 0.5f, 0.8f);
@@ -1322,9 +1307,7 @@ static int sc_arb_programs(const struct sc *s)
 	}
 	glEnable(GL_VERTEX_PROGRAM_ARB);
 	glEnable(GL_FRAGMENT_PROGRAM_ARB);
-	sc_ortho_unit();
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0, 0, 0, 1);
 	glBegin(GL_TRIANGLE_FAN);
 	for (int i = 0; i < 6; i++) {
 		float a = (float)i * 2 * 3.14159265f / 6 + 0.2f;
@@ -1420,9 +1403,7 @@ static int sc_vbo_formats(const struct sc *s)
 	glBindBuffer(GL_ARRAY_BUFFER, b[4]);
 	glBufferData(GL_ARRAY_BUFFER, sizeof(nc), nc, GL_STATIC_DRAW);
 
-	sc_ortho_unit();
-	glClearColor(0.1f, 0.1f, 0.1f, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0.1f, 0.1f, 0.1f, 1);
 	glEnableClientState(GL_VERTEX_ARRAY);
 	glEnableClientState(GL_COLOR_ARRAY);
 	glBindBuffer(GL_ARRAY_BUFFER, b[0]);
@@ -1489,9 +1470,7 @@ static int sc_draw_elements_do(const struct sc *s, int ebo)
 	glBufferData(GL_ARRAY_BUFFER, sizeof(v), v, GL_STATIC_DRAW);
 	glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, b[1]);
 	glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof(i16), i16, GL_STATIC_DRAW);
-	sc_ortho_unit();
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0, 0, 0, 1);
 	glEnableClientState(GL_VERTEX_ARRAY);
 	glEnableClientState(GL_COLOR_ARRAY);
 	glVertexPointer(2, GL_FLOAT, 5 * sizeof(GLfloat), (void *)0);
@@ -1528,9 +1507,7 @@ static int sc_draw_elements_ebo(const struct sc *s) { return sc_draw_elements_do
 
 static int sc_scissor(const struct sc *s)
 {
-	sc_ortho_unit();
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0, 0, 0, 1);
 	glEnable(GL_SCISSOR_TEST);
 	for (int i = 0; i < 5; i++) {
 		glScissor(s->w * (3 + 17 * i) / 100, s->h * (5 + 11 * i) / 100, s->w * 29 / 100,
@@ -1558,9 +1535,7 @@ static int sc_color_mask(const struct sc *s)
 		{ 1, 0, 0, 0 }, { 0, 1, 1, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 }, { 1, 0, 1, 1 }, { 0, 0, 0, 0 },
 	};
 	(void)s;
-	sc_ortho_unit();
-	glClearColor(0, 0, 0, 0);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0, 0, 0, 0);
 	sc_backdrop();
 	for (unsigned i = 0; i < 6; i++) {
 		float x0, y0, x1, y1;
@@ -1580,9 +1555,7 @@ static int sc_logic_op(const struct sc *s)
 	static const GLenum op[] = { GL_XOR, GL_AND, GL_OR, GL_INVERT, GL_NAND, GL_COPY_INVERTED,
 				     GL_EQUIV, GL_OR_REVERSE, GL_CLEAR };
 	(void)s;
-	sc_ortho_unit();
-	glClearColor(0, 0, 0, 0);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0, 0, 0, 0);
 	sc_backdrop_flat();
 	glEnable(GL_COLOR_LOGIC_OP);
 	for (unsigned i = 0; i < sizeof(op) / sizeof(op[0]); i++) {
@@ -1603,9 +1576,7 @@ static int sc_cull_face(const struct sc *s)
 	static const GLfloat pos[4] = { 0.3f, 0.4f, 1, 0 };
 	static const GLfloat front[4] = { 0.9f, 0.3f, 0.2f, 1 }, back[4] = { 0.2f, 0.4f, 0.9f, 1 };
 	(void)s;
-	sc_ortho_unit();
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0, 0, 0, 1);
 	for (int pass = 0; pass < 4; pass++) {
 		float y = 0.05f + 0.24f * (float)pass;
 		if (pass == 0)
@@ -1717,9 +1688,7 @@ static int sc_render_to_texture(const struct sc *s)
 		return -1;
 	}
 	glViewport(0, 0, 64, 64);
-	sc_ortho_unit();
-	glClearColor(0.2f, 0.1f, 0.3f, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0.2f, 0.1f, 0.3f, 1);
 	glBegin(GL_TRIANGLES);
 	glColor3f(1, 0, 0);
 	glVertex2f(0.1f, 0.1f);
@@ -1791,9 +1760,7 @@ static int sc_mrt(const struct sc *s)
 		return -1;
 	}
 	glViewport(0, 0, hw, hh);
-	sc_ortho_unit();
-	glClearColor(0, 0, 0, 0);
-	glClear(GL_COLOR_BUFFER_BIT);
+	sc_clear_unit(0, 0, 0, 0);
 	glUseProgram(prog);
 	glBegin(GL_TRIANGLES);
 	glTexCoord2f(0, 0);

@@ -33,8 +33,7 @@
 #define GLT_MANY_MS  (210 * 1000)
 #define GLT_MANY_WATCHDOG_S 300
 
-static char glt_dir[PATH_MAX];       /* BUILD/tests/gl */
-static char glt_nvd_run[PATH_MAX + 32];
+static struct nvt_paths glt_at;      /* dir: BUILD/tests/gl */
 static char glt_tmp[64];             /* program outputs */
 static unsigned glt_seq;
 
@@ -71,13 +70,13 @@ static void glt_spawn(struct glt_prog *p, const char *sock, const char *name,
 	unsigned n = 0;
 
 	memset(p, 0, sizeof(*p));
-	snprintf(prog, sizeof(prog), "%s/%s", glt_dir, name);
+	snprintf(prog, sizeof(prog), "%s/%s", glt_at.dir, name);
 	snprintf(p->out, sizeof(p->out), "%s/%u-%s.out", glt_tmp, glt_seq++, name);
 	if (sock) {
-		if (access(glt_nvd_run, X_OK) < 0)
+		if (access(glt_at.nvd_run, X_OK) < 0)
 			fail_msg("%s is not built (%s): the GL tests need the DRM interposer",
-				 glt_nvd_run, strerror(errno));
-		argv[n++] = glt_nvd_run;
+				 glt_at.nvd_run, strerror(errno));
+		argv[n++] = glt_at.nvd_run;
 		argv[n++] = "--socket";
 		argv[n++] = sock;
 	}
@@ -93,36 +92,9 @@ static void glt_spawn(struct glt_prog *p, const char *sock, const char *name,
 		snprintf(p->what + len, sizeof(p->what) - (size_t)len, "%s",
 			 sock ? " (nvd-run)" : " (llvmpipe)");
 
-	fflush(stdout);
-	fflush(stderr);
-	pid_t parent = getpid();
-	pid_t pid = fork();
+	pid_t pid = nvt_spawn_gl(argv, !sock, p->out);
 	if (pid < 0)
-		fail_msg("fork: %s", strerror(errno));
-	if (pid == 0) {
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		signal(SIGALRM, SIG_DFL);
-		int out = open(p->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (out < 0 || null < 0)
-			_exit(127);
-		dup2(null, 0);
-		dup2(out, 1);
-		dup2(out, 2);
-		if (sock) {
-			unsetenv("LIBGL_ALWAYS_SOFTWARE");
-		} else {
-			setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
-			unsetenv("LD_PRELOAD");
-		}
-		execv(argv[0], (char *const *)argv);
-		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);     /* as the child does: no race on who is first */
+		fail_msg("fork: %s", strerror((int)-pid));
 	p->pid = pid;
 }
 
@@ -419,25 +391,9 @@ static void test_program_on_the_wrong_renderer_fails(void **state)
 
 static void glt_paths(void)
 {
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0) {
+	if (nvt_paths(&glt_at, "../../bin") < 0) {
 		fprintf(stderr, "test_gl_mesa: /proc/self/exe: %s\n", strerror(errno));
 		exit(1);
-	}
-	self[n] = 0;
-	*strrchr(self, '/') = 0;
-	snprintf(glt_dir, sizeof(glt_dir), "%s", self);
-	const char *tools = getenv("NVD_TOOLS");
-	if (tools && *tools)
-		snprintf(glt_nvd_run, sizeof(glt_nvd_run), "%s/nvd-run", tools);
-	else
-		snprintf(glt_nvd_run, sizeof(glt_nvd_run), "%s/../../bin/nvd-run", glt_dir);
-	const char *bin = getenv("NVD_BIN");
-	if (!bin || !*bin) {
-		char nvd[PATH_MAX + 32];
-		snprintf(nvd, sizeof(nvd), "%s/../../bin/nvd", glt_dir);
-		setenv("NVD_BIN", nvd, 1);
 	}
 	snprintf(glt_tmp, sizeof(glt_tmp), "/tmp/nvd-gltest-XXXXXX");
 	if (!mkdtemp(glt_tmp)) {

@@ -44,23 +44,18 @@ static const char *const gs_pass[] = {
 	"blend-equations", "alpha-test", "depth-funcs", "polygon-offset", "clip-plane",
 	"point-sprites", "cube-map", "glsl-fragment", "glsl-vertex", "arb-programs", "fog",
 	"vbo-formats", "draw-elements", "scissor", "color-mask", "logic-op",
-	"render-to-texture", "mrt", "cull-face", "stencil-shadow",
+	"render-to-texture", "mrt", "cull-face", "stencil-shadow", "glxgears", "draw-elements-ebo",
 };
 
 /* Scenes that do not, and why (NVD_GOLDEN_ALL=1 runs them). */
 static const struct { const char *name, *why; } gs_broken[] = {
-	{ "glxgears", "display lists draw from index buffers the card fills in the same submission "
-		      "(M2MF uploads); nvd inlines VB_INDEX_BATCH indices read at validation, before "
-		      "the card has written them" },
-	{ "draw-elements-ebo", "the same, for a GL_STATIC_DRAW element buffer" },
 	{ "lighting", "sim: the fixed-function specular term (VP) is brighter than llvmpipe's" },
 	{ "texenv", "validator: \"texture 1 ... outside the submitted buffers\" at 128x128 "
 		    "(passes at other sizes: depends on where buffers land)" },
 };
 
 static struct nvt_daemon gs_d;
-static char gs_dir[PATH_MAX];        /* BUILD/tests/gl */
-static char gs_nvd_run[PATH_MAX + 32];
+static struct nvt_paths gs_at;       /* dir: BUILD/tests/gl */
 static char gs_tmp[64];              /* images and program output */
 
 /* ---- running gl-scenes ---- */
@@ -81,14 +76,14 @@ static void gs_spawn(struct gs_run *r, const char *sock, const char *scene)
 	const char *tag = sock ? "nvd" : "llvmpipe";
 
 	r->what = tag;
-	snprintf(prog, sizeof(prog), "%s/gl-scenes", gs_dir);
+	snprintf(prog, sizeof(prog), "%s/gl-scenes", gs_at.dir);
 	snprintf(r->img, sizeof(r->img), "%s/%s.%s.rgba", gs_tmp, scene, tag);
 	snprintf(r->out, sizeof(r->out), "%s/%s.%s.out", gs_tmp, scene, tag);
 	unlink(r->img);
 	if (sock) {
-		if (access(gs_nvd_run, X_OK) < 0)
-			fail_msg("%s is not built (%s)", gs_nvd_run, strerror(errno));
-		argv[n++] = gs_nvd_run;
+		if (access(gs_at.nvd_run, X_OK) < 0)
+			fail_msg("%s is not built (%s)", gs_at.nvd_run, strerror(errno));
+		argv[n++] = gs_at.nvd_run;
 		argv[n++] = "--socket";
 		argv[n++] = sock;
 	}
@@ -103,36 +98,9 @@ static void gs_spawn(struct gs_run *r, const char *sock, const char *scene)
 	argv[n++] = sock ? "NV4" : "llvmpipe";
 	argv[n] = NULL;
 
-	fflush(stdout);
-	fflush(stderr);
-	pid_t parent = getpid();
-	pid_t pid = fork();
+	pid_t pid = nvt_spawn_gl(argv, !sock, r->out);
 	if (pid < 0)
-		fail_msg("fork: %s", strerror(errno));
-	if (pid == 0) {
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		signal(SIGALRM, SIG_DFL);
-		int out = open(r->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (out < 0 || null < 0)
-			_exit(127);
-		dup2(null, 0);
-		dup2(out, 1);
-		dup2(out, 2);
-		if (sock) {
-			unsetenv("LIBGL_ALWAYS_SOFTWARE");
-		} else {
-			setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
-			unsetenv("LD_PRELOAD");
-		}
-		execv(argv[0], (char *const *)argv);
-		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
+		fail_msg("fork: %s", strerror((int)-pid));
 	r->pid = pid;
 }
 
@@ -309,7 +277,7 @@ static void test_every_scene_is_listed_once(void **state)
 	struct gs_run r;
 	char prog[2 * PATH_MAX + 64];
 	(void)state;
-	snprintf(prog, sizeof(prog), "%s/gl-scenes --list > %s/list 2>&1", gs_dir, gs_tmp);
+	snprintf(prog, sizeof(prog), "%s/gl-scenes --list > %s/list 2>&1", gs_at.dir, gs_tmp);
 	assert_int_equal(system(prog), 0);
 	snprintf(r.out, sizeof(r.out), "%s/list", gs_tmp);
 	char *s = gs_slurp(r.out, NULL);
@@ -392,25 +360,9 @@ static int gs_group_teardown(void **state)
 
 static void gs_paths(void)
 {
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0) {
+	if (nvt_paths(&gs_at, "../../bin") < 0) {
 		fprintf(stderr, "test_gl_scenes: /proc/self/exe: %s\n", strerror(errno));
 		exit(1);
-	}
-	self[n] = 0;
-	*strrchr(self, '/') = 0;
-	snprintf(gs_dir, sizeof(gs_dir), "%s", self);
-	const char *tools = getenv("NVD_TOOLS");
-	if (tools && *tools)
-		snprintf(gs_nvd_run, sizeof(gs_nvd_run), "%s/nvd-run", tools);
-	else
-		snprintf(gs_nvd_run, sizeof(gs_nvd_run), "%s/../../bin/nvd-run", gs_dir);
-	const char *bin = getenv("NVD_BIN");
-	if (!bin || !*bin) {
-		char nvd[PATH_MAX + 32];
-		snprintf(nvd, sizeof(nvd), "%s/../../bin/nvd", gs_dir);
-		setenv("NVD_BIN", nvd, 1);
 	}
 	snprintf(gs_tmp, sizeof(gs_tmp), "/tmp/nvd-golden-XXXXXX");
 	if (!mkdtemp(gs_tmp)) {

@@ -431,6 +431,68 @@ int nvt_child_done(pid_t pid, int *code)
 	return 1;
 }
 
+/* ---- where a test or bench finds nvd ---- */
+
+int nvt_paths(struct nvt_paths *p, const char *bin)
+{
+	ssize_t n = readlink("/proc/self/exe", p->self, sizeof(p->self) - 1);
+	if (n <= 0) {
+		if (n == 0)
+			errno = ENOENT;
+		return -1;
+	}
+	p->self[n] = 0;
+	snprintf(p->dir, sizeof(p->dir), "%s", p->self);
+	*strrchr(p->dir, '/') = 0;
+	const char *tools = getenv("NVD_TOOLS");
+	if (tools && *tools)
+		snprintf(p->nvd_run, sizeof(p->nvd_run), "%s/nvd-run", tools);
+	else
+		snprintf(p->nvd_run, sizeof(p->nvd_run), "%s/%s/nvd-run", p->dir, bin);
+	const char *nvd = getenv("NVD_BIN");
+	if (!nvd || !*nvd) {
+		char path[PATH_MAX + 32];
+		snprintf(path, sizeof(path), "%s/%s/nvd", p->dir, bin);
+		setenv("NVD_BIN", path, 1);
+	}
+	return 0;
+}
+
+pid_t nvt_spawn_gl(const char *const *argv, int software, const char *out)
+{
+	fflush(stdout);
+	fflush(stderr);
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		signal(SIGALRM, SIG_DFL);
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || null < 0)
+			_exit(127);
+		dup2(null, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (software) {
+			setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
+			unsetenv("LD_PRELOAD");
+		} else {
+			unsetenv("LIBGL_ALWAYS_SOFTWARE");
+		}
+		execv(argv[0], (char *const *)argv);
+		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);     /* as the child does: no race on who is first */
+	return pid;
+}
+
 /* ---- buffers with a shadow ---- */
 
 int nvt_buf_new(struct nvc *c, uint64_t size, unsigned domain, uint32_t seed, struct nvt_buf *b)

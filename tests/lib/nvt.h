@@ -16,6 +16,7 @@
 #ifndef NVT_H
 #define NVT_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -73,6 +74,28 @@ int nvt_wait_child(pid_t pid, int timeout_ms);
 /* Without waiting: 1 and *code as nvt_wait_child gives it when the child
  * has ended, 0 while it runs. */
 int nvt_child_done(pid_t pid, int *code);
+
+/* ---- where a test or bench finds nvd ---- */
+
+/* This program (self), its directory (dir) and nvd-run ($NVD_TOOLS/nvd-run,
+ * else dir/<bin>/nvd-run); $NVD_BIN is set to dir/<bin>/nvd when unset or
+ * empty.  bin is the way from dir to the build's bin/ ("../bin" for a
+ * bench, "../../bin" for BUILD/tests/gl).  Returns 0, or -1 with errno when
+ * /proc/self/exe cannot be read. */
+struct nvt_paths {
+	char self[PATH_MAX];
+	char dir[PATH_MAX];
+	char nvd_run[PATH_MAX + 32];
+};
+int nvt_paths(struct nvt_paths *p, const char *bin);
+
+/* Starts argv (a GL program, or nvd-run and one) with stdin /dev/null and
+ * stdout and stderr in the file out; software runs get
+ * LIBGL_ALWAYS_SOFTWARE=1 and no LD_PRELOAD, the others lose
+ * LIBGL_ALWAYS_SOFTWARE.  The child leads its own process group (a kill
+ * reaches whatever nvd-run starts) and dies with its parent.  Returns the
+ * pid or -errno. */
+pid_t nvt_spawn_gl(const char *const *argv, int software, const char *out);
 
 /* ---- buffers with a CPU shadow ---- */
 

@@ -1,0 +1,93 @@
+/* glbench: what the GL benches (upload, gears) share: running their own
+ * measuring child (this program again, under nvd-run or on a software
+ * renderer) with its stdout read back, and stopping the nvd they started.
+ * Each bench is its own program, so these are static. */
+#ifndef BENCH_GLBENCH_H
+#define BENCH_GLBENCH_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "tests/lib/nvt.h"
+
+/* Runs argv with its stdout read line by line: "renderer: X" goes to
+ * renderer, every other line to line(arg, text) first, and a line that
+ * returns 0 there and starts "not ok" or "error:" becomes why.  Software
+ * runs get LIBGL_ALWAYS_SOFTWARE=1 and no LD_PRELOAD, the others lose
+ * LIBGL_ALWAYS_SOFTWARE; with gallium set, software runs also get
+ * GALLIUM_DRIVER=gallium and the others lose it.  Returns the child's exit
+ * code (nvt_wait_child, timeout_ms) or -1 when it could not be started;
+ * why says what went wrong unless the child said it. */
+static int glb_run(const char *const *argv, int software, const char *gallium, int timeout_ms,
+		   int (*line)(void *arg, const char *text), void *arg, char *renderer, size_t rlen,
+		   char *why, size_t wlen)
+{
+	int pfd[2];
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		snprintf(why, wlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(why, wlen, "fork: %s", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		dup2(pfd[1], 1);
+		if (software) {
+			setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
+			if (gallium)
+				setenv("GALLIUM_DRIVER", gallium, 1);
+			unsetenv("LD_PRELOAD");
+		} else {
+			unsetenv("LIBGL_ALWAYS_SOFTWARE");
+			if (gallium)
+				unsetenv("GALLIUM_DRIVER");
+		}
+		execv(argv[0], (char *const *)argv);
+		printf("error: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	FILE *f = fdopen(pfd[0], "r");
+	char text[512];
+	while (f && fgets(text, sizeof(text), f)) {
+		text[strcspn(text, "\n")] = 0;
+		if (!strncmp(text, "renderer: ", 10))
+			snprintf(renderer, rlen, "%.120s", text + 10);
+		else if (line(arg, text))
+			;
+		else if (!strncmp(text, "not ok", 6) || !strncmp(text, "error:", 6))
+			snprintf(why, wlen, "%.150s", text);
+	}
+	if (f)
+		fclose(f);
+	else
+		close(pfd[0]);
+	int code = nvt_wait_child(pid, timeout_ms);
+	if (code != 0 && !why[0])
+		snprintf(why, wlen, "exit status %d", code);
+	return code;
+}
+
+/* Stops the nvd this bench started (if it did). */
+static void glb_daemon_stop(struct nvt_daemon *d, int own)
+{
+	if (own && d->pid) {
+		if (nvt_daemon_stop(d) < 0)
+			printf("(nvd did not stop cleanly)\n");
+		nvt_daemon_cleanup(d);
+	}
+}
+
+#endif
