@@ -532,6 +532,14 @@ static int draw_vp(struct draw_call *c, const float in[NV40_VP_INPUTS][4], struc
 		sim_gr_trap(c->s, NV_PGRAPH_NSOURCE_DATA_ERROR);
 		return -1;
 	}
+	/* Colours leave the vertex stage clamped to [0, 1] before they are
+	 * interpolated, as GL's vertex colour clamp asks and Mesa's nv30 emits
+	 * no saturate for [inferred: RPCS3's NV47 tests see colour inputs
+	 * clamped; llvmpipe clamps per vertex] */
+	static const unsigned col[4] = { NV40_VPO_COL0, NV40_VPO_COL1, NV40_VPO_BFC0, NV40_VPO_BFC1 };
+	for (unsigned i = 0; i < 4; i++)
+		for (unsigned k = 0; k < 4; k++)
+			v->o[col[i]][k] = sim_sat(v->o[col[i]][k]);
 	return 0;
 }
 

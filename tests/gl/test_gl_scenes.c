@@ -45,11 +45,11 @@ static const char *const gs_pass[] = {
 	"point-sprites", "cube-map", "glsl-fragment", "glsl-vertex", "arb-programs", "fog",
 	"vbo-formats", "draw-elements", "scissor", "color-mask", "logic-op",
 	"render-to-texture", "mrt", "cull-face", "stencil-shadow", "glxgears", "draw-elements-ebo",
+	"lighting",
 };
 
 /* Scenes that do not, and why (NVD_GOLDEN_ALL=1 runs them). */
 static const struct { const char *name, *why; } gs_broken[] = {
-	{ "lighting", "sim: the fixed-function specular term (VP) is brighter than llvmpipe's" },
 	{ "texenv", "validator: \"texture 1 ... outside the submitted buffers\" at 128x128 "
 		    "(passes at other sizes: depends on where buffers land)" },
 };
