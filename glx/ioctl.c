@@ -13,7 +13,10 @@
 #include <drm.h>
 #include <nouveau_drm.h>
 
+#include "hw/enums-3d.h"
 #include "hw/methods.h"
+#include "hw/pushbuf.h"
+#include "hw/ramin.h"
 
 #define NTFY_BLOCK       4096           /* the notifier block of a channel */
 
@@ -178,6 +181,62 @@ static int grobj_alloc(struct drm_file *f, struct drm_nouveau_grobj_alloc *rq)
 	return r < 0 ? r : nvc_obj_new(ch->ch, rq->handle, rq->class);
 }
 
+/* Mesa's notifiers for fences and queries (mesa-nouveau-uapi.md §6). */
+#define MESA_FENCE_NTFY 0xbeef1e00u
+#define MESA_QUERY_NTFY 0xbeef0351u
+#define MESA_3D_SUBC    7
+
+static uint8_t *ntfy_at(struct chan *ch, uint32_t handle, uint64_t off, unsigned len)
+{
+	uint8_t *map = ch->notify_bo ? nvc_bo_map(ch->notify_bo) : NULL;
+	for (unsigned i = 0; map && i < ch->nntfy; i++)
+		if (ch->ntfy[i].handle == handle && off + len <= ch->ntfy[i].size)
+			return map + ch->ntfy[i].offset + off;
+	return NULL;
+}
+
+/* The channel is lost: nothing of this submission will run, and Mesa polls
+ * its fence and query words in memory with no ioctl that could fail, so it
+ * would wait forever.  Write what the card would have written (fence
+ * values, query reports with no samples): the program sees its commands
+ * fail (libdrm prints the error) but does not hang. */
+static void lost_complete(struct chan *ch, const struct drm_nouveau_gem_pushbuf_bo *b,
+			  const struct drm_nouveau_gem_pushbuf_push *p, unsigned nr_push,
+			  struct drm_file *f)
+{
+	uint32_t fence_off = 0;
+	for (unsigned k = 0; k < nr_push; k++) {
+		struct gem *g = gem_find(f, b[p[k].bo_index].handle);
+		const uint8_t *m = g ? nvc_bo_map(g->bo) : NULL;
+		if (!m || p[k].offset > nvc_bo_size(g->bo) || p[k].length > nvc_bo_size(g->bo) - p[k].offset)
+			continue;
+		const uint8_t *w = m + p[k].offset;
+		uint32_t n = (uint32_t)(p[k].length / 4);
+		for (uint32_t i = 0; i < n;) {
+			struct nv_cmd c = nv_cmd_decode(nv_rd32le(w + 4 * i));
+			i++;
+			if (c.type != NV_CMD_INC && c.type != NV_CMD_NONINC)
+				continue;
+			for (unsigned j = 0; j < c.count && i < n; j++, i++) {
+				uint32_t mthd = c.mthd + (c.type == NV_CMD_INC ? 4 * j : 0);
+				uint32_t v = nv_rd32le(w + 4 * i);
+				uint8_t *t;
+				if (c.subc != MESA_3D_SUBC)
+					continue;
+				if (mthd == NV_CURIE_FENCE_OFFSET)
+					fence_off = v;
+				else if (mthd == NV_CURIE_FENCE_VALUE &&
+					 (t = ntfy_at(ch, MESA_FENCE_NTFY, fence_off, 4)))
+					nv_wr32le(t, v);
+				else if (mthd == NV_CURIE_QUERY_GET &&
+					 (t = ntfy_at(ch, MESA_QUERY_NTFY, NV40_QUERY_GET_OFFSET(v),
+						      NV40_QUERY_REPORT_SIZE)))
+					memset(t, 0, NV40_QUERY_REPORT_SIZE);
+			}
+		}
+	}
+}
+
 /* GEM_PUSHBUF: libdrm's buffer list, push ranges and relocations become one
  * nvd submission.  The suffix words are 0: libdrm then ends each range with
  * nothing, and nvd runs exactly [offset, offset + length).  nvd moves a
@@ -236,8 +295,11 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 	}
 	struct nvc_submission s = { refs, rq->nr_buffers, push, rq->nr_push, rel, rq->nr_relocs };
 	uint32_t fence;
-	if ((r = nvc_submit(ch->ch, &s, &fence)) < 0)
+	if ((r = nvc_submit(ch->ch, &s, &fence)) < 0) {
+		if (r == -ENODEV)
+			lost_complete(ch, b, p, rq->nr_push, f);
 		return r;
+	}
 	/* NVD_DRM_SYNC=1: wait for each submission and report how it ended
 	 * (libdrm prints "kernel rejected pushbuf" with the daemon's reason). */
 	if (shim_debug || getenv("NVD_DRM_SYNC")) {

@@ -5,7 +5,8 @@
  *                       fds that are not ours; test_glx compares the output
  *                       with a run without the interposer: it must be equal
  *   glx-probe NAME      runs the checks NAME (sysfs, fds, gem, fork,
- *                       threads, names, realnodes) and exits 0 when all pass
+ *                       threads, names, realnodes, lost) and exits 0 when all
+ *                       pass
  *
  * Each check prints "ok - ..." or "not ok - ...". */
 #include <stdint.h>
@@ -431,6 +432,54 @@ static int probe_realnodes(void)
 	return failures ? 1 : 0;
 }
 
+/* ---- a lost channel: Mesa polls its fence word in memory; the interposer
+ * writes what the card would have, so Mesa does not wait forever ---- */
+
+static int pushbuf(int fd, int chan, uint32_t handle, uint32_t bytes)
+{
+	struct drm_nouveau_gem_pushbuf_bo bo = { .handle = handle, .read_domains = NOUVEAU_GEM_DOMAIN_GART,
+						 .valid_domains = NOUVEAU_GEM_DOMAIN_GART };
+	struct drm_nouveau_gem_pushbuf_push push = { .bo_index = 0, .offset = 0, .length = bytes };
+	struct drm_nouveau_gem_pushbuf rq = { .channel = chan, .nr_buffers = 1,
+					      .buffers = (uintptr_t)&bo, .nr_push = 1,
+					      .push = (uintptr_t)&push };
+	return ioctl(fd, DRM_IOCTL_NOUVEAU(DRM_NOUVEAU_GEM_PUSHBUF, struct drm_nouveau_gem_pushbuf), &rq);
+}
+
+static int probe_lost(void)
+{
+	find_nodes();
+	setenv("NVD_DRM_SYNC", "1", 1);        /* each refusal is known before the next */
+	int fd = open(render, O_RDWR);
+	struct drm_nouveau_channel_alloc ca = { .fb_ctxdma_handle = 0xbeef0201, .tt_ctxdma_handle = 0xbeef0202 };
+	CHECK(ioctl(fd, DRM_IOCTL_NOUVEAU(DRM_NOUVEAU_CHANNEL_ALLOC, struct drm_nouveau_channel_alloc), &ca) == 0,
+	      "CHANNEL_ALLOC");
+	struct drm_nouveau_notifierobj_alloc na = { .channel = ca.channel, .handle = 0xbeef1e00, .size = 32 };
+	CHECK(ioctl(fd, DRM_IOCTL_NOUVEAU(DRM_NOUVEAU_NOTIFIEROBJ_ALLOC, struct drm_nouveau_notifierobj_alloc),
+		    &na) == 0 && na.offset == 0, "the fence notifier at offset 0");
+	size_t nsz, psz;
+	volatile uint32_t *ntfy = gem_map(fd, ca.notifier_handle, &nsz);
+	uint32_t pb = gem_new(fd, 4096, NOUVEAU_GEM_DOMAIN_GART, NULL);
+	uint32_t *w = gem_map(fd, pb, &psz);
+	CHECK(ntfy != MAP_FAILED && w != MAP_FAILED, "notifier and push buffer mapped");
+	if (ntfy == MAP_FAILED || w == MAP_FAILED)
+		return 1;
+	w[0] = (1u << 18) | (3u << 13) | 0x200;  /* a method on an empty subchannel */
+	w[1] = 0;
+	int refused = 0;
+	for (int i = 0; i < 8; i++)
+		refused += pushbuf(fd, ca.channel, pb, 8) < 0;
+	CHECK(refused == 8, "8 bad submissions refused (%d)", refused);
+	w[0] = (2u << 18) | (7u << 13) | 0x1d6c; /* FENCE_OFFSET, FENCE_VALUE */
+	w[1] = 0;
+	w[2] = 77;
+	errno = 0;
+	CHECK(pushbuf(fd, ca.channel, pb, 12) < 0 && errno == ENODEV, "then the channel is lost: ENODEV");
+	CHECK(ntfy[0] == 77, "and the fence word holds the submission's value (%u), as if it had run", ntfy[0]);
+	close(fd);
+	return failures ? 1 : 0;
+}
+
 /* ---- fork: the child's inherited fds are inert; the parent carries on ---- */
 
 static int probe_fork(void)
@@ -563,7 +612,7 @@ int main(int argc, char **argv)
 	static const struct { const char *name; int (*fn)(void); } probes[] = {
 		{ "sysfs", probe_sysfs }, { "fds", probe_fds }, { "gem", probe_gem },
 		{ "fork", probe_fork }, { "threads", probe_threads }, { "names", probe_names },
-		{ "realnodes", probe_realnodes },
+		{ "realnodes", probe_realnodes }, { "lost", probe_lost },
 	};
 	for (unsigned i = 0; argc == 2 && i < sizeof(probes) / sizeof(probes[0]); i++)
 		if (!strcmp(argv[1], probes[i].name)) {
@@ -571,6 +620,6 @@ int main(int argc, char **argv)
 			printf("%d failures\n", failures);
 			return r;
 		}
-	fprintf(stderr, "usage: glx-probe real DIR | sysfs | fds | gem | fork | threads | names | realnodes\n");
+	fprintf(stderr, "usage: glx-probe real DIR | sysfs | fds | gem | fork | threads | names | realnodes | lost\n");
 	return 2;
 }

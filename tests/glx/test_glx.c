@@ -98,6 +98,7 @@ static void test_buffers_mmap_prime(void **state) { run_probe(state, "gem"); }
 static void test_fork(void **state) { run_probe(state, "fork"); }
 static void test_threads(void **state) { run_probe(state, "threads"); }
 static void test_gem_names_need_auth(void **state) { run_probe(state, "names"); }
+static void test_lost_channel_completes_fences(void **state) { run_probe(state, "lost"); }
 
 /* A machine with real DRM nodes: they stay listed and reachable. */
 static void test_real_drm_nodes_untouched(void **state)
@@ -180,6 +181,7 @@ int main(void)
 		NVT_TEST(test_fork),
 		NVT_TEST(test_threads),
 		NVT_TEST(test_gem_names_need_auth),
+		NVT_TEST(test_lost_channel_completes_fences),
 		NVT_TEST(test_other_paths_untouched),
 		NVT_TEST(test_real_drm_nodes_untouched),
 		cmocka_unit_test(test_nvd_run_without_nvd),
