@@ -41,6 +41,19 @@ int nvc_bo_new(struct nvc *c, uint64_t size, unsigned domain, struct nvc_bo **ou
 	return 0;
 }
 
+int nvc_bo_refresh(struct nvc_bo *bo)
+{
+	struct nvd_req_bo_info rq = { bo->handle };
+	struct nvd_rep_bo_info r;
+	int ret = nvc_call(bo->c, NVD_MSG_BO_INFO, &rq, &r, NULL);
+	if (ret < 0)
+		return ret;
+	int moved = r.domain != bo->domain || r.addr != bo->addr;
+	bo->domain = r.domain;
+	bo->addr = r.addr;
+	return moved;
+}
+
 int nvc_bo_free(struct nvc_bo *bo)
 {
 	struct nvc *c;

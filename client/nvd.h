@@ -76,6 +76,10 @@ uint32_t nvc_bo_handle(const struct nvc_bo *bo);
 unsigned nvc_bo_domain(const struct nvc_bo *bo);
 /* The buffer's card address: its offset in the channel's VRAM or GART ctxdma. */
 uint64_t nvc_bo_addr(const struct nvc_bo *bo);
+/* Ask nvd where the buffer is now (it moves for submissions that need it in
+ * the other domain: NVC_IN_VRAM / NVC_IN_GART) and update what
+ * nvc_bo_domain and nvc_bo_addr say.  1 when it had moved, 0 if not. */
+int nvc_bo_refresh(struct nvc_bo *bo);
 uint64_t nvc_bo_size(const struct nvc_bo *bo);
 
 /* The buffer's memory fd (borrowed: libnvd closes it in nvc_bo_free).  Map

@@ -241,9 +241,8 @@ static void lost_complete(struct chan *ch, const struct drm_nouveau_gem_pushbuf_
  * nvd submission.  The suffix words are 0: libdrm then ends each range with
  * nothing, and nvd runs exactly [offset, offset + length).  nvd moves a
  * buffer into the valid domains a submission gives it, as the kernel does,
- * and applies every relocation with the buffer's address at that moment, so
- * libdrm's presumed offsets may go stale without harm: libdrm emits a
- * relocation for every address it writes. */
+ * and applies every relocation with the buffer's address at that moment;
+ * the new place goes back to libdrm as the kernel's presumed write-back. */
 static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 {
 	struct chan *ch;
@@ -258,7 +257,7 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 	if (rq->nr_buffers > NOUVEAU_GEM_MAX_BUFFERS || rq->nr_push > NOUVEAU_GEM_MAX_PUSH ||
 	    rq->nr_relocs > NOUVEAU_GEM_MAX_RELOCS)
 		return -EINVAL;
-	const struct drm_nouveau_gem_pushbuf_bo *b = (const void *)(uintptr_t)rq->buffers;
+	struct drm_nouveau_gem_pushbuf_bo *b = (void *)(uintptr_t)rq->buffers;
 	const struct drm_nouveau_gem_pushbuf_push *p = (const void *)(uintptr_t)rq->push;
 	const struct drm_nouveau_gem_pushbuf_reloc *rl = (const void *)(uintptr_t)rq->relocs;
 	struct nvc_bo_ref refs[NOUVEAU_GEM_MAX_BUFFERS];
@@ -299,6 +298,19 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 		if (r == -ENODEV)
 			lost_complete(ch, b, p, rq->nr_push, f);
 		return r;
+	}
+	/* A buffer this submission moved: tell libdrm its new place, as the
+	 * kernel does (presumed.valid = 0).  libdrm writes addresses it has
+	 * not yet turned into relocations straight from bo->offset. */
+	for (unsigned i = 0; i < rq->nr_buffers; i++) {
+		unsigned want = refs[i].access & NVC_IN_VRAM ? NVC_VRAM :
+				refs[i].access & NVC_IN_GART ? NVC_GART : 0;
+		if (!want || want == nvc_bo_domain(refs[i].bo) || nvc_bo_refresh(refs[i].bo) <= 0)
+			continue;
+		b[i].presumed.valid = 0;
+		b[i].presumed.domain = nvc_bo_domain(refs[i].bo) == NVC_VRAM ? NOUVEAU_GEM_DOMAIN_VRAM
+									   : NOUVEAU_GEM_DOMAIN_GART;
+		b[i].presumed.offset = nvc_bo_addr(refs[i].bo);
 	}
 	/* NVD_DRM_SYNC=1: wait for each submission and report how it ended
 	 * (libdrm prints "kernel rejected pushbuf" with the daemon's reason). */

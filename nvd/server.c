@@ -206,6 +206,20 @@ static int do_bo_free(struct nvd_client *cl, const void *rq_, struct reply *r)
 	return e;
 }
 
+static int do_bo_info(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_bo_info *rq = rq_;
+	struct nvd_rep_bo_info *p = (void *)r->body;
+	struct nvd_bo *bo = nvd_bo_get(cl, rq->handle);
+	if (!bo) {
+		snprintf(r->why, sizeof(r->why), "no buffer %u", rq->handle);
+		return -ENOENT;
+	}
+	p->domain = bo->domain;
+	p->addr = bo->addr;
+	return 0;
+}
+
 static int do_chan_new(struct nvd_client *cl, const void *rq_, struct reply *r)
 {
 	const struct nvd_req_chan_new *rq = rq_;
@@ -342,6 +356,7 @@ static handler_fn *const handlers[NVD_MSG_COUNT] = {
 	[NVD_MSG_BO_IMPORT] = do_bo_import, [NVD_MSG_BO_WAIT] = do_bo_wait,
 	[NVD_MSG_SET_MASTER] = do_set_master, [NVD_MSG_DROP_MASTER] = do_drop_master,
 	[NVD_MSG_GET_MAGIC] = do_get_magic, [NVD_MSG_AUTH_MAGIC] = do_auth_magic,
+	[NVD_MSG_BO_INFO] = do_bo_info,
 };
 
 /* ---- sessions ---- */

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #define NVD_PROTO_MAGIC   0x3044564eu   /* "NVD0" */
-#define NVD_PROTO_VERSION 2
+#define NVD_PROTO_VERSION 3
 #define NVD_MSG_MAX       512           /* no datagram is larger */
 #define NVD_MSG_MAX_FDS   4
 #define NVD_NAME_LEN      32
@@ -85,6 +85,15 @@ struct nvd_rep_bo_new {      /* + fd: the buffer's memfd (sealed: no grow/shrink
 
 struct nvd_req_bo_free { uint32_t handle; };
 
+/* Where a buffer is now: it moves when a submission needs it in the other
+ * domain (NVD_ACCESS_IN_*); asked after such a submission, the answer
+ * already counts it (the daemon takes a client's ring before its requests). */
+struct nvd_req_bo_info { uint32_t handle; };
+struct nvd_rep_bo_info {
+	uint32_t domain, _pad;
+	uint64_t addr;
+};
+
 /* A channel: one hardware FIFO channel.  The reply carries 4 fds: the submit
  * ring (read/write), the fence page (read only), the doorbell eventfd (client
  * writes after publishing submissions), the fence eventfd (the daemon writes
@@ -154,7 +163,8 @@ struct nvd_req_auth_magic { uint32_t magic; };
 	X(SET_MASTER,  15, nvd_req_none,       nvd_rep_none,      0, 0) \
 	X(DROP_MASTER, 16, nvd_req_none,       nvd_rep_none,      0, 0) \
 	X(GET_MAGIC,   17, nvd_req_none,       nvd_rep_magic,     0, 0) \
-	X(AUTH_MAGIC,  18, nvd_req_auth_magic, nvd_rep_none,      0, 0)
+	X(AUTH_MAGIC,  18, nvd_req_auth_magic, nvd_rep_none,      0, 0) \
+	X(BO_INFO,     19, nvd_req_bo_info,    nvd_rep_bo_info,   0, 0)
 
 #define NVD_MSG_ENUM_(name, id, rq, rp, qfd, pfd) NVD_MSG_##name = id,
 enum { NVD_MSG_NONE = 0, NVD_MESSAGES(NVD_MSG_ENUM_) NVD_MSG_COUNT };

@@ -77,12 +77,18 @@ static void test_gart_buffer_moves_to_vram_and_back(void **state)
 
 	/* its old GART address is no longer a buffer of this submission's */
 	NVT_ERR(copy(&t, src, dst, NVC_GART, NVC_WRITE, 0, 4096), -EFAULT);
+	/* asked after the submission, nvd says where it went */
+	assert_int_equal(nvc_bo_refresh(dst), 1);
+	assert_int_equal(nvc_bo_domain(dst), NVC_VRAM);
+	assert_int_equal(nvc_bo_refresh(dst), 0);
 
 	/* back to GART for a GART copy */
 	for (unsigned i = 0; i < 8192; i++)
 		s[i] = (uint8_t)(i * 13 + 1);
 	NVT_OK(copy(&t, src, dst, NVC_GART, NVC_WRITE | NVC_IN_GART, 1, 8192));
 	assert_memory_equal(m, s, 8192);
+	assert_int_equal(nvc_bo_refresh(dst), 1);
+	assert_int_equal(nvc_bo_domain(dst), NVC_GART);
 	client_mem(t.c, &v1, &g1);
 	assert_int_equal(v1, v0);
 	assert_int_equal(g1, g0);
