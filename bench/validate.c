@@ -333,7 +333,7 @@ int main(int argc, char **argv)
 		for (unsigned s = 0; s < nsubs; s++) {
 			struct nvd_submit_push p = { B_BO_PUSH, subs[s].offset, subs[s].length };
 			struct nvd_vsubmit sub = { bos, B_NBOS, &p, 1, rels + subs[s].rel0,
-						   subs[s].nrel, bench_lookup, NULL };
+						   subs[s].nrel, bench_lookup, NULL, 0, NULL };
 			struct nvd_verror e;
 			long n = nvd_validate(vs, &sub, out + at, cap - at, &e);
 			if (n < 0) {

@@ -23,7 +23,14 @@ static union {
 		  NVD_SUBMIT_MAX_RELOCS * sizeof(struct nvd_submit_reloc)];
 	uint64_t align;
 } scratch;
-static struct nvd_vbo vbos[NVD_SUBMIT_MAX_BOS + 1];   /* + the channel's program buffer */
+/* The listed buffers, the channel's program buffer, then (up to
+ * NVD_IMPLICIT_MAX) the client's other buffers: Mesa names buffers it lists
+ * only in a later submission when a flush falls between. */
+#define NVD_IMPLICIT_MAX 4096
+static struct nvd_vbo vbos[NVD_SUBMIT_MAX_BOS + 1 + NVD_IMPLICIT_MAX];
+static struct nvd_bo *implicit[NVD_IMPLICIT_MAX];
+static uint8_t implicit_used[NVD_IMPLICIT_MAX];
+static uint32_t list_stamp;
 static struct nvd_bo *bo_list[NVD_SUBMIT_MAX_BOS];
 
 static void chan_signal(struct nvd_chan *ch)
@@ -155,21 +162,37 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 						    sb[i].access & NVD_ACCESS_RW, bo->map };
 		}
 	}
+	if (!++list_stamp)
+		list_stamp = 1;
+	for (unsigned i = 0; i < h->nr_bos && !err; i++)
+		bo_list[i]->list_stamp = list_stamp;
 	/* The program buffer the channel holds is readable too. */
 	unsigned nvbos = h->nr_bos;
 	struct nvd_bo *fp_bo = ch->fp_bo;
-	if (!err && fp_bo)
+	if (!err && fp_bo) {
 		vbos[nvbos++] = (struct nvd_vbo){ fp_bo->addr, fp_bo->size, fp_bo->domain,
 						  NVD_ACCESS_READ, fp_bo->map };
+		fp_bo->list_stamp = list_stamp;
+	}
+	unsigned nlisted = nvbos, nimpl = 0;
+	for (unsigned i = 0; !err && i < cl->bos_cap && nimpl < NVD_IMPLICIT_MAX; i++) {
+		struct nvd_bo *bo = cl->bos[i];
+		if (!bo || bo->list_stamp == list_stamp)
+			continue;
+		bo->list_stamp = list_stamp;    /* held under two handles: once */
+		implicit[nimpl++] = bo;
+		vbos[nvbos++] = (struct nvd_vbo){ bo->addr, bo->size, bo->domain, NVD_ACCESS_RW, bo->map };
+	}
 	/* The references are taken with the entry: no memory, no submission. */
 	struct nvd_inflight_bo *held = NULL;
-	if (!err && !(held = malloc((h->nr_bos + 1) * sizeof(*held)))) {
+	if (!err && !(held = malloc((h->nr_bos + 1 + nimpl) * sizeof(*held)))) {
 		err = -ENOMEM;
 		snprintf(e.why, sizeof(e.why), "out of memory");
 	}
 	if (!err) {
 		struct nvd_vsubmit vs = { vbos, nvbos, sp, h->nr_push, sr, h->nr_relocs,
-					  nvd_obj_lookup, ch };
+					  nvd_obj_lookup, ch, nlisted, implicit_used };
+		memset(implicit_used, 0, nimpl);
 		uint32_t space = ring_space(ch);
 		if (space < FENCE_WORDS * 4 && !ring_wrap(ch)) {
 			free(held);
@@ -179,6 +202,7 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 		n = nvd_validate(ch->vs, &vs, &ch->ring[ch->wptr / 4], space / 4 - FENCE_WORDS, &e);
 		if (n == -E2BIG && ring_wrap(ch)) {
 			space = ring_space(ch);
+			memset(implicit_used, 0, nimpl);
 			n = nvd_validate(ch->vs, &vs, &ch->ring[ch->wptr / 4],
 					 space / 4 - FENCE_WORDS, &e);
 		}
@@ -216,6 +240,13 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 			nvd_bo_ref(bo_list[i]);
 			nvd_bo_busy(bo_list[i], sb[i].access & NVD_ACCESS_RW, 1);
 		}
+		for (unsigned i = 0; i < nimpl; i++)
+			if (implicit_used[i]) {   /* reached though not listed: held all the same */
+				held[f->nbos++] = (struct nvd_inflight_bo){ implicit[i],
+									    implicit_used[i] & NVD_ACCESS_RW };
+				nvd_bo_ref(implicit[i]);
+				nvd_bo_busy(implicit[i], implicit_used[i] & NVD_ACCESS_RW, 1);
+			}
 		if (fp_bo) {    /* its draws may read the program */
 			held[f->nbos++] = (struct nvd_inflight_bo){ fp_bo, NVD_ACCESS_READ };
 			nvd_bo_ref(fp_bo);

@@ -366,6 +366,20 @@ static int nvd_v_dma_domain(struct nvd_vctx *x, const struct nvd_vhobj *dma, con
 	}
 }
 
+static unsigned nvd_v_listed(const struct nvd_vsubmit *sub)
+{
+	return sub->nr_listed ? sub->nr_listed : sub->nr_bos;
+}
+
+/* Buffer i of the submission was reached with access: an unlisted one is
+ * held by the submission from now on. */
+static void nvd_v_use(struct nvd_vctx *x, unsigned i, unsigned access)
+{
+	unsigned l = nvd_v_listed(x->sub);
+	if (i >= l && x->sub->used)
+		x->sub->used[i - l] |= (uint8_t)access;
+}
+
 int nvd_v_extent(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start,
 		 uint64_t len, unsigned access, const char *what)
 {
@@ -399,6 +413,7 @@ int nvd_v_extent(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start
 			continue;
 		if ((b->access & access) == access) {
 			x->hint = i;
+			nvd_v_use(x, i, access);
 			return 0;
 		}
 		noaccess = 1;
@@ -435,6 +450,7 @@ int nvd_v_room(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start,
 			if (r > (1ull << 32) - start)
 				r = (1ull << 32) - start;
 			*room = r;
+			nvd_v_use(x, i, access);
 			return 0;
 		}
 	}
@@ -444,7 +460,7 @@ int nvd_v_room(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start,
 
 /* Can `off` be an address through the ctxdma of obj[h]?  Not set (or NULL):
  * any buffer of the submission, the operation decides. */
-static int nvd_v_in_space(const struct nvd_vctx *x, uint16_t h, uint32_t off)
+static int nvd_v_in_space(struct nvd_vctx *x, uint16_t h, uint32_t off)
 {
 	const struct nvd_vhobj *o = h == NVD_NONE ? NULL : &x->sh->obj[h];
 	unsigned dom = 0;
@@ -461,8 +477,10 @@ static int nvd_v_in_space(const struct nvd_vctx *x, uint16_t h, uint32_t off)
 	}
 	for (unsigned i = 0; i < x->sub->nr_bos; i++) {
 		const struct nvd_vbo *b = &x->sub->bos[i];
-		if ((!dom || b->domain == dom) && off >= b->addr && off - b->addr < b->size)
+		if ((!dom || b->domain == dom) && off >= b->addr && off - b->addr < b->size) {
+			nvd_v_use(x, i, NVD_ACCESS_READ);
 			return 1;
+		}
 	}
 	return 0;
 }
@@ -621,7 +639,7 @@ static int nvd_v_relocs(struct nvd_vstate *vs, struct nvd_vctx *x, size_t *nrel)
 		const struct nvd_submit_reloc *r = &sub->relocs[i];
 		x->off = r->reloc_offset;
 		x->data = r->data;
-		if (r->reloc_bo >= sub->nr_bos || r->bo >= sub->nr_bos)
+		if (r->reloc_bo >= nvd_v_listed(sub) || r->bo >= nvd_v_listed(sub))
 			return nvd_v_fail(x, EINVAL, "reloc %u: buffer index out of range", i);
 		if ((r->reloc_offset & 3) ||
 		    (uint64_t)r->reloc_offset + 4 > sub->bos[r->reloc_bo].size)
@@ -979,7 +997,7 @@ static int nvd_v_check_lists(struct nvd_vctx *x)
 		const struct nvd_submit_push *p = &sub->push[i];
 		x->push = i;
 		x->off = p->offset;
-		if (p->bo >= sub->nr_bos)
+		if (p->bo >= nvd_v_listed(sub))
 			return nvd_v_fail(x, EINVAL, "push range %u: buffer index out of range", i);
 		if ((p->offset | p->length) & 3 ||
 		    (uint64_t)p->offset + p->length > sub->bos[p->bo].size ||

@@ -94,6 +94,14 @@ struct nvd_vsubmit {
 	const struct nvd_submit_push *push;  unsigned nr_push;
 	const struct nvd_submit_reloc *relocs; unsigned nr_relocs;   /* any order */
 	nvd_vobj_lookup_fn *lookup;    void *lookup_ctx;
+	/* bos[nr_listed, nr_bos) are buffers the client holds but did not list
+	 * (0: all are listed).  Mesa writes addresses of buffers it lists only
+	 * in a later submission when a flush falls between (the kernel never
+	 * checked); an address may land in them, and used[i - nr_listed] gets
+	 * the access each was reached with, so that the submission holds them
+	 * until its fence.  Push ranges and relocations name listed ones only. */
+	unsigned nr_listed;
+	uint8_t *used;
 };
 
 /* Where a refusal happened, for the log line. */

@@ -6,10 +6,6 @@
  * prints its worst difference and the share over the tolerance, pass or
  * fail.
  *
- * The scenes that fail because the simulator or the validator is wrong are
- * listed apart (gs_broken, with the reason) and run only when
- * NVD_GOLDEN_ALL=1: make check runs the ones that pass.
- *
  * gl-scenes is found beside this test (BUILD/tests/gl), nvd-run in
  * $NVD_TOOLS or BUILD/bin. */
 #include <setjmp.h>
@@ -37,7 +33,7 @@
 #define GS_WATCHDOG_S 150
 #define GS_UNSUPPORTED 77      /* gl-scenes: the context lacks what the scene needs */
 
-/* Scenes that match llvmpipe (make check). */
+/* Every scene of gl-scenes --list (test_every_scene_is_listed_once checks). */
 static const char *const gs_pass[] = {
 	"gears", "triangle", "tri-strip", "tri-fan", "quads", "polygon", "points", "lines",
 	"tex-nearest", "tex-linear", "mipmap-trilinear", "tex-wrap", "blend-funcs",
@@ -45,13 +41,7 @@ static const char *const gs_pass[] = {
 	"point-sprites", "cube-map", "glsl-fragment", "glsl-vertex", "arb-programs", "fog",
 	"vbo-formats", "draw-elements", "scissor", "color-mask", "logic-op",
 	"render-to-texture", "mrt", "cull-face", "stencil-shadow", "glxgears", "draw-elements-ebo",
-	"lighting",
-};
-
-/* Scenes that do not, and why (NVD_GOLDEN_ALL=1 runs them). */
-static const struct { const char *name, *why; } gs_broken[] = {
-	{ "texenv", "validator: \"texture 1 ... outside the submitted buffers\" at 128x128 "
-		    "(passes at other sizes: depends on where buffers land)" },
+	"lighting", "texenv",
 };
 
 static struct nvt_daemon gs_d;
@@ -288,8 +278,6 @@ static void test_every_scene_is_listed_once(void **state)
 		have++;
 		for (size_t i = 0; i < sizeof(gs_pass) / sizeof(gs_pass[0]); i++)
 			n += !strcmp(gs_pass[i], line);
-		for (size_t i = 0; i < sizeof(gs_broken) / sizeof(gs_broken[0]); i++)
-			n += !strcmp(gs_broken[i].name, line);
 		if (n != 1) {
 			free(s);
 			fail_msg("scene %s is in the lists %u times", line, n);
@@ -297,8 +285,7 @@ static void test_every_scene_is_listed_once(void **state)
 		listed++;
 	}
 	free(s);
-	assert_int_equal(have, sizeof(gs_pass) / sizeof(gs_pass[0]) +
-				       sizeof(gs_broken) / sizeof(gs_broken[0]));
+	assert_int_equal(have, sizeof(gs_pass) / sizeof(gs_pass[0]));
 	assert_int_equal(listed, have);
 }
 
@@ -388,27 +375,21 @@ static void gs_cleanup(void)
 
 int main(void)
 {
-	enum { NP = sizeof(gs_pass) / sizeof(gs_pass[0]), NB = sizeof(gs_broken) / sizeof(gs_broken[0]) };
-	static struct CMUnitTest tests[2 + NP + NB];
-	static char names[NP + NB][96];
-	const char *all = getenv("NVD_GOLDEN_ALL");
-	int with_broken = all && *all == '1';
+	enum { NP = sizeof(gs_pass) / sizeof(gs_pass[0]) };
+	static struct CMUnitTest tests[2 + NP];
+	static char names[NP][96];
 	size_t n = 0;
 
 	gs_paths();
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_comparison_tolerance);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_every_scene_is_listed_once);
-	for (size_t i = 0; i < NP + (with_broken ? NB : 0); i++) {
-		const char *scene = i < NP ? gs_pass[i] : gs_broken[i - NP].name;
+	for (size_t i = 0; i < NP; i++) {
+		const char *scene = gs_pass[i];
 		snprintf(names[i], sizeof(names[i]), "scene_%s_on_nvd_matches_llvmpipe", scene);
 		tests[n++] = (struct CMUnitTest){ .name = names[i],
 						  .test_func = test_scene_matches_llvmpipe,
 						  .initial_state = (void *)scene };
 	}
-	if (!with_broken)
-		for (size_t i = 0; i < NB; i++)
-			printf("# not run (NVD_GOLDEN_ALL=1 runs it): %s: %s\n", gs_broken[i].name,
-			       gs_broken[i].why);
 	fflush(stdout);
 	int r = _cmocka_run_group_tests("test_gl_scenes", tests, n, gs_group_setup,
 					gs_group_teardown);

@@ -130,7 +130,7 @@ static long submit_cap(unsigned nbos, size_t cap)
 		push[0] = (struct nvd_submit_push){ BO_PUSH, 0, pn * 4 };
 		npush = 1;
 	}
-	struct nvd_vsubmit s = { bos, nbos, push, npush, rel, nrel, lookup, chan };
+	struct nvd_vsubmit s = { bos, nbos, push, npush, rel, nrel, lookup, chan, 0, NULL };
 	memset(&err, 0, sizeof err);
 	memset(out, 0xa5, sizeof out);
 	return nvd_validate(vs, &s, out, cap, &err);

@@ -89,7 +89,7 @@ static void pkt(int ni, uint32_t mthd, unsigned n, const uint32_t *d)
 static long submit(void)
 {
 	struct nvd_submit_push p = { BO_PUSH, 0, pn * 4 };
-	struct nvd_vsubmit s = { bos, NBOS, &p, 1, NULL, 0, lookup, NULL };
+	struct nvd_vsubmit s = { bos, NBOS, &p, 1, NULL, 0, lookup, NULL, 0, NULL };
 	long n = nvd_validate(vs, &s, out, OUT_CAP, &err);
 	pn = 0;
 	return n;
