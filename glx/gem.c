@@ -181,9 +181,9 @@ int gem_ioctl(struct drm_file *f, unsigned nr, void *arg)
 	}
 	case DRM_COMMAND_BASE + DRM_NOUVEAU_GEM_CPU_FINI:
 		return gem_find(f, ((struct drm_nouveau_gem_cpu_fini *)arg)->handle) ? 0 : -ENOENT;
-	case 0x09:   /* GEM_CLOSE */
+	case _IOC_NR(DRM_IOCTL_GEM_CLOSE):
 		return gem_close(f, arg);
-	case 0x0a: { /* GEM_FLINK: not on render nodes, as with the kernel */
+	case _IOC_NR(DRM_IOCTL_GEM_FLINK): {   /* not on render nodes, as with the kernel */
 		struct drm_gem_flink *fl = arg;
 		if (f->node != NODE_PRIMARY)
 			return -EACCES;
@@ -191,7 +191,7 @@ int gem_ioctl(struct drm_file *f, unsigned nr, void *arg)
 			return -ENOENT;
 		return nvc_bo_flink(g->bo, &fl->name);
 	}
-	case 0x0b: { /* GEM_OPEN */
+	case _IOC_NR(DRM_IOCTL_GEM_OPEN): {
 		struct drm_gem_open *o = arg;
 		if (f->node != NODE_PRIMARY)
 			return -EACCES;
@@ -199,7 +199,7 @@ int gem_ioctl(struct drm_file *f, unsigned nr, void *arg)
 			return r;
 		return gem_adopt(f, bo, &o->handle, &o->size);
 	}
-	case 0x2d: { /* PRIME_HANDLE_TO_FD */
+	case _IOC_NR(DRM_IOCTL_PRIME_HANDLE_TO_FD): {
 		struct drm_prime_handle *p = arg;
 		if (p->flags & ~(DRM_CLOEXEC | DRM_RDWR))
 			return -EINVAL;
@@ -211,7 +211,7 @@ int gem_ioctl(struct drm_file *f, unsigned nr, void *arg)
 		p->fd = fd;
 		return 0;
 	}
-	case 0x2e: { /* PRIME_FD_TO_HANDLE */
+	case _IOC_NR(DRM_IOCTL_PRIME_FD_TO_HANDLE): {
 		struct drm_prime_handle *p = arg;
 		if ((r = nvc_bo_import(f->c, p->fd, &bo)) < 0)
 			return r;

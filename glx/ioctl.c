@@ -323,28 +323,36 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 	return 0;
 }
 
+/* Nouveau's ioctl numbers, as libdrm issues them (its nouveau_drm.h gives
+ * only the command indices). */
+#define NVIOC(cmd, type) DRM_IOWR(DRM_COMMAND_BASE + DRM_NOUVEAU_##cmd, type)
+
+/* X(name, request as libdrm defines it, handler): the number and the size a
+ * request must have both come from the request. */
 #define IOCTLS(X) \
-	X(0x00, struct drm_version,                   io_version) \
-	X(0x02, struct drm_auth,                      io_get_magic) \
-	X(0x09, struct drm_gem_close,                 io_gem) \
-	X(0x0a, struct drm_gem_flink,                 io_gem) \
-	X(0x0b, struct drm_gem_open,                  io_gem) \
-	X(0x0c, struct drm_get_cap,                   io_get_cap) \
-	X(0x0d, struct drm_set_client_cap,            io_set_client_cap) \
-	X(0x11, struct drm_auth,                      io_auth_magic) \
-	X(0x2d, struct drm_prime_handle,              io_gem) \
-	X(0x2e, struct drm_prime_handle,              io_gem) \
-	X(0x40 + DRM_NOUVEAU_GETPARAM,          struct drm_nouveau_getparam,          io_getparam) \
-	X(0x40 + DRM_NOUVEAU_CHANNEL_ALLOC,     struct drm_nouveau_channel_alloc,     io_channel_alloc) \
-	X(0x40 + DRM_NOUVEAU_CHANNEL_FREE,      struct drm_nouveau_channel_free,      io_channel_free) \
-	X(0x40 + DRM_NOUVEAU_GROBJ_ALLOC,       struct drm_nouveau_grobj_alloc,       io_grobj_alloc) \
-	X(0x40 + DRM_NOUVEAU_NOTIFIEROBJ_ALLOC, struct drm_nouveau_notifierobj_alloc, io_notifier_alloc) \
-	X(0x40 + DRM_NOUVEAU_GPUOBJ_FREE,       struct drm_nouveau_gpuobj_free,       io_gpuobj_free) \
-	X(0x40 + DRM_NOUVEAU_GEM_NEW,           struct drm_nouveau_gem_new,           io_gem) \
-	X(0x40 + DRM_NOUVEAU_GEM_PUSHBUF,       struct drm_nouveau_gem_pushbuf,       io_pushbuf) \
-	X(0x40 + DRM_NOUVEAU_GEM_CPU_PREP,      struct drm_nouveau_gem_cpu_prep,      io_gem) \
-	X(0x40 + DRM_NOUVEAU_GEM_CPU_FINI,      struct drm_nouveau_gem_cpu_fini,      io_gem) \
-	X(0x40 + DRM_NOUVEAU_GEM_INFO,          struct drm_nouveau_gem_info,          io_gem)
+	X("VERSION",            DRM_IOCTL_VERSION,            io_version) \
+	X("GET_MAGIC",          DRM_IOCTL_GET_MAGIC,          io_get_magic) \
+	X("GEM_CLOSE",          DRM_IOCTL_GEM_CLOSE,          io_gem) \
+	X("GEM_FLINK",          DRM_IOCTL_GEM_FLINK,          io_gem) \
+	X("GEM_OPEN",           DRM_IOCTL_GEM_OPEN,           io_gem) \
+	X("GET_CAP",            DRM_IOCTL_GET_CAP,            io_get_cap) \
+	X("SET_CLIENT_CAP",     DRM_IOCTL_SET_CLIENT_CAP,     io_set_client_cap) \
+	X("AUTH_MAGIC",         DRM_IOCTL_AUTH_MAGIC,         io_auth_magic) \
+	X("SET_MASTER",         DRM_IOCTL_SET_MASTER,         io_set_master) \
+	X("DROP_MASTER",        DRM_IOCTL_DROP_MASTER,        io_drop_master) \
+	X("PRIME_HANDLE_TO_FD", DRM_IOCTL_PRIME_HANDLE_TO_FD, io_gem) \
+	X("PRIME_FD_TO_HANDLE", DRM_IOCTL_PRIME_FD_TO_HANDLE, io_gem) \
+	X("NOUVEAU_GETPARAM",          NVIOC(GETPARAM, struct drm_nouveau_getparam),          io_getparam) \
+	X("NOUVEAU_CHANNEL_ALLOC",     NVIOC(CHANNEL_ALLOC, struct drm_nouveau_channel_alloc), io_channel_alloc) \
+	X("NOUVEAU_CHANNEL_FREE",      NVIOC(CHANNEL_FREE, struct drm_nouveau_channel_free),  io_channel_free) \
+	X("NOUVEAU_GROBJ_ALLOC",       NVIOC(GROBJ_ALLOC, struct drm_nouveau_grobj_alloc),    io_grobj_alloc) \
+	X("NOUVEAU_NOTIFIEROBJ_ALLOC", NVIOC(NOTIFIEROBJ_ALLOC, struct drm_nouveau_notifierobj_alloc), io_notifier_alloc) \
+	X("NOUVEAU_GPUOBJ_FREE",       NVIOC(GPUOBJ_FREE, struct drm_nouveau_gpuobj_free),    io_gpuobj_free) \
+	X("NOUVEAU_GEM_NEW",           NVIOC(GEM_NEW, struct drm_nouveau_gem_new),            io_gem) \
+	X("NOUVEAU_GEM_PUSHBUF",       NVIOC(GEM_PUSHBUF, struct drm_nouveau_gem_pushbuf),    io_pushbuf) \
+	X("NOUVEAU_GEM_CPU_PREP",      NVIOC(GEM_CPU_PREP, struct drm_nouveau_gem_cpu_prep),  io_gem) \
+	X("NOUVEAU_GEM_CPU_FINI",      NVIOC(GEM_CPU_FINI, struct drm_nouveau_gem_cpu_fini),  io_gem) \
+	X("NOUVEAU_GEM_INFO",          NVIOC(GEM_INFO, struct drm_nouveau_gem_info),          io_gem)
 
 typedef int io_fn(struct drm_file *f, unsigned nr, void *arg);
 
@@ -387,21 +395,22 @@ static int io_auth_magic(struct drm_file *f, unsigned nr, void *a)
 	return f->node == NODE_PRIMARY ? nvc_auth_magic(f->c, ((struct drm_auth *)a)->magic) : -EACCES;
 }
 
-static const struct { unsigned nr, size; io_fn *fn; } table[] = {
-#define ROW_(nr, type, fn) { nr, sizeof(type), fn },
+static int io_set_master(struct drm_file *f, unsigned nr, void *a)
+{
+	(void)nr; (void)a;
+	return nvc_set_master(f->c);
+}
+
+static int io_drop_master(struct drm_file *f, unsigned nr, void *a)
+{
+	(void)nr; (void)a;
+	return nvc_drop_master(f->c);
+}
+
+static const struct { const char *name; unsigned nr, size; io_fn *fn; } table[] = {
+#define ROW_(name, req, fn) { name, _IOC_NR(req), _IOC_SIZE(req), fn },
 	IOCTLS(ROW_)
 #undef ROW_
-};
-
-static const char *const names[256] = {
-	[0x00] = "VERSION", [0x02] = "GET_MAGIC", [0x09] = "GEM_CLOSE", [0x0a] = "GEM_FLINK",
-	[0x0b] = "GEM_OPEN", [0x0c] = "GET_CAP", [0x0d] = "SET_CLIENT_CAP", [0x11] = "AUTH_MAGIC",
-	[0x1e] = "SET_MASTER", [0x1f] = "DROP_MASTER", [0x2d] = "PRIME_HANDLE_TO_FD",
-	[0x2e] = "PRIME_FD_TO_HANDLE", [0x40] = "NOUVEAU_GETPARAM", [0x42] = "NOUVEAU_CHANNEL_ALLOC",
-	[0x43] = "NOUVEAU_CHANNEL_FREE", [0x44] = "NOUVEAU_GROBJ_ALLOC",
-	[0x45] = "NOUVEAU_NOTIFIEROBJ_ALLOC", [0x46] = "NOUVEAU_GPUOBJ_FREE", [0x47] = "NOUVEAU_NVIF",
-	[0x80] = "NOUVEAU_GEM_NEW", [0x81] = "NOUVEAU_GEM_PUSHBUF", [0x82] = "NOUVEAU_GEM_CPU_PREP",
-	[0x83] = "NOUVEAU_GEM_CPU_FINI", [0x84] = "NOUVEAU_GEM_INFO",
 };
 
 int shim_ioctl(struct drm_file *f, unsigned long req, void *arg)
@@ -410,19 +419,16 @@ int shim_ioctl(struct drm_file *f, unsigned long req, void *arg)
 	int r = -EINVAL;
 	if (type != DRM_IOCTL_BASE)
 		return -ENOTTY;       /* tty and other ioctls: we are no such device */
+	const char *name = "?";
 	pthread_mutex_lock(&f->lock);
-	if (nr == 0x1e && size == 0)
-		r = nvc_set_master(f->c);
-	else if (nr == 0x1f && size == 0)
-		r = nvc_drop_master(f->c);
-	else
-		for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-			if (table[i].nr == nr) {
-				r = size == table[i].size && arg ? table[i].fn(f, nr, arg) : -EINVAL;
-				break;
-			}
+	for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (table[i].nr == nr) {
+			name = table[i].name;
+			r = size == table[i].size && (arg || !size) ? table[i].fn(f, nr, arg) : -EINVAL;
+			break;
+		}
 	pthread_mutex_unlock(&f->lock);
 	if (shim_debug)
-		shim_log("libnvd-drm: ioctl %s (%#lx) -> %d", names[nr] ? names[nr] : "?", req, r);
+		shim_log("libnvd-drm: ioctl %s (%#lx) -> %d", name, req, r);
 	return r;
 }

@@ -536,7 +536,7 @@ static int draw_vp(struct draw_call *c, const float in[NV40_VP_INPUTS][4], struc
 	 * interpolated, as GL's vertex colour clamp asks and Mesa's nv30 emits
 	 * no saturate for [inferred: RPCS3's NV47 tests see colour inputs
 	 * clamped; llvmpipe clamps per vertex] */
-	static const unsigned col[4] = { NV40_VPO_COL0, NV40_VPO_COL1, NV40_VPO_BFC0, NV40_VPO_BFC1 };
+	static const unsigned col[4] = DRAW_COLOR_VPO;
 	for (unsigned i = 0; i < 4; i++)
 		for (unsigned k = 0; k < 4; k++)
 			v->o[col[i]][k] = sim_sat(v->o[col[i]][k]);

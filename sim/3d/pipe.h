@@ -25,6 +25,9 @@ struct draw_vtx {
 /* A vertex in window space, ready for the rasteriser: x, y in pixels, z in
  * 0..1, q = 1/w; v[] the varyings the fragment program reads (not divided). */
 #define DRAW_MAX_VARY 12
+
+/* The vertex program's colour outputs, front and back (hw/enums-3d-pipe.h). */
+#define DRAW_COLOR_VPO { NV40_VPO_COL0, NV40_VPO_COL1, NV40_VPO_BFC0, NV40_VPO_BFC1 }
 struct draw_svtx {
 	float x, y, z, q;
 	float v[DRAW_MAX_VARY][4];

@@ -99,7 +99,7 @@ static void prim_varyings(const struct draw_setup *d, const struct draw_vtx *v, 
 /* Flat shading: the colours of every vertex are the provoking vertex's. */
 static void prim_flat(const struct draw_setup *d, struct draw_vtx *v, const struct draw_vtx *pv)
 {
-	static const unsigned col[4] = { NV40_VPO_COL0, NV40_VPO_COL1, NV40_VPO_BFC0, NV40_VPO_BFC1 };
+	static const unsigned col[4] = DRAW_COLOR_VPO;
 	if (!d->flat || !pv)
 		return;
 	for (unsigned i = 0; i < 4; i++)
