@@ -68,6 +68,27 @@ static const struct nvd_vobj *bench_lookup(void *ctx, uint32_t handle)
 	return NULL;
 }
 
+/* The channel's fragment program shadow (nvd_vfp): every bind takes a slot;
+ * the card is taken to be done with the area by the time it comes round. */
+#define B_FP_AREA (256u << 10)
+static uint8_t bench_fp_area[B_FP_AREA];
+static uint64_t bench_fp_head;
+
+static int bench_fp_alloc(void *ctx, uint32_t bytes, uint64_t *pos)
+{
+	(void)ctx;
+	if (bench_fp_head % B_FP_AREA + bytes > B_FP_AREA)
+		bench_fp_head += B_FP_AREA - bench_fp_head % B_FP_AREA;
+	*pos = bench_fp_head;
+	bench_fp_head += bytes;
+	return 0;
+}
+
+static struct nvd_vfp bench_fp = {
+	bench_fp_alloc, NULL, bench_fp_area, 0x7f000000u, B_FP_AREA,
+	0x80000101, 0x80000102, 0x80000103, 0x80000104, 0x80000105, 0, 0,
+};
+
 /* ---- building the stream ---- */
 
 struct bench_sub { uint32_t offset, length, rel0, nrel; };
@@ -317,7 +338,7 @@ int main(int argc, char **argv)
 		[B_BO_GART] = { B_GART_ADDR, B_GART_SIZE, NVD_DOMAIN_GART,
 				NVD_ACCESS_READ | NVD_ACCESS_WRITE, NULL },
 	};
-	size_t cap = pw + 16;
+	size_t cap = pw + pw / 4 + 16;        /* and the daemon's program copies */
 	uint32_t *out = malloc(cap * 4);
 	struct nvd_vstate *vs = nvd_vstate_new();
 	if (!out || !vs) {
@@ -333,7 +354,8 @@ int main(int argc, char **argv)
 		for (unsigned s = 0; s < nsubs; s++) {
 			struct nvd_submit_push p = { B_BO_PUSH, subs[s].offset, subs[s].length };
 			struct nvd_vsubmit sub = { bos, B_NBOS, &p, 1, rels + subs[s].rel0,
-						   subs[s].nrel, bench_lookup, NULL, 0, NULL };
+						   subs[s].nrel, bench_lookup, NULL, 0, NULL,
+						   &bench_fp };
 			struct nvd_verror e;
 			long n = nvd_validate(vs, &sub, out + at, cap - at, &e);
 			if (n < 0) {

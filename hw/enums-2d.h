@@ -85,6 +85,7 @@
  * hwtest: LINE_LENGTH_IN < 4 MiB, LINE_COUNT < 2048, other bits zero. */
 #define NV_M2MF_FORMAT_INPUT_INC(v)  ((uint32_t)(v) & 0xff)
 #define NV_M2MF_FORMAT_OUTPUT_INC(v) (((uint32_t)(v) >> 8) & 0xff)
+#define NV_M2MF_FORMAT(in, out)      ((uint32_t)(in) | (uint32_t)(out) << 8)
 #define NV_M2MF_FORMAT_VALID_MASK    0x0000ffffu
 #define NV_M2MF_LINE_LENGTH_MAX      0x3fffff
 #define NV_M2MF_LINE_COUNT_MAX       0x7ff

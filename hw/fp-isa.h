@@ -208,6 +208,35 @@ static inline int nv40_fp_op_kind(unsigned op)
 	switch (op) { NV40_FP_OPCODES(NV40_FP_KIND_CASE_) default: return -1; }
 }
 
+/* The longest program the daemon lets the card run, in 16-byte slots
+ * (instructions and inline constants): Mesa's nv30 limit of 4096
+ * (nv30_screen.c, PIPE_SHADER_CAP_MAX_INSTRUCTIONS for fragment shaders).
+ * The silicon's own limit is not documented. */
+#define NV40_FP_MAX_SLOTS 4096u
+#define NV40_FP_MAX_BYTES (NV40_FP_MAX_SLOTS * NV40_FP_INSN_BYTES)
+
+/* Bytes instruction w (four words, host order) takes with its inline
+ * constant: 16, or 32 when a source the opcode reads is a constant; 0 for
+ * an opcode that does not exist or a source of type 3 (the engine stops
+ * there).  Flow-control instructions carry no constant. */
+static inline unsigned nv40_fp_insn_size(const uint32_t *w)
+{
+	if (NV40_FP_GET(w, IS_BRANCH))
+		return NV40_FP_INSN_BYTES;
+	int nsrc = nv40_fp_op_nsrc(NV40_FP_GET(w, OPCODE));
+	unsigned size = NV40_FP_INSN_BYTES;
+	if (nsrc < 0)
+		return 0;
+	for (int n = 0; n < nsrc; n++) {
+		unsigned type = NV40_FP_SRC_GET(nv40_fp_src(w, (unsigned)n), TYPE);
+		if (type == 3)
+			return 0;
+		if (type == NV40_FP_SRC_CONST)
+			size = NV40_FP_INSN_BYTES + NV40_FP_CONST_BYTES;
+	}
+	return size;
+}
+
 /* FP_CONTROL (method 0x1d60) on NV40 */
 #define NV40_FP_CONTROL_DEPTH       0x0000000eu  /* the program exports depth (R1.z) */
 #define NV40_FP_CONTROL_KIL         0x00000080u  /* the program uses KIL */

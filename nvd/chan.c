@@ -34,7 +34,7 @@ const struct nvd_vobj *nvd_obj_lookup(void *ctx, uint32_t handle)
 
 static int reserved_handle(uint32_t h)
 {
-	return h == NVD_SW_HANDLE;
+	return h == NVD_SW_HANDLE || (h >= NVD_FP_M2MF_HANDLE && h < NVD_FP_M2MF_HANDLE + NVD_FP_NOBJS);
 }
 
 /* Insert an object: RAMIN instance, RAMHT entry, sorted table slot. */
@@ -243,6 +243,77 @@ fail:
 	return -errno ? -errno : -ENOMEM;
 }
 
+/* Room for `bytes` of the program shadow (validate.h, struct nvd_vfp): a
+ * slot never wraps the area, and [fp_tail, head) stays within one lap. */
+static int chan_fp_alloc(void *ctx, uint32_t bytes, uint64_t *pos)
+{
+	struct nvd_chan *ch = ctx;
+	uint64_t at = ch->fp_head;
+	if (at % NVD_FP_AREA_SIZE + bytes > NVD_FP_AREA_SIZE)
+		at += NVD_FP_AREA_SIZE - at % NVD_FP_AREA_SIZE;
+	if (at + bytes - ch->fp_tail > NVD_FP_AREA_SIZE)
+		return -ENOSPC;
+	*pos = at;
+	ch->fp_head = at + bytes;
+	return 0;
+}
+
+/* The daemon's objects for the program shadow, private to the channel
+ * (RAMHT only, not in ch->objs): an M2MF and three ctxdmas. */
+static int chan_fp_setup(struct nvd_chan *ch)
+{
+	struct nvd *d = ch->cl->d;
+	static const uint32_t handles[NVD_FP_NOBJS] = {
+		NVD_FP_M2MF_HANDLE, NVD_FP_VRAM_HANDLE, NVD_FP_GART_HANDLE, NVD_FP_AREA_HANDLE,
+	};
+
+	ch->fp_area = (uint32_t)(d->fp_areas + (uint64_t)(ch->chid - NVD_FIRST_CHID) * NVD_FP_AREA_SIZE);
+	/* nothing of the chid's last channel may be fetched by this one */
+	nvd_vfp_fill(d->card->vram + ch->fp_area, NVD_FP_AREA_SIZE);
+	for (unsigned i = 0; i < NVD_FP_NOBJS; i++) {
+		uint32_t size = i ? NV_DMA_SIZE : NV_GROBJ_SIZE;
+		int r = nvd_ramin_alloc(d, size, 16, &ch->fp_inst[i]);
+		if (r < 0)
+			return r;
+		if (!i)
+			nv_wr32le(nvd_ramin(d, ch->fp_inst[i]), NV_CLASS_M2MF);
+		else if (i == 1)
+			nvd_ctxdma_write(d, ch->fp_inst[i], NV_CLASS_DMA_IN_MEMORY, NV_DMA_TARGET_VRAM,
+					 NV_DMA_ACCESS_RO, 0, d->vram_client_size);
+		else if (i == 2)
+			nvd_ctxdma_write(d, ch->fp_inst[i], NV_CLASS_DMA_IN_MEMORY, NV_DMA_TARGET_PCI,
+					 NV_DMA_ACCESS_RO, d->card->gart_bus, d->gart_client_size);
+		else
+			nvd_ctxdma_write(d, ch->fp_inst[i], NV_CLASS_DMA_IN_MEMORY, NV_DMA_TARGET_VRAM,
+					 NV_DMA_ACCESS_RW, ch->fp_area, NVD_FP_AREA_SIZE);
+		r = nvd_ramht_insert(d, ch->chid, handles[i], i ? NV_ENGINE_SW : NV_ENGINE_GR,
+				     ch->fp_inst[i], &ch->fp_slot[i]);
+		if (r < 0) {
+			nvd_ramin_free(d, ch->fp_inst[i], size);
+			ch->fp_inst[i] = 0;
+			return r;
+		}
+	}
+	ch->vfp = (struct nvd_vfp){
+		chan_fp_alloc, ch, d->card->vram + ch->fp_area, ch->fp_area, NVD_FP_AREA_SIZE,
+		NVD_FP_M2MF_HANDLE, NVD_FP_VRAM_HANDLE, NVD_FP_GART_HANDLE, NVD_FP_AREA_HANDLE,
+		NVD_SW_HANDLE, 0, 0,
+	};
+	return 0;
+}
+
+static void chan_fp_release(struct nvd_chan *ch)
+{
+	struct nvd *d = ch->cl->d;
+	for (unsigned i = 0; i < NVD_FP_NOBJS; i++) {
+		if (!ch->fp_inst[i])
+			continue;
+		nvd_ramht_remove(d, ch->fp_slot[i]);
+		nvd_ramin_free(d, ch->fp_inst[i], i ? NV_DMA_SIZE : NV_GROBJ_SIZE);
+		ch->fp_inst[i] = 0;
+	}
+}
+
 static void chan_release(struct nvd_chan *ch)
 {
 	struct nvd *d = ch->cl->d;
@@ -269,7 +340,7 @@ static void chan_release(struct nvd_chan *ch)
 	if (ch->doorbell_evt)
 		event_free(ch->doorbell_evt);
 	ch->doorbell_evt = NULL;
-	nvd_chan_fp_release(ch);
+	chan_fp_release(ch);
 	nvd_vstate_free(ch->vs);
 	ch->vs = NULL;
 	free(ch->inflight);
@@ -338,10 +409,16 @@ int nvd_chan_new(struct nvd_client *cl, struct nvd_chan **out, char *why, size_t
 		r = -ENOSPC;
 		goto fail;
 	}
-	/* The ctxdmas Mesa and the DDX expect: all of the clients' VRAM and GART. */
+	if ((r = chan_fp_setup(ch)) < 0) {
+		snprintf(why, whylen, "instance memory or hash table full");
+		goto fail;
+	}
+	/* The ctxdmas Mesa and the DDX expect: all of the clients' VRAM and
+	 * GART.  The VRAM one ends with the channel's program shadow, which
+	 * the card fetches fragment programs from through it. */
 	if ((r = ctxdma_add(ch, NVD_VRAM_DMA_HANDLE, NVD_VOBJ_DMA_VRAM, NV_CLASS_DMA_IN_MEMORY,
-			    NV_DMA_TARGET_VRAM, NV_DMA_ACCESS_RW, 0, d->vram_client_size, NULL, why,
-			    whylen)) < 0 ||
+			    NV_DMA_TARGET_VRAM, NV_DMA_ACCESS_RW, 0,
+			    (uint64_t)ch->fp_area + NVD_FP_AREA_SIZE, NULL, why, whylen)) < 0 ||
 	    (r = ctxdma_add(ch, NVD_GART_DMA_HANDLE, NVD_VOBJ_DMA_GART, NV_CLASS_DMA_IN_MEMORY,
 			    NV_DMA_TARGET_PCI, NV_DMA_ACCESS_RW, d->card->gart_bus,
 			    d->gart_client_size, NULL, why, whylen)) < 0)

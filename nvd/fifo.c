@@ -96,11 +96,13 @@ int nvd_fifo_init(struct nvd *d, char *err, size_t errlen)
 			 c->chip->chipset);
 		return -ENODEV;
 	}
-	/* Memory: RAMIN at the top of VRAM, the channels' rings at the top of
-	 * the bus window; the clients' ctxdmas cover only what lies below. */
-	d->vram_client_size = c->vram_size - NV40_RAMIN_SIZE;
+	/* Memory: RAMIN at the top of VRAM and the channels' program shadows
+	 * below it, the channels' rings at the top of the bus window; the
+	 * clients' buffers lie below them all. */
+	d->fp_areas = c->vram_size - NV40_RAMIN_SIZE - (uint64_t)NVD_CLIENT_CHIDS * NVD_FP_AREA_SIZE;
+	d->vram_client_size = d->fp_areas;
 	d->gart_client_size = c->gart_size - (uint64_t)NV40_FIFO_CHANNELS * NVD_HW_RING_SIZE;
-	d->vram_daemon = NV40_RAMIN_SIZE;
+	d->vram_daemon = NV40_RAMIN_SIZE + (uint64_t)NVD_CLIENT_CHIDS * NVD_FP_AREA_SIZE;
 	d->gart_daemon = (uint64_t)NV40_FIFO_CHANNELS * NVD_HW_RING_SIZE;
 	if (nvd_ra_init(&d->vram, 0, d->vram_client_size) < 0 ||
 	    nvd_ra_init(&d->gart, 0, d->gart_client_size) < 0 ||

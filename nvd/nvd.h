@@ -26,6 +26,18 @@ struct event;
 #define NVD_VRAM_DMA_HANDLE 0xbeef0201u   /* the nouveau kernel's handles, which Mesa */
 #define NVD_GART_DMA_HANDLE 0xbeef0202u   /* and the DDX expect */
 #define NVD_SW_HANDLE       0x8000000fu   /* the daemon's software object */
+/* The daemon's objects for the fragment program shadow (validate.h, struct
+ * nvd_vfp): its M2MF, ctxdmas over the clients' VRAM and GART (read) and
+ * over the channel's shadow area (write).  Like NVD_SW_HANDLE, in RAMHT
+ * only: no client may name, make or free them. */
+#define NVD_FP_M2MF_HANDLE  0x80000010u
+#define NVD_FP_VRAM_HANDLE  0x80000011u
+#define NVD_FP_GART_HANDLE  0x80000012u
+#define NVD_FP_AREA_HANDLE  0x80000013u
+#define NVD_FP_NOBJS        4
+/* Each client channel's shadow area: below RAMIN, one after the other by
+ * chid; the channel's VRAM ctxdma ends where its own area does. */
+#define NVD_FP_AREA_SIZE    (256u << 10)
 #define NVD_MAX_CLIENTS     4096
 #define NVD_HELLO_TIMEOUT_S 10            /* a connection must say HELLO this soon */
 #define NVD_STRIKES         8             /* refused submissions before a channel is lost */
@@ -97,6 +109,7 @@ struct nvd_inflight_bo {
 struct nvd_inflight {
 	uint32_t seq;
 	uint32_t ring_end;       /* hardware ring offset after this submission */
+	uint64_t fp_keep;        /* the program shadow in use from here on after it */
 	unsigned nbos;
 	struct nvd_inflight_bo *bos;
 };
@@ -110,11 +123,14 @@ struct nvd_chan {
 	struct nvd_obj *zombies; /* still named by the channel's PGRAPH state */
 	uint32_t sw_slot;
 	struct nvd_vstate *vs;
-	/* The buffer the 3D state's fragment program lives in: held (and
-	 * pinned) by the channel while FP_ACTIVE_PROGRAM points into it, and
-	 * readable by every later submission of the channel. */
-	struct nvd_bo *fp_bo;
-	uint32_t fp_val;
+	/* The fragment program shadow: the area (VRAM addr), its objects
+	 * (RAMIN instances, RAMHT slots), and a ring of slots in it counted in
+	 * bytes: [fp_tail, fp_head) may be in use; fp_keep is where the slot
+	 * the card's FP_ACTIVE_PROGRAM names starts, kept past every fence. */
+	uint32_t fp_area;
+	uint32_t fp_inst[NVD_FP_NOBJS], fp_slot[NVD_FP_NOBJS];
+	uint64_t fp_head, fp_tail, fp_keep;
+	struct nvd_vfp vfp;
 	/* instance memory */
 	uint32_t grctx_inst, pb_dma_inst, sw_inst;
 	/* the hardware ring: daemon memory in the bus window, behind its own ctxdma */
@@ -181,7 +197,8 @@ struct nvd {
 	unsigned nclients, next_client_id;
 	/* memory */
 	struct nvd_ra vram, gart, ramin;
-	uint64_t vram_client_size, gart_client_size;   /* what the ctxdmas cover */
+	uint64_t vram_client_size, gart_client_size;   /* what the clients' buffers may use */
+	uint64_t fp_areas;                             /* VRAM: the channels' program shadows */
 	uint64_t vram_daemon, gart_daemon;             /* bytes the daemon holds */
 	uint64_t vram_orphaned, gart_orphaned;         /* buffers whose creator has gone */
 	unsigned nbos;                                 /* live buffers */
@@ -280,7 +297,6 @@ const struct nvd_vobj *nvd_obj_lookup(void *ch, uint32_t handle);
 void nvd_chan_process(struct nvd_chan *ch);
 void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq);
 void nvd_chan_retire_all(struct nvd_chan *ch);
-void nvd_chan_fp_release(struct nvd_chan *ch);
 
 /* server.c */
 int nvd_server_listen(struct nvd *d, char *err, size_t errlen);

@@ -23,11 +23,11 @@ static union {
 		  NVD_SUBMIT_MAX_RELOCS * sizeof(struct nvd_submit_reloc)];
 	uint64_t align;
 } scratch;
-/* The listed buffers, the channel's program buffer, then (up to
- * NVD_IMPLICIT_MAX) the client's other buffers: Mesa names buffers it lists
- * only in a later submission when a flush falls between. */
+/* The listed buffers, then (up to NVD_IMPLICIT_MAX) the client's other
+ * buffers: Mesa names buffers it lists only in a later submission when a
+ * flush falls between. */
 #define NVD_IMPLICIT_MAX 4096
-static struct nvd_vbo vbos[NVD_SUBMIT_MAX_BOS + 1 + NVD_IMPLICIT_MAX];
+static struct nvd_vbo vbos[NVD_SUBMIT_MAX_BOS + NVD_IMPLICIT_MAX];
 static struct nvd_bo *implicit[NVD_IMPLICIT_MAX];
 static uint8_t implicit_used[NVD_IMPLICIT_MAX];
 static uint32_t list_stamp;
@@ -81,40 +81,6 @@ static void refuse_log(struct nvd_chan *ch, uint32_t seq, const struct nvd_verro
 		 e->offset, e->subc, e->mthd, e->why[0] ? e->why : strerror(-e->err));
 }
 
-/* FP_ACTIVE_PROGRAM changed: the buffer of this submission it points into
- * becomes the channel's program buffer (Mesa lists it only when it sets it).
- * Every submission holds the program buffer it started with until its fence,
- * so the one replaced here lives on while the card may still read it. */
-static void hold_fp(struct nvd_chan *ch, struct nvd_bo **list, unsigned n)
-{
-	uint32_t fp = nvd_vstate_fp_program(ch->vs);
-	if (fp == ch->fp_val)
-		return;
-	unsigned dom = fp & NV40_FP_PROGRAM_DMA1 ? NVD_DOMAIN_GART : NVD_DOMAIN_VRAM;
-	uint64_t off = fp & ~3u;
-	struct nvd_bo *bo = NULL;
-	for (unsigned i = 0; i < n && !bo; i++)
-		if (list[i]->domain == dom && off >= list[i]->addr && off - list[i]->addr < list[i]->size)
-			bo = list[i];
-	nvd_chan_fp_release(ch);
-	ch->fp_val = fp;
-	if (bo) {
-		nvd_bo_ref(bo);
-		bo->pins++;
-		ch->fp_bo = bo;
-	}
-}
-
-void nvd_chan_fp_release(struct nvd_chan *ch)
-{
-	if (ch->fp_bo) {
-		ch->fp_bo->pins--;
-		nvd_bo_unref(ch->cl->d, ch->fp_bo);
-		ch->fp_bo = NULL;
-	}
-	ch->fp_val = 0;
-}
-
 /* Where the submission needs the buffer (DRM's valid domains): move it
  * there first.  A buffer a ctxdma pins stays, and the validator judges the
  * addresses the submission then uses. */
@@ -166,14 +132,7 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 		list_stamp = 1;
 	for (unsigned i = 0; i < h->nr_bos && !err; i++)
 		bo_list[i]->list_stamp = list_stamp;
-	/* The program buffer the channel holds is readable too. */
 	unsigned nvbos = h->nr_bos;
-	struct nvd_bo *fp_bo = ch->fp_bo;
-	if (!err && fp_bo) {
-		vbos[nvbos++] = (struct nvd_vbo){ fp_bo->addr, fp_bo->size, fp_bo->domain,
-						  NVD_ACCESS_READ, fp_bo->map };
-		fp_bo->list_stamp = list_stamp;
-	}
 	unsigned nlisted = nvbos, nimpl = 0;
 	for (unsigned i = 0; !err && i < cl->bos_cap && nimpl < NVD_IMPLICIT_MAX; i++) {
 		struct nvd_bo *bo = cl->bos[i];
@@ -185,13 +144,16 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	}
 	/* The references are taken with the entry: no memory, no submission. */
 	struct nvd_inflight_bo *held = NULL;
-	if (!err && !(held = malloc((h->nr_bos + 1 + nimpl) * sizeof(*held)))) {
+	if (!err && !(held = malloc((h->nr_bos + nimpl + 1) * sizeof(*held)))) {
 		err = -ENOMEM;
 		snprintf(e.why, sizeof(e.why), "out of memory");
 	}
 	if (!err) {
 		struct nvd_vsubmit vs = { vbos, nvbos, sp, h->nr_push, sr, h->nr_relocs,
-					  nvd_obj_lookup, ch, nlisted, implicit_used };
+					  nvd_obj_lookup, ch, nlisted, implicit_used, &ch->vfp };
+		/* program shadow slots the validation takes are given back
+		 * unless it succeeds */
+		uint64_t fp_head = ch->fp_head;
 		memset(implicit_used, 0, nimpl);
 		uint32_t space = ring_space(ch);
 		if (space < FENCE_WORDS * 4 && !ring_wrap(ch)) {
@@ -203,16 +165,21 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 		if (n == -E2BIG && ring_wrap(ch)) {
 			space = ring_space(ch);
 			memset(implicit_used, 0, nimpl);
+			ch->fp_head = fp_head;
 			n = nvd_validate(ch->vs, &vs, &ch->ring[ch->wptr / 4],
 					 space / 4 - FENCE_WORDS, &e);
 		}
-		if (n == -E2BIG && ch->if_count) {
+		if (n < 0)
+			ch->fp_head = fp_head;
+		if ((n == -E2BIG || n == -ENOSPC) && ch->if_count) {
 			free(held);
 			return 0;   /* the card is still busy with earlier work: retry later */
 		}
 		if (n < 0) {
 			err = (int)n;
 			e.err = err;
+		} else if (ch->vfp.bound) {
+			ch->fp_keep = ch->vfp.keep;
 		}
 	}
 	if (err) {
@@ -230,6 +197,7 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	struct nvd_inflight *f = &ch->inflight[(ch->if_head + ch->if_count) % NVD_FENCE_STATUS];
 	f->seq = h->seq;
 	f->ring_end = ch->wptr;
+	f->fp_keep = ch->fp_keep;
 	f->nbos = 0;
 	f->bos = held;
 	if (!err) {
@@ -247,12 +215,6 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 				nvd_bo_ref(implicit[i]);
 				nvd_bo_busy(implicit[i], implicit_used[i] & NVD_ACCESS_RW, 1);
 			}
-		if (fp_bo) {    /* its draws may read the program */
-			held[f->nbos++] = (struct nvd_inflight_bo){ fp_bo, NVD_ACCESS_READ };
-			nvd_bo_ref(fp_bo);
-			nvd_bo_busy(fp_bo, NVD_ACCESS_READ, 1);
-		}
-		hold_fp(ch, bo_list, h->nr_bos);
 	} else {
 		free(held);
 		f->bos = NULL;
@@ -344,6 +306,7 @@ static void retire_one(struct nvd_chan *ch)
 	f->bos = NULL;
 	f->nbos = 0;
 	ch->hw_free_from = f->ring_end;
+	ch->fp_tail = f->fp_keep;
 	ch->if_head = (ch->if_head + 1) % NVD_FENCE_STATUS;
 	ch->if_count--;
 }

@@ -13,6 +13,7 @@
 
 #include "hw/enums-2d.h"
 #include "hw/formats.h"
+#include "hw/sifm.h"
 #include "nvd/validate-priv.h"
 
 /* 2D coordinates, sizes and surface pitches are 16-bit fields.  Above this
@@ -141,7 +142,7 @@ int nvd_v2d_m2mf(struct nvd_vctx *x, unsigned elem, uint32_t data)
 			src, x->hint, v[NVD_W_M2MF_OFFSET_IN], v[NVD_W_M2MF_OFFSET_OUT],
 			v[NVD_W_M2MF_PITCH_IN], v[NVD_W_M2MF_PITCH_OUT], len, count };
 	else
-		x->copies_lost = 1;
+		x->copies_lost++;
 	return 0;
 }
 
@@ -214,69 +215,59 @@ int nvd_v2d_ifc(struct nvd_vctx *x, unsigned elem, uint32_t data)
 	return nvd_v2d_dst(x, lo16(pt), hi16(pt), lo16(sz), hi16(sz), "IFC destination");
 }
 
-/* POINT starts a scaled blit: the source image SIZE (W 15:0, H 31:16) at
- * OFFSET with pitch FORMAT 15:0 (the sampler clamps to it), into OUT ∩ CLIP
- * (X 15:0, Y 31:16) of the surface SURFACE names. */
+/* POINT draws OUT (clipped) from the SIZE image: the window of pixels
+ * drawn and of texels sampled is hw/sifm.h's, the simulator's own. */
 int nvd_v2d_sifm(struct nvd_vctx *x, unsigned elem, uint32_t data)
 {
 	const uint32_t *v = x->sh->val;
-	uint32_t sz = v[NVD_W_SIFM_SIZE], op = v[NVD_W_SIFM_OUT_POINT], os = v[NVD_W_SIFM_OUT_SIZE];
-	uint32_t cp = v[NVD_W_SIFM_CLIP_POINT], cs = v[NVD_W_SIFM_CLIP_SIZE];
+	uint32_t sz = v[NVD_W_SIFM_SIZE];
 	unsigned bpp = nv_sifm_color_format_bpp(v[NVD_W_SIFM_COLOR_FORMAT]);
+	unsigned lw = 0, lh = 0, dbpp = 0;
 	int r;
 
 	(void)elem;
-	(void)data;
 	if (!bpp)
 		return nvd_v_fail(x, EINVAL, "SIFM: unknown colour format 0x%x",
 				  v[NVD_W_SIFM_COLOR_FORMAT]);
 	r = nvd_v2d_operation(x, v[NVD_W_SIFM_OPERATION], "SIFM");
 	if (r)
 		return r;
-	if (lo16(sz) > NV_SIFM_SIZE_MAX || hi16(sz) > NV_SIFM_SIZE_MAX)
-		return nvd_v_fail(x, EINVAL, "SIFM SIZE %ux%u: above %u", lo16(sz), hi16(sz),
-				  NV_SIFM_SIZE_MAX);
-	r = nvd_v2d_rect(x, nvd_v_obj(x, NV_TABLE_SIFM, NV_SIFM_DMA_IMAGE), v[NVD_W_SIFM_OFFSET],
-			 NV_SIFM_FORMAT_PITCH(v[NVD_W_SIFM_FORMAT]), bpp, 0, 0, lo16(sz), hi16(sz),
-			 NVD_ACCESS_READ, "SIFM source");
-	if (r)
-		return r;
-
-	if (lo16(op) > NVD_V2D_MAX || hi16(op) > NVD_V2D_MAX || lo16(os) > NVD_V2D_MAX ||
-	    hi16(os) > NVD_V2D_MAX)
-		return nvd_v_fail(x, EINVAL, "SIFM OUT: coordinate or size above %u", NVD_V2D_MAX);
-	uint32_t x0 = lo16(op), y0 = hi16(op), x1 = x0 + lo16(os), y1 = y0 + hi16(os);
-	/* a clip that reads two ways cannot be trusted to shrink the output */
-	if (lo16(cp) <= NVD_V2D_MAX && hi16(cp) <= NVD_V2D_MAX && lo16(cs) <= NVD_V2D_MAX &&
-	    hi16(cs) <= NVD_V2D_MAX) {
-		uint32_t cx0 = lo16(cp), cy0 = hi16(cp), cx1 = cx0 + lo16(cs), cy1 = cy0 + hi16(cs);
-		x0 = x0 > cx0 ? x0 : cx0;
-		y0 = y0 > cy0 ? y0 : cy0;
-		x1 = x1 < cx1 ? x1 : cx1;
-		y1 = y1 < cy1 ? y1 : cy1;
-	}
-	if (x0 >= x1 || y0 >= y1)
-		return 0;
-
+	if (!lo16(sz) || !hi16(sz) || (lo16(sz) & 1) || lo16(sz) > NV_SIFM_SIZE_MAX ||
+	    hi16(sz) > NV_SIFM_SIZE_MAX)
+		return nvd_v_fail(x, EINVAL, "SIFM SIZE %ux%u: not an even width and a height of 1 "
+				  "to %u", lo16(sz), hi16(sz), NV_SIFM_SIZE_MAX);
 	const struct nvd_vhobj *s = nvd_v_obj(x, NV_TABLE_SIFM, NV_SIFM_SURFACE);
-	if (nvd_v2d_is(s, NV_CLASS_SURF2D))
-		return nvd_v2d_dst(x, x0, y0, x1 - x0, y1 - y0, "SIFM destination");
-	if (!nvd_v2d_is(s, NV_CLASS_SWZSURF))
+	int swz = nvd_v2d_is(s, NV_CLASS_SWZSURF);
+	if (swz) {
+		/* swizzled: FORMAT colour 15:0, log2 width 23:16, log2 height 31:24 */
+		uint32_t f = v[NVD_W_SWZSURF_FORMAT];
+		lw = NV_SWZSURF_FORMAT_LOG2W(f);
+		lh = NV_SWZSURF_FORMAT_LOG2H(f);
+		r = nvd_v2d_surf_bpp(x, NV_SWZSURF_FORMAT_COLOR(f), "SIFM swizzled destination", &dbpp);
+		if (r)
+			return r;
+		if (lw > NV_SWZSURF_LOG2_MAX || lh > NV_SWZSURF_LOG2_MAX)
+			return nvd_v_fail(x, EINVAL, "SIFM swizzled destination: 2^%u x 2^%u texels",
+					  lw, lh);
+	} else if (!nvd_v2d_is(s, NV_CLASS_SURF2D)) {
 		return nvd_v_fail(x, EINVAL, "SIFM SURFACE is not a SURF2D or SWZSURF object");
-
-	/* swizzled: FORMAT colour 15:0, log2 width 23:16, log2 height 31:24;
-	 * every texel inside the 2^lw x 2^lh surface lands inside its bytes */
-	uint32_t f = v[NVD_W_SWZSURF_FORMAT];
-	uint32_t lw = NV_SWZSURF_FORMAT_LOG2W(f), lh = NV_SWZSURF_FORMAT_LOG2H(f);
-	r = nvd_v2d_surf_bpp(x, NV_SWZSURF_FORMAT_COLOR(f), "SIFM swizzled destination", &bpp);
+	}
+	struct nv_sifm_window win;
+	if (!nv_sifm_window(sz, v[NVD_W_SIFM_FORMAT], v[NVD_W_SIFM_COLOR_FORMAT],
+			    v[NVD_W_SIFM_OUT_POINT], v[NVD_W_SIFM_OUT_SIZE], v[NVD_W_SIFM_CLIP_POINT],
+			    v[NVD_W_SIFM_CLIP_SIZE], v[NVD_W_SIFM_DU_DX], v[NVD_W_SIFM_DV_DY], data,
+			    swz, lw, lh, &win))
+		return 0;
+	r = nvd_v2d_rect(x, nvd_v_obj(x, NV_TABLE_SIFM, NV_SIFM_DMA_IMAGE), v[NVD_W_SIFM_OFFSET],
+			 NV_SIFM_FORMAT_PITCH(v[NVD_W_SIFM_FORMAT]), bpp, win.ulo, win.vlo,
+			 win.uhi - win.ulo + 1, win.vhi - win.vlo + 1, NVD_ACCESS_READ, "SIFM source");
 	if (r)
 		return r;
-	if (lw > NV_SWZSURF_LOG2_MAX || lh > NV_SWZSURF_LOG2_MAX)
-		return nvd_v_fail(x, EINVAL, "SIFM swizzled destination: 2^%u x 2^%u texels", lw, lh);
-	if (x1 > (1ull << lw) || y1 > (1ull << lh))
-		return nvd_v_fail(x, EFAULT, "SIFM output %ux%u passes the 2^%u x 2^%u swizzled surface",
-				  x1, y1, lw, lh);
+	if (!swz)
+		return nvd_v2d_dst(x, (uint32_t)win.r.x, (uint32_t)win.r.y, win.r.w, win.r.h,
+				   "SIFM destination");
+	/* every texel inside the 2^lw x 2^lh surface lands inside its bytes */
 	return nvd_v_extent(x, nvd_v_obj(x, NV_TABLE_SWZSURF, NV_SWZSURF_DMA_IMAGE),
-			    v[NVD_W_SWZSURF_OFFSET], (uint64_t)bpp << (lw + lh), NVD_ACCESS_WRITE,
+			    v[NVD_W_SWZSURF_OFFSET], (uint64_t)dbpp << (lw + lh), NVD_ACCESS_WRITE,
 			    "SIFM swizzled destination");
 }

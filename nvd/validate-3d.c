@@ -16,7 +16,8 @@
  *    zeta when DEPTH_TEST, DEPTH_WRITE or either STENCIL_ENABLE is set
  *    (Mesa writes DEPTH_WRITE_ENABLE even with the test off), every enabled
  *    texture unit (hw/tex-layout.h, the same extent the sampler reads), and
- *    the fragment program's first instruction.  Cached per submission until
+ *    the fragment program's ctxdma (the program itself is the channel's
+ *    shadow copy, validate-fp.c).  Cached per submission until
  *    a watched method or handle changes, so runs of batches cost one compare.
  *  - vertex fetches: each enabled attribute (VTXFMT size != 0) reads
  *    VTXBUF + index * stride .. + size * component bytes; the largest index
@@ -41,10 +42,8 @@
  *  - QUERY_GET: 16 bytes at DMA_QUERY + offset, written; FENCE_VALUE: 4
  *    bytes at DMA_FENCE + FENCE_OFFSET, written; UNK1E98 (render condition)
  *    with mode 2: the 16-byte report at DMA_QUERY + offset, read.
- * What cannot be checked: the fragment program's length (it runs to its END
- * bit; only its first instruction is known to be inside a readable buffer,
- * the simulator's fetch must stop at its ctxdma), and what a vertex program
- * computes (it reads only program and constant RAM, inside the card).
+ * What cannot be checked: what a vertex program computes (it reads only
+ * program and constant RAM, inside the card).
  *
  * Surfaces: RT_FORMAT holds one colour and one zeta format, TYPE (1 linear,
  * 2 swizzled) and log2 sizes for all of them; the offset is aligned down
@@ -171,9 +170,6 @@ static int nvd_v3d_textures(struct nvd_vctx *x)
 	return 0;
 }
 
-/* Bytes of one fragment program instruction. */
-#define NVD_V3D_FP_INSN 16
-
 /* Everything a draw writes and reads but its vertices: cached until the
  * watched state changes. */
 static int nvd_v3d_draw(struct nvd_vctx *x)
@@ -189,9 +185,17 @@ static int nvd_v3d_draw(struct nvd_vctx *x)
 	if (!r)
 		r = nvd_v3d_textures(x);
 	if (!r) {
+		/* the program is the channel's shadow copy (validate-fp.c): it
+		 * must still be fetched through the channel's VRAM ctxdma,
+		 * which ends where the channel's shadow area does */
 		uint32_t fp = V(FP_ACTIVE_PROGRAM);
-		r = nvd_v_extent(x, fp & NV40_FP_PROGRAM_DMA1 ? OBJ(DMA_TEXTURE1) : OBJ(DMA_TEXTURE0),
-				 fp & ~3u, NVD_V3D_FP_INSN, NVD_ACCESS_READ, "fragment program");
+		const struct nvd_vhobj *dma = fp & NV40_FP_PROGRAM_DMA0 ? OBJ(DMA_TEXTURE0)
+									: OBJ(DMA_TEXTURE1);
+		if (!fp)
+			r = nvd_v_fail(x, EFAULT, "no fragment program bound");
+		else if (!dma || dma->kind != NVD_VH(NVD_VOBJ_DMA_VRAM))
+			r = nvd_v_fail(x, EFAULT, "fragment program: DMA_TEXTURE%u is no longer the "
+				       "VRAM ctxdma", fp & NV40_FP_PROGRAM_DMA0 ? 0 : 1);
 	}
 	if (!r)
 		x->gen3d_draw = x->gen;
@@ -285,7 +289,7 @@ int nvd_v3d_vertex_batch(struct nvd_vctx *x, unsigned elem, uint32_t data)
 /* The bytes [a, a+n) of submission buffer `bo` as the card will find them
  * after the M2MF copies recorded before this point: from the source of the
  * last copy that writes them (one line of it), else from the buffer. */
-static const uint8_t *nvd_v3d_forward(const struct nvd_vctx *x, unsigned bo, uint64_t a, unsigned n)
+const uint8_t *nvd_v3d_forward(const struct nvd_vctx *x, unsigned bo, uint64_t a, unsigned n)
 {
 	const struct nvd_vbo *bos = x->sub->bos;
 	for (unsigned k = x->ncopies; k--;) {

@@ -16,7 +16,7 @@
 	W(SWZSURF, FORMAT) W(SWZSURF, OFFSET) \
 	W(SIFM, COLOR_FORMAT) W(SIFM, CLIP_POINT) W(SIFM, CLIP_SIZE) W(SIFM, OUT_POINT) \
 	W(SIFM, OUT_SIZE) W(SIFM, SIZE) W(SIFM, FORMAT) W(SIFM, OFFSET) \
-	W(SIFM, OPERATION) \
+	W(SIFM, OPERATION) W(SIFM, DU_DX) W(SIFM, DV_DY) \
 	W(GDI, OPERATION) W(GDI, COLOR_FORMAT) W(GDI, UNCLIPPED_RECTANGLE_POINT) \
 	W(BLIT, OPERATION) W(BLIT, POINT_IN) W(BLIT, POINT_OUT) \
 	W(IFC, OPERATION) W(IFC, COLOR_FORMAT) W(IFC, POINT) W(IFC, SIZE_OUT) \
@@ -36,6 +36,11 @@
 	W(CURIE, TEX_OFFSET) W(CURIE, TEX_FORMAT) W(CURIE, TEX_ENABLE) W(CURIE, TEX_NPOT_SIZE) \
 	W(CURIE, TEX_SIZE1)
 
+/* Words the daemon puts before a rewritten FP_ACTIVE_PROGRAM
+ * (validate-fp.c): bind its M2MF, two ctxdmas, eight copy methods, and the
+ * software object back. */
+#define NVD_VFP_INSERT_WORDS 16
+
 /* The operations that touch memory: T(table, method, check, once).  once:
  * checked once per packet (inline data whose extent the packet cannot
  * change), else at every word. */
@@ -54,7 +59,8 @@
 	T(CURIE, VERTEX_DATA, nvd_v3d_vertex_data, 1) \
 	T(CURIE, QUERY_GET, nvd_v3d_query, 0) \
 	T(CURIE, FENCE_VALUE, nvd_v3d_fence, 0) \
-	T(CURIE, UNK1E98, nvd_v3d_cond, 0)
+	T(CURIE, UNK1E98, nvd_v3d_cond, 0) \
+	T(CURIE, FP_ACTIVE_PROGRAM, nvd_v3d_fp_bind, 0)
 
 #define NVD_VW_ENUM_(T, N) NVD_W_##T##_##N, \
 	NVD_W_##T##_##N##__LAST = NVD_W_##T##_##N + NV_##T##_##N##__SLOT_LAST - NV_##T##_##N##__SLOT,
@@ -118,8 +124,28 @@ struct nvd_vctx {
 		uint32_t pitch_in, pitch_out, len, count;
 	} copies[32];
 	unsigned ncopies;
-	int copies_lost;                     /* more copies than recorded */
+	unsigned copies_lost;                /* copies not recorded (too many, or not plain) */
+	/* validate-fp.c: the FP_ACTIVE_PROGRAM word just looked at goes to
+	 * the card as fp_val, after the fp_nins words fp_ins (the daemon's
+	 * copy; 0: the slot was filled earlier in this submission) */
+	int fp_split;
+	unsigned fp_nins;
+	uint32_t fp_ins[NVD_VFP_INSERT_WORDS];
+	uint32_t fp_val;
+	/* this submission's program copies, so a program bound again reuses
+	 * its slot while no copy recorded since wrote its buffer */
+	struct nvd_vfpslot {
+		uint32_t val, len;           /* as the client wrote it; bytes copied */
+		uint32_t bo;
+		uint32_t lost, ncopies;      /* copies_lost and ncopies then */
+		uint64_t pos;                /* the slot (struct nvd_vfp) */
+	} fp_seen[8];
+	unsigned fp_nseen, fp_next;
 };
+
+/* validate-3d.c: the bytes [a, a+n) of submission buffer bo as the card
+ * will find them after the M2MF copies recorded so far (NULL: not known). */
+const uint8_t *nvd_v3d_forward(const struct nvd_vctx *x, unsigned bo, uint64_t a, unsigned n);
 
 /* validate-3d.c: a VB_INDEX_BATCH data word as an inline VB_ELEMENT_U32
  * packet on subchannel subc into out (room words): 0 and *n, 1 when the
@@ -141,8 +167,8 @@ int nvd_v_extent(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start
 		 uint64_t len, unsigned access, const char *what);
 
 /* Bytes from `start` to the end of the buffer of the submission (or the
- * DMA_BO ctxdma) holding it with `access`, in *room; -EFAULT naming `what`
- * when no buffer holds it. */
+ * DMA_BO ctxdma) holding it with `access`, in *room (and the buffer's
+ * index in x->hint); -EFAULT naming `what` when no buffer holds it. */
 int nvd_v_room(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start,
 	       unsigned access, const char *what, uint64_t *room);
 

@@ -291,11 +291,6 @@ struct nvd_vstate {
 	size_t rel_cap;
 };
 
-uint32_t nvd_vstate_fp_program(const struct nvd_vstate *vs)
-{
-	return vs->sh.val[NVD_W_CURIE_FP_ACTIVE_PROGRAM];
-}
-
 struct nvd_vstate *nvd_vstate_new(void)
 {
 	struct nvd_vstate *vs = calloc(1, sizeof *vs);
@@ -450,6 +445,7 @@ int nvd_v_room(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start,
 			if (r > (1ull << 32) - start)
 				r = (1ull << 32) - start;
 			*room = r;
+			x->hint = i;
 			nvd_v_use(x, i, access);
 			return 0;
 		}
@@ -691,6 +687,7 @@ struct nvd_vwalk {
 	const uint8_t *map;
 	uint32_t i0, copied, lim;  /* words [i0, copied) are out; lim: the budget's end */
 	const struct nvd_vrel *r;  /* next relocation not yet applied */
+	uint32_t split;            /* nvd_vw_packet: the word nvd_vw_split cuts at */
 	uint32_t once_gen[32];     /* x.gen when each once-per-packet check last passed */
 };
 _Static_assert(NVD_NTRIGS <= 32, "once_gen holds every trigger");
@@ -768,7 +765,8 @@ static int nvd_vw_unknown(struct nvd_vwalk *w, unsigned ci, uint32_t m)
 }
 
 /* The data words [i, i+count) of a method packet that is not all plain;
- * they are in the output already. */
+ * they are in the output already.  1: the word at w->split needs the
+ * daemon's words before it (nvd_vw_split). */
 static int nvd_vw_packet(struct nvd_vwalk *w, const struct nv_cmd *c, uint32_t i)
 {
 	struct nvd_vshadow *sh = w->x.sh;
@@ -814,6 +812,16 @@ static int nvd_vw_packet(struct nvd_vwalk *w, const struct nv_cmd *c, uint32_t i
 			r = nvd_v_look(&w->x, subc, &vt.looks[vt.look[ci][m]], v);
 			if (r)
 				return r;
+			if (w->x.fp_split) {
+				/* FP_ACTIVE_PROGRAM: the card gets the shadow's
+				 * address, after the daemon's copy if any */
+				if (w->x.fp_nins) {
+					w->split = i;
+					return 1;
+				}
+				w->x.fp_split = 0;
+				nv_wr32le(nvd_vw_slot(w, i), w->x.fp_val);
+			}
 			ci = sh->subc_ci[subc];     /* OBJECT rebinds */
 			w->x.cls = sh->subc_cls[subc];
 			break;
@@ -872,6 +880,58 @@ static int nvd_vw_index_batches(struct nvd_vwalk *w, const struct nv_cmd *c, uin
 	}
 	w->n = o;
 	nvd_vw_seek(w, pi, i + 1 + c->count);
+	return 0;
+}
+
+/* The packet *c (data from input word at, its header in the output just
+ * before) has a FP_ACTIVE_PROGRAM at input word j = w->split, validated,
+ * that needs the daemon's words x.fp_ins before it.  Output: the words
+ * before j as a packet of their own, the daemon's words, FP_ACTIVE_PROGRAM
+ * alone with its new value, and the words after j as a packet with a new
+ * header, which *c and *at then describe (count 0: none).  The mapping of
+ * input to output words moves with them; words copied ahead of the packet
+ * (none looked at yet) are copied again. */
+static int nvd_vw_split(struct nvd_vwalk *w, struct nv_cmd *c, uint32_t *at)
+{
+	uint32_t data[NV_CMD_MAX_COUNT];
+	uint32_t j = w->split, k = j - *at, rest = c->count - k - 1;
+	unsigned pi = w->x.push, inc = c->type == NV_CMD_INC;
+	size_t o = w->n + (*at - 1 - w->i0);     /* the header's output word */
+
+	w->x.fp_split = 0;
+	for (uint32_t q = 0; q < rest; q++)     /* before the output is overwritten */
+		data[q] = nvd_vw_rd(w, j + 1 + q);
+	if (k) {
+		nv_wr32le(w->out + o, inc ? NV_CMD_INC_WORD(c->subc, c->mthd, k)
+					  : NV_CMD_NONINC_WORD(c->subc, c->mthd, k));
+		o += 1 + k;
+	}
+	size_t need = w->x.fp_nins + 2 + (rest ? 1 + (size_t)rest : 0);
+	if (need > w->cap - o)
+		return nvd_vw_budget(w);
+	for (unsigned q = 0; q < w->x.fp_nins; q++)
+		nv_wr32le(w->out + o++, w->x.fp_ins[q]);
+	nv_wr32le(w->out + o++, NV_CMD_INC_WORD(c->subc, NV_CURIE_FP_ACTIVE_PROGRAM, 1));
+	nv_wr32le(w->out + o++, w->x.fp_val);
+	c->mthd = inc ? c->mthd + 4 * (k + 1) : c->mthd;
+	c->count = rest;
+	*at = j + 1;
+	if (!rest) {
+		w->n = o;
+		nvd_vw_seek(w, pi, j + 1);
+		return 0;
+	}
+	/* the rest: a header where input word j maps, its words after it */
+	nv_wr32le(w->out + o, inc ? NV_CMD_INC_WORD(c->subc, c->mthd, rest)
+				  : NV_CMD_NONINC_WORD(c->subc, c->mthd, rest));
+	for (uint32_t q = 0; q < rest; q++)
+		nv_wr32le(w->out + o + 1 + q, data[q]);
+	w->n = o;
+	nvd_vw_seek(w, pi, j);
+	w->copied = j + 1 + rest;
+	uint32_t stop = w->base + 4 * w->copied;
+	for (; w->r < w->rel_end && w->r->bo == w->bo && w->r->off < stop; w->r++)
+		;
 	return 0;
 }
 
@@ -960,8 +1020,13 @@ static int nvd_vw_run(struct nvd_vwalk *w, unsigned pi)
 			}
 		}
 		if (c.count) {
-			int r = nvd_vw_packet(w, &c, i + 1);
-			if (r)
+			struct nv_cmd pc = c;
+			uint32_t at = i + 1;
+			int r;
+			while ((r = nvd_vw_packet(w, &pc, at)) > 0)
+				if ((r = nvd_vw_split(w, &pc, &at)) < 0 || !pc.count)
+					break;
+			if (r < 0)
 				return r;
 		}
 		i += 1 + c.count;
@@ -1033,6 +1098,8 @@ long nvd_validate(struct nvd_vstate *vs, const struct nvd_vsubmit *sub, uint32_t
 	if (!vs || !sub || (cap && !out))
 		return nvd_v_fail(&w.x, EINVAL, "malformed submission");
 	sh = vs->sh;
+	if (sub->fp)
+		sub->fp->bound = 0;
 	r = nvd_v_check_lists(&w.x);
 	if (r)
 		return r;

@@ -32,6 +32,8 @@
  *    inside one buffer of the submission in the ctxdma's domain with that
  *    access, or inside the DMA_BO ctxdma (-EFAULT).  3D (Curie) addresses
  *    are checked at their start only: their extents come with the 3D engine;
+ *  - FP_ACTIVE_PROGRAM is rewritten to the channel's program shadow (struct
+ *    nvd_vfp), the daemon's copy inserted before it;
  *  - relocations patch the word before it is validated (-EINVAL for a bad
  *    index, an unaligned word or one outside its buffer, two on one word).
  * Validator state (per channel: bound classes, the handle and method values
@@ -84,10 +86,34 @@ struct nvd_vstate;             /* per-channel shadow, validate.c's */
 
 struct nvd_vstate *nvd_vstate_new(void);
 void nvd_vstate_free(struct nvd_vstate *vs);
-/* FP_ACTIVE_PROGRAM as the channel's 3D state holds it (0: never set).
- * Mesa sets it once and draws with it in later submissions that do not
- * list the program's buffer: the daemon keeps that buffer for the channel. */
-uint32_t nvd_vstate_fp_program(const struct nvd_vstate *vs);
+/* The channel's fragment program shadow: a daemon-owned area of VRAM that
+ * no client buffer overlaps and no validated address reaches, the last
+ * bytes the channel's VRAM ctxdma covers.  Every FP_ACTIVE_PROGRAM a client
+ * writes goes to the card as an address in it, right after an M2MF copy
+ * (the daemon's own objects, on NVD_SUBC_DAEMON) of the client's program
+ * into it, followed by two NOP|END instructions the client cannot reach:
+ * the card never fetches a program byte outside the client's buffer, the
+ * area's padding or the daemon's END (validate-fp.c). */
+struct nvd_vfp {
+	/* room for `bytes` more of the area: 0 and *pos, a running byte
+	 * count (the slot is at pos % size, contiguous), or -ENOSPC while
+	 * earlier submissions hold it */
+	int (*alloc)(void *ctx, uint32_t bytes, uint64_t *pos);
+	void *ctx;
+	uint8_t *map;              /* the area, as the daemon writes it */
+	uint32_t addr, size;       /* its VRAM address and bytes */
+	/* the daemon's objects in the channel: an M2MF, ctxdmas over the
+	 * clients' VRAM and GART (read) and over the area (write), and the
+	 * software object NVD_SUBC_DAEMON holds between copies */
+	uint32_t h_m2mf, h_src_vram, h_src_gart, h_dst, h_sw;
+	/* out, on success: 1 when the submission wrote FP_ACTIVE_PROGRAM, and
+	 * then `keep`, the pos of the slot the card is left with (the area
+	 * from there on stays in use after the submission's fence) */
+	int bound;
+	uint64_t keep;
+};
+/* Fill an area with NOP|END instructions (a new channel's shadow). */
+void nvd_vfp_fill(uint8_t *area, uint32_t bytes);
 
 struct nvd_vsubmit {
 	const struct nvd_vbo *bos;     unsigned nr_bos;
@@ -102,6 +128,8 @@ struct nvd_vsubmit {
 	 * until its fence.  Push ranges and relocations name listed ones only. */
 	unsigned nr_listed;
 	uint8_t *used;
+	/* the channel's program shadow; NULL: FP_ACTIVE_PROGRAM is refused */
+	struct nvd_vfp *fp;
 };
 
 /* Where a refusal happened, for the log line. */

@@ -63,28 +63,6 @@ static uint32_t sim_sifm_dst_setup(struct sim *s, const struct sim_grctx *g,
 	return d->fmt ? 0 : NV_PGRAPH_NSOURCE_DATA_ERROR;
 }
 
-/* The texel range [lo, hi] one axis samples for output pixels i0..i1. */
-static void sim_sifm_axis(int32_t start, int32_t step, int64_t i0, int64_t i1, int center,
-			  int bilinear, uint32_t n, uint32_t *lo, uint32_t *hi)
-{
-	const int64_t half = bilinear && center ? (int64_t)1 << (SIM_SIFM_POS_FRAC - 1) : 0;
-	int64_t a = sim_sifm_floor(sim_sifm_pos(start, step, i0, center) - half);
-	int64_t b = sim_sifm_floor(sim_sifm_pos(start, step, i1, center) - half);
-	int64_t t;
-
-	if (a > b) {
-		t = a;
-		a = b;
-		b = t;
-	}
-	if (bilinear)
-		b++;
-	a = a < 0 ? 0 : a >= n ? n - 1 : a;
-	b = b < 0 ? 0 : b >= n ? n - 1 : b;
-	*lo = (uint32_t)a;
-	*hi = (uint32_t)b;
-}
-
 /* A same-layout 1:1 copy into a swizzled surface, 16x16 texels at a time:
  * an aligned block's texels are contiguous in the surface, so the writes
  * stay in cache (row by row they would touch a new line every few texels).
@@ -120,7 +98,7 @@ void sim_sifm_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 	int32_t u0 = sim_s16(NV_2D_LO16(data)), v0 = sim_s16(NV_2D_HI16(data));
 	int32_t du = (int32_t)st[NV_SIFM_DU_DX__SLOT], dv = (int32_t)st[NV_SIFM_DV_DY__SLOT];
 	const struct sim_pixfmt *sfmt = sim_sifm_fmt(st[NV_SIFM_COLOR_FORMAT__SLOT]);
-	struct sim_rect out, r, clip, all = SIM_RECT_ALL;
+	struct sim_rect out, r;
 	struct sim_sifm_dst d;
 	struct sim_sifm_src src;
 	struct sim_span sspan, dspan;
@@ -152,29 +130,19 @@ void sim_sifm_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 	raw = !bilinear && !yuv && sfmt->layout == d.fmt->layout;
 	fast = raw && du == 1 << NV_SIFM_DXDY_FRAC_BITS && op.op == NV_2D_OPERATION_SRCCOPY;
 
-	/* the pixels drawn */
-	out = (struct sim_rect){ sim_s16(NV_2D_LO16(op_pt)), sim_s16(NV_2D_HI16(op_pt)),
-				 NV_2D_LO16(op_sz), NV_2D_HI16(op_sz) };
-	clip = (struct sim_rect){ sim_s16(NV_2D_LO16(cl_pt)), sim_s16(NV_2D_HI16(cl_pt)),
-				  NV_2D_LO16(cl_sz), NV_2D_HI16(cl_sz) };
-	r = out;
-	sim_rect_clip(&r, &clip);
-	sim_rect_clip(&r, &all);
-	if (d.swz) {
-		struct sim_rect surf = { 0, 0, 1u << d.lw, 1u << d.lh };
-		sim_rect_clip(&r, &surf);
-	}
-	if (!r.w || !r.h)
+	/* the pixels drawn and the source window they sample (hw/sifm.h,
+	 * which the validator checks too) */
+	struct nv_sifm_window win;
+	if (!nv_sifm_window(size, fmt, st[NV_SIFM_COLOR_FORMAT__SLOT], op_pt, op_sz, cl_pt, cl_sz,
+			    (uint32_t)du, (uint32_t)dv, data, d.swz, d.lw, d.lh, &win))
 		return;
-
-	/* the source window they sample */
+	out = (struct sim_rect){ win.out.x, win.out.y, win.out.w, win.out.h };
+	r = (struct sim_rect){ win.r.x, win.r.y, win.r.w, win.r.h };
+	ulo = win.ulo;
+	uhi = win.uhi;
+	vlo = win.vlo;
+	vhi = win.vhi;
 	int64_t i0 = (int64_t)r.x - out.x, j0 = (int64_t)r.y - out.y;
-	sim_sifm_axis(u0, du, i0, i0 + r.w - 1, center, bilinear, w, &ulo, &uhi);
-	sim_sifm_axis(v0, dv, j0, j0 + r.h - 1, center, bilinear, h, &vlo, &vhi);
-	if (yuv) {                       /* whole pixel pairs */
-		ulo &= ~1u;
-		uhi |= 1u;
-	}
 	err = sim_span_map(&sspan, s, st[NV_SIFM_DMA_IMAGE__SLOT],
 			   (int64_t)st[NV_SIFM_OFFSET__SLOT] + (int64_t)vlo * spitch +
 				   (int64_t)ulo * sfmt->bpp,

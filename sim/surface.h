@@ -24,6 +24,7 @@
 
 #include "hw/enums-2d.h"
 #include "hw/formats.h"
+#include "hw/sifm.h"
 #include "priv.h"
 
 /* ---- pixel formats (surface.c) ---- */
@@ -175,20 +176,10 @@ static inline int32_t sim_s16(uint32_t v)
 
 /* ---- SIFM sampling (surface.c) ---- */
 
-/* Positions along one axis are in 2^-21 texel units (12.4 and 12.20 inputs
- * fit exactly, and so does the half step of the centre origin). */
-#define SIM_SIFM_POS_FRAC 21
-
-/* Source position of output pixel i (0 = the OUT_POINT column/row) from the
- * 12.4 start and the 12.20 step.  Centre origin: pixel i is sampled at its
- * centre, start + (i + 1/2) * step, in a source whose texel k spans
- * [k, k+1); corner origin: at start + i * step. */
-static inline int64_t sim_sifm_pos(int32_t start_12_4, int32_t step_12_20, int64_t i,
-				   int center)
-{
-	return (int64_t)start_12_4 * ((int64_t)1 << (SIM_SIFM_POS_FRAC - 4)) +
-	       (2 * i + (center ? 1 : 0)) * (int64_t)step_12_20;
-}
+/* Positions and the window an operation samples: hw/sifm.h. */
+#define SIM_SIFM_POS_FRAC NV_SIFM_POS_FRAC
+#define sim_sifm_pos nv_sifm_pos
+#define sim_sifm_floor nv_sifm_floor
 
 /* The source image of a SIFM operation, as host memory.  base points at
  * texel (u_lo, v_lo); texels with u < u_lo or v < v_lo are never read (the
@@ -205,13 +196,6 @@ struct sim_sifm_src {
 uint32_t sim_sifm_texel(const struct sim_sifm_src *src, int64_t u, int64_t v);
 /* Raw texel (u, v) (clamped), for same-layout copies. */
 uint32_t sim_sifm_texel_raw(const struct sim_sifm_src *src, int64_t u, int64_t v);
-
-/* Floor of a position to a texel index. */
-static inline int64_t sim_sifm_floor(int64_t pos)
-{
-	return pos >= 0 ? pos >> SIM_SIFM_POS_FRAC
-			: -((-pos + ((int64_t)1 << SIM_SIFM_POS_FRAC) - 1) >> SIM_SIFM_POS_FRAC);
-}
 
 /* Bilinear sample at (su, sv), positions as sim_sifm_pos gives them.  The
  * texel grid is shifted by half a texel for the centre origin (texel k's

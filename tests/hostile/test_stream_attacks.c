@@ -246,6 +246,31 @@ STREAM_ATTACK(sifm_source_outside_bo, -EFAULT)
 	return SUBMIT_IT;
 }
 
+/* The source is checked on the window the card samples (hw/sifm.h), not on
+ * SIZE: 32 rows drawn 1:1 from a 64 x 64 image whose last 32 rows lie
+ * past g pass; then 64 rows at DV_DY 0.5 from V = 0.5 sample rows 0..32
+ * (row j at 0.5 + (j + 1/2) / 2), one row past g: refused. */
+static uint32_t xy(uint32_t lo, uint32_t hi)
+{
+	return hi << 16 | (lo & 0xffff);
+}
+
+STREAM_ATTACK(sifm_scaled_window_one_row_past_bo, -EFAULT)
+{
+	struct nvt_push *p = &a->t.p;
+	struct nvt_surf src = { &a->g, (64u << 10) - 32 * 256, 256, 64, 64, NV_SURF_FORMAT_A8R8G8B8, 4 };
+	struct nvt_swz dst = { &a->v, 0, 6, 6, NV_SURF_FORMAT_A8R8G8B8, 4 };
+	nvt_sifm_swz(p, &src, NV_SIFM_COLOR_FORMAT_A8R8G8B8, 0, 0, &dst, 0, 0, 64, 32);
+	nvt_begin(p, NVT_SUBC_SIFM, NV_SIFM_CLIP_SIZE, 5);
+	nvt_out(p, xy(64, 64));                       /* CLIP_SIZE */
+	nvt_out(p, xy(0, 0));                         /* OUT_POINT */
+	nvt_out(p, xy(64, 64));                       /* OUT_SIZE */
+	nvt_out(p, 1u << NV_SIFM_DXDY_FRAC_BITS);         /* DU_DX 1.0 */
+	nvt_out(p, 1u << (NV_SIFM_DXDY_FRAC_BITS - 1));   /* DV_DY 0.5 */
+	nvt_mthd(p, NVT_SUBC_SIFM, NV_SIFM_POINT, xy(0, 1u << (NV_SIFM_POINT_FRAC_BITS - 1)));
+	return SUBMIT_IT;
+}
+
 STREAM_ATTACK(notify_into_the_whole_vram_ctxdma, ANY_ERROR)
 {
 	/* a notifier write needs a notifier ctxdma, not all of VRAM */
@@ -660,6 +685,7 @@ int main(void)
 		T(ifc_rect_past_bo_end),
 		T(sifm_swizzled_destination_larger_than_bo),
 		T(sifm_source_outside_bo),
+		T(sifm_scaled_window_one_row_past_bo),
 		T(notify_into_the_whole_vram_ctxdma),
 		T(gdi_fill_with_an_invalid_colour_format),
 		T(ifc_with_an_invalid_colour_format),

@@ -13,7 +13,9 @@
 
 #include <cmocka.h>
 
+#include "hw/enums-2d.h"
 #include "hw/enums-3d.h"
+#include "hw/fp-isa.h"
 #include "hw/methods.h"
 #include "hw/pushbuf.h"
 #include "hw/ramin.h"
@@ -30,9 +32,11 @@
 #define VB_SIZE   0x1000u
 #define IDX_ADDR  0x00a00000u         /* GART, written by an M2MF copy */
 #define STG_ADDR  0x00b00000u         /* GART, the copy's source */
+#define FPM_ADDR  0x00300000u         /* VRAM, fragment programs (mapped) */
+#define FPM_SIZE  0x1000u
 
-enum { BO_PUSH, BO_FB, BO_RO, BO_VB, BO_IDX, BO_STG, NBOS };
-static uint8_t pushmem[PB_SIZE], vbmem[VB_SIZE], idxmem[0x1000], stgmem[0x1000];
+enum { BO_PUSH, BO_FB, BO_RO, BO_VB, BO_IDX, BO_STG, BO_FPM, NBOS };
+static uint8_t pushmem[PB_SIZE], vbmem[VB_SIZE], idxmem[0x1000], stgmem[0x1000], fpmem[FPM_SIZE];
 static struct nvd_vbo bos[NBOS] = {
 	[BO_PUSH] = { PB_ADDR, PB_SIZE, NVD_DOMAIN_GART, NVD_ACCESS_READ, pushmem },
 	[BO_FB]   = { FB_ADDR, FB_SIZE, NVD_DOMAIN_VRAM, NVD_ACCESS_READ | NVD_ACCESS_WRITE, NULL },
@@ -40,6 +44,7 @@ static struct nvd_vbo bos[NBOS] = {
 	[BO_VB]   = { VB_ADDR, VB_SIZE, NVD_DOMAIN_GART, NVD_ACCESS_READ, vbmem },
 	[BO_IDX]  = { IDX_ADDR, 0x1000, NVD_DOMAIN_GART, NVD_ACCESS_READ | NVD_ACCESS_WRITE, idxmem },
 	[BO_STG]  = { STG_ADDR, 0x1000, NVD_DOMAIN_GART, NVD_ACCESS_READ, stgmem },
+	[BO_FPM]  = { FPM_ADDR, FPM_SIZE, NVD_DOMAIN_VRAM, NVD_ACCESS_READ | NVD_ACCESS_WRITE, fpmem },
 };
 
 enum { H_NULL = 0, H_VRAM = 0xbeef0201, H_GART = 0xbeef0202, H_FENCE = 0xbeef1e00,
@@ -86,10 +91,32 @@ static void pkt(int ni, uint32_t mthd, unsigned n, const uint32_t *d)
 #define INC(m, ...) pkt(0, m, NARGS(__VA_ARGS__), (const uint32_t[]){ __VA_ARGS__ })
 #define NI(m, ...)  pkt(1, m, NARGS(__VA_ARGS__), (const uint32_t[]){ __VA_ARGS__ })
 
+/* The channel's fragment program shadow: FP_AREA bytes at FP_AREA_ADDR of
+ * VRAM; fp_room caps what may be allocated (ENOSPC past it). */
+#define FP_AREA      (256u << 10)
+#define FP_AREA_ADDR 0x07000000u
+enum { FH_M2MF = 0x8000f001, FH_SRC_VRAM, FH_SRC_GART, FH_DST, FH_SW };
+static uint8_t fparea[FP_AREA];
+static uint64_t fphead, fp_room = UINT64_MAX;
+static int fp_alloc(void *ctx, uint32_t bytes, uint64_t *pos)
+{
+	(void)ctx;
+	uint64_t at = fphead;
+	if (at % FP_AREA + bytes > FP_AREA)
+		at += FP_AREA - at % FP_AREA;
+	if (at + bytes > fp_room)
+		return -ENOSPC;
+	*pos = at;
+	fphead = at + bytes;
+	return 0;
+}
+static struct nvd_vfp fpsh = { fp_alloc, NULL, fparea, FP_AREA_ADDR, FP_AREA,
+			       FH_M2MF, FH_SRC_VRAM, FH_SRC_GART, FH_DST, FH_SW, 0, 0 };
+
 static long submit(void)
 {
 	struct nvd_submit_push p = { BO_PUSH, 0, pn * 4 };
-	struct nvd_vsubmit s = { bos, NBOS, &p, 1, NULL, 0, lookup, NULL, 0, NULL };
+	struct nvd_vsubmit s = { bos, NBOS, &p, 1, NULL, 0, lookup, NULL, 0, NULL, &fpsh };
 	long n = nvd_validate(vs, &s, out, OUT_CAP, &err);
 	pn = 0;
 	return n;
@@ -135,6 +162,8 @@ static int setup(void **state)
 	(void)state;
 	vs = nvd_vstate_new();
 	pn = 0;
+	fphead = 0;
+	fp_room = UINT64_MAX;
 	return vs ? 0 : -1;
 }
 
@@ -445,11 +474,188 @@ static void test_fragment_program_start(void **state)
 	INC(NV_CURIE_FP_ACTIVE_PROGRAM, (FB_ADDR + FB_SIZE - 16) | NV40_FP_PROGRAM_DMA0);
 	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
 	assert_ok(submit());
-	/* the start check at the method already catches an address past the
-	 * buffers; one inside but too close to the end is caught at the draw */
+	/* inside, but its first instruction is not */
 	INC(NV_CURIE_FP_ACTIVE_PROGRAM, (FB_ADDR + FB_SIZE - 12) | NV40_FP_PROGRAM_DMA0);
+	assert_refused(submit(), -EFAULT, NV_CURIE_FP_ACTIVE_PROGRAM);
+	/* neither ctxdma bit, or both (DMA1's GART holds no FB_ADDR) */
+	INC(NV_CURIE_FP_ACTIVE_PROGRAM, FB_ADDR);
+	assert_refused(submit(), -EINVAL, NV_CURIE_FP_ACTIVE_PROGRAM);
+	INC(NV_CURIE_FP_ACTIVE_PROGRAM, FB_ADDR | 3);
+	assert_refused(submit(), -EFAULT, NV_CURIE_FP_ACTIVE_PROGRAM);
+}
+
+/* ---- the fragment program's shadow (validate-fp.c) ---- */
+
+/* One instruction at byte off of the program buffer: opcode, END, and
+ * SRC0 an inline constant (whose 16 bytes follow) when cst. */
+static uint32_t fp_insn(uint32_t off, unsigned op, int end, int cst)
+{
+	uint32_t w[NV40_FP_INSN_WORDS] = { 0 };
+	NV40_FP_SET(w, OPCODE, op);
+	NV40_FP_SET(w, END, end ? 1 : 0);
+	if (cst)
+		NV40_FP_SET(w, SRC0, NV40_FP_SRC_SET(TYPE, NV40_FP_SRC_CONST));
+	for (unsigned i = 0; i < NV40_FP_INSN_WORDS; i++)
+		nv_wr32le(fpmem + off + 4 * i, w[i]);
+	return off + NV40_FP_INSN_BYTES;
+}
+
+static int fp_is_end(const uint8_t *p)
+{
+	uint32_t w[NV40_FP_INSN_WORDS];
+	for (unsigned i = 0; i < NV40_FP_INSN_WORDS; i++)
+		w[i] = nv_rd32le(p + 4 * i);
+	return NV40_FP_GET(w, END) && NV40_FP_GET(w, OPCODE) == NV40_FP_OP_NOP;
+}
+
+/* The daemon's copy of len bytes from src into slot, at out[at..], and the
+ * FP_ACTIVE_PROGRAM packet after it naming the slot through DMA0. */
+static void assert_fp_copy(unsigned at, uint32_t src, uint32_t slot, uint32_t len)
+{
+	const uint32_t want[] = {
+		NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_FIFO_OBJECT, 1), FH_M2MF,
+		NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_M2MF_DMA_BUFFER_IN, 2), FH_SRC_VRAM, FH_DST,
+		NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_M2MF_OFFSET_IN, 8), src, slot, len, len, len, 1,
+		NV_M2MF_FORMAT(1, 1), 0,
+		NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_FIFO_OBJECT, 1), FH_SW,
+		NV_CMD_INC_WORD(S3D, NV_CURIE_FP_ACTIVE_PROGRAM, 1), (FP_AREA_ADDR + slot) | NV40_FP_PROGRAM_DMA0,
+	};
+	for (unsigned i = 0; i < sizeof(want) / 4; i++)
+		if (nv_rd32le(&out[at + i]) != want[i])
+			fail_msg("word %u of the program copy: 0x%08x, want 0x%08x", i,
+				 nv_rd32le(&out[at + i]), want[i]);
+	/* the daemon's two END instructions right after the copy */
+	assert_true(fp_is_end(fparea + slot + len));
+	assert_true(fp_is_end(fparea + slot + len + NV40_FP_INSN_BYTES));
+}
+#define FP_COPY_WORDS 18
+
+/* Mesa's program (TEX, MOV from an inline constant, END): 64 bytes are
+ * copied, whatever follows in its buffer; the card gets the slot. */
+static void test_program_bind_becomes_a_copy_of_the_program_into_the_shadow(void **state)
+{
+	(void)state;
+	memset(fpmem, 0xff, sizeof(fpmem));     /* no END bit set past the program */
+	uint32_t o = fp_insn(0x100, NV40_FP_OP_TEX, 0, 0);
+	o = fp_insn(o, NV40_FP_OP_MOV, 0, 1);
+	memset(fpmem + o, 0xff, 16);            /* the constant: END bit and all set */
+	o = fp_insn(o + 16, NV40_FP_OP_MOV, 1, 0);
+	assert_int_equal(o, 0x140);
+	init3d();                               /* binds a program in FB: no map, 64 KiB */
+	uint32_t first = pn;
+	INC(NV_CURIE_FP_ACTIVE_PROGRAM, (FPM_ADDR + 0x100) | NV40_FP_PROGRAM_DMA0);
+	long n = submit();
+	assert_ok(n);
+	/* init3d's binding took the first slot: 64 KiB + 32 rounded to 64 */
+	uint32_t slot = NV40_FP_MAX_BYTES + 64;
+	assert_fp_copy(first + FP_COPY_WORDS - 2, FPM_ADDR + 0x100, slot, 0x40);
+	assert_int_equal(n, first + FP_COPY_WORDS - 2 + FP_COPY_WORDS);
+	/* the slot after it: 0x40 + 32 bytes take 128 */
+	INC(NV_CURIE_FP_ACTIVE_PROGRAM, (FPM_ADDR + 0x100) | NV40_FP_PROGRAM_DMA0);
+	n = submit();
+	assert_int_equal(n, FP_COPY_WORDS);
+	assert_fp_copy(0, FPM_ADDR + 0x100, slot + 128, 0x40);
+}
+
+/* A program without END runs to the end of its buffer: that much is
+ * copied (and never more than NV40_FP_MAX_BYTES). */
+static void test_program_without_end_is_copied_to_its_buffers_end(void **state)
+{
+	(void)state;
+	memset(fpmem, 0, sizeof(fpmem));        /* NOPs */
+	init3d();
+	INC(NV_CURIE_FP_ACTIVE_PROGRAM, (FPM_ADDR + 0x800) | NV40_FP_PROGRAM_DMA0);
+	long n = submit();
+	assert_ok(n);
+	assert_fp_copy((uint32_t)n - FP_COPY_WORDS, FPM_ADDR + 0x800, NV40_FP_MAX_BYTES + 64, 0x800);
+	/* in FB (no END known: not mapped here) from 16 bytes before its end */
+	INC(NV_CURIE_FP_ACTIVE_PROGRAM, (FB_ADDR + FB_SIZE - 16) | NV40_FP_PROGRAM_DMA0);
+	n = submit();
+	assert_int_equal(n, FP_COPY_WORDS);
+	assert_fp_copy(0, FB_ADDR + FB_SIZE - 16, NV40_FP_MAX_BYTES + 64 + 0x840, 16);
+}
+
+/* The program comes from an M2MF copy earlier in the submission (Mesa's
+ * staging upload): its END is found in the copy's source. */
+static void test_program_length_is_read_through_an_earlier_m2mf_copy(void **state)
+{
+	(void)state;
+	memset(fpmem, 0, sizeof(fpmem));        /* the card has not copied yet: NOPs */
+	memset(stgmem, 0, sizeof(stgmem));
+	uint32_t w[NV40_FP_INSN_WORDS] = { 0 };
+	NV40_FP_SET(w, OPCODE, NV40_FP_OP_MOV);
+	NV40_FP_SET(w, END, 1);
+	for (unsigned i = 0; i < NV40_FP_INSN_WORDS; i++)
+		nv_wr32le(stgmem + 0x30 + 4 * i, w[i]);     /* the fourth instruction ends it */
+	init3d();
+	INC(NV_FIFO_OBJECT, H_3D);
+	emit(NV_CMD_INC_WORD(2, NV_FIFO_OBJECT, 1));
+	emit(H_M2MF);
+	emit(NV_CMD_INC_WORD(2, NV_M2MF_DMA_BUFFER_IN, 2));
+	emit(H_GART);
+	emit(H_VRAM);
+	emit(NV_CMD_INC_WORD(2, NV_M2MF_OFFSET_IN, 8));
+	const uint32_t m2mf[] = { STG_ADDR, FPM_ADDR, 0x100, 0x100, 0x100, 1, 0x101, 0 };
+	for (unsigned i = 0; i < 8; i++)
+		emit(m2mf[i]);
+	INC(NV_CURIE_FP_ACTIVE_PROGRAM, FPM_ADDR | NV40_FP_PROGRAM_DMA0);
+	long n = submit();
+	assert_ok(n);
+	assert_fp_copy((uint32_t)n - FP_COPY_WORDS, FPM_ADDR, NV40_FP_MAX_BYTES + 64, 0x40);
+	/* the daemon's copy left the channel's M2MF without ctxdmas: a copy
+	 * that does not set them again is refused */
+	emit(NV_CMD_INC_WORD(2, NV_M2MF_BUF_NOTIFY, 1));
+	emit(0);
+	assert_refused(submit(), -EFAULT, NV_M2MF_BUF_NOTIFY);
+}
+
+/* Bound again in the same submission, nothing having written its buffer:
+ * the slot is reused (the second word only patched); a NONINC packet of
+ * binds is cut around each copy. */
+static void test_program_bound_twice_in_a_submission_reuses_its_slot(void **state)
+{
+	(void)state;
+	memset(fpmem, 0, sizeof(fpmem));
+	fp_insn(0, NV40_FP_OP_MOV, 1, 0);
+	fp_insn(0x40, NV40_FP_OP_MOV, 1, 0);
+	INC(NV_FIFO_OBJECT, H_3D);
+	INC(NV_CURIE_DMA_NOTIFY, H_NTFY, H_VRAM, H_GART);
+	NI(NV_CURIE_FP_ACTIVE_PROGRAM, FPM_ADDR | 1, (FPM_ADDR + 0x40) | 1, FPM_ADDR | 1);
+	long n = submit();
+	/* OBJECT (2) DMA_NOTIFY (4), copy 0, copy 1, the reuse (2) */
+	assert_int_equal(n, 6 + 2 * FP_COPY_WORDS + 2);
+	assert_fp_copy(6, FPM_ADDR, 0, 16);
+	/* the second copy right after the first FP_ACTIVE_PROGRAM, the rest of
+	 * the packet under a header of its own */
+	assert_fp_copy(6 + FP_COPY_WORDS, FPM_ADDR + 0x40, 64, 16);
+	assert_int_equal(nv_rd32le(&out[n - 2]), NV_CMD_NONINC_WORD(S3D, NV_CURIE_FP_ACTIVE_PROGRAM, 1));
+	assert_int_equal(nv_rd32le(&out[n - 1]), FP_AREA_ADDR | NV40_FP_PROGRAM_DMA0);
+}
+
+/* The card fetches the shadow through DMA_TEXTURE0 = the VRAM ctxdma: a
+ * draw after DMA_TEXTURE0 became something else is refused; a full shadow
+ * refuses the bind (the daemon retries it once the card caught up). */
+static void test_program_ctxdma_change_and_full_shadow_refused(void **state)
+{
+	(void)state;
+	memset(fpmem, 0, sizeof(fpmem));
+	fp_insn(0, NV40_FP_OP_MOV, 1, 0);
+	vtx_setup();
+	INC(NV_CURIE_FP_ACTIVE_PROGRAM, FPM_ADDR | NV40_FP_PROGRAM_DMA0);
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	assert_ok(submit());
+	INC(NV_CURIE_DMA_TEXTURE0, H_GART);
 	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
 	assert_refused(submit(), -EFAULT, NV_CURIE_VERTEX_BEGIN_END);
+	/* a program in GART through DMA_TEXTURE1 still goes to the VRAM shadow */
+	INC(NV_CURIE_FP_ACTIVE_PROGRAM, VB_ADDR | NV40_FP_PROGRAM_DMA1);
+	long n = submit();
+	assert_ok(n);
+	assert_int_equal(nv_rd32le(&out[3]), FH_SRC_GART);
+	assert_int_equal(nv_rd32le(&out[n - 1]) & 3, NV40_FP_PROGRAM_DMA0);
+	fp_room = fphead + 32;
+	INC(NV_CURIE_FP_ACTIVE_PROGRAM, FPM_ADDR | NV40_FP_PROGRAM_DMA0);
+	assert_refused(submit(), -ENOSPC, NV_CURIE_FP_ACTIVE_PROGRAM);
 }
 
 /* Fence: 4 bytes inside the 32-byte notifier; query: 16 bytes in 3968. */
@@ -524,6 +730,11 @@ int main(void)
 		T(test_texture_extent),
 		T(test_texture_layouts),
 		T(test_fragment_program_start),
+		T(test_program_bind_becomes_a_copy_of_the_program_into_the_shadow),
+		T(test_program_without_end_is_copied_to_its_buffers_end),
+		T(test_program_length_is_read_through_an_earlier_m2mf_copy),
+		T(test_program_bound_twice_in_a_submission_reuses_its_slot),
+		T(test_program_ctxdma_change_and_full_shadow_refused),
 		T(test_fence_and_query_targets),
 		T(test_refusal_rolls_back_3d_state),
 		T(test_mesa_clear_stream_passes),

@@ -1,0 +1,224 @@
+/* The fragment program goes to the card as the channel's shadow copy
+ * (validate.h, struct nvd_vfp).
+ *
+ * NV4x fetches a fragment program from FP_ACTIVE_PROGRAM through
+ * DMA_TEXTURE0/1, 16 bytes an instruction (32 with an inline constant),
+ * until one has END; branch offsets reach anywhere after the start.  The
+ * ctxdmas cover whole apertures, so a program without END in its buffer,
+ * or rewritten after it was checked (through the client's mapping, or by
+ * an M2MF earlier in the same submission) would run on into whatever
+ * memory follows.  So no client's program address reaches the card: each
+ * FP_ACTIVE_PROGRAM word is replaced by
+ *
+ *   the daemon's M2MF (bound on NVD_SUBC_DAEMON, its own ctxdmas):
+ *     len bytes from the client's program to a slot of the channel's area;
+ *   the software object back on NVD_SUBC_DAEMON;
+ *   FP_ACTIVE_PROGRAM = the slot, through whichever DMA_TEXTURE0/1 is the
+ *     channel's VRAM ctxdma (checked again at every draw);
+ *
+ * with two NOP|END instructions at slot + len, written here.  The card
+ * runs the copy in order, so it copies what the commands before it (a
+ * staging upload into the program's buffer, as Mesa's pipe_buffer_write
+ * does) left there, and whatever the client writes meanwhile, a straight
+ * run of its bytes ends in the daemon's END (two of them: the client's
+ * last instruction may take the first as its constant).  Branches may jump
+ * past it: what follows a slot up to the area's end is this channel's
+ * earlier copies or the END fill the daemon writes when the channel is
+ * made, and the channel's VRAM ctxdma ends with its area.
+ *
+ * len is the program as this validation reads it (through the M2MF copies
+ * recorded so far, as inline indices are read) up to its END instruction
+ * and that one's constant: the cost follows the program, not its buffer.
+ * Without an END, min(bytes left in the buffer, NV40_FP_MAX_BYTES).  A
+ * program bound again in the same submission, no recorded copy having
+ * written its buffer since, reuses its slot (Mesa rebinds programs
+ * often).
+ *
+ * The daemon's copy leaves its values in the channel's M2MF state (one per
+ * channel, whichever object sets it): the shadow takes them, and
+ * DMA_BUFFER_IN/OUT read as not set, so a client's copy must set them
+ * again (Mesa's always do) and never writes through the daemon's ctxdma.
+ * A notification the client armed before the bind fires at the daemon's
+ * copy, into the client's own M2MF notifier. */
+#include <errno.h>
+
+#include "hw/enums-2d.h"
+#include "hw/enums-3d.h"
+#include "hw/fp-isa.h"
+#include "hw/pushbuf.h"
+#include "hw/ramin.h"
+#include "nvd/validate-priv.h"
+
+#define OBJ(name) nvd_v_obj(x, NV_TABLE_CURIE, NV_CURIE_##name)
+
+#define NVD_VFP_SLOT_ALIGN 64u
+#define NVD_VFP_TAIL (2 * NV40_FP_INSN_BYTES)      /* the two END instructions */
+
+static void nvd_vfp_end(uint8_t *p)
+{
+	uint32_t w[NV40_FP_INSN_WORDS] = { 0 };
+	NV40_FP_SET(w, OPCODE, NV40_FP_OP_NOP);
+	NV40_FP_SET(w, END, 1);
+	for (unsigned i = 0; i < NV40_FP_INSN_WORDS; i++)
+		nv_wr32le(p + 4 * i, w[i]);
+}
+
+void nvd_vfp_fill(uint8_t *area, uint32_t bytes)
+{
+	for (uint32_t o = 0; o + NV40_FP_INSN_BYTES <= bytes; o += NV40_FP_INSN_BYTES)
+		nvd_vfp_end(area + o);
+}
+
+/* Bytes of the program at start (in buffer bo, max readable) up to and
+ * with its END instruction, as the card will find them after this
+ * submission's recorded copies; max when no END comes first. */
+static uint32_t nvd_vfp_length(const struct nvd_vctx *x, unsigned bo, uint64_t start, uint32_t max)
+{
+	const struct nvd_vbo *b = &x->sub->bos[bo];
+
+	max &= ~(NV40_FP_INSN_BYTES - 1);
+	if (!b->map)
+		return max;
+	for (uint32_t pos = 0; pos + NV40_FP_INSN_BYTES <= max;) {
+		const uint8_t *q = x->ncopies ? nvd_v3d_forward(x, bo, start + pos, NV40_FP_INSN_BYTES)
+					      : NULL;
+		if (!q)
+			q = b->map + (start - b->addr) + pos;
+		uint32_t w[NV40_FP_INSN_WORDS];
+		for (unsigned i = 0; i < NV40_FP_INSN_WORDS; i++)
+			w[i] = nv_rd32le(q + 4 * i);
+		unsigned size = nv40_fp_insn_size(w);
+		if (!size || NV40_FP_GET(w, END)) {
+			uint32_t end = pos + (size ? size : NV40_FP_INSN_BYTES);
+			return end < max ? end : max;
+		}
+		pos += size;
+	}
+	return max;
+}
+
+/* No copy recorded since e's bind wrote its buffer. */
+static int nvd_vfp_unwritten(const struct nvd_vctx *x, const struct nvd_vfpslot *e)
+{
+	if (x->copies_lost != e->lost)
+		return 0;
+	for (unsigned k = e->ncopies; k < x->ncopies; k++)
+		if (x->copies[k].dst == e->bo)
+			return 0;
+	return 1;
+}
+
+/* The daemon's copy of len bytes from off (through h_src) to the slot. */
+static void nvd_vfp_copy(struct nvd_vctx *x, const struct nvd_vfp *fp, uint32_t h_src, uint32_t off,
+			 uint32_t slot, uint32_t len)
+{
+	uint32_t *o = x->fp_ins, *val = x->sh->val;
+	unsigned n = 0;
+
+	o[n++] = NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_FIFO_OBJECT, 1);
+	o[n++] = fp->h_m2mf;
+	o[n++] = NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_M2MF_DMA_BUFFER_IN, 2);
+	o[n++] = h_src;
+	o[n++] = fp->h_dst;
+	o[n++] = NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_M2MF_OFFSET_IN, 8);
+	o[n++] = off;                       /* OFFSET_IN */
+	o[n++] = slot;                      /* OFFSET_OUT */
+	o[n++] = len;                       /* PITCH_IN */
+	o[n++] = len;                       /* PITCH_OUT */
+	o[n++] = len;                       /* LINE_LENGTH_IN */
+	o[n++] = 1;                         /* LINE_COUNT */
+	o[n++] = NV_M2MF_FORMAT(1, 1);
+	o[n++] = 0;                         /* BUF_NOTIFY */
+	o[n++] = NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_FIFO_OBJECT, 1);
+	o[n++] = fp->h_sw;
+	_Static_assert(NVD_VFP_INSERT_WORDS == 16, "the copy is 16 words");
+	x->fp_nins = n;
+
+	/* what the channel's M2MF state now holds */
+	val[NVD_W_M2MF_OFFSET_IN] = off;
+	val[NVD_W_M2MF_OFFSET_OUT] = slot;
+	val[NVD_W_M2MF_PITCH_IN] = val[NVD_W_M2MF_PITCH_OUT] = val[NVD_W_M2MF_LINE_LENGTH_IN] = len;
+	val[NVD_W_M2MF_LINE_COUNT] = 1;
+	val[NVD_W_M2MF_FORMAT] = NV_M2MF_FORMAT(1, 1);
+	uint32_t dmas[2] = { NV_M2MF_DMA_BUFFER_IN, NV_M2MF_DMA_BUFFER_OUT };
+	for (unsigned i = 0; i < 2; i++) {
+		struct nvd_vhobj *h = (struct nvd_vhobj *)nvd_v_obj(x, NV_TABLE_M2MF, dmas[i]);
+		if (h)
+			*h = (struct nvd_vhobj){ .kind = NVD_VH_UNSET };
+	}
+}
+
+int nvd_v3d_fp_bind(struct nvd_vctx *x, unsigned elem, uint32_t v)
+{
+	struct nvd_vfp *fp = x->sub->fp;
+	unsigned sel = v & (NV40_FP_PROGRAM_DMA0 | NV40_FP_PROGRAM_DMA1);
+	uint32_t off = v & ~3u, h_src, bit;
+	uint64_t room, pos;
+	int r;
+
+	(void)elem;
+	if (!fp || !fp->alloc || fp->size < NV40_FP_MAX_BYTES + NVD_VFP_TAIL + NVD_VFP_SLOT_ALIGN)
+		return nvd_v_fail(x, EINVAL, "the channel has no fragment program shadow");
+	if (sel != NV40_FP_PROGRAM_DMA0 && sel != NV40_FP_PROGRAM_DMA1)
+		return nvd_v_fail(x, EINVAL, "FP_ACTIVE_PROGRAM names %s of DMA_TEXTURE0/1",
+				  sel ? "both" : "neither");
+	const struct nvd_vhobj *src = sel == NV40_FP_PROGRAM_DMA0 ? OBJ(DMA_TEXTURE0) : OBJ(DMA_TEXTURE1);
+	if (src && src->kind == NVD_VH(NVD_VOBJ_DMA_VRAM))
+		h_src = fp->h_src_vram;
+	else if (src && src->kind == NVD_VH(NVD_VOBJ_DMA_GART))
+		h_src = fp->h_src_gart;
+	else
+		return nvd_v_fail(x, EFAULT, "fragment program: DMA_TEXTURE%u is not the VRAM or GART "
+				  "ctxdma", sel == NV40_FP_PROGRAM_DMA0 ? 0 : 1);
+	/* the shadow is fetched through whichever of the two is VRAM */
+	const struct nvd_vhobj *t0 = OBJ(DMA_TEXTURE0), *t1 = OBJ(DMA_TEXTURE1);
+	bit = t0 && t0->kind == NVD_VH(NVD_VOBJ_DMA_VRAM) ? NV40_FP_PROGRAM_DMA0 :
+	      t1 && t1->kind == NVD_VH(NVD_VOBJ_DMA_VRAM) ? NV40_FP_PROGRAM_DMA1 : 0;
+	if (!bit)
+		return nvd_v_fail(x, EFAULT, "fragment program: neither DMA_TEXTURE0 nor DMA_TEXTURE1 "
+				  "is the VRAM ctxdma");
+	/* Mesa may list the program's buffer only for the staging copy that
+	 * writes it (its RD reference went with an earlier flush); the copy
+	 * reads the client's own buffer either way */
+	r = nvd_v_room(x, src, off, NVD_ACCESS_READ, "fragment program", &room);
+	if (r)
+		r = nvd_v_room(x, src, off, NVD_ACCESS_WRITE, "fragment program", &room);
+	if (r)
+		return r;
+	if (room < NV40_FP_INSN_BYTES)
+		return nvd_v_fail(x, EFAULT, "fragment program 0x%x: its first instruction runs past "
+				  "its buffer", off);
+	unsigned bo = x->hint;
+	uint32_t len = nvd_vfp_length(x, bo, off, room < NV40_FP_MAX_BYTES ? (uint32_t)room
+									     : NV40_FP_MAX_BYTES);
+
+	x->fp_nins = 0;
+	for (unsigned k = 0; k < x->fp_nseen; k++) {
+		const struct nvd_vfpslot *e = &x->fp_seen[k];
+		if (e->val == v && e->len == len && e->bo == bo && nvd_vfp_unwritten(x, e)) {
+			pos = e->pos;
+			goto bound;
+		}
+	}
+	uint32_t bytes = (len + NVD_VFP_TAIL + NVD_VFP_SLOT_ALIGN - 1) & ~(NVD_VFP_SLOT_ALIGN - 1);
+	if (fp->alloc(fp->ctx, bytes, &pos))
+		return nvd_v_fail(x, ENOSPC, "the channel's fragment program shadow is full");
+	uint32_t slot = (uint32_t)(pos % fp->size);
+	if (slot + (uint64_t)bytes > fp->size)
+		return nvd_v_fail(x, ENOSPC, "the shadow's slot does not fit its area");
+	nvd_vfp_end(fp->map + slot + len);
+	nvd_vfp_end(fp->map + slot + len + NV40_FP_INSN_BYTES);
+	nvd_vfp_copy(x, fp, h_src, off, slot, len);
+	struct nvd_vfpslot *e = &x->fp_seen[x->fp_next];
+	*e = (struct nvd_vfpslot){ v, len, bo, x->copies_lost, x->ncopies, pos };
+	x->fp_next = (x->fp_next + 1) % (sizeof(x->fp_seen) / sizeof(x->fp_seen[0]));
+	if (x->fp_nseen < sizeof(x->fp_seen) / sizeof(x->fp_seen[0]))
+		x->fp_nseen++;
+bound:
+	x->fp_val = (fp->addr + (uint32_t)(pos % fp->size)) | bit;
+	x->sh->val[NVD_W_CURIE_FP_ACTIVE_PROGRAM] = x->fp_val;
+	x->fp_split = 1;
+	fp->bound = 1;
+	fp->keep = pos;
+	return 0;
+}
