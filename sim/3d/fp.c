@@ -27,7 +27,10 @@
  * - Flow control is structured and per pixel: IF/ELSE/ENDIF, LOOP/REP, BRK,
  *   CAL/RET keep a mask stack; a frame closes when the program counter
  *   reaches its else/end offset.  Offsets are dwords from the program start
- *   (low two bits ignored).  RET outside a call ends the pixel.
+ *   (low two bits ignored).  RET outside a call ends the pixel.  (Mesa 22.3
+ *   emits every GLSL loop as REP 255 with end offset 0 -- nir_to_tgsi leaves
+ *   BGNLOOP's label 0 and nvfx_fragprog.c uses it as the end -- so its BRK
+ *   lands on the program's start and such a program runs into the bound.)
  * Every step is bounded: NV40_FP_MAX_STEPS instructions, NV40_FP_STACK
  * frames, every fetch checked against len. */
 #include "fp.h"

@@ -28,13 +28,18 @@
  *   CAL/PUSHA on a full stack or POPA on an empty one is an error (-1);
  *   RET on an empty stack ends the program (Mesa emits RET for a TGSI RET
  *   in main).  RET to a slot outside the RAM is an error.
- * - LAST ends the program after its instruction; -1 past NV40_VP_MAX_STEPS.
+ * - LAST ends the program after its instruction.  A program still running
+ *   after NV40_VP_TIMEOUT instructions is stopped there (the hardware's
+ *   watchdog, vp.h): the vertex keeps the outputs written so far, which is
+ *   what a looping program gives (Mesa 22.3 emits BRK as a BRA back near
+ *   the program's start, so every GLSL loop it cannot unroll runs here).
  * - Temps are 32 (Mesa's cap); the 6-bit temp fields alias modulo 32.
  *   Source type 0 (unknown) reads zero.  Temps and A regs start at 0
  *   (envytools: the register file is cleared between programs).
- * Arithmetic is IEEE single precision, not the hardware's LUT
- * approximations (envytools nvhw/xf.c has those if bit-exactness is ever
- * wanted); RCP/RSQ give +-inf for +-0, RSQ and LG2 use |x| as LOG does. */
+ * Arithmetic is IEEE single precision (not the hardware's LUT
+ * approximations: envytools nvhw/xf.c has those if bit-exactness is ever
+ * wanted), except that a product with a zero factor is +0 (vp_mul);
+ * RCP/RSQ give +-inf for +-0, RSQ and LG2 use |x| as LOG does. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -147,12 +152,23 @@ static void vp_read_src(const struct vp_state *st, const uint32_t insn[4], unsig
 	}
 }
 
+/* A product as the transform engine forms it: zero times anything, Inf
+ * and NaN included, is +0 (envytools models Rankine's XF multiplier this
+ * way, "FP_ZERO_WINS", unless an IEEE mode bit is set that Mesa never
+ * sets; NV_vertex_program asks for it).  Mesa relies on it: its
+ * pow(x, y) = EX2(LG2(x) * y) must give 1 for pow(0, 0), so a spot light
+ * with exponent 0 lights where the spot cosine is 0 instead of going NaN. */
+static inline float vp_mul(float a, float b)
+{
+	return a == 0.0f || b == 0.0f ? 0.0f : a * b;
+}
+
 static float vp_dot(const float a[4], const float b[4], unsigned n)
 {
 	float s = 0.0f;
 
 	for (unsigned c = 0; c < n; c++)
-		s += a[c] * b[c];
+		s += vp_mul(a[c], b[c]);
 	return s;
 }
 
@@ -181,7 +197,7 @@ static int vp_vec_op(unsigned op, const float s[3][4], float d[4])
 		return 1;
 	case NV40_VP_VEC_MUL:
 		for (unsigned c = 0; c < 4; c++)
-			d[c] = a[c] * b[c];
+			d[c] = vp_mul(a[c], b[c]);
 		return 1;
 	case NV40_VP_VEC_ADD:
 		for (unsigned c = 0; c < 4; c++)
@@ -189,7 +205,7 @@ static int vp_vec_op(unsigned op, const float s[3][4], float d[4])
 		return 1;
 	case NV40_VP_VEC_MAD:
 		for (unsigned c = 0; c < 4; c++)
-			d[c] = a[c] * b[c] + c2[c];
+			d[c] = vp_mul(a[c], b[c]) + c2[c];
 		return 1;
 	case NV40_VP_VEC_DP3:
 		d[0] = d[1] = d[2] = d[3] = vp_dot(a, b, 3);
@@ -202,7 +218,7 @@ static int vp_vec_op(unsigned op, const float s[3][4], float d[4])
 		return 1;
 	case NV40_VP_VEC_DST:
 		d[0] = 1.0f;
-		d[1] = a[1] * b[1];
+		d[1] = vp_mul(a[1], b[1]);
 		d[2] = a[2];
 		d[3] = b[3];
 		return 1;
@@ -374,7 +390,7 @@ int sim_vp_run(const uint32_t code[NV40_VP_INSNS][4], unsigned start,
 	memset(&st, 0, sizeof st);
 	memset(st.cc, CC_EQ, sizeof st.cc);
 
-	for (unsigned step = 0; step < NV40_VP_MAX_STEPS; step++) {
+	for (unsigned step = 0; step < NV40_VP_TIMEOUT; step++) {
 		const uint32_t *insn;
 		unsigned vop, sop, ccsel, next, cond_mask = 0xf, vmask, smask;
 		float s[3][4], vres[4], sres[4];
@@ -503,7 +519,7 @@ int sim_vp_run(const uint32_t code[NV40_VP_INSNS][4], unsigned start,
 			return 0;
 		pc = next;
 	}
-	return -1;
+	return 1;   /* the watchdog */
 }
 
 /* ---- disassembler ---- */

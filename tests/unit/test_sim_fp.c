@@ -935,6 +935,62 @@ static void runaway_flow_control_is_bounded(void **state)
 	assert_int_equal(run(&p, 0, &q, NULL), -1);
 }
 
+/* shaders@ssa@fs-if-def-else-break as Mesa 22.3's nv30 emits it (words
+ * captured from the simulated card):
+ *   H0 = blue; do { if (t) {} else break; if (f == 0) { H0 = green; break; }
+ *   H0 = green; } while (0)
+ * Its REP has end offset 0: nir_to_tgsi leaves BGNLOOP's label at 0 and
+ * nvfx_fragprog.c uses that label as the loop's end.  So the BRK goes to
+ * the program's start and the program never ends; the interpreter stops it
+ * at its step bound.  Patching the end offset to where the loop really ends
+ * (the NOP + END Mesa appends) gives what GL asks for: the loop's body runs
+ * once, green for t = 1, blue for t = 0 (the else part breaks out). */
+static const uint32_t mesa_if_else_break_fp[] = {
+	0x01001e80, 0x1c9ca002, 0x0001c801, 0x0001c801,   /* 0x00 MOVR H0, c.xxyy */
+	0x00000000, 0x3f800000, 0x00000000, 0x00000000,
+	0x44400000, 0x1c9c0000, 0x87fbfffc, 0x00000000,   /* 0x20 REP 255, end 0 */
+	0x41000300, 0x1c9c0002, 0x0001c801, 0x0001c801,   /* 0x30 MOVRC RC.x, c.xxxx (t) */
+	0x3f800000, 0x00000000, 0x00000000, 0x00000000,
+	0x42400000, 0x00140000, 0x80000018, 0x0000001c,   /* 0x50 IF NE.xxxx else 0x60 endif 0x70 */
+	0x40000000, 0x1c9c0000, 0x80000000, 0x00000000,   /* 0x60 BRK */
+	0x01001e04, 0x1c9c0002, 0x0001c801, 0x0001c801,   /* 0x70 MOVR R2, c.xxxx (f) */
+	0x00000000, 0x3f800000, 0x00000000, 0x00000000,
+	0x0f000202, 0x1c9c0002, 0x0001c808, 0x0001c801,   /* 0x90 SEQR R1.x, c.xxxx, R2 */
+	0x00000000, 0x00000000, 0x00000000, 0x00000000,
+	0x41000300, 0x1c9c0004, 0x0001c801, 0x0001c801,   /* 0xb0 MOVRC RC.x, R1.xxxx */
+	0x42400000, 0x00140000, 0x80000040, 0x00000040,   /* 0xc0 IF NE.xxxx else/endif 0x100 */
+	0x01001e80, 0x1c9c8802, 0x0001c801, 0x0001c801,   /* 0xd0 MOVR H0, c.xyxy */
+	0x00000000, 0x3f800000, 0x00000000, 0x00000000,
+	0x40000000, 0x1c9c0000, 0x80000000, 0x00000000,   /* 0xf0 BRK */
+	0x01001e81, 0x1c9c8802, 0x0001c801, 0x0001c801,   /* 0x100 MOVR H0, c.xyxy; END */
+	0x00000000, 0x3f800000, 0x00000000, 0x00000000,
+	0x00000001, 0x00000000, 0x00000000, 0x00000000,   /* 0x120 NOP; END */
+};
+
+static void mesa_loop_without_end_offset_is_bounded_and_with_one_runs(void **state)
+{
+	(void)state;
+	struct prog p = { .len = 0 };
+	struct sim_fp_quad q;
+	const unsigned n = sizeof(mesa_if_else_break_fp) / 4;
+
+	put_words(&p, mesa_if_else_break_fp, n);
+	quad_init(&q);
+	assert_int_equal(run(&p, 0, &q, NULL), -1);        /* as emitted: never ends */
+
+	patch_or(&p, 0x20 / 4 + 3, 0x120 / 4);              /* REP's end: the NOP + END */
+	quad_init(&q);
+	run_ok(&p, &q);
+	for (int px = 0; px < 4; px++)
+		expect_vec(q.color[px][0], 0, 1, 0, 1);     /* t = 1, f = 0: green */
+
+	nv_wr32le(p.b + 0x40, 0);                           /* t = 0: the else part breaks */
+	quad_init(&q);
+	run_ok(&p, &q);
+	for (int px = 0; px < 4; px++)
+		expect_vec(q.color[px][0], 0, 0, 1, 1);     /* blue */
+}
+
 /* ---- random programs ---- */
 
 static uint32_t rng_state = 0x12345678;
@@ -1025,6 +1081,7 @@ int main(void)
 		cmocka_unit_test(rep_loop_brk_and_loop_index_iterate),
 		cmocka_unit_test(cal_ret_runs_a_subroutine_and_returns),
 		cmocka_unit_test(runaway_flow_control_is_bounded),
+		cmocka_unit_test(mesa_loop_without_end_offset_is_bounded_and_with_one_runs),
 		cmocka_unit_test(random_bytes_never_crash_and_stay_bounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

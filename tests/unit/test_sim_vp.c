@@ -718,13 +718,38 @@ static void pusha_popa_save_and_restore_an_address_register(void **state)
 	assert_vec(out[NV40_VP_OUT_TC0], 9, 4, SENTINEL, SENTINEL);
 }
 
+/* Zero times anything is +0 in the transform engine's multiplier, so
+ * Mesa's pow(0, 0) = EX2(LG2(0) * 0) is 1 (fixed-function spot lights with
+ * exponent 0 depend on it), and MUL/MAD/DP4 ignore Inf and NaN against a
+ * zero factor.  Sums keep IEEE rules. */
+static void zero_times_anything_is_zero(void **state)
+{
+	(void)state;
+	set_in(1, 0, 0, 0, 0);
+	set_in(2, INFINITY, NAN, -INFINITY, 2);
+	set_cst(1, 0, 0, 0, 0);
+	set_cst(3, 0, 0, 0, 3);
+	with_in(sca(blank(0), NV40_VP_SCA_LG2, 1, -1, X_, S(V(), "xxxx")), 1);     /* R1.x = -inf */
+	with_c(vec(1, NV40_VP_VEC_MUL, 1, -1, X_, S(R(1), "xxxx"), S(C(), "xxxx"), V()), 1);
+	sca(blank(2), NV40_VP_SCA_EX2, -1, NV40_VP_OUT_TC0, XYZW, S(R(1), "xxxx"));
+	with_c(with_in(vec(3, NV40_VP_VEC_MAD, -1, NV40_VP_OUT_TC1, XYZW, V(), C(), C()), 2), 3);
+	with_c(with_in(vec(4, NV40_VP_VEC_DP4, -1, NV40_VP_OUT_TC2, XYZW, V(), C(), V()), 2), 3);
+	with_in(vec(5, NV40_VP_VEC_ADD, -1, NV40_VP_OUT_TC3, XYZW, V(), V(), S(V(), "zzzz")), 2);
+	end(6);
+	assert_int_equal(run(0), 0);
+	assert_vec(out[NV40_VP_OUT_TC0], 1, 1, 1, 1);          /* 2^(-inf * 0) = 2^0 */
+	assert_vec(out[NV40_VP_OUT_TC1], 0, 0, 0, 9);          /* (inf, nan, -inf, 2) * (0,0,0,3) + (0,0,0,3) */
+	assert_vec(out[NV40_VP_OUT_TC2], 6, 6, 6, 6);
+	assert_true(isnan(out[NV40_VP_OUT_TC3][0]));           /* inf + -inf */
+}
+
 /* ---- error exits ---- */
 
 static void runaway_and_bad_programs_fail(void **state)
 {
 	(void)state;
-	flow(0, NV40_VP_SCA_BRA, 0);                       /* loops forever */
-	assert_int_equal(run(0), -1);
+	flow(0, NV40_VP_SCA_BRA, 0);                       /* loops forever: the watchdog */
+	assert_int_equal(run(0), 1);
 	reset(NULL);
 	blank(NV40_VP_INSNS - 1);                          /* runs off the end */
 	assert_int_equal(run(NV40_VP_INSNS - 1), -1);
@@ -743,6 +768,28 @@ static void runaway_and_bad_programs_fail(void **state)
 	/* a loop that ends by LAST on the branch itself still terminates */
 	nv40_vp_set_LAST(flow(6, NV40_VP_SCA_BRA, 6), 1);
 	assert_int_equal(run(6), 0);
+}
+
+/* A loop that never ends is stopped by the watchdog after exactly
+ * NV40_VP_TIMEOUT instructions and the vertex keeps what it wrote: slot 0
+ * writes TC0, then slots 1-2 (ADD R0 += 1 also into TC1; BRA 1) repeat.
+ * Slot 0 plus (TIMEOUT - 1) / 2 ADD/BRA pairs fill the budget, so TC1 holds
+ * that count; slot 3, after the loop, never runs. */
+static void watchdog_stops_a_runaway_loop_and_keeps_its_outputs(void **state)
+{
+	(void)state;
+	set_cst(1, 1, 1, 1, 1);
+	set_in(1, 7, 7, 7, 7);
+	with_in(vec(0, NV40_VP_VEC_MOV, -1, NV40_VP_OUT_TC0, XYZW, V(), V(), V()), 1);
+	with_c(vec(1, NV40_VP_VEC_ADD, 0, NV40_VP_OUT_TC1, XYZW, R(0), V(), C()), 1);
+	flow(2, NV40_VP_SCA_BRA, 1);
+	with_c(vec(3, NV40_VP_VEC_MOV, -1, NV40_VP_OUT_TC2, XYZW, C(), V(), V()), 1);
+	end(4);
+	assert_int_equal(run(0), 1);
+	assert_vec(out[NV40_VP_OUT_TC0], 7, 7, 7, 7);
+	float adds = (float)((NV40_VP_TIMEOUT - 1) / 2);   /* 32767 */
+	assert_vec(out[NV40_VP_OUT_TC1], adds, adds, adds, adds);
+	assert_vec(out[NV40_VP_OUT_TC2], SENTINEL, SENTINEL, SENTINEL, SENTINEL);
 }
 
 /* ---- programs as Mesa's nvfx_vertprog.c emits them ---- */
@@ -957,7 +1004,7 @@ static void random_words_never_crash(void **state)
 		for (unsigned k = 0; k < 4000; k++) {
 			int r = run(rnd() % (NV40_VP_INSNS + 8));
 
-			assert_true(r == 0 || r == -1);
+			assert_true(r == 0 || r == 1 || r == -1);   /* 1: the watchdog */
 			ok += r == 0;
 			runs++;
 		}
@@ -990,7 +1037,9 @@ int main(void)
 		cmocka_unit_test_setup(call_stack_holds_eight_returns, reset),
 		cmocka_unit_test_setup(ret_on_empty_stack_ends_the_program, reset),
 		cmocka_unit_test_setup(pusha_popa_save_and_restore_an_address_register, reset),
+		cmocka_unit_test_setup(zero_times_anything_is_zero, reset),
 		cmocka_unit_test_setup(runaway_and_bad_programs_fail, reset),
+		cmocka_unit_test_setup(watchdog_stops_a_runaway_loop_and_keeps_its_outputs, reset),
 		cmocka_unit_test_setup(mesa_mvp_transform_matches_cpu_reference, reset),
 		cmocka_unit_test_setup(mesa_scalar_slot_programs_and_clip_distance, reset),
 		cmocka_unit_test_setup(disasm_names_modifiers_and_both_halves, reset),
