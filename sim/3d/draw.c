@@ -119,6 +119,7 @@ static int draw_tex_resolve(struct sim *s, struct sim_grctx *g, struct draw_setu
 		t->npot_size = DRAW_CI(g, TEX_NPOT_SIZE, u);
 		t->border = DRAW_CI(g, TEX_BORDER_COLOR, u);
 		t->size1 = DRAW_CI(g, TEX_SIZE1, u);
+		d->texv[u].ok = 0;
 		if (!(t->enable & NV40_TEX_ENABLE_ENABLE))
 			continue;
 		uint32_t inst;
@@ -134,6 +135,7 @@ static int draw_tex_resolve(struct sim *s, struct sim_grctx *g, struct draw_setu
 		d->texmem[u] = sim_dma_map(s, inst, t->offset, ext, 0);
 		if (!d->texmem[u])
 			return NV_PGRAPH_NSOURCE_DMA_R_PROTECTION;
+		sim_tex_prepare(&d->texv[u], t, d->texmem[u]);
 	}
 	return 0;
 }
@@ -280,8 +282,9 @@ static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 	if (d->line_width < 1.0f)
 		d->line_width = 1.0f;
 	d->line_stipple = DRAW_C(g, LINE_STIPPLE_ENABLE) & 1;
-	d->line_factor = NV40_LINE_STIPPLE_FACTOR(DRAW_C(g, LINE_STIPPLE_PATTERN));
-	d->line_factor = d->line_factor < 1 ? 1 : d->line_factor > 256 ? 256 : d->line_factor;
+	/* the field is the repeat count less one: Mesa's nv30 passes gallium's
+	 * line_stipple_factor, which is [inferred: what llvmpipe draws for it] */
+	d->line_factor = (NV40_LINE_STIPPLE_FACTOR(DRAW_C(g, LINE_STIPPLE_PATTERN)) & 0xff) + 1;
 	d->line_pattern = NV40_LINE_STIPPLE_PATTERN(DRAW_C(g, LINE_STIPPLE_PATTERN));
 	d->point_size = sim_u2f(DRAW_C(g, POINT_SIZE));
 	d->point_sprite = DRAW_C(g, POINT_SPRITE);
@@ -407,6 +410,15 @@ static void draw_tri(struct draw_call *c, const struct draw_vtx *a, const struct
 		sim_draw_tri(c->s, c->g, d, a, b, v, pv);
 }
 
+/* A triangle of a quad or polygon: `edges` its own (sim_draw_tri_edges). */
+static void draw_tri_e(struct draw_call *c, const struct draw_vtx *a, const struct draw_vtx *b,
+		       const struct draw_vtx *v, const struct draw_vtx *pv, unsigned edges)
+{
+	struct draw_setup *d = draw_get(c);
+	if (d)
+		sim_draw_tri_edges(c->s, c->g, d, a, b, v, pv, edges);
+}
+
 static void draw_line(struct draw_call *c, const struct draw_vtx *a, const struct draw_vtx *b,
 		      const struct draw_vtx *pv)
 {
@@ -465,16 +477,26 @@ static void draw_assemble(struct draw_call *c, const struct draw_vtx *v)
 		held_put(ds, 1, v);
 		break;
 	case NV40_PRIM_TRIANGLE_FAN:
-	case NV40_PRIM_POLYGON:
 		if (held_collect(ds, n, 1, v))
 			break;
 		if (n >= 2) {
 			held_get(ds, 0, &h0);
 			held_get(ds, 1, &h1);
-			draw_tri(c, &h0, &h1, v,
-				 ds->prim == NV40_PRIM_POLYGON ? &h0 : ff ? &h1 : v);
+			draw_tri(c, &h0, &h1, v, ff ? &h1 : v);
 		}
 		held_put(ds, 1, v);
+		break;
+	case NV40_PRIM_POLYGON:
+		/* a fan one triangle behind: only the last one has the closing
+		 * edge (draw_finish draws it) */
+		if (held_collect(ds, n, 3, v))
+			break;
+		held_get(ds, 0, &h0);
+		held_get(ds, 1, &h1);
+		held_get(ds, 2, &h2);
+		draw_tri_e(c, &h0, &h1, &h2, &h0, n == 3 ? 3u : 2u);
+		held_put(ds, 1, &h2);
+		held_put(ds, 2, v);
 		break;
 	case NV40_PRIM_QUADS:
 		if (held_collect(ds, n % 4, 3, v))
@@ -482,8 +504,12 @@ static void draw_assemble(struct draw_call *c, const struct draw_vtx *v)
 		held_get(ds, 0, &h0);
 		held_get(ds, 1, &h1);
 		held_get(ds, 2, &h2);
-		draw_tri(c, &h0, &h1, &h2, ff ? &h0 : v);
-		draw_tri(c, &h0, &h2, v, ff ? &h0 : v);
+		/* quads flat-shade from their last vertex whatever FLATSHADE_FIRST
+		 * says: Mesa's nv30 reports quads not following the provoking-vertex
+		 * convention [inferred: nv30_screen.c, QUADS_FOLLOW_PROVOKING_VERTEX
+		 * 0; what llvmpipe draws] */
+		draw_tri_e(c, &h0, &h1, &h2, v, 3u);
+		draw_tri_e(c, &h0, &h2, v, v, 6u);
 		break;
 	case NV40_PRIM_QUAD_STRIP:
 		if (held_collect(ds, n, 3, v))
@@ -492,8 +518,8 @@ static void draw_assemble(struct draw_call *c, const struct draw_vtx *v)
 			held_get(ds, 0, &h0);
 			held_get(ds, 1, &h1);
 			held_get(ds, 2, &h2);
-			draw_tri(c, &h0, &h1, v, ff ? &h0 : v);
-			draw_tri(c, &h0, v, &h2, ff ? &h0 : v);
+			draw_tri_e(c, &h0, &h1, v, v, 3u);      /* last vertex, as quads */
+			draw_tri_e(c, &h0, v, &h2, v, 6u);
 		}
 		held_shift(ds, 3);
 		held_put(ds, 2, v);
@@ -508,12 +534,18 @@ static void draw_assemble(struct draw_call *c, const struct draw_vtx *v)
 static void draw_finish(struct draw_call *c)
 {
 	struct sim_draw_state *ds = &c->g->c3d.draw;
-	struct draw_vtx h0, h1;
+	struct draw_vtx h0, h1, h2;
 
 	if (ds->prim == NV40_PRIM_LINE_LOOP && ds->nverts >= 2) {
 		held_get(ds, 0, &h0);
 		held_get(ds, 1, &h1);
 		draw_line(c, &h0, &h1, DRAW_C(c->g, FLATSHADE_FIRST) & 1 ? &h0 : &h1);
+	}
+	if (ds->prim == NV40_PRIM_POLYGON && ds->nverts >= 3) {
+		held_get(ds, 0, &h0);
+		held_get(ds, 1, &h1);
+		held_get(ds, 2, &h2);
+		draw_tri_e(c, &h0, &h1, &h2, &h0, ds->nverts == 3 ? 7u : 6u);
 	}
 	ds->nverts = 0;
 }

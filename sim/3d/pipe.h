@@ -85,6 +85,7 @@ struct draw_setup {
 	/* textures */
 	struct sim_tex_unit tex[NV40_TEX_UNITS];
 	const uint8_t *texmem[NV40_TEX_UNITS];
+	struct sim_tex_view texv[NV40_TEX_UNITS];   /* tex + texmem resolved for sampling */
 
 	/* render targets and ROP */
 	struct sim_rts rts;
@@ -128,6 +129,14 @@ unsigned sim_draw_inline_words(const struct sim_grctx *g);
 void sim_draw_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		  const struct draw_vtx *a, const struct draw_vtx *b, const struct draw_vtx *c,
 		  const struct draw_vtx *pv);
+/* The same, one triangle of a larger GL primitive (quad, polygon): edges
+ * bit 0 a-b, 1 b-c, 2 c-a set for the primitive's own edges, which polygon
+ * mode LINE draws (and POINT draws their first vertices); sim_draw_tri has
+ * them all. */
+#define DRAW_EDGES_ALL 7u
+void sim_draw_tri_edges(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+			const struct draw_vtx *a, const struct draw_vtx *b, const struct draw_vtx *c,
+			const struct draw_vtx *pv, unsigned edges);
 void sim_draw_line(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		   const struct draw_vtx *a, const struct draw_vtx *b, const struct draw_vtx *pv);
 void sim_draw_point(struct sim *s, struct sim_grctx *g, struct draw_setup *d,

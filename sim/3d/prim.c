@@ -106,9 +106,15 @@ static void prim_flat(const struct draw_setup *d, struct draw_vtx *v, const stru
 		memcpy(v->o[col[i]], pv->o[col[i]], sizeof(v->o[0]));
 }
 
-/* Sutherland-Hodgman against every enabled plane the polygon crosses. */
+/* Sutherland-Hodgman against every enabled plane the polygon crosses.
+ * ef[which][i]: the edge from vertex i to the next is one of the
+ * primitive's (polygon mode LINE / POINT draws only those): a piece of an
+ * original edge keeps its flag, an edge along a user clip plane is drawn, one
+ * along the view volume is not [inferred: Mesa's draw module does so, "copying
+ * NVIDIA's behaviour"]. */
 static unsigned prim_clip(const struct draw_setup *d, struct draw_vtx *buf[2][CLIP_MAXV],
-			  unsigned n, unsigned planes, unsigned *which)
+			  unsigned char ef[2][CLIP_MAXV], unsigned n, unsigned planes,
+			  unsigned *which)
 {
 	unsigned cur = 0;
 
@@ -116,19 +122,26 @@ static unsigned prim_clip(const struct draw_setup *d, struct draw_vtx *buf[2][CL
 		if (!(planes >> p & 1))
 			continue;
 		struct draw_vtx **in = buf[cur], **out = buf[cur ^ 1];
+		const unsigned char *fi = ef[cur];
+		unsigned char *fo = ef[cur ^ 1];
 		unsigned m = 0;
 		for (unsigned i = 0; i < n; i++) {
 			const struct draw_vtx *a = in[i], *b = in[(i + 1) % n];
 			float da = prim_dist(d, p, a), db = prim_dist(d, p, b);
 			int ia = da >= 0.0f, ib = db >= 0.0f;
-			if (ia && m < CLIP_MAXV)
+			if (ia && m < CLIP_MAXV) {
+				fo[m] = fi[i];
 				*out[m++] = *a;
+			}
 			if (ia != ib && m < CLIP_MAXV && (da - db) != 0.0f) {
 				/* interpolate from the inside vertex for symmetry */
-				if (ia)
+				if (ia) {
+					fo[m] = p >= 7;          /* along the plane */
 					prim_lerp(out[m++], a, b, da / (da - db));
-				else
+				} else {
+					fo[m] = fi[i];           /* the rest of edge a-b */
 					prim_lerp(out[m++], b, a, db / (db - da));
+				}
 			}
 		}
 		n = m;
@@ -150,23 +163,36 @@ static float prim_offset(const struct draw_setup *d, const struct draw_svtx *a,
 		float dzy = ((c->z - a->z) * ex1 - (b->z - a->z) * ex2) / det;
 		m = fmaxf(fabsf(dzx), fabsf(dzy));
 	}
-	float r = d->zbits == 16 ? 1.0f / 65536.0f : 1.0f / 16777216.0f;
-	float o = d->poly_factor * m + d->poly_units * r * 0.5f;
+	/* the units register counts minimum resolvable differences of the
+	 * zeta format; Mesa's nv30 writes twice GL's units there (gallium's
+	 * doubled convention), so a GL unit is two depth steps, as on llvmpipe
+	 * [inferred: piglit gl-1.4-polygon-offset asks for at least the 2 steps
+	 * fp32 depth resolves near 1.0] */
+	float r = d->zbits == 16 ? 1.0f / 65535.0f : 1.0f / 16777215.0f;
+	float o = d->poly_factor * m + d->poly_units * r;
 	return isfinite(o) ? o : 0.0f;
 }
 
 static void prim_line_win(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
-			  const struct draw_svtx *a, const struct draw_svtx *b, int front);
+			  const struct draw_svtx *a, const struct draw_svtx *b, int front, float zoff);
 static void prim_point_win(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
-			   const struct draw_svtx *a, float size);
+			   const struct draw_svtx *a, float size, int front, float zoff);
 
 void sim_draw_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		  const struct draw_vtx *a, const struct draw_vtx *b, const struct draw_vtx *c,
 		  const struct draw_vtx *pv)
 {
+	sim_draw_tri_edges(s, g, d, a, b, c, pv, DRAW_EDGES_ALL);
+}
+
+void sim_draw_tri_edges(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+			const struct draw_vtx *a, const struct draw_vtx *b, const struct draw_vtx *c,
+			const struct draw_vtx *pv, unsigned edges)
+{
 	struct draw_vtx store[2][CLIP_MAXV];
 	struct draw_vtx *buf[2][CLIP_MAXV];
 	struct draw_svtx sv[CLIP_MAXV];
+	unsigned char ef[2][CLIP_MAXV];
 	unsigned n = 3, which = 0;
 
 	for (unsigned i = 0; i < CLIP_MAXV; i++) {
@@ -176,15 +202,17 @@ void sim_draw_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 	store[0][0] = *a;
 	store[0][1] = *b;
 	store[0][2] = *c;
-	for (unsigned i = 0; i < 3; i++)
+	for (unsigned i = 0; i < 3; i++) {
 		prim_flat(d, &store[0][i], pv);
+		ef[0][i] = edges >> i & 1;
+	}
 
 	if (!d->window_space) {
 		unsigned oa = prim_outcode(d, a), ob = prim_outcode(d, b), oc = prim_outcode(d, c);
 		if (oa & ob & oc)
 			return;
 		if (oa | ob | oc)
-			n = prim_clip(d, buf, 3, oa | ob | oc, &which);
+			n = prim_clip(d, buf, ef, 3, oa | ob | oc, &which);
 		if (n < 3)
 			return;
 	}
@@ -213,12 +241,20 @@ void sim_draw_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		prim_varyings(d, pl[i], back, &sv[i]);
 
 	unsigned mode = d->poly_mode[!front];
-	if (mode == NV40_POLYGON_MODE_LINE) {
-		for (unsigned i = 0; i < n; i++)
-			prim_line_win(s, g, d, &sv[i], &sv[(i + 1) % n], front);
-	} else if (mode == NV40_POLYGON_MODE_POINT) {
-		for (unsigned i = 0; i < n; i++)
-			prim_point_win(s, g, d, &sv[i], d->point_size);
+	if (mode == NV40_POLYGON_MODE_LINE || mode == NV40_POLYGON_MODE_POINT) {
+		/* the primitive's edges (or their first vertices) only, with the
+		 * offset of the polygon they belong to when LINE / POINT offset is on */
+		unsigned on = mode == NV40_POLYGON_MODE_LINE ? d->poly_offset_line
+							     : d->poly_offset_point;
+		float zoff = on ? prim_offset(d, &sv[0], &sv[1], &sv[2]) : 0.0f;
+		for (unsigned i = 0; i < n; i++) {
+			if (!ef[which][i])
+				continue;
+			if (mode == NV40_POLYGON_MODE_LINE)
+				prim_line_win(s, g, d, &sv[i], &sv[(i + 1) % n], front, zoff);
+			else
+				prim_point_win(s, g, d, &sv[i], d->point_size, front, zoff);
+		}
 	} else {
 		float zoff = d->poly_offset_fill ? prim_offset(d, &sv[0], &sv[1], &sv[2]) : 0.0f;
 		for (unsigned i = 1; i + 1 < n; i++)
@@ -226,55 +262,27 @@ void sim_draw_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 	}
 }
 
-/* A line of width w as the rectangle around it: GL's non-antialiased rule
- * widened along the minor axis. */
-static void prim_line_rect(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
-			   const struct draw_svtx *a, const struct draw_svtx *b, int front);
-
-/* Stippled: the line in pieces one pixel long along its major axis, each
- * drawn when its pattern bit (counted from the line's start, `factor`
- * pixels per bit) is set.  Varyings interpolate along the line. */
-static void prim_line_stippled(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
-			       const struct draw_svtx *a, const struct draw_svtx *b, int front)
+/* The point t of the way from a to b (t may lie outside [0, 1]): position
+ * and q linear in window space, varyings perspective-correct. */
+static void prim_line_at(const struct draw_setup *d, const struct draw_svtx *a,
+			 const struct draw_svtx *b, float t, struct draw_svtx *o)
 {
-	float dx = b->x - a->x, dy = b->y - a->y;
-	float len = fmaxf(fabsf(dx), fabsf(dy));
-	struct draw_svtx p0, p1;
+	float x = a->x + (b->x - a->x) * t, y = a->y + (b->y - a->y) * t;
+	float z = a->z + (b->z - a->z) * t, q = a->q + (b->q - a->q) * t;
 
-	if (!(len > 0.0f) || len > 65536.0f)
-		return;
-	unsigned n = (unsigned)ceilf(len);
-	for (unsigned i = 0; i < n; i++) {
-		if (!(d->line_pattern >> ((i / d->line_factor) & 15) & 1))
-			continue;
-		float t0 = (float)i / len, t1 = fminf((float)(i + 1) / len, 1.0f);
-		p0 = *a;
-		p1 = *a;
-		p0.x = a->x + dx * t0; p0.y = a->y + dy * t0; p0.z = a->z + (b->z - a->z) * t0;
-		p1.x = a->x + dx * t1; p1.y = a->y + dy * t1; p1.z = a->z + (b->z - a->z) * t1;
-		p0.q = a->q + (b->q - a->q) * t0;
-		p1.q = a->q + (b->q - a->q) * t1;
-		for (unsigned k = 0; k < d->nvary; k++)
-			for (unsigned cc = 0; cc < 4; cc++) {
-				float va = a->v[k][cc] * a->q, vb = b->v[k][cc] * b->q;
-				p0.v[k][cc] = (va + (vb - va) * t0) / p0.q;
-				p1.v[k][cc] = (va + (vb - va) * t1) / p1.q;
-			}
-		prim_line_rect(s, g, d, &p0, &p1, front);
-	}
+	for (unsigned k = 0; k < d->nvary; k++)
+		for (unsigned c = 0; c < 4; c++) {
+			float va = a->v[k][c] * a->q, vb = b->v[k][c] * b->q;
+			o->v[k][c] = q != 0.0f ? (va + (vb - va) * t) / q : a->v[k][c];
+		}
+	o->x = x; o->y = y; o->z = z; o->q = q;
 }
 
-static void prim_line_win(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
-			  const struct draw_svtx *a, const struct draw_svtx *b, int front)
-{
-	if (d->line_stipple)
-		prim_line_stippled(s, g, d, a, b, front);
-	else
-		prim_line_rect(s, g, d, a, b, front);
-}
-
+/* A line of width w as the parallelogram around it, widened along the
+ * minor axis: covers the columns (x-major) whose centres lie between the
+ * ends, w pixels each. */
 static void prim_line_rect(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
-			   const struct draw_svtx *a, const struct draw_svtx *b, int front)
+			   const struct draw_svtx *a, const struct draw_svtx *b, int front, float zoff)
 {
 	struct draw_svtx c[4];
 	float dx = b->x - a->x, dy = b->y - a->y, h = d->line_width * 0.5f;
@@ -289,12 +297,87 @@ static void prim_line_rect(struct sim *s, struct sim_grctx *g, struct draw_setup
 	c[1].x += ox; c[1].y += oy;
 	c[2].x += ox; c[2].y += oy;
 	c[3].x -= ox; c[3].y -= oy;
-	sim_raster_tri(s, g, d, &c[0], &c[1], &c[2], front, 0.0f);
-	sim_raster_tri(s, g, d, &c[0], &c[2], &c[3], front, 0.0f);
+	sim_raster_tri(s, g, d, &c[0], &c[1], &c[2], front, zoff);
+	sim_raster_tri(s, g, d, &c[0], &c[2], &c[3], front, zoff);
+}
+
+/* GL's diamond-exit rule at one end of a line, along its major axis u (w
+ * the minor one, dir the sign of travel): the pixel an end lies in is drawn
+ * when the line leaves that pixel's diamond |du| + |dw| < 1/2.  The
+ * parallelogram covers a column when its centre lies between the ends, so an
+ * end past the centre but inside the diamond moves: a start back to the
+ * column's near edge (drawn), an end back to it too (not drawn).  Returns the
+ * new major coordinate, or u itself. */
+static float prim_diamond(float u, float w, float dir)
+{
+	float fu = u - floorf(u) - 0.5f, fw = w - floorf(w) - 0.5f;
+
+	if (fu * dir > 0.0f && fabsf(fu) + fabsf(fw) < 0.5f)
+		return floorf(u) + 0.5f - 0.5f * dir;
+	return u;
+}
+
+/* Both ends by the diamond-exit rule: t0, t1 the line's new ends as
+ * fractions of a-b. */
+static void prim_line_ends(const struct draw_svtx *a, const struct draw_svtx *b, float *t0,
+			   float *t1)
+{
+	float dx = b->x - a->x, dy = b->y - a->y;
+	int xmaj = fabsf(dx) >= fabsf(dy);
+	float ua = xmaj ? a->x : a->y, wa = xmaj ? a->y : a->x;
+	float ub = xmaj ? b->x : b->y, wb = xmaj ? b->y : b->x;
+	float du = ub - ua, dir = du > 0.0f ? 1.0f : -1.0f;
+
+	*t0 = 0.0f;
+	*t1 = 1.0f;
+	if (!(fabsf(du) > 0.0f))
+		return;
+	*t0 = (prim_diamond(ua, wa, dir) - ua) / du;
+	*t1 = (prim_diamond(ub, wb, dir) - ua) / du;
+}
+
+/* Stippled: the line in pieces one pixel long along its major axis, each
+ * drawn when its pattern bit (counted from the line's start, `factor`
+ * pixels per bit) is set.  Varyings interpolate along the line. */
+static void prim_line_stippled(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+			       const struct draw_svtx *a, const struct draw_svtx *b, int front,
+			       float zoff)
+{
+	float dx = b->x - a->x, dy = b->y - a->y;
+	float len = fmaxf(fabsf(dx), fabsf(dy));
+	struct draw_svtx p0, p1;
+
+	if (!(len > 0.0f) || len > 65536.0f)
+		return;
+	unsigned n = (unsigned)ceilf(len);
+	for (unsigned i = 0; i < n; i++) {
+		if (!(d->line_pattern >> ((i / d->line_factor) & 15) & 1))
+			continue;
+		prim_line_at(d, a, b, (float)i / len, &p0);
+		prim_line_at(d, a, b, fminf((float)(i + 1) / len, 1.0f), &p1);
+		prim_line_rect(s, g, d, &p0, &p1, front, zoff);
+	}
+}
+
+static void prim_line_win(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+			  const struct draw_svtx *a, const struct draw_svtx *b, int front, float zoff)
+{
+	struct draw_svtx ea = *a, eb = *b;
+	float t0, t1;
+
+	prim_line_ends(a, b, &t0, &t1);
+	if (t0 != 0.0f)
+		prim_line_at(d, a, b, t0, &ea);
+	if (t1 != 1.0f)
+		prim_line_at(d, a, b, t1, &eb);
+	if (d->line_stipple)
+		prim_line_stippled(s, g, d, &ea, &eb, front, zoff);
+	else
+		prim_line_rect(s, g, d, &ea, &eb, front, zoff);
 }
 
 static void prim_point_win(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
-			   const struct draw_svtx *a, float size)
+			   const struct draw_svtx *a, float size, int front, float zoff)
 {
 	struct draw_svtx c[4];
 	float h = size * 0.5f;
@@ -321,8 +404,8 @@ static void prim_point_win(struct sim *s, struct sim_grctx *g, struct draw_setup
 			c[i].v[k][3] = 1.0f;
 		}
 	}
-	sim_raster_tri(s, g, d, &c[0], &c[1], &c[2], 1, 0.0f);
-	sim_raster_tri(s, g, d, &c[0], &c[2], &c[3], 1, 0.0f);
+	sim_raster_tri(s, g, d, &c[0], &c[1], &c[2], front, zoff);
+	sim_raster_tri(s, g, d, &c[0], &c[2], &c[3], front, zoff);
 }
 
 void sim_draw_line(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
@@ -362,7 +445,7 @@ void sim_draw_line(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 	prim_window(d, &vb, &sb);
 	prim_varyings(d, &va, 0, &sa);
 	prim_varyings(d, &vb, 0, &sb);
-	prim_line_win(s, g, d, &sa, &sb, 1);
+	prim_line_win(s, g, d, &sa, &sb, 1, 0.0f);
 }
 
 void sim_draw_point(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
@@ -377,5 +460,5 @@ void sim_draw_point(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		size = a->o[NV40_VPO_PSZ][0];
 	prim_window(d, a, &sa);
 	prim_varyings(d, a, 0, &sa);
-	prim_point_win(s, g, d, &sa, size);
+	prim_point_win(s, g, d, &sa, size, 1, 0.0f);
 }

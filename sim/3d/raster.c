@@ -35,11 +35,11 @@ static void raster_sample(void *ctx, const struct sim_tex_req *rq, float out[4][
 	const struct draw_setup *d = ctx;
 	unsigned u = rq->unit;
 
-	if (u >= NV40_TEX_UNITS || !d->texmem[u]) {
+	if (u >= NV40_TEX_UNITS) {
 		memset(out, 0, sizeof(float) * 16);
 		return;
 	}
-	sim_tex_sample(&d->tex[u], d->texmem[u], rq, out);
+	sim_tex_view_sample(&d->texv[u], rq, out);   /* zeros when the unit has no memory */
 }
 
 /* The pixels [lo, hi] of the row pair at E0 (edge values at pixel qx0 of
@@ -135,13 +135,27 @@ void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		B[i] = dx * SUB_ONE;        /* one pixel down */
 	}
 
-	/* interpolation planes, pixel units, relative to vertex 0 */
-	float fx0 = (float)X[0] / SUB_ONE, fy0 = (float)Y[0] / SUB_ONE;
-	float ex1 = (float)(X[1] - X[0]) / SUB_ONE, ey1 = (float)(Y[1] - Y[0]) / SUB_ONE;
-	float ex2 = (float)(X[2] - X[0]) / SUB_ONE, ey2 = (float)(Y[2] - Y[0]) / SUB_ONE;
+	/* interpolation planes, pixel units, relative to vertex 0: through the
+	 * unsnapped positions, so coplanar primitives get one depth plane
+	 * whatever their vertices (snapping moves z by slope x 1/512 pixel, far
+	 * more than the units of a polygon offset) */
+	float fx0 = v[0]->x, fy0 = v[0]->y;
+	float ex1 = v[1]->x - fx0, ey1 = v[1]->y - fy0;
+	float ex2 = v[2]->x - fx0, ey2 = v[2]->y - fy0;
 	float inv = 1.0f / (ex1 * ey2 - ex2 * ey1);
-	struct plane pz, pq, pv[DRAW_MAX_VARY][4];
-	raster_plane(&pz, v[0]->z, v[1]->z, v[2]->z, ex1, ey1, ex2, ey2, inv);
+	if (!isfinite(inv))             /* snapped to an area, but none unsnapped */
+		return;
+	struct plane pq, pv[DRAW_MAX_VARY][4];
+	/* depth in double: fp32 steps near 1.0 are as coarse as a Z24 unit,
+	 * and a plane evaluated in them loses the unit a polygon offset adds */
+	double zdx, zdy;
+	{
+		double dex1 = ex1, dey1 = ey1, dex2 = ex2, dey2 = ey2;
+		double d1 = (double)v[1]->z - v[0]->z, d2 = (double)v[2]->z - v[0]->z;
+		double dinv = 1.0 / (dex1 * dey2 - dex2 * dey1);
+		zdx = (d1 * dey2 - d2 * dey1) * dinv;
+		zdy = (d2 * dex1 - d1 * dex2) * dinv;
+	}
 	raster_plane(&pq, v[0]->q, v[1]->q, v[2]->q, ex1, ey1, ex2, ey2, inv);
 	for (unsigned k = 0; k < d->nvary; k++)
 		for (unsigned cc = 0; cc < 4; cc++) {
@@ -204,7 +218,7 @@ void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 			for (unsigned p = 0; p < 4; p++) {
 				float dx = (float)(qx + (p & 1)) + 0.5f - fx0;
 				float dy = (float)(qy + (p >> 1)) + 0.5f - fy0;
-				z[p] = pz.a0 + pz.dx * dx + pz.dy * dy + zoff;
+				z[p] = (float)((double)v[0]->z + zdx * dx + zdy * dy + zoff);
 			}
 			if (early_z && !(m = sim_rop_early_z(d, qx, qy, m, z)))
 				continue;
@@ -215,7 +229,8 @@ void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 				float w = affine ? winv : 1.0f / qq;
 				float *wp = q->in[p][NV40_FPI_WPOS];
 				wp[0] = px - 0.5f + wc;
-				wp[1] = wy_inv ? wy_h - (py - 0.5f + wc) : py - 0.5f + wc;
+				/* inverted: rows count from the bottom, then the centre */
+				wp[1] = wy_inv ? wy_h - (py + 0.5f - wc) : py - 0.5f + wc;
 				wp[2] = z[p];
 				wp[3] = qq;
 				for (unsigned k = 0; k < d->nvary; k++) {

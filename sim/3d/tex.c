@@ -20,21 +20,37 @@
 #include "half.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "hw/tex-layout.h"
 #include "hw/tex.h"
 #include "sim/swizzle.h"
 
+/* The last DXT block a request decoded: its colours (and alphas) as native
+ * floats, so the texels of a bilinear footprint decode the block once. */
+struct tex_dxt_cache {
+	const uint8_t *blk;           /* NULL: empty */
+	uint32_t cbits;               /* 2-bit colour codes */
+	uint64_t abits;               /* DXT3: 4-bit alphas, DXT5: 3-bit alpha codes */
+	float col[4][4];              /* per colour code: native X Y Z, and W (DXT1) */
+	float alpha[16];              /* DXT3: per 4-bit alpha, DXT5: per alpha code */
+};
+
+/* One request's working state. */
 struct tex_ctx {
-	const struct sim_tex_unit *t;
-	const uint8_t *mem;
-	struct nv40_tex_layout l;
-	const struct nv40_tex_format *f;
-	unsigned signed_mask, srgb_mask;   /* per native channel */
-	int compare;                       /* depth format: RCOMP applies */
-	unsigned rcomp;
-	float ref;                         /* the pixel's depth reference */
+	const struct sim_tex_view *v;
+	const struct nv40_tex_layout *l;
+	float ref;                    /* the pixel's depth reference */
+	struct tex_dxt_cache dxt;
+};
+
+/* Texel decoders, chosen once per view. */
+enum {
+	TEX_DEC_GENERIC,     /* tex_bits per channel: 16-bit, half, float, depth */
+	TEX_DEC_BGRA8,       /* A8R8G8B8: one byte per native channel */
+	TEX_DEC_SMALL,       /* UNORM of <= 4 bytes, channels <= 8 bits */
+	TEX_DEC_DXT,
 };
 
 uint64_t sim_tex_extent(const struct sim_tex_unit *t)
@@ -74,6 +90,29 @@ static float tex_unorm(uint32_t raw, unsigned n, int sgn)
 	return (float)raw / (float)(n >= 32 ? 4294967295.0 : (double)((1ull << n) - 1));
 }
 
+/* Every value a channel of 1..8 bits decodes to, computed by the functions
+ * above so the tables give the same floats: [bits - 1][variant][raw],
+ * variant 0 UNORM, 1 SNORM, 2 UNORM then sRGB.  The absent channels'
+ * constants: 0, 1, and the two through sRGB. */
+enum { TEX_LUT_UNORM, TEX_LUT_SNORM, TEX_LUT_SRGB };
+static float tex_lut8[8][3][256];
+static float tex_lut_const[4];
+static pthread_once_t tex_lut_once = PTHREAD_ONCE_INIT;
+
+static void tex_lut_init(void)
+{
+	for (unsigned n = 1; n <= 8; n++)
+		for (uint32_t raw = 0; raw < (1u << n); raw++) {
+			tex_lut8[n - 1][TEX_LUT_UNORM][raw] = tex_unorm(raw, n, 0);
+			tex_lut8[n - 1][TEX_LUT_SNORM][raw] = tex_unorm(raw, n, 1);
+			tex_lut8[n - 1][TEX_LUT_SRGB][raw] = tex_srgb(tex_unorm(raw, n, 0));
+		}
+	tex_lut_const[0] = 0.0f;
+	tex_lut_const[1] = 1.0f;
+	tex_lut_const[2] = tex_srgb(0.0f);
+	tex_lut_const[3] = tex_srgb(1.0f);
+}
+
 static void tex_565_to_rgb(uint32_t c, unsigned rgb[3])
 {
 	unsigned r = (c >> 11) & 0x1f, g = (c >> 5) & 0x3f, b = c & 0x1f;
@@ -83,62 +122,76 @@ static void tex_565_to_rgb(uint32_t c, unsigned rgb[3])
 	rgb[2] = b << 3 | b >> 2;
 }
 
-/* One texel of a DXT block as 8-bit R G B A. */
-static void tex_dxt_texel(const uint8_t *blk, unsigned kind, unsigned x, unsigned y,
-			  unsigned rgba[4])
+/* Decode a DXT block's palette into the cache: colour codes to 8-bit
+ * R G B (A), as native floats through the view's tables. */
+static void tex_dxt_block(const struct sim_tex_view *v, const uint8_t *blk,
+			  struct tex_dxt_cache *dc)
 {
+	unsigned kind = v->l.kind;
 	const uint8_t *col = kind == NV40_TEXK_DXT1 ? blk : blk + 8;
 	uint32_t c0 = col[0] | col[1] << 8, c1 = col[2] | col[3] << 8;
-	uint32_t bits = (uint32_t)col[4] | (uint32_t)col[5] << 8 | (uint32_t)col[6] << 16 |
-			(uint32_t)col[7] << 24;
-	unsigned i = y * 4 + x, code = (bits >> (2 * i)) & 3, k, e0[3], e1[3];
+	unsigned e0[3], e1[3], rgba[4][4], k, code;
 
 	tex_565_to_rgb(c0, e0);
 	tex_565_to_rgb(c1, e1);
-	rgba[3] = 255;
-	/* DXT3/5 colour blocks always have four colours */
-	if (kind != NV40_TEXK_DXT1 || c0 > c1) {
-		for (k = 0; k < 3; k++) {
-			switch (code) {
-			case 0: rgba[k] = e0[k]; break;
-			case 1: rgba[k] = e1[k]; break;
-			case 2: rgba[k] = (2 * e0[k] + e1[k] + 1) / 3; break;
-			default: rgba[k] = (e0[k] + 2 * e1[k] + 1) / 3; break;
+	dc->cbits = (uint32_t)col[4] | (uint32_t)col[5] << 8 | (uint32_t)col[6] << 16 |
+		    (uint32_t)col[7] << 24;
+	for (code = 0; code < 4; code++) {
+		rgba[code][3] = 255;
+		/* DXT3/5 colour blocks always have four colours */
+		if (kind != NV40_TEXK_DXT1 || c0 > c1) {
+			for (k = 0; k < 3; k++) {
+				switch (code) {
+				case 0: rgba[code][k] = e0[k]; break;
+				case 1: rgba[code][k] = e1[k]; break;
+				case 2: rgba[code][k] = (2 * e0[k] + e1[k] + 1) / 3; break;
+				default: rgba[code][k] = (e0[k] + 2 * e1[k] + 1) / 3; break;
+				}
 			}
-		}
-	} else {
-		for (k = 0; k < 3; k++) {
-			switch (code) {
-			case 0: rgba[k] = e0[k]; break;
-			case 1: rgba[k] = e1[k]; break;
-			case 2: rgba[k] = (e0[k] + e1[k]) / 2; break;
-			default: rgba[k] = 0; break;
+		} else {
+			for (k = 0; k < 3; k++) {
+				switch (code) {
+				case 0: rgba[code][k] = e0[k]; break;
+				case 1: rgba[code][k] = e1[k]; break;
+				case 2: rgba[code][k] = (e0[k] + e1[k]) / 2; break;
+				default: rgba[code][k] = 0; break;
+				}
 			}
+			if (code == 3)
+				rgba[code][3] = 0;
 		}
-		if (code == 3)
-			rgba[3] = 0;
+		/* native X Y Z W = B G R A */
+		dc->col[code][0] = v->lut[0][rgba[code][2]];
+		dc->col[code][1] = v->lut[1][rgba[code][1]];
+		dc->col[code][2] = v->lut[2][rgba[code][0]];
+		dc->col[code][3] = v->lut[3][rgba[code][3]];
 	}
+	dc->abits = 0;
 	if (kind == NV40_TEXK_DXT3) {
-		unsigned a = (blk[i / 2] >> (4 * (i & 1))) & 0xf;
-		rgba[3] = a * 17;
+		for (k = 0; k < 8; k++)
+			dc->abits |= (uint64_t)blk[k] << (8 * k);
+		for (k = 0; k < 16; k++)
+			dc->alpha[k] = v->lut[3][k * 17];
 	} else if (kind == NV40_TEXK_DXT5) {
-		unsigned a0 = blk[0], a1 = blk[1], ac;
-		uint64_t ab = 0;
+		unsigned a0 = blk[0], a1 = blk[1], a;
 
 		for (k = 0; k < 6; k++)
-			ab |= (uint64_t)blk[2 + k] << (8 * k);
-		ac = (ab >> (3 * i)) & 7;
-		if (ac == 0)
-			rgba[3] = a0;
-		else if (ac == 1)
-			rgba[3] = a1;
-		else if (a0 > a1)
-			rgba[3] = ((8 - ac) * a0 + (ac - 1) * a1 + 3) / 7;
-		else if (ac < 6)
-			rgba[3] = ((6 - ac) * a0 + (ac - 1) * a1 + 2) / 5;
-		else
-			rgba[3] = ac == 6 ? 0 : 255;
+			dc->abits |= (uint64_t)blk[2 + k] << (8 * k);
+		for (k = 0; k < 8; k++) {
+			if (k == 0)
+				a = a0;
+			else if (k == 1)
+				a = a1;
+			else if (a0 > a1)
+				a = ((8 - k) * a0 + (k - 1) * a1 + 3) / 7;
+			else if (k < 6)
+				a = ((6 - k) * a0 + (k - 1) * a1 + 2) / 5;
+			else
+				a = k == 6 ? 0 : 255;
+			dc->alpha[k] = v->lut[3][a];
+		}
 	}
+	dc->blk = blk;
 }
 
 static float tex_compare(unsigned op, float ref, float d)
@@ -158,25 +211,147 @@ static float tex_compare(unsigned op, float ref, float d)
 /* The border colour as native channels (A8R8G8B8: X = B in 7:0). */
 static void tex_border(const struct tex_ctx *c, float v[4])
 {
+	const struct sim_tex_view *w = c->v;
+
+	if (w->compare) {
+		float r = tex_compare(w->rcomp, c->ref, w->border[2]);
+		v[0] = v[1] = v[2] = v[3] = r;
+		return;
+	}
+	v[0] = w->border[0];
+	v[1] = w->border[1];
+	v[2] = w->border[2];
+	v[3] = w->border[3];
+}
+
+/* The texel at p (x, y: its place, for DXT's texel in the block) as
+ * native floats. */
+static inline void tex_decode(struct tex_ctx *c, const uint8_t *p, uint32_t x, uint32_t y,
+			      float v[4])
+{
+	const struct sim_tex_view *w = c->v;
 	unsigned i;
 
-	for (i = 0; i < 4; i++)
-		v[i] = (float)((c->t->border >> (8 * i)) & 0xff) / 255.0f;
-	if (c->compare) {
-		float r = tex_compare(c->rcomp, c->ref, v[2]);
-		v[0] = v[1] = v[2] = v[3] = r;
+	switch (w->dec) {
+	case TEX_DEC_BGRA8:
+		v[0] = w->lut[0][p[0]];
+		v[1] = w->lut[1][p[1]];
+		v[2] = w->lut[2][p[2]];
+		v[3] = w->lut[3][p[3]];
+		return;
+	case TEX_DEC_SMALL: {
+		uint32_t t = p[0];
+		if (c->l->bytes > 1)
+			t |= (uint32_t)p[1] << 8;
+		if (c->l->bytes > 2)
+			t |= (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+		for (i = 0; i < 4; i++)
+			v[i] = w->lut[i][(t >> w->lo[i]) & w->cmask[i]];
+		return;
 	}
+	case TEX_DEC_DXT: {
+		struct tex_dxt_cache *dc = &c->dxt;
+		unsigned t = (y & 3) * 4 + (x & 3), code;
+
+		if (dc->blk != p)
+			tex_dxt_block(w, p, dc);
+		code = (dc->cbits >> (2 * t)) & 3;
+		v[0] = dc->col[code][0];
+		v[1] = dc->col[code][1];
+		v[2] = dc->col[code][2];
+		if (c->l->kind == NV40_TEXK_DXT3)
+			v[3] = dc->alpha[(dc->abits >> (4 * t)) & 0xf];
+		else if (c->l->kind == NV40_TEXK_DXT5)
+			v[3] = dc->alpha[(dc->abits >> (3 * t)) & 7];
+		else
+			v[3] = dc->col[code][3];
+		return;
+	}
+	}
+
+	const struct nv40_tex_layout *l = c->l;
+	for (i = 0; i < 4; i++) {
+		unsigned n = w->f->bits[i];
+		uint32_t raw;
+
+		if (!n) {
+			v[i] = i == 3 ? 1.0f : 0.0f;
+			continue;
+		}
+		raw = tex_bits(p, w->f->lo[i], n);
+		if (l->kind == NV40_TEXK_HALF)
+			v[i] = sim_h2f((uint16_t)raw);
+		else if (l->kind == NV40_TEXK_FLOAT)
+			v[i] = sim_u2f(raw);
+		else
+			v[i] = tex_unorm(raw, n, (w->signed_mask >> i) & 1 &&
+						  l->kind == NV40_TEXK_UNORM);
+	}
+	if (w->compare) {
+		float r = tex_compare(w->rcomp, c->ref, v[0]);
+		v[0] = v[1] = v[2] = v[3] = r;
+		return;
+	}
+	if (l->kind == NV40_TEXK_UNORM)
+		for (i = 0; i < 4; i++)
+			if ((w->srgb_mask >> i) & 1 && !((w->signed_mask >> i) & 1))
+				v[i] = tex_srgb(v[i]);
+}
+
+/* sim_swz_index's Morton bits, inline. */
+static inline uint32_t tex_spread(uint32_t v)
+{
+	v &= 0xffff;
+	v = (v | v << 8) & 0x00ff00ffu;
+	v = (v | v << 4) & 0x0f0f0f0fu;
+	v = (v | v << 2) & 0x33333333u;
+	v = (v | v << 1) & 0x55555555u;
+	return v;
+}
+
+/* Byte offset of texel (x, y) from its 2D level's start (x, y inside). */
+static inline uint64_t tex_addr_x(const struct nv40_tex_layout *l, const struct sim_tex_lvl *L,
+				  uint32_t x)
+{
+	if (l->dxt)
+		return (uint64_t)(x / 4) * l->bytes;
+	if (l->linear)
+		return (uint64_t)x * l->bytes;
+	return tex_spread(x & L->km) + ((x >> L->k) << (2 * L->k));
+}
+
+static inline uint64_t tex_addr_y(const struct nv40_tex_layout *l, const struct sim_tex_lvl *L,
+				  const struct nv40_tex_level *lv, uint32_t y)
+{
+	if (l->dxt)
+		return (uint64_t)(y / 4) * lv->pitch;
+	if (l->linear)
+		return (uint64_t)y * lv->pitch;
+	return (tex_spread(y & L->km) << 1) + (((y >> L->k) << L->ysh) << (2 * L->k));
+}
+
+/* Texel (x, y) of a 2D face and level from the address parts above
+ * (swizzled: texel indices, summed as sim_swz_index sums them). */
+static inline void tex_fetch2d(struct tex_ctx *c, uint64_t base, uint64_t ax, uint64_t ay,
+			       uint32_t x, uint32_t y, float v[4])
+{
+	const struct nv40_tex_layout *l = c->l;
+	uint64_t off = base + (l->swizzled ? (uint64_t)(uint32_t)(ax + ay) * l->bytes : ax + ay);
+
+	if (off + l->bytes > l->extent) {   /* cannot happen: the layout bounds it */
+		v[0] = v[1] = v[2] = v[3] = 0.0f;
+		return;
+	}
+	tex_decode(c, c->v->mem + off, x, y, v);
 }
 
 /* Texel (x, y, z) of a face and level, inside the level, as native floats. */
-static void tex_fetch(const struct tex_ctx *c, unsigned face, unsigned lvl, uint32_t x,
+static void tex_fetch(struct tex_ctx *c, unsigned face, unsigned lvl, uint32_t x,
 		      uint32_t y, uint32_t z, float v[4])
 {
-	const struct nv40_tex_layout *l = &c->l;
+	const struct nv40_tex_layout *l = c->l;
 	const struct nv40_tex_level *lv = &l->level[lvl];
 	uint64_t off = face * l->face_stride + lv->offset;
-	unsigned i, rgba[4];
-	const uint8_t *p;
 
 	if (l->dxt)
 		off += z * lv->zslice + (uint64_t)(y / 4) * lv->pitch + (uint64_t)(x / 4) * l->bytes;
@@ -193,48 +368,12 @@ static void tex_fetch(const struct tex_ctx *c, unsigned face, unsigned lvl, uint
 		v[0] = v[1] = v[2] = v[3] = 0.0f;
 		return;
 	}
-	p = c->mem + off;
-
-	if (l->dxt) {
-		tex_dxt_texel(p, l->kind, x & 3, y & 3, rgba);
-		/* native X Y Z W = B G R A */
-		v[0] = rgba[2] / 255.0f;
-		v[1] = rgba[1] / 255.0f;
-		v[2] = rgba[0] / 255.0f;
-		v[3] = rgba[3] / 255.0f;
-	} else {
-		for (i = 0; i < 4; i++) {
-			unsigned n = c->f->bits[i];
-			uint32_t raw;
-
-			if (!n) {
-				v[i] = i == 3 ? 1.0f : 0.0f;
-				continue;
-			}
-			raw = tex_bits(p, c->f->lo[i], n);
-			if (l->kind == NV40_TEXK_HALF)
-				v[i] = sim_h2f((uint16_t)raw);
-			else if (l->kind == NV40_TEXK_FLOAT)
-				v[i] = sim_u2f(raw);
-			else
-				v[i] = tex_unorm(raw, n, (c->signed_mask >> i) & 1 &&
-							  l->kind == NV40_TEXK_UNORM);
-		}
-	}
-	if (c->compare) {
-		float r = tex_compare(c->rcomp, c->ref, v[0]);
-		v[0] = v[1] = v[2] = v[3] = r;
-		return;
-	}
-	if (l->kind == NV40_TEXK_UNORM || l->dxt)
-		for (i = 0; i < 4; i++)
-			if ((c->srgb_mask >> i) & 1 && !((c->signed_mask >> i) & 1))
-				v[i] = tex_srgb(v[i]);
+	tex_decode(c, c->v->mem + off, x, y, v);
 }
 
 /* ---- addressing ---- */
 
-static int32_t tex_ifloor(float x)
+static inline int32_t tex_ifloor(float x)
 {
 	if (!(x == x))
 		return 0;
@@ -246,12 +385,14 @@ static int32_t tex_ifloor(float x)
 }
 
 /* Integer texel index under a wrap mode: -1 = the border. */
-static int32_t tex_wrap_index(int32_t i, int32_t n, unsigned mode, int linear)
+static inline int32_t tex_wrap_index(int32_t i, int32_t n, unsigned mode, int linear)
 {
 	int32_t m;
 
 	switch (mode) {
 	case NV40_TEX_WRAP_REPEAT:
+		if (!(n & (n - 1)))
+			return i & (n - 1);          /* the same as below for a power of two */
 		m = i % n;
 		return m < 0 ? m + n : m;
 	case NV40_TEX_WRAP_MIRRORED_REPEAT:
@@ -274,7 +415,8 @@ static int32_t tex_wrap_index(int32_t i, int32_t n, unsigned mode, int linear)
 
 /* Coordinate x in texels (of a level n wide) to one (nearest) or two
  * (linear) indices and the weight of the second. */
-static void tex_wrap(float x, int32_t n, unsigned mode, int linear, int32_t idx[2], float *frac)
+static inline void tex_wrap(float x, int32_t n, unsigned mode, int linear, int32_t idx[2],
+			    float *frac)
 {
 	int32_t i0;
 
@@ -297,9 +439,11 @@ static void tex_wrap(float x, int32_t n, unsigned mode, int linear, int32_t idx[
 	if (!(x == x))
 		x = 0.0f;
 	if (linear) {
+		float fl;
 		x -= 0.5f;
 		i0 = tex_ifloor(x);
-		*frac = x - floorf(x);
+		fl = floorf(x);
+		*frac = x - fl;
 		if (!(*frac >= 0.0f && *frac <= 1.0f))
 			*frac = 0.0f;
 		idx[0] = tex_wrap_index(i0, n, mode, 1);
@@ -310,35 +454,85 @@ static void tex_wrap(float x, int32_t n, unsigned mode, int linear, int32_t idx[
 	}
 }
 
+/* One level of a 1D or 2D texture (or cube face), nearest or linear, at
+ * coordinates in level-0 units: the footprint's addresses computed once
+ * per row and column. */
+static void tex_sample_level2d(struct tex_ctx *c, unsigned face, unsigned lvl, int linear,
+			       const float st[3], float v[4])
+{
+	const struct sim_tex_view *w = c->v;
+	const struct nv40_tex_layout *l = c->l;
+	const struct sim_tex_lvl *L = &w->lv[lvl];
+	const struct nv40_tex_level *lv = &l->level[lvl];
+	uint64_t base = face * l->face_stride + lv->offset;
+	int32_t ix[2], iy[2];
+	float fx, fy, tv[4];
+	unsigned i;
+
+	tex_wrap(st[0] * L->fs[0], L->w, w->modes[0], linear, ix, &fx);
+	tex_wrap(st[1] * L->fs[1], L->h, w->modes[1], linear, iy, &fy);
+
+	if (!linear) {
+		if (ix[0] < 0 || iy[0] < 0)
+			tex_border(c, tv);
+		else
+			tex_fetch2d(c, base, tex_addr_x(l, L, (uint32_t)ix[0]),
+				    tex_addr_y(l, L, lv, (uint32_t)iy[0]), (uint32_t)ix[0],
+				    (uint32_t)iy[0], tv);
+		for (i = 0; i < 4; i++)
+			v[i] = 0.0f + tv[i];          /* as the blend below sums it */
+		return;
+	}
+
+	/* the weights tex_sample_level gives (its z factor is 1) */
+	float wx[2] = { 1.0f - fx, fx }, wy[2] = { 1.0f - fy, fy };
+	uint64_t ax[2] = { 0, 0 }, ay[2] = { 0, 0 };
+	for (i = 0; i < 2; i++) {
+		if (ix[i] >= 0)
+			ax[i] = tex_addr_x(l, L, (uint32_t)ix[i]);
+		if (iy[i] >= 0)
+			ay[i] = tex_addr_y(l, L, lv, (uint32_t)iy[i]);
+	}
+	v[0] = v[1] = v[2] = v[3] = 0.0f;
+	for (unsigned k = 0; k < 4; k++) {
+		unsigned bx = k & 1, by = k >> 1;
+		float wgt = wx[bx] * wy[by];
+
+		if (wgt == 0.0f)
+			continue;
+		if (ix[bx] < 0 || iy[by] < 0)
+			tex_border(c, tv);
+		else
+			tex_fetch2d(c, base, ax[bx], ay[by], (uint32_t)ix[bx], (uint32_t)iy[by], tv);
+		for (i = 0; i < 4; i++)
+			v[i] += wgt * tv[i];
+	}
+}
+
 /* One level, nearest or linear, at coordinates in level-0 units
- * (normalised, or texels for RECT). */
-static void tex_sample_level(const struct tex_ctx *c, unsigned face, unsigned lvl, int linear,
+ * (normalised, or texels for RECT): any texture, 3D included. */
+static void tex_sample_level(struct tex_ctx *c, unsigned face, unsigned lvl, int linear,
 			     const float st[3], float v[4])
 {
-	const struct nv40_tex_level *lv = &c->l.level[lvl];
-	const struct nv40_tex_level *l0 = &c->l.level[0];
-	uint32_t wrap = c->t->wrap;
-	unsigned modes[3] = { NV40_TEX_WRAP_S(wrap), NV40_TEX_WRAP_T(wrap), NV40_TEX_WRAP_R(wrap) };
+	const struct sim_tex_view *w = c->v;
+	const struct nv40_tex_level *lv = &c->l->level[lvl];
+	const struct sim_tex_lvl *L = &w->lv[lvl];
 	int32_t n[3] = { (int32_t)lv->w, (int32_t)lv->h, (int32_t)lv->d };
 	int32_t idx[3][2];
 	float fr[3], x[3];
 	unsigned a, k, corners;
 
-	for (a = 0; a < 3; a++) {
-		float size = a == 0 ? (float)lv->w : a == 1 ? (float)lv->h : (float)lv->d;
-		if (c->l.rect)
-			size /= a == 0 ? (float)l0->w : a == 1 ? (float)l0->h : (float)l0->d;
-		x[a] = st[a] * size;
+	if (c->l->dims < 3) {
+		tex_sample_level2d(c, face, lvl, linear, st, v);
+		return;
 	}
 	for (a = 0; a < 3; a++)
-		tex_wrap(x[a], n[a], modes[a], linear, idx[a], &fr[a]);
-	if (c->l.dims < 3) {
-		idx[2][0] = idx[2][1] = 0;
-		fr[2] = 0.0f;
-	}
+		x[a] = st[a] * L->fs[a];
+	for (a = 0; a < 3; a++)
+		tex_wrap(x[a], n[a], w->modes[a], linear, idx[a], &fr[a]);
 
 	v[0] = v[1] = v[2] = v[3] = 0.0f;
-	corners = linear ? (c->l.dims == 3 ? 8 : 4) : 1;
+	corners = linear ? 8 : 1;
 	for (k = 0; k < corners; k++) {
 		unsigned bx = k & 1, by = (k >> 1) & 1, bz = (k >> 2) & 1, i;
 		float wgt = (bx ? fr[0] : 1.0f - fr[0]) * (by ? fr[1] : 1.0f - fr[1]) *
@@ -407,15 +601,13 @@ static void tex_cube_map(unsigned face, const float d[3], const float dx[3], con
 	dst_x[2] = dst_y[2] = 0.0f;
 }
 
-static float tex_lambda(const struct tex_ctx *c, const float dx[3], const float dy[3])
+static float tex_lambda(const struct sim_tex_view *v, const float dx[3], const float dy[3])
 {
-	const struct nv40_tex_level *l0 = &c->l.level[0];
-	float scale[3] = { (float)l0->w, (float)l0->h, (float)l0->d };
 	float lx = 0.0f, ly = 0.0f, rho;
-	unsigned a, axes = c->l.cube ? 2 : c->l.dims;
+	unsigned a, axes = v->l.cube ? 2 : v->l.dims;
 
 	for (a = 0; a < axes; a++) {
-		float s = c->l.rect ? 1.0f : scale[a];
+		float s = v->lscale[a];
 		lx += dx[a] * s * dx[a] * s;
 		ly += dy[a] * s * dy[a] * s;
 	}
@@ -427,34 +619,123 @@ static float tex_lambda(const struct tex_ctx *c, const float dx[3], const float 
 	return 0.5f * log2f(rho);
 }
 
-void sim_tex_sample(const struct sim_tex_unit *t, const uint8_t *mem,
-		    const struct sim_tex_req *rq, float out[4][4])
+/* ---- the unit resolved ---- */
+
+/* The table a present channel of n bits reads through (variant as
+ * tex_lut8), or the constant an absent one reads. */
+static const float *tex_chan_lut(unsigned n, unsigned i, int sgn, int srgb)
+{
+	if (!n)
+		return &tex_lut_const[(i == 3 ? 1 : 0) + (srgb && !sgn ? 2 : 0)];
+	return tex_lut8[n - 1][sgn ? TEX_LUT_SNORM : srgb ? TEX_LUT_SRGB : TEX_LUT_UNORM];
+}
+
+void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const uint8_t *mem)
+{
+	unsigned i, lvl;
+
+	v->ok = 0;
+	if (!t)
+		return;
+	v->unit = *t;
+	v->mem = mem;
+	if (!mem || nv40_tex_layout(t->format, t->npot_size, t->size1, &v->l))
+		return;
+	pthread_once(&tex_lut_once, tex_lut_init);
+
+	const struct nv40_tex_layout *l = &v->l;
+	const struct nv40_tex_level *l0 = &l->level[0];
+	v->f = nv40_tex_format(l->code);
+	v->signed_mask = NV40_TEX_FILTER_SIGNED(t->filter);
+	v->srgb_mask = 0;
+	for (i = 0; i < 4; i++)
+		if ((NV40_TEX_WRAP_SRGB(t->wrap) >> i) & 1)
+			v->srgb_mask |= 1u << nv40_tex_srgb_ch(i);
+	v->compare = l->kind == NV40_TEXK_DEPTH;
+	v->rcomp = NV40_TEX_WRAP_RCOMP(t->wrap);
+	v->minf = NV40_TEX_FILTER_MIN(t->filter);
+	v->magf = NV40_TEX_FILTER_MAG(t->filter);
+	v->bias = (float)NV40_TEX_FILTER_LOD_BIAS(t->filter) / 256.0f;
+	v->minlod = (float)NV40_TEX_ENABLE_MIN_LOD(t->enable) / 256.0f;
+	v->maxlod = (float)NV40_TEX_ENABLE_MAX_LOD(t->enable) / 256.0f;
+	v->modes[0] = NV40_TEX_WRAP_S(t->wrap);
+	v->modes[1] = NV40_TEX_WRAP_T(t->wrap);
+	v->modes[2] = NV40_TEX_WRAP_R(t->wrap);
+	{
+		float scale[3] = { (float)l0->w, (float)l0->h, (float)l0->d };
+		for (i = 0; i < 3; i++)
+			v->lscale[i] = l->rect ? 1.0f : scale[i];
+	}
+	for (lvl = 0; lvl < l->levels; lvl++) {
+		const struct nv40_tex_level *lv = &l->level[lvl];
+		struct sim_tex_lvl *L = &v->lv[lvl];
+		unsigned lw = l->log2w > lvl ? l->log2w - lvl : 0;
+		unsigned lh = l->log2h > lvl ? l->log2h - lvl : 0;
+
+		L->w = (int32_t)lv->w;
+		L->h = (int32_t)lv->h;
+		for (unsigned a = 0; a < 3; a++) {
+			float size = a == 0 ? (float)lv->w : a == 1 ? (float)lv->h : (float)lv->d;
+			if (l->rect)
+				size /= a == 0 ? (float)l0->w : a == 1 ? (float)l0->h : (float)l0->d;
+			L->fs[a] = size;
+		}
+		L->k = lw < lh ? lw : lh;
+		L->km = (1u << L->k) - 1;
+		L->ysh = lw - L->k;
+	}
+	for (i = 0; i < 4; i++)
+		v->border[i] = (float)((t->border >> (8 * i)) & 0xff) / 255.0f;
+	for (i = 0; i < 4; i++) {
+		v->swz_src[i] = (uint8_t)NV40_TEX_SWZ_SRC(t->swizzle, i);
+		v->swz_ch[i] = (uint8_t)NV40_TEX_SWZ_NATIVE(NV40_TEX_SWZ_COMP(t->swizzle, i));
+	}
+
+	/* the decoder: tables where every channel has <= 8 bits */
+	v->dec = TEX_DEC_GENERIC;
+	if (l->dxt) {
+		v->dec = TEX_DEC_DXT;
+		for (i = 0; i < 4; i++)
+			v->lut[i] = tex_chan_lut(8, i, 0, (v->srgb_mask >> i) & 1 &&
+							  !((v->signed_mask >> i) & 1));
+	} else if (l->kind == NV40_TEXK_UNORM && l->bytes <= 4) {
+		int small = 1;
+		for (i = 0; i < 4; i++)
+			if (v->f->bits[i] > 8 || v->f->lo[i] + v->f->bits[i] > 8 * l->bytes)
+				small = 0;
+		if (small) {
+			for (i = 0; i < 4; i++) {
+				unsigned n = v->f->bits[i];
+				v->lut[i] = tex_chan_lut(n, i, (v->signed_mask >> i) & 1,
+							 (v->srgb_mask >> i) & 1);
+				v->cmask[i] = n ? (1u << n) - 1 : 0;
+				v->lo[i] = n ? v->f->lo[i] : 0;
+			}
+			v->dec = TEX_DEC_SMALL;
+			if (l->bytes == 4 && v->f->lo[0] == 0 && v->f->lo[1] == 8 &&
+			    v->f->lo[2] == 16 && v->f->lo[3] == 24 && v->f->bits[0] == 8 &&
+			    v->f->bits[1] == 8 && v->f->bits[2] == 8 && v->f->bits[3] == 8)
+				v->dec = TEX_DEC_BGRA8;
+		}
+	}
+	v->ok = 1;
+}
+
+void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req *rq,
+			 float out[4][4])
 {
 	struct tex_ctx c;
 	float pc[4][4];             /* projected coordinates per pixel */
-	unsigned p, i, minf, magf;
-	float bias, minlod, maxlod;
+	unsigned p, i;
 
 	memset(out, 0, 16 * sizeof(float));
-	if (!t || !mem || !rq)
+	if (!v || !v->ok || !rq)
 		return;
-	memset(&c, 0, sizeof(c));
-	if (nv40_tex_layout(t->format, t->npot_size, t->size1, &c.l))
-		return;
-	c.t = t;
-	c.mem = mem;
-	c.f = nv40_tex_format(c.l.code);
-	c.signed_mask = NV40_TEX_FILTER_SIGNED(t->filter);
-	for (i = 0; i < 4; i++)
-		if ((NV40_TEX_WRAP_SRGB(t->wrap) >> i) & 1)
-			c.srgb_mask |= 1u << nv40_tex_srgb_ch(i);
-	c.compare = c.l.kind == NV40_TEXK_DEPTH;
-	c.rcomp = NV40_TEX_WRAP_RCOMP(t->wrap);
-	minf = NV40_TEX_FILTER_MIN(t->filter);
-	magf = NV40_TEX_FILTER_MAG(t->filter);
-	bias = (float)NV40_TEX_FILTER_LOD_BIAS(t->filter) / 256.0f;
-	minlod = (float)NV40_TEX_ENABLE_MIN_LOD(t->enable) / 256.0f;
-	maxlod = (float)NV40_TEX_ENABLE_MAX_LOD(t->enable) / 256.0f;
+	c.v = v;
+	c.l = &v->l;
+	c.ref = 0.0f;
+	c.dxt.blk = NULL;
+	const struct nv40_tex_layout *l = &v->l;
 
 	for (p = 0; p < 4; p++) {
 		float q = rq->op == SIM_TXP ? rq->coord[p][3] : 1.0f;
@@ -463,64 +744,77 @@ void sim_tex_sample(const struct sim_tex_unit *t, const uint8_t *mem,
 		pc[p][3] = rq->coord[p][3];
 	}
 
+	/* implicit derivatives off a cube: one LOD for the quad */
+	int quad_lod = !l->cube && rq->op != SIM_TXD && rq->op != SIM_TXL;
+	float qlambda = 0.0f;
+	if (quad_lod) {
+		float dx[3], dy[3];
+		for (i = 0; i < 3; i++) {
+			dx[i] = pc[1][i] - pc[0][i];
+			dy[i] = pc[2][i] - pc[0][i];
+		}
+		qlambda = tex_lambda(v, dx, dy);
+	}
+
 	for (p = 0; p < 4; p++) {
-		float dx[3], dy[3], st[3], dsx[3], dsy[3], lambda, v[4], v2[4];
+		float dx[3], dy[3], st[3], dsx[3], dsy[3], lambda, val[4], v2[4];
 		unsigned face = 0, filt, lvl, lvl2 = 0, mip = 0, linear;
 		float mfrac = 0.0f;
 
-		if (rq->op == SIM_TXD) {
-			for (i = 0; i < 3; i++) {
-				dx[i] = rq->ddx[p][i];
-				dy[i] = rq->ddy[p][i];
+		if (l->cube) {
+			if (rq->op == SIM_TXD) {
+				for (i = 0; i < 3; i++) {
+					dx[i] = rq->ddx[p][i];
+					dy[i] = rq->ddy[p][i];
+				}
+			} else {   /* one LOD per quad, from its top-left pixel (llvmpipe) */
+				for (i = 0; i < 3; i++) {
+					dx[i] = pc[1][i] - pc[0][i];
+					dy[i] = pc[2][i] - pc[0][i];
+				}
 			}
-		} else {   /* one LOD per quad, from its top-left pixel (llvmpipe) */
-			for (i = 0; i < 3; i++) {
-				dx[i] = pc[1][i] - pc[0][i];
-				dy[i] = pc[2][i] - pc[0][i];
-			}
-		}
-		if (c.l.cube) {
 			face = tex_cube_face(pc[p]);
 			tex_cube_map(face, pc[p], dx, dy, st, dsx, dsy);
 		} else {
 			for (i = 0; i < 3; i++) {
 				st[i] = pc[p][i];
-				dsx[i] = dx[i];
-				dsy[i] = dy[i];
+				dsx[i] = quad_lod ? 0.0f : rq->ddx[p][i];
+				dsy[i] = quad_lod ? 0.0f : rq->ddy[p][i];
 			}
 		}
-		c.ref = pc[p][c.l.cube ? 3 : 2];
+		c.ref = pc[p][l->cube ? 3 : 2];
 		c.ref = !(c.ref > 0.0f) ? 0.0f : c.ref > 1.0f ? 1.0f : c.ref;
 
-		lambda = rq->op == SIM_TXL ? rq->coord[p][3] : tex_lambda(&c, dsx, dsy);
-		lambda += bias;
+		lambda = rq->op == SIM_TXL ? rq->coord[p][3] :
+			 quad_lod ? qlambda : tex_lambda(v, dsx, dsy);
+		lambda += v->bias;
 		if (rq->op == SIM_TXB)
 			lambda += rq->coord[p][3];
 		if (!(lambda == lambda))
 			lambda = 0.0f;
-		if (lambda > maxlod)
-			lambda = maxlod;
-		if (lambda < minlod)
-			lambda = minlod;
+		if (lambda > v->maxlod)
+			lambda = v->maxlod;
+		if (lambda < v->minlod)
+			lambda = v->minlod;
 
 		if (lambda <= 0.0f) {
-			filt = magf;
+			filt = v->magf;
 			lvl = 0;
 		} else {
-			filt = minf;
+			filt = v->minf;
 			lvl = 0;
-			switch (minf) {
+			switch (v->minf) {
 			case NV40_TEX_FILTER_NEAREST_MIPMAP_NEAREST:
 			case NV40_TEX_FILTER_LINEAR_MIPMAP_NEAREST:
 				lvl = (unsigned)tex_ifloor(lambda + 0.5f - 1e-6f);
-				if (lvl >= c.l.levels)
-					lvl = c.l.levels - 1;
+				if (lvl >= l->levels)
+					lvl = l->levels - 1;
 				break;
 			case NV40_TEX_FILTER_NEAREST_MIPMAP_LINEAR:
 			case NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR:
 				lvl = (unsigned)tex_ifloor(lambda);
-				if (lvl >= c.l.levels - 1) {
-					lvl = c.l.levels - 1;
+				if (lvl >= l->levels - 1) {
+					lvl = l->levels - 1;
 				} else {
 					lvl2 = lvl + 1;
 					mfrac = lambda - (float)lvl;
@@ -533,20 +827,32 @@ void sim_tex_sample(const struct sim_tex_unit *t, const uint8_t *mem,
 			 filt == NV40_TEX_FILTER_LINEAR_MIPMAP_NEAREST ||
 			 filt == NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR;
 
-		tex_sample_level(&c, face, lvl, linear, st, v);
+		tex_sample_level(&c, face, lvl, linear, st, val);
 		if (mip) {
 			tex_sample_level(&c, face, lvl2, linear, st, v2);
 			for (i = 0; i < 4; i++)
-				v[i] += mfrac * (v2[i] - v[i]);
+				val[i] += mfrac * (v2[i] - val[i]);
 		}
 
 		/* TEX_SWIZZLE: out R G B A from ZERO, ONE or a native channel */
 		for (i = 0; i < 4; i++) {
-			unsigned src = NV40_TEX_SWZ_SRC(t->swizzle, i);
+			unsigned src = v->swz_src[i];
 			if (src == NV40_TEX_SWZ_COMPONENT)
-				out[p][i] = v[NV40_TEX_SWZ_NATIVE(NV40_TEX_SWZ_COMP(t->swizzle, i))];
+				out[p][i] = val[v->swz_ch[i]];
 			else
 				out[p][i] = src == NV40_TEX_SWZ_ONE ? 1.0f : 0.0f;
 		}
 	}
+}
+
+void sim_tex_sample(const struct sim_tex_unit *t, const uint8_t *mem,
+		    const struct sim_tex_req *rq, float out[4][4])
+{
+	struct sim_tex_view v;
+
+	memset(out, 0, 16 * sizeof(float));
+	if (!t || !mem || !rq)
+		return;
+	sim_tex_prepare(&v, t, mem);
+	sim_tex_view_sample(&v, rq, out);
 }

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hw/tex-layout.h"
+
 #define NV40_TEX_UNITS 16
 
 /* One unit's state, as the TEX_* methods left it. */
@@ -33,5 +35,39 @@ uint64_t sim_tex_extent(const struct sim_tex_unit *t);
  * out[pixel] = RGBA after format decode, swizzle, filtering and wrap. */
 void sim_tex_sample(const struct sim_tex_unit *t, const uint8_t *mem,
 		    const struct sim_tex_req *rq, float out[4][4]);
+
+/* A unit resolved once (per draw): its layout, decoder, wrap, filter and
+ * swizzle state, so sampling does not derive them per request.  Fields
+ * are tex.c's; sim_tex_view_sample(v, rq) gives exactly what
+ * sim_tex_sample(t, mem, rq) gives for the unit and memory v was prepared
+ * from (a NULL mem, or a layout the model refuses, samples 0). */
+struct sim_tex_lvl {
+	int32_t w, h;
+	float fs[3];                  /* coordinate scale per axis (level size, over level 0's for RECT) */
+	unsigned k, ysh;              /* swizzled: square bits, y tile shift (log2 w - k) */
+	uint32_t km;
+};
+struct sim_tex_view {
+	int ok;
+	struct sim_tex_unit unit;
+	const uint8_t *mem;
+	struct nv40_tex_layout l;
+	const struct nv40_tex_format *f;
+	unsigned signed_mask, srgb_mask, compare, rcomp;
+	unsigned minf, magf;
+	float bias, minlod, maxlod;
+	unsigned modes[3];
+	float lscale[3];              /* tex_lambda's per-axis scale */
+	unsigned dec;                 /* texel decoder (tex.c) */
+	const float *lut[4];          /* per native channel: raw value -> float */
+	uint32_t cmask[4];
+	uint8_t lo[4];
+	float border[4];              /* native channels, before any compare */
+	uint8_t swz_src[4], swz_ch[4];
+	struct sim_tex_lvl lv[NV40_TEX_MAX_LEVELS];
+};
+void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const uint8_t *mem);
+void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req *rq,
+			 float out[4][4]);
 
 #endif

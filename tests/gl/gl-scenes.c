@@ -1790,6 +1790,1096 @@ static int sc_mrt(const struct sc *s)
 	return 0;
 }
 
+/* ---- session 4: the rest of issue #4 ---- */
+
+/* 1 when the context lists extension `name`; scenes that need one return
+ * SC_UNSUPPORTED without it (llvmpipe has every one of them). */
+static int sc_ext(const char *name)
+{
+	const char *e = (const char *)glGetString(GL_EXTENSIONS);
+	size_t n = strlen(name);
+	for (const char *p = e; p && (p = strstr(p, name)); p += n)
+		if ((p == e || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
+			return 1;
+	fprintf(stderr, "gl-scenes: no %s\n", name);
+	return 0;
+}
+
+/* A 64x64 mipmapped checker (levels tinted apart) on the bound 2D texture. */
+static void sc_mip_checker(void)
+{
+	uint8_t *px = malloc(64 * 64 * 4);
+	if (!px)
+		return;
+	glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+	for (unsigned lvl = 0, n = 64; n; lvl++, n /= 2) {
+		for (unsigned y = 0; y < n; y++)
+			for (unsigned x = 0; x < n; x++) {
+				uint8_t *p = px + ((size_t)y * n + x) * 4;
+				int on = n >= 8 ? ((x * 8 / n + y * 8 / n) & 1) : (int)((x + y) & 1);
+				p[0] = (uint8_t)(on ? 220 : 30 + 25 * lvl);
+				p[1] = (uint8_t)(on ? 200 - 20 * lvl : 40);
+				p[2] = (uint8_t)(on ? 60 : 200 - 15 * lvl);
+				p[3] = 255;
+			}
+		glTexImage2D(GL_TEXTURE_2D, (GLint)lvl, GL_RGBA8, (GLsizei)n, (GLsizei)n, 0, GL_RGBA,
+			     GL_UNSIGNED_BYTE, px);
+	}
+	free(px);
+}
+
+/* A mipmapped checker plane at five tilts (trilinear) and, with `aniso`
+ * and the extension, the steepest again with 8x anisotropic filtering. */
+static int sc_tex_angles_do(const struct sc *s, int want_aniso)
+{
+	static const float tilt[6] = { 0, 30, 55, 70, 80, 80 };
+	GLuint t;
+	float maxaniso = 0;
+	glGenTextures(1, &t);
+	glBindTexture(GL_TEXTURE_2D, t);
+	sc_mip_checker();
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+	int aniso = want_aniso && sc_ext("GL_EXT_texture_filter_anisotropic");
+	if (want_aniso && !aniso)
+		return SC_UNSUPPORTED;
+	if (aniso)
+		glGetFloatv(GL_MAX_TEXTURE_MAX_ANISOTROPY_EXT, &maxaniso);
+	glEnable(GL_TEXTURE_2D);
+	glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_REPLACE);
+	glClearColor(0.2f, 0.2f, 0.25f, 1);
+	glClear(GL_COLOR_BUFFER_BIT);
+	for (unsigned i = 0; i < 6; i++) {
+		if (i == 5 && !aniso)
+			break;
+		if (aniso)
+			glTexParameterf(GL_TEXTURE_2D, GL_TEXTURE_MAX_ANISOTROPY_EXT,
+					i == 5 ? (maxaniso < 8 ? maxaniso : 8) : 1);
+		glViewport((int)(i % 3) * s->w / 3, (int)(i / 3) * s->h / 2, s->w / 3, s->h / 2);
+		glMatrixMode(GL_PROJECTION);
+		glLoadIdentity();
+		glFrustum(-0.6, 0.6, -0.9, 0.9, 1, 30);
+		glMatrixMode(GL_MODELVIEW);
+		glLoadIdentity();
+		glTranslatef(0, 0, -2.2f);
+		glRotatef(-tilt[i], 1, 0, 0);
+		glRotatef(12, 0, 0, 1);
+		glBegin(GL_QUADS);
+		glTexCoord2f(0, 0);
+		glVertex2f(-1, -1.5f);
+		glTexCoord2f(4, 0);
+		glVertex2f(1, -1.5f);
+		glTexCoord2f(4, 6);
+		glVertex2f(1, 1.5f);
+		glTexCoord2f(0, 6);
+		glVertex2f(-1, 1.5f);
+		glEnd();
+	}
+	glViewport(0, 0, s->w, s->h);
+	glDisable(GL_TEXTURE_2D);
+	glDeleteTextures(1, &t);
+	return 0;
+}
+
+static int sc_tex_angles(const struct sc *s) { return sc_tex_angles_do(s, 0); }
+static int sc_tex_aniso(const struct sc *s) { return sc_tex_angles_do(s, 1); }
+
+/* An 8x8x4 volume texture, nearest between slices and linear, sliced by a
+ * quad whose r runs across it. */
+static int sc_tex_3d(const struct sc *s)
+{
+	enum { N = 8, D = 4 };
+	uint8_t px[N * N * D * 4];
+	GLuint t;
+	(void)s;
+	for (unsigned z = 0; z < D; z++)
+		for (unsigned y = 0; y < N; y++)
+			for (unsigned x = 0; x < N; x++) {
+				uint8_t *p = px + ((z * N + y) * N + x) * 4;
+				p[0] = (uint8_t)(x * 32);
+				p[1] = (uint8_t)(((x + y + z) & 1) ? 220 : 40);
+				p[2] = (uint8_t)(z * 80);
+				p[3] = 255;
+			}
+	glGenTextures(1, &t);
+	glBindTexture(GL_TEXTURE_3D, t);
+	glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+	glTexImage3D(GL_TEXTURE_3D, 0, GL_RGBA8, N, N, D, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+	glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+	glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+	glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_WRAP_R, GL_CLAMP_TO_EDGE);
+	sc_clear_unit(0, 0, 0, 1);
+	glEnable(GL_TEXTURE_3D);
+	glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_REPLACE);
+	for (int i = 0; i < 2; i++) {
+		GLenum f = i ? GL_LINEAR : GL_NEAREST;
+		float y0 = 0.05f + 0.5f * (float)i;
+		glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MIN_FILTER, (GLint)f);
+		glTexParameteri(GL_TEXTURE_3D, GL_TEXTURE_MAG_FILTER, (GLint)f);
+		glBegin(GL_QUADS);
+		glTexCoord3f(0.01f, 0.02f, 0.03f);
+		glVertex2f(0.05f, y0);
+		glTexCoord3f(1.51f, 0.02f, 0.97f);
+		glVertex2f(0.95f, y0);
+		glTexCoord3f(1.51f, 1.02f, 0.97f);
+		glVertex2f(0.95f, y0 + 0.4f);
+		glTexCoord3f(0.01f, 1.02f, 0.03f);
+		glVertex2f(0.05f, y0 + 0.4f);
+		glEnd();
+	}
+	glDisable(GL_TEXTURE_3D);
+	glDeleteTextures(1, &t);
+	return 0;
+}
+
+/* A 24x20 rectangle texture (unnormalised coordinates), nearest and
+ * linear, clamped to its edge. */
+static int sc_tex_rect(const struct sc *s)
+{
+	enum { W = 24, H = 20 };
+	uint8_t px[W * H * 4];
+	GLuint t;
+	(void)s;
+	if (!sc_ext("GL_ARB_texture_rectangle"))
+		return SC_UNSUPPORTED;
+	for (unsigned y = 0; y < H; y++)
+		for (unsigned x = 0; x < W; x++) {
+			uint8_t *p = px + (y * W + x) * 4;
+			p[0] = (uint8_t)(x * 10);
+			p[1] = (uint8_t)(y * 12);
+			p[2] = (uint8_t)(((x / 3 + y / 3) & 1) ? 230 : 20);
+			p[3] = 255;
+		}
+	glGenTextures(1, &t);
+	glBindTexture(GL_TEXTURE_RECTANGLE_ARB, t);
+	glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+	glTexImage2D(GL_TEXTURE_RECTANGLE_ARB, 0, GL_RGBA8, W, H, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+	glTexParameteri(GL_TEXTURE_RECTANGLE_ARB, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+	glTexParameteri(GL_TEXTURE_RECTANGLE_ARB, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+	sc_clear_unit(0, 0, 0, 1);
+	glEnable(GL_TEXTURE_RECTANGLE_ARB);
+	glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_REPLACE);
+	for (int i = 0; i < 2; i++) {
+		GLenum f = i ? GL_LINEAR : GL_NEAREST;
+		float x0 = 0.04f + 0.48f * (float)i;
+		glTexParameteri(GL_TEXTURE_RECTANGLE_ARB, GL_TEXTURE_MIN_FILTER, (GLint)f);
+		glTexParameteri(GL_TEXTURE_RECTANGLE_ARB, GL_TEXTURE_MAG_FILTER, (GLint)f);
+		glBegin(GL_QUADS);
+		glTexCoord2f(-2.03f, -1.01f);
+		glVertex2f(x0, 0.06f);
+		glTexCoord2f(W + 2.03f, -1.01f);
+		glVertex2f(x0 + 0.44f, 0.06f);
+		glTexCoord2f(W + 2.03f, H + 1.01f);
+		glVertex2f(x0 + 0.44f, 0.94f);
+		glTexCoord2f(-2.03f, H + 1.01f);
+		glVertex2f(x0, 0.94f);
+		glEnd();
+	}
+	glDisable(GL_TEXTURE_RECTANGLE_ARB);
+	glDeleteTextures(1, &t);
+	return 0;
+}
+
+/* A 16x16 depth texture compared against r (GL_COMPARE_R_TO_TEXTURE),
+ * LEQUAL and GREATER, nearest (and linear: NV4x filters the results). */
+static int sc_tex_shadow(const struct sc *s)
+{
+	enum { N = 16 };
+	float dz[N * N];
+	GLuint t;
+	(void)s;
+	for (unsigned y = 0; y < N; y++)
+		for (unsigned x = 0; x < N; x++)
+			dz[y * N + x] = ((x / 2 + y / 2) & 1) ? 0.25f + 0.03f * (float)x
+							      : 0.7f - 0.02f * (float)y;
+	glGenTextures(1, &t);
+	glBindTexture(GL_TEXTURE_2D, t);
+	glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT24, N, N, 0, GL_DEPTH_COMPONENT, GL_FLOAT,
+		     dz);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_R_TO_TEXTURE);
+	glTexParameteri(GL_TEXTURE_2D, GL_DEPTH_TEXTURE_MODE, GL_LUMINANCE);
+	sc_clear_unit(0.1f, 0, 0.2f, 1);
+	glEnable(GL_TEXTURE_2D);
+	glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_MODULATE);
+	for (int i = 0; i < 2; i++) {
+		float y0 = 0.05f + 0.48f * (float)i;
+		glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_FUNC, i ? GL_GREATER : GL_LEQUAL);
+		glColor3f(1, 0.8f, 0.5f);
+		/* r runs 0.2..0.8 across, off the texels' depths */
+		glBegin(GL_QUADS);
+		glTexCoord3f(0.01f, 0.01f, 0.213f);
+		glVertex2f(0.05f, y0);
+		glTexCoord3f(0.99f, 0.01f, 0.813f);
+		glVertex2f(0.95f, y0);
+		glTexCoord3f(0.99f, 0.99f, 0.813f);
+		glVertex2f(0.95f, y0 + 0.42f);
+		glTexCoord3f(0.01f, 0.99f, 0.213f);
+		glVertex2f(0.05f, y0 + 0.42f);
+		glEnd();
+	}
+	glDisable(GL_TEXTURE_2D);
+	glDeleteTextures(1, &t);
+	return 0;
+}
+
+/* One 16x16 S3TC texture per format, the blocks written by hand (two
+ * colours and indices per 4x4 block, explicit and interpolated alpha). */
+static int sc_tex_s3tc(const struct sc *s)
+{
+	static const GLenum fmt[3] = { GL_COMPRESSED_RGBA_S3TC_DXT1_EXT,
+				       GL_COMPRESSED_RGBA_S3TC_DXT3_EXT,
+				       GL_COMPRESSED_RGBA_S3TC_DXT5_EXT };
+	uint8_t blk[16 * 16];          /* 16 blocks of at most 16 bytes */
+	GLuint t[3];
+	(void)s;
+	if (!sc_ext("GL_EXT_texture_compression_s3tc"))
+		return SC_UNSUPPORTED;
+	glGenTextures(3, t);
+	for (unsigned f = 0; f < 3; f++) {
+		unsigned bs = f ? 16 : 8, o = 0;
+		for (unsigned b = 0; b < 16; b++) {
+			uint8_t *p = blk + o;
+			if (f == 1) {            /* DXT3: 4-bit alpha per texel */
+				for (unsigned k = 0; k < 8; k++)
+					p[k] = (uint8_t)(((b + k) * 37) & 0xff);
+				p += 8;
+			} else if (f == 2) {     /* DXT5: two alphas, 3-bit indices */
+				p[0] = (uint8_t)(40 + b * 12);
+				p[1] = (uint8_t)(b & 1 ? 250 : 10);
+				for (unsigned k = 2; k < 8; k++)
+					p[k] = (uint8_t)((b * 29 + k * 71) & 0xff);
+				p += 8;
+			}
+			/* colour: c0, c1 as R5G6B5, then 2-bit indices */
+			uint16_t c0 = (uint16_t)(((b * 2) << 11) | ((63 - b * 3) << 5) | (b + 8));
+			uint16_t c1 = (uint16_t)(((31 - b) << 11) | ((b * 4) << 5) | (31 - b));
+			if (f == 0 && (b & 3) == 1) {   /* DXT1 three-colour + transparent */
+				uint16_t tt = c0; c0 = c1 < c0 ? c1 : c0; c1 = tt > c1 ? tt : c1;
+			}
+			p[0] = (uint8_t)c0; p[1] = (uint8_t)(c0 >> 8);
+			p[2] = (uint8_t)c1; p[3] = (uint8_t)(c1 >> 8);
+			for (unsigned k = 4; k < 8; k++)
+				p[k] = (uint8_t)((b * 53 + k * 97) & 0xff);
+			o += bs;
+		}
+		glBindTexture(GL_TEXTURE_2D, t[f]);
+		glCompressedTexImage2D(GL_TEXTURE_2D, 0, fmt[f], 16, 16, 0, (GLsizei)(16 * bs), blk);
+		glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+		glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	}
+	sc_clear_unit(0.3f, 0.3f, 0.3f, 1);
+	glEnable(GL_TEXTURE_2D);
+	glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_REPLACE);
+	glEnable(GL_BLEND);
+	glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+	for (unsigned f = 0; f < 3; f++) {
+		/* 16 texels over 64 pixels: texel edges on pixel edges */
+		float x = (float)(f % 2) * 0.5f, y = (float)(f / 2) * 0.5f;
+		glBindTexture(GL_TEXTURE_2D, t[f]);
+		sc_rect(x, y, x + 0.5f, y + 0.5f);
+	}
+	glDisable(GL_BLEND);
+	glDisable(GL_TEXTURE_2D);
+	glDeleteTextures(3, t);
+	return 0;
+}
+
+/* L8, A8, L8A8, RGBA4, RGB5A1 and R5G6B5 sources (the internal formats
+ * NV4x has for them), blended over the backdrop so alpha shows. */
+static int sc_tex_formats(const struct sc *s)
+{
+	static const struct { GLenum ifmt, fmt, type; unsigned bpp; } f[6] = {
+		{ GL_LUMINANCE8, GL_LUMINANCE, GL_UNSIGNED_BYTE, 1 },
+		{ GL_ALPHA8, GL_ALPHA, GL_UNSIGNED_BYTE, 1 },
+		{ GL_LUMINANCE8_ALPHA8, GL_LUMINANCE_ALPHA, GL_UNSIGNED_BYTE, 2 },
+		{ GL_RGBA4, GL_RGBA, GL_UNSIGNED_SHORT_4_4_4_4, 2 },
+		{ GL_RGB5_A1, GL_RGBA, GL_UNSIGNED_SHORT_5_5_5_1, 2 },
+		{ GL_RGB5, GL_RGB, GL_UNSIGNED_SHORT_5_6_5, 2 },
+	};
+	uint8_t px[8 * 8 * 2];
+	GLuint t;
+	(void)s;
+	sc_clear_unit(0, 0, 0, 1);
+	sc_backdrop_flat();
+	glGenTextures(1, &t);
+	glBindTexture(GL_TEXTURE_2D, t);
+	glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	glEnable(GL_TEXTURE_2D);
+	glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_MODULATE);
+	glEnable(GL_BLEND);
+	glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+	for (unsigned i = 0; i < 6; i++) {
+		float x0, y0, x1, y1;
+		for (unsigned k = 0; k < 64 * f[i].bpp; k++)
+			px[k] = (uint8_t)(k * 47 + i * 13 + (k >> 3) * 29);
+		glTexImage2D(GL_TEXTURE_2D, 0, (GLint)f[i].ifmt, 8, 8, 0, f[i].fmt, f[i].type, px);
+		sc_panel(i, 3, 2, &x0, &y0, &x1, &y1);
+		glColor4f(1, 0.9f, 0.8f, 1);
+		/* 8 texels over about 34 pixels: no texel edge on a pixel centre */
+		sc_rect(x0, y0, x0 + 8 * 4.25f / 128, y0 + 8 * 4.25f / 128);
+	}
+	glDisable(GL_BLEND);
+	glDisable(GL_TEXTURE_2D);
+	glDeleteTextures(1, &t);
+	return 0;
+}
+
+/* Render to an R5G6B5 texture and to a Z16 depth texture (the depth of a
+ * sloped quad), then draw both: the colour one filtered, the depth one as
+ * luminance. */
+static int sc_rt_formats(const struct sc *s)
+{
+	GLuint t[2], fbo, rb;
+	glGenTextures(2, t);
+	glBindTexture(GL_TEXTURE_2D, t[0]);
+	glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB5, 32, 32, 0, GL_RGB, GL_UNSIGNED_SHORT_5_6_5, NULL);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	glBindTexture(GL_TEXTURE_2D, t[1]);
+	glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT16, 32, 32, 0, GL_DEPTH_COMPONENT,
+		     GL_UNSIGNED_SHORT, NULL);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	glTexParameteri(GL_TEXTURE_2D, GL_DEPTH_TEXTURE_MODE, GL_LUMINANCE);
+	glGenFramebuffersEXT(1, &fbo);
+	glGenRenderbuffersEXT(1, &rb);
+	glBindFramebufferEXT(GL_FRAMEBUFFER_EXT, fbo);
+	/* colour: R5G6B5 with a Z16 depth buffer (NV4x pairs 16-bit colour
+	 * with 16-bit depth) */
+	glBindRenderbufferEXT(GL_RENDERBUFFER_EXT, rb);
+	glRenderbufferStorageEXT(GL_RENDERBUFFER_EXT, GL_DEPTH_COMPONENT16, 32, 32);
+	glFramebufferTexture2DEXT(GL_FRAMEBUFFER_EXT, GL_COLOR_ATTACHMENT0_EXT, GL_TEXTURE_2D, t[0],
+				  0);
+	glFramebufferRenderbufferEXT(GL_FRAMEBUFFER_EXT, GL_DEPTH_ATTACHMENT_EXT,
+				     GL_RENDERBUFFER_EXT, rb);
+	if (glCheckFramebufferStatusEXT(GL_FRAMEBUFFER_EXT) != GL_FRAMEBUFFER_COMPLETE_EXT) {
+		fprintf(stderr, "gl-scenes: the R5G6B5 FBO is not complete\n");
+		return SC_UNSUPPORTED;
+	}
+	glViewport(0, 0, 32, 32);
+	sc_ortho_unit();
+	glClearColor(0.1f, 0.2f, 0.3f, 1);
+	glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+	glEnable(GL_DEPTH_TEST);
+	static const float c[4][4] = {
+		{ 1, 0, 0, 1 }, { 0, 1, 0, 1 }, { 0, 0, 1, 1 }, { 1, 1, 1, 1 },
+	};
+	sc_quad_colors(0.1f, 0.1f, 0.9f, 0.9f, c);
+	glColor3f(1, 1, 0);
+	glBegin(GL_TRIANGLES);      /* crosses the quad in depth */
+	glVertex3f(0.05f, 0.5f, 0.9f);
+	glVertex3f(0.95f, 0.3f, -0.9f);
+	glVertex3f(0.6f, 0.95f, -0.9f);
+	glEnd();
+	/* depth only: Z16 texture, no colour buffer */
+	glFramebufferTexture2DEXT(GL_FRAMEBUFFER_EXT, GL_COLOR_ATTACHMENT0_EXT, GL_TEXTURE_2D, 0, 0);
+	glFramebufferTexture2DEXT(GL_FRAMEBUFFER_EXT, GL_DEPTH_ATTACHMENT_EXT, GL_TEXTURE_2D, t[1],
+				  0);
+	glDrawBuffer(GL_NONE);
+	glReadBuffer(GL_NONE);
+	if (glCheckFramebufferStatusEXT(GL_FRAMEBUFFER_EXT) != GL_FRAMEBUFFER_COMPLETE_EXT) {
+		fprintf(stderr, "gl-scenes: the Z16 FBO is not complete\n");
+		return SC_UNSUPPORTED;
+	}
+	glClearDepth(1.0);
+	glClear(GL_DEPTH_BUFFER_BIT);
+	glBegin(GL_QUADS);
+	glVertex3f(0.05f, 0.05f, -0.8f);
+	glVertex3f(0.95f, 0.05f, 0.1f);
+	glVertex3f(0.95f, 0.95f, 0.7f);
+	glVertex3f(0.05f, 0.95f, -0.2f);
+	glEnd();
+	glDisable(GL_DEPTH_TEST);
+	glDrawBuffer(GL_COLOR_ATTACHMENT0_EXT);
+	glReadBuffer(GL_COLOR_ATTACHMENT0_EXT);
+
+	glBindFramebufferEXT(GL_FRAMEBUFFER_EXT, s->fbo);
+	glViewport(0, 0, s->w, s->h);
+	sc_clear_unit(0, 0, 0, 1);
+	glEnable(GL_TEXTURE_2D);
+	glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_REPLACE);
+	for (int i = 0; i < 2; i++) {
+		glBindTexture(GL_TEXTURE_2D, t[i]);
+		/* 32 texels over 64 pixels */
+		sc_rect(0.5f * (float)i, 0.25f, 0.5f * (float)i + 0.5f, 0.75f);
+	}
+	glDisable(GL_TEXTURE_2D);
+	glDeleteFramebuffersEXT(1, &fbo);
+	glDeleteRenderbuffersEXT(1, &rb);
+	glDeleteTextures(2, t);
+	return 0;
+}
+
+/* Shadow-volume style two-sided stencil in one pass (glStencilFuncSeparate,
+ * glStencilOpSeparate with INCR_WRAP / DECR_WRAP on depth fail, z-fail
+ * "Carmack's reverse"), a reference masked, then a count shown in bands. */
+static int sc_two_sided_stencil(const struct sc *s)
+{
+	glMatrixMode(GL_PROJECTION);
+	glLoadIdentity();
+	glFrustum(-1, 1, -(double)s->h / s->w, (double)s->h / s->w, 2, 30);
+	glMatrixMode(GL_MODELVIEW);
+	glLoadIdentity();
+	glTranslatef(0.2f, -0.3f, -6);
+	glRotatef(30, 1, 0, 0);
+	glRotatef(25, 0, 1, 0);
+	glClearColor(0.1f, 0.15f, 0.1f, 1);
+	glClearStencil(0x80);
+	glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+	glEnable(GL_DEPTH_TEST);
+	glBegin(GL_QUADS);
+	glColor3f(0.6f, 0.7f, 0.5f);
+	glVertex3f(-3, 0, 3);
+	glVertex3f(3, 0, 3);
+	glColor3f(0.4f, 0.5f, 0.8f);
+	glVertex3f(3, 0, -3);
+	glVertex3f(-3, 0, -3);
+	glEnd();
+	glColor3f(0.8f, 0.4f, 0.2f);
+	sc_prism(-0.6f, 0.4f, 0, 0.9f, -0.5f, 0.5f);
+	glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+	glDepthMask(GL_FALSE);
+	glEnable(GL_STENCIL_TEST);
+	/* z-fail: back faces increment, front faces decrement where the depth
+	 * test fails; both sides' functions pass with different references */
+	glStencilFuncSeparate(GL_FRONT, GL_ALWAYS, 0, 0xff);
+	glStencilFuncSeparate(GL_BACK, GL_NOTEQUAL, 0x13, 0x0f);
+	glStencilOpSeparate(GL_BACK, GL_KEEP, GL_INCR_WRAP, GL_KEEP);
+	glStencilOpSeparate(GL_FRONT, GL_KEEP, GL_DECR_WRAP, GL_KEEP);
+	sc_prism(-1.5f, 0.3f, -0.5f, 0.7f, -1.2f, 1.6f);
+	sc_prism(-0.2f, 1.4f, -0.4f, 0.5f, -2.0f, 0.4f);
+	sc_prism(-2.0f, -0.8f, -0.3f, 1.3f, -0.3f, 2.2f);
+	/* wrap both ways around zero: a 0x00 / 0xff pair in a corner */
+	glStencilFunc(GL_ALWAYS, 0, 0xff);
+	glStencilOpSeparate(GL_FRONT_AND_BACK, GL_KEEP, GL_KEEP, GL_INVERT);
+	glStencilMask(0x0f);
+	glDisable(GL_DEPTH_TEST);
+	sc_ortho_unit();
+	sc_rect_flat(0.02f, 0.8f, 0.2f, 0.98f);
+	glStencilMask(0xff);
+	glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+	glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
+	glEnable(GL_BLEND);
+	glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+	static const struct { GLenum fn; GLint ref; float c[4]; } band[4] = {
+		{ GL_LESS, 0x80, { 0, 0, 0.2f, 0.6f } },         /* count >= 1 */
+		{ GL_LESS, 0x81, { 0.5f, 0, 0, 0.5f } },         /* count >= 2 */
+		{ GL_GREATER, 0x80, { 0, 0.6f, 0.6f, 0.5f } },   /* below the clear */
+		{ GL_EQUAL, 0x8f, { 1, 1, 0, 0.7f } },           /* the inverted corner */
+	};
+	for (unsigned i = 0; i < 4; i++) {
+		glStencilFunc(band[i].fn, band[i].ref, 0xff);
+		glColor4fv(band[i].c);
+		sc_rect_flat(0, 0, 1, 1);
+	}
+	glDisable(GL_BLEND);
+	glDisable(GL_STENCIL_TEST);
+	glDepthMask(GL_TRUE);
+	return 0;
+}
+
+/* Two-sided lighting: a lit cylinder open at its ends, seen from above, so
+ * its inside (back faces, back material) shows beside its outside; the
+ * fixed-function path and a GLSL vertex shader with
+ * GL_VERTEX_PROGRAM_TWO_SIDE writing gl_BackColor. */
+static int sc_two_sided_lighting(const struct sc *s)
+{
+	static const GLfloat pos[4] = { 0.4f, 1, 0.8f, 0 };
+	static const GLfloat front[4] = { 0.9f, 0.5f, 0.2f, 1 }, back[4] = { 0.2f, 0.5f, 0.9f, 1 };
+	static const char vs[] =
+		"#version 110\n"
+		"void main() {\n"
+		"  vec3 n = normalize(gl_NormalMatrix * gl_Normal);\n"
+		"  float d = dot(n, vec3(0.0, 0.6, 0.8));\n"
+		"  gl_FrontColor = vec4(0.2 + 0.8 * max(d, 0.0), 0.8, 0.3, 1.0);\n"
+		"  gl_BackColor = vec4(0.8, 0.2, 0.2 + 0.8 * max(-d, 0.0), 1.0);\n"
+		"  gl_Position = ftransform();\n"
+		"}\n";
+	const float pi = 3.14159265f;
+	GLuint prog = sc_program(vs, NULL);
+	if (!prog)
+		return -1;
+	glMatrixMode(GL_PROJECTION);
+	glLoadIdentity();
+	glFrustum(-1, 1, -(double)s->h / s->w, (double)s->h / s->w, 2, 20);
+	glClearColor(0, 0, 0, 1);
+	glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+	glEnable(GL_DEPTH_TEST);
+	glLightfv(GL_LIGHT0, GL_POSITION, pos);
+	glLightModeli(GL_LIGHT_MODEL_TWO_SIDE, GL_TRUE);
+	glMaterialfv(GL_FRONT, GL_AMBIENT_AND_DIFFUSE, front);
+	glMaterialfv(GL_BACK, GL_AMBIENT_AND_DIFFUSE, back);
+	for (int pass = 0; pass < 2; pass++) {
+		glMatrixMode(GL_MODELVIEW);
+		glLoadIdentity();
+		glTranslatef(pass ? 0.9f : -0.9f, 0, -5);
+		glRotatef(50, 1, 0, 0);
+		glRotatef(20, 0, 0, 1);
+		if (pass) {
+			glUseProgram(prog);
+			glEnable(GL_VERTEX_PROGRAM_TWO_SIDE);
+		} else {
+			glEnable(GL_LIGHTING);
+			glEnable(GL_LIGHT0);
+		}
+		glBegin(GL_QUAD_STRIP);
+		for (int i = 0; i <= 20; i++) {
+			float a = 2 * pi * (float)i / 20;
+			glNormal3f(cosf(a), 0, sinf(a));
+			glVertex3f(0.7f * cosf(a), -0.8f, 0.7f * sinf(a));
+			glVertex3f(0.7f * cosf(a), 0.8f, 0.7f * sinf(a));
+		}
+		glEnd();
+		glDisable(GL_LIGHTING);
+		glUseProgram(0);
+		glDisable(GL_VERTEX_PROGRAM_TWO_SIDE);
+	}
+	glLightModeli(GL_LIGHT_MODEL_TWO_SIDE, GL_FALSE);
+	glDeleteProgram(prog);
+	return 0;
+}
+
+/* Flat shading with the provoking vertex: each primitive type (last
+ * vertex; first for GL_POLYGON; glProvokingVertex first if exposed). */
+static int sc_flat_shading(const struct sc *s)
+{
+	static const GLenum prim[6] = { GL_TRIANGLES, GL_TRIANGLE_STRIP, GL_TRIANGLE_FAN,
+					GL_QUADS, GL_QUAD_STRIP, GL_POLYGON };
+	(void)s;
+	sc_clear_unit(0, 0, 0, 1);
+	glShadeModel(GL_FLAT);
+	int pvx = sc_ext("GL_EXT_provoking_vertex");
+	for (unsigned pass = 0; pass < (pvx ? 2u : 1u); pass++) {
+		if (pvx)
+			glProvokingVertexEXT(pass ? GL_FIRST_VERTEX_CONVENTION_EXT
+						  : GL_LAST_VERTEX_CONVENTION_EXT);
+		for (unsigned i = 0; i < 6; i++) {
+			float x0 = 0.02f + 0.163f * (float)i, y0 = 0.04f + 0.5f * (float)pass;
+			glBegin(prim[i]);
+			for (int k = 0; k < 6; k++) {
+				glColor3f((float)(k % 3) / 2, (float)((k + 1) % 4) / 3, (float)k / 5);
+				float fx, fy;
+				if (prim[i] == GL_TRIANGLE_FAN || prim[i] == GL_POLYGON) {
+					float a = (float)k * 1.05f;
+					fx = k ? 0.07f + 0.07f * cosf(a) : 0.07f;
+					fy = k ? 0.2f + 0.18f * sinf(a) : 0.2f;
+					if (prim[i] == GL_POLYGON) {
+						fx = 0.07f + 0.07f * cosf(a);
+						fy = 0.2f + 0.18f * sinf(a);
+					}
+				} else if (prim[i] == GL_TRIANGLES || prim[i] == GL_QUADS) {
+					static const float q[6][2] = {
+						{ 0, 0 }, { 0.14f, 0.02f }, { 0.12f, 0.2f },
+						{ 0.01f, 0.22f }, { 0.13f, 0.41f }, { 0.02f, 0.38f },
+					};
+					fx = q[k][0];
+					fy = q[k][1];
+				} else {
+					fx = (k & 1) ? 0.13f : 0.01f;
+					fy = 0.02f + 0.08f * (float)k;
+				}
+				glVertex2f(x0 + fx, y0 + fy);
+			}
+			glEnd();
+		}
+	}
+	if (pvx)
+		glProvokingVertexEXT(GL_LAST_VERTEX_CONVENTION_EXT);
+	glShadeModel(GL_SMOOTH);
+	return 0;
+}
+
+/* glPolygonMode LINE and POINT, front and back apart, on triangles, quads,
+ * a quad strip and a polygon (only the primitives' own edges, not the
+ * diagonals they are drawn with), with polygon offset on the lines over a
+ * filled copy; a primitive whose edge flag is false throughout draws
+ * nothing.  Edge flags that differ within a primitive are left out: Mesa's
+ * nv30 drops the vertex program's edge-flag output [Mesa:
+ * nvfx_vertprog.c, TGSI_SEMANTIC_EDGEFLAG], so the card draws every edge. */
+static int sc_polygon_mode(const struct sc *s)
+{
+	float W = (float)s->w, H = (float)s->h;
+	sc_clear_pixels(s, 0, 0, 0.1f, 1);
+	glMatrixMode(GL_PROJECTION);
+	glLoadIdentity();
+	glOrtho(0, s->w, 0, s->h, -1, 1);
+	glEnable(GL_DEPTH_TEST);
+	glDepthFunc(GL_LEQUAL);
+	glClear(GL_DEPTH_BUFFER_BIT);
+	for (int pass = 0; pass < 2; pass++) {
+		float oy = pass ? H * 0.5f : 0;
+		if (pass) {
+			glPolygonMode(GL_FRONT, GL_POINT);
+			glPolygonMode(GL_BACK, GL_LINE);
+			glPointSize(3);
+		} else {
+			glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+		}
+		/* a CCW triangle and a CW one */
+		glColor3f(1, 0.4f, 0.2f);
+		glBegin(GL_TRIANGLES);
+		glVertex2f(W * 0.05f + 0.3f, oy + H * 0.05f + 0.2f);
+		glVertex2f(W * 0.3f + 0.3f, oy + H * 0.08f + 0.2f);
+		glVertex2f(W * 0.15f + 0.3f, oy + H * 0.4f + 0.2f);
+		glColor3f(0.3f, 1, 0.4f);
+		glVertex2f(W * 0.35f + 0.3f, oy + H * 0.05f + 0.2f);
+		glVertex2f(W * 0.38f + 0.3f, oy + H * 0.42f + 0.2f);
+		glVertex2f(W * 0.55f + 0.3f, oy + H * 0.1f + 0.2f);
+		glEnd();
+		/* a quad, then a quad strip of two */
+		glBegin(GL_QUADS);
+		glColor3f(1, 1, 0.3f);
+		glVertex2f(W * 0.6f + 0.3f, oy + H * 0.05f + 0.2f);
+		glVertex2f(W * 0.93f + 0.3f, oy + H * 0.07f + 0.2f);
+		glVertex2f(W * 0.9f + 0.3f, oy + H * 0.2f + 0.2f);
+		glVertex2f(W * 0.62f + 0.3f, oy + H * 0.19f + 0.2f);
+		glEnd();
+		glBegin(GL_QUAD_STRIP);
+		glColor3f(0.4f, 0.8f, 1);
+		for (int i = 0; i < 3; i++) {
+			glVertex2f(W * (0.6f + 0.15f * (float)i) + 0.3f, oy + H * 0.25f + 0.2f);
+			glVertex2f(W * (0.62f + 0.15f * (float)i) + 0.3f, oy + H * 0.43f + 0.2f);
+		}
+		glEnd();
+		/* nothing: every edge flag false */
+		glEdgeFlag(GL_FALSE);
+		glBegin(GL_TRIANGLES);
+		glVertex2f(W * 0.1f, oy + H * 0.3f);
+		glVertex2f(W * 0.5f, oy + H * 0.3f);
+		glVertex2f(W * 0.3f, oy + H * 0.45f);
+		glEnd();
+		glEdgeFlag(GL_TRUE);
+	}
+	/* a filled pentagon in the middle, its outline over it through polygon
+	 * offset (the lines pulled forward, the fill coplanar) */
+	glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+	glMatrixMode(GL_MODELVIEW);
+	glTranslatef(W * 0.5f, H * 0.48f, 0);
+	glRotatef(35, 1, 0, 0);
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass) {
+			glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+			glEnable(GL_POLYGON_OFFSET_LINE);
+			glPolygonOffset(-1, -2);
+			glColor3f(1, 1, 1);
+			glLineWidth(2);
+		} else {
+			glColor3f(0.5f, 0.2f, 0.6f);
+		}
+		glBegin(GL_POLYGON);
+		for (int i = 0; i < 5; i++) {
+			float a = (float)i * 2 * 3.14159265f / 5 + 0.4f;
+			glVertex3f(W * 0.13f * cosf(a) + 0.3f, H * 0.1f * sinf(a) + 0.2f,
+				   0.3f * cosf(a));
+		}
+		glEnd();
+	}
+	glDisable(GL_POLYGON_OFFSET_LINE);
+	glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+	glLineWidth(1);
+	glPointSize(1);
+	glDisable(GL_DEPTH_TEST);
+	return 0;
+}
+
+/* Wide lines (integer widths: llvmpipe rounds them), stippled lines with
+ * factors 1..4, a stippled wide line, smooth colour along them. */
+static int sc_lines_wide_stipple(const struct sc *s)
+{
+	static const GLushort pat[4] = { 0xf0f0, 0x3333, 0xff18, 0x0fff };
+	float W = (float)s->w, H = (float)s->h;
+	sc_clear_pixels(s, 0, 0.05f, 0, 1);
+	glEnable(GL_LINE_STIPPLE);
+	for (int i = 0; i < 4; i++) {
+		float y = H * (0.06f + 0.09f * (float)i) + 0.3f;
+		glLineStipple(i + 1, pat[i]);
+		glLineWidth((float)(1 + (i == 3) * 3));
+		glBegin(GL_LINES);
+		glColor3f(1, 0.3f * (float)i, 0);
+		glVertex2f(W * 0.04f + 0.3f, y);
+		glColor3f(0, 0.3f * (float)i, 1);
+		glVertex2f(W * 0.96f + 0.3f, y + H * 0.05f * (float)(i & 1));
+		/* a steep one */
+		glColor3f(0.3f, 1, 0.3f * (float)i);
+		glVertex2f(W * (0.1f + 0.1f * (float)i) + 0.3f, H * 0.45f + 0.2f);
+		glVertex2f(W * (0.14f + 0.12f * (float)i) + 0.3f, H * 0.95f + 0.2f);
+		glEnd();
+	}
+	glDisable(GL_LINE_STIPPLE);
+	for (int i = 0; i < 4; i++) {
+		float w = (float)(2 + 2 * i);
+		glLineWidth(w);
+		glBegin(GL_LINES);
+		glColor3f(1, 1, 0.25f * (float)i);
+		glVertex2f(W * 0.62f + 0.3f, H * (0.48f + 0.12f * (float)i) + 0.2f);
+		glColor3f(0.8f, 0.2f, 1);
+		glVertex2f(W * 0.95f + 0.3f, H * (0.52f + 0.13f * (float)i) + 0.2f);
+		glEnd();
+	}
+	glLineWidth(1);
+	return 0;
+}
+
+/* An ARB fragment program per band, the bands together using every
+ * opcode of ARB_fragment_program: each maps fragment.texcoord[0] (0..1
+ * across the band) and the colour to a result in 0..1. */
+static int sc_arb_fp_opcodes(const struct sc *s)
+{
+	static const char *const body[] = {
+		/* ABS ADD CMP MAD SUB */
+		"SUB t, fragment.texcoord[0], 0.5;\n"
+		"ABS a, t;\n"
+		"CMP r.x, t.x, 0.2, 0.8;\n"
+		"ADD r.y, a.x, a.y;\n"
+		"MAD r.z, a.y, 1.5, 0.1;\n"
+		"MOV r.w, 1;\n",
+		/* COS SIN SCS */
+		"MUL t, fragment.texcoord[0], 6.0;\n"
+		"COS a.x, t.x;\n"
+		"SIN a.y, t.y;\n"
+		"SCS b.xy, t.x;\n"
+		"MAD r.xy, a, 0.5, 0.5;\n"
+		"MAD r.z, b.y, 0.25, 0.5;\n"
+		"MOV r.w, 1;\n",
+		/* DP3 DP4 DPH */
+		"DP3 r.x, fragment.texcoord[0], { 0.5, 0.3, 0.2, 0 };\n"
+		"DP4 r.y, fragment.color, { 0.3, 0.3, 0.2, 0.1 };\n"
+		"DPH r.z, fragment.texcoord[0], { 0.4, -0.3, 0.1, 0.45 };\n"
+		"MOV r.w, 1;\n",
+		/* DST EX2 LG2 */
+		"ADD t, fragment.texcoord[0], 0.5;\n"
+		"DST a, { 1, 0.6, 0.8, 1 }, { 1, 0.5, 1, 0.4 };\n"
+		"EX2 r.x, -t.x;\n"
+		"LG2 r.y, t.y;\n"
+		"MUL r.z, a.y, a.z;\n"
+		"MOV r.w, a.w;\n",
+		/* FLR FRC */
+		"MUL t, fragment.texcoord[0], 3.7;\n"
+		"FLR a, t;\n"
+		"FRC b, t;\n"
+		"MUL r.x, a.x, 0.25;\n"
+		"MOV r.y, b.x;\n"
+		"MOV r.z, b.y;\n"
+		"MOV r.w, 1;\n",
+		/* KIL LIT */
+		"SUB t, fragment.texcoord[0], { 0.3, 0.2, 0, 0 };\n"
+		"KIL t;\n"
+		"MOV a, { 0, 0, 0, 8 };\n"
+		"MOV a.xy, fragment.texcoord[0];\n"
+		"LIT b, a;\n"
+		"MOV r.xyz, b.yzww;\n"
+		"MOV r.w, 1;\n",
+		/* LRP MAX MIN */
+		"LRP r.x, fragment.texcoord[0].x, 0.9, 0.1;\n"
+		"MAX r.y, fragment.texcoord[0].x, fragment.texcoord[0].y;\n"
+		"MIN r.z, fragment.texcoord[0].x, fragment.texcoord[0].y;\n"
+		"MOV r.w, 1;\n",
+		/* POW RCP RSQ */
+		"ADD t, fragment.texcoord[0], 0.25;\n"
+		"POW r.x, t.x, { 2.5 }.x;\n"
+		"RCP a.x, t.y;\n"
+		"RSQ a.y, t.x;\n"
+		"MUL r.y, a.x, 0.25;\n"
+		"MUL r.z, a.y, 0.4;\n"
+		"MOV r.w, 1;\n",
+		/* SGE SLT SWZ XPD */
+		"SGE a.x, fragment.texcoord[0].x, 0.5;\n"
+		"SLT a.y, fragment.texcoord[0].y, 0.4;\n"
+		"SWZ b, fragment.texcoord[0], y, 1, -x, 0;\n"
+		"XPD c, fragment.texcoord[0], { 0.3, 0.6, 0.9, 0 };\n"
+		"MAD r.x, a.x, 0.5, a.y;\n"
+		"MAD r.y, b.z, 0.5, b.y;\n"
+		"MAD r.z, c.x, 0.8, 0.5;\n"
+		"MOV r.w, 1;\n",
+		/* TEX TXB TXP */
+		"TEX a, fragment.texcoord[0], texture[0], 2D;\n"
+		"TXB b, { 0.3, 0.6, 0, 1.5 }, texture[0], 2D;\n"
+		"MUL t, fragment.texcoord[0], { 1, 1, 1, 2 };\n"
+		"ADD t.w, t.w, 1;\n"
+		"TXP c, t, texture[0], 2D;\n"
+		"MOV r.x, a.x;\n"
+		"MUL r.y, b.y, c.y;\n"
+		"ADD r.z, c.z, 0.1;\n"
+		"MOV r.w, 1;\n",
+	};
+	enum { NB = sizeof(body) / sizeof(body[0]) };
+	GLuint pr[NB];
+	char src[2048];
+	(void)s;
+	GLuint t = sc_tex(16, 16, sc_texel_smooth, GL_LINEAR);
+	glGenerateMipmapEXT(GL_TEXTURE_2D);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+	glGenProgramsARB(NB, pr);
+	sc_clear_unit(0.5f, 0.5f, 0.5f, 1);
+	glEnable(GL_FRAGMENT_PROGRAM_ARB);
+	for (unsigned i = 0; i < NB; i++) {
+		snprintf(src, sizeof(src),
+			 "!!ARBfp1.0\nTEMP t, a, b, c, r;\n%sMOV_SAT result.color, r;\nEND\n", body[i]);
+		glBindProgramARB(GL_FRAGMENT_PROGRAM_ARB, pr[i]);
+		glProgramStringARB(GL_FRAGMENT_PROGRAM_ARB, GL_PROGRAM_FORMAT_ASCII_ARB,
+				   (GLsizei)strlen(src), src);
+		if (!sc_gl_ok("ARB fragment program")) {
+			fprintf(stderr, "gl-scenes: band %u: %s\n", i,
+				glGetString(GL_PROGRAM_ERROR_STRING_ARB));
+			return -1;
+		}
+		float x0, y0, x1, y1;
+		sc_panel(i, 4, 3, &x0, &y0, &x1, &y1);
+		glColor4f(0.8f, 0.3f, 0.6f, 0.9f);
+		sc_rect(x0, y0, x1, y1);
+	}
+	glDisable(GL_FRAGMENT_PROGRAM_ARB);
+	glDeleteProgramsARB(NB, pr);
+	glDeleteTextures(1, &t);
+	return 0;
+}
+
+/* An ARB vertex program per band on a 6x6 grid: ABS ADD ARL DP3 DP4 DPH
+ * DST EX2 EXP FLR FRC LG2 LIT LOG MAD MAX MIN MOV MUL POW RCP RSQ SGE SLT
+ * SUB SWZ XPD, relative addressing into a constant table included. */
+static int sc_arb_vp_opcodes(const struct sc *s)
+{
+	static const char *const body[] = {
+		"ABS a, p;\nADD a, a, -0.2;\nSUB b, 1, a;\nMAD r.xyz, a, b, 0.3;\n",
+		"MUL a.x, p.x, 3;\nARL A0.x, a.x;\nMOV r.xyz, tab[A0.x + 1];\n",
+		"DP3 r.x, p, { 0.5, 0.7, 0, 0 };\nDP4 r.y, p, { 0.4, -0.6, 0, 0.5 };\n"
+		"DPH r.z, p, { -0.3, 0.2, 0, 0.6 };\n",
+		"DST a, { 1, 0.5, 0.4, 1 }, p.yxzw;\nEX2 r.x, -p.x;\nEXP b, p.y;\n"
+		"MUL r.y, b.y, 0.8;\nMUL r.z, a.y, 1.5;\n",
+		"MUL a, p, 2.7;\nFLR b, a;\nFRC c, a;\nMUL r.x, b.x, 0.3;\nMOV r.yz, c.xyxx;\n",
+		"ADD a, p, 0.5;\nLG2 r.x, a.x;\nLOG b, a.y;\nMOV r.y, b.y;\nMUL r.z, b.z, 0.1;\n",
+		"MOV a, { 0, 0, 0, 4 };\nMOV a.xy, p;\nLIT b, a;\nMOV r.xyz, b.yzww;\n",
+		"MAX r.x, p.x, p.y;\nMIN r.y, p.x, p.y;\nADD a, p, 0.3;\nPOW r.z, a.x, { 1.7 }.x;\n",
+		"ADD a, p, 0.4;\nRCP b.x, a.x;\nRSQ b.y, a.y;\nMUL r.xy, b, 0.35;\nMOV r.z, 0.5;\n",
+		"SGE a.x, p.x, 0.45;\nSLT a.y, p.y, 0.55;\nSWZ b, p, -y, x, 1, 0;\n"
+		"XPD c, p, { 0.2, 0.5, 0.8, 0 };\nMAD r.x, a.x, 0.5, a.y;\n"
+		"MAD r.y, b.x, 0.5, 0.7;\nMAD r.z, c.z, -1, 0.5;\n",
+	};
+	enum { NB = sizeof(body) / sizeof(body[0]), G = 6 };
+	GLuint pr[NB];
+	char src[2048];
+	(void)s;
+	glGenProgramsARB(NB, pr);
+	sc_clear_unit(0, 0, 0, 1);
+	glEnable(GL_VERTEX_PROGRAM_ARB);
+	for (unsigned i = 0; i < NB; i++) {
+		snprintf(src, sizeof(src),
+			 "!!ARBvp1.0\n"
+			 "PARAM mvp[4] = { state.matrix.mvp };\n"
+			 "PARAM tab[5] = { {1,0,0,1}, {0,1,0,1}, {0,0,1,1}, {1,1,0,1}, {0,1,1,1} };\n"
+			 "ADDRESS A0;\nTEMP p, a, b, c, r;\n"
+			 "MOV p, vertex.texcoord[0];\nMOV r, 0;\n%s"
+			 "MOV r.w, 1;\nMOV result.color, r;\n"
+			 "DP4 result.position.x, mvp[0], vertex.position;\n"
+			 "DP4 result.position.y, mvp[1], vertex.position;\n"
+			 "DP4 result.position.z, mvp[2], vertex.position;\n"
+			 "DP4 result.position.w, mvp[3], vertex.position;\n"
+			 "END\n", body[i]);
+		glBindProgramARB(GL_VERTEX_PROGRAM_ARB, pr[i]);
+		glProgramStringARB(GL_VERTEX_PROGRAM_ARB, GL_PROGRAM_FORMAT_ASCII_ARB,
+				   (GLsizei)strlen(src), src);
+		if (!sc_gl_ok("ARB vertex program")) {
+			fprintf(stderr, "gl-scenes: band %u: %s\n", i,
+				glGetString(GL_PROGRAM_ERROR_STRING_ARB));
+			return -1;
+		}
+		float x0, y0, x1, y1;
+		sc_panel(i, 4, 3, &x0, &y0, &x1, &y1);
+		for (int y = 0; y < G; y++) {
+			glBegin(GL_QUAD_STRIP);
+			for (int x = 0; x <= G; x++)
+				for (int k = 1; k >= 0; k--) {
+					float u = (float)x / G, v = (float)(y + k) / G;
+					glTexCoord2f(u, v);
+					glVertex2f(x0 + (x1 - x0) * u, y0 + (y1 - y0) * v);
+				}
+			glEnd();
+		}
+	}
+	glDisable(GL_VERTEX_PROGRAM_ARB);
+	glDeleteProgramsARB(NB, pr);
+	return 0;
+}
+
+/* GLSL flow control: if/else chains and a loop with a uniform count in the
+ * fragment shader, a loop with a data-dependent break and an if in the
+ * vertex shader. */
+static int sc_glsl_flow(const struct sc *s)
+{
+	static const char vs[] =
+		"#version 110\n"
+		"uniform int n;\n"
+		"varying vec2 uv;\n"
+		"varying vec3 vc;\n"
+		"void main() {\n"
+		"  vec3 c = vec3(0.0);\n"
+		"  for (int i = 0; i < 8; i++) {\n"
+		"    if (i >= n) break;\n"
+		"    c += vec3(0.1, 0.05 * float(i), 0.02);\n"
+		"  }\n"
+		"  if (gl_Vertex.x > 0.5) c.b += 0.4; else c.r += 0.2;\n"
+		"  vc = c;\n"
+		"  uv = gl_MultiTexCoord0.xy;\n"
+		"  gl_Position = ftransform();\n"
+		"}\n";
+	static const char fs[] =
+		"#version 110\n"
+		"uniform int m;\n"
+		"varying vec2 uv;\n"
+		"varying vec3 vc;\n"
+		"void main() {\n"
+		"  vec3 c = vc;\n"
+		"  if (uv.x < 0.3) c.g += 0.3;\n"
+		"  else if (uv.y < 0.5) c.r += 0.25;\n"
+		"  else c *= 0.5;\n"
+		"  float acc = 0.0;\n"
+		"  for (int i = 0; i < m; i++) acc += uv.x * uv.y * 0.3;\n"
+		"  c.b += acc;\n"
+		"  gl_FragColor = vec4(clamp(c, 0.0, 1.0), 1.0);\n"
+		"}\n";
+	(void)s;
+	GLuint prog = sc_program(vs, fs);
+	if (!prog)
+		return -1;
+	sc_clear_unit(0, 0, 0, 1);
+	glUseProgram(prog);
+	glUniform1i(glGetUniformLocation(prog, "n"), 5);
+	glUniform1i(glGetUniformLocation(prog, "m"), 3);
+	sc_rect(0.05f, 0.05f, 0.95f, 0.48f);
+	glUniform1i(glGetUniformLocation(prog, "n"), 8);
+	glUniform1i(glGetUniformLocation(prog, "m"), 1);
+	sc_rect(0.05f, 0.52f, 0.95f, 0.95f);
+	glUseProgram(0);
+	glDeleteProgram(prog);
+	return 0;
+}
+
+/* glBlendColor with separate colour and alpha factors and equations,
+ * alpha visible: the RGB and A of each panel follow different rules. */
+static int sc_blend_color_separate(const struct sc *s)
+{
+	static const struct { GLenum sc, dc, sa, da, er, ea; float k[4]; } f[6] = {
+		{ GL_CONSTANT_COLOR, GL_ONE, GL_ONE, GL_CONSTANT_ALPHA, GL_FUNC_ADD, GL_FUNC_SUBTRACT,
+		  { 0.3f, 0.6f, 0.9f, 0.25f } },
+		{ GL_ONE_MINUS_CONSTANT_ALPHA, GL_CONSTANT_ALPHA, GL_ZERO, GL_ONE, GL_FUNC_REVERSE_SUBTRACT,
+		  GL_FUNC_ADD, { 0.9f, 0.1f, 0.5f, 0.7f } },
+		{ GL_SRC_ALPHA, GL_ONE_MINUS_CONSTANT_COLOR, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_FUNC_ADD,
+		  GL_MAX, { 0.2f, 0.8f, 0.4f, 0.5f } },
+		{ GL_ONE, GL_ONE, GL_ONE, GL_ONE, GL_MIN, GL_FUNC_REVERSE_SUBTRACT,
+		  { 0, 0, 0, 0 } },
+		{ GL_CONSTANT_ALPHA, GL_ONE_MINUS_SRC_COLOR, GL_DST_ALPHA, GL_ONE_MINUS_CONSTANT_ALPHA,
+		  GL_FUNC_SUBTRACT, GL_FUNC_ADD, { 0.5f, 0.5f, 0.5f, 0.35f } },
+		{ GL_ZERO, GL_CONSTANT_COLOR, GL_CONSTANT_ALPHA, GL_ONE_MINUS_DST_ALPHA, GL_FUNC_ADD,
+		  GL_MIN, { 0.7f, 0.4f, 0.9f, 0.6f } },
+	};
+	static const float c[4][4] = {
+		{ 0.9f, 0.4f, 0.2f, 0.8f }, { 0.2f, 0.8f, 0.6f, 0.4f },
+		{ 0.5f, 0.2f, 0.9f, 0.1f }, { 1, 0.9f, 0.7f, 0.6f },
+	};
+	(void)s;
+	sc_clear_unit(0, 0, 0, 0);
+	sc_backdrop();
+	glEnable(GL_BLEND);
+	for (unsigned i = 0; i < 6; i++) {
+		float x0, y0, x1, y1;
+		sc_panel(i, 3, 2, &x0, &y0, &x1, &y1);
+		glBlendColor(f[i].k[0], f[i].k[1], f[i].k[2], f[i].k[3]);
+		glBlendFuncSeparate(f[i].sc, f[i].dc, f[i].sa, f[i].da);
+		glBlendEquationSeparate(f[i].er, f[i].ea);
+		sc_quad_colors(x0, y0, x1, y1, c);
+	}
+	glBlendEquation(GL_FUNC_ADD);
+	glDisable(GL_BLEND);
+	return 0;
+}
+
+/* Every blend factor as a source and as a destination of both RGB and
+ * alpha (blend-funcs has the common pairs). */
+static int sc_blend_factors(const struct sc *s)
+{
+	static const GLenum fac[15] = {
+		GL_ZERO, GL_ONE, GL_SRC_COLOR, GL_ONE_MINUS_SRC_COLOR, GL_DST_COLOR,
+		GL_ONE_MINUS_DST_COLOR, GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_DST_ALPHA,
+		GL_ONE_MINUS_DST_ALPHA, GL_CONSTANT_COLOR, GL_ONE_MINUS_CONSTANT_COLOR,
+		GL_CONSTANT_ALPHA, GL_ONE_MINUS_CONSTANT_ALPHA, GL_SRC_ALPHA_SATURATE,
+	};
+	static const float c[4][4] = {
+		{ 0.9f, 0.5f, 0.1f, 0.7f }, { 0.1f, 0.9f, 0.5f, 0.3f },
+		{ 0.5f, 0.1f, 0.9f, 0.9f }, { 1, 1, 1, 0.5f },
+	};
+	(void)s;
+	sc_clear_unit(0, 0, 0, 0);
+	sc_backdrop();
+	glEnable(GL_BLEND);
+	glBlendColor(0.3f, 0.55f, 0.8f, 0.45f);
+	for (unsigned i = 0; i < 16; i++) {
+		float x0, y0, x1, y1;
+		sc_panel(i, 4, 4, &x0, &y0, &x1, &y1);
+		/* source i, destination 14 - i (SRC_ALPHA_SATURATE only as a
+		 * source in GL 2.1); alpha shifted by 5 and 9 */
+		unsigned si = i % 15, di = (14 - i % 15) % 14, sa = (i + 5) % 15, da = (i + 9) % 14;
+		glBlendFuncSeparate(fac[si], fac[di], fac[sa], fac[da]);
+		sc_quad_colors(x0, y0, x1, y1, c);
+	}
+	glDisable(GL_BLEND);
+	return 0;
+}
+
+/* glDepthRange (reversed too) and viewports off the origin and partly
+ * outside the buffer: overlapping quads at depths the ranges reorder. */
+static int sc_depth_range_viewport(const struct sc *s)
+{
+	static const struct { float n, f; int x, y, w, h; } v[4] = {
+		{ 0.0f, 1.0f, 4, 6, 60, 56 },
+		{ 0.6f, 0.2f, 66, 2, 58, 60 },
+		{ 0.3f, 0.7f, -20, 66, 90, 58 },
+		{ 1.0f, 0.0f, 70, 64, 80, 80 },
+	};
+	glClearColor(0, 0, 0, 1);
+	glClearDepth(1.0);
+	glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+	glEnable(GL_DEPTH_TEST);
+	glDepthFunc(GL_LESS);
+	sc_ortho_unit();
+	/* a reference at window depth 0.5 everywhere */
+	glViewport(0, 0, s->w, s->h);
+	glColor3f(0.3f, 0.3f, 0.3f);
+	glBegin(GL_QUADS);
+	glVertex3f(0, 0, 0); glVertex3f(1, 0, 0); glVertex3f(1, 1, 0); glVertex3f(0, 1, 0);
+	glEnd();
+	for (unsigned i = 0; i < 4; i++) {
+		glViewport(v[i].x, v[i].y, v[i].w, v[i].h);
+		glDepthRange(v[i].n, v[i].f);
+		/* a quad sloping in z from -0.9 to 0.9, and a smooth triangle */
+		glBegin(GL_QUADS);
+		glColor3f(1, 0.3f, 0.1f);
+		glVertex3f(0.05f, 0.1f, -0.9f);
+		glVertex3f(0.95f, 0.1f, 0.9f);
+		glColor3f(0.1f, 0.4f, 1);
+		glVertex3f(0.95f, 0.6f, 0.9f);
+		glVertex3f(0.05f, 0.6f, -0.9f);
+		glEnd();
+		glBegin(GL_TRIANGLES);
+		glColor3f(0.2f, 1, 0.3f);
+		glVertex3f(0.1f, 0.4f, 0.5f);
+		glColor3f(1, 1, 0.2f);
+		glVertex3f(0.9f, 0.45f, -0.5f);
+		glColor3f(1, 0.2f, 1);
+		glVertex3f(0.5f, 0.97f, 0.1f);
+		glEnd();
+	}
+	glDepthRange(0, 1);
+	glViewport(0, 0, s->w, s->h);
+	glDisable(GL_DEPTH_TEST);
+	return 0;
+}
+
 /* ---- the list ---- */
 
 static const struct scene {
@@ -1833,6 +2923,25 @@ static const struct scene {
 	{ "lighting", sc_lighting },
 	{ "render-to-texture", sc_render_to_texture },
 	{ "mrt", sc_mrt },
+	{ "tex-angles", sc_tex_angles },
+	{ "tex-aniso", sc_tex_aniso },
+	{ "tex-3d", sc_tex_3d },
+	{ "tex-rect", sc_tex_rect },
+	{ "tex-shadow", sc_tex_shadow },
+	{ "tex-s3tc", sc_tex_s3tc },
+	{ "tex-formats", sc_tex_formats },
+	{ "rt-formats", sc_rt_formats },
+	{ "two-sided-stencil", sc_two_sided_stencil },
+	{ "two-sided-lighting", sc_two_sided_lighting },
+	{ "flat-shading", sc_flat_shading },
+	{ "polygon-mode", sc_polygon_mode },
+	{ "lines-wide-stipple", sc_lines_wide_stipple },
+	{ "arb-fp-opcodes", sc_arb_fp_opcodes },
+	{ "arb-vp-opcodes", sc_arb_vp_opcodes },
+	{ "glsl-flow", sc_glsl_flow },
+	{ "blend-color-separate", sc_blend_color_separate },
+	{ "blend-factors", sc_blend_factors },
+	{ "depth-range-viewport", sc_depth_range_viewport },
 };
 
 /* ---- main ---- */

@@ -2,9 +2,10 @@
  * distribution's Mesa nouveau (nv30) driver through one nvd (nvd-run) and
  * by llvmpipe, compared pixel by pixel.  A scene passes when at least
  * 99.5% of its pixels are within +-2 of llvmpipe's in every channel, and
- * nvd refused none of its submissions (a refusal loses draws).  Each scene
- * prints its worst difference and the share over the tolerance, pass or
- * fail.
+ * nvd refused none of its submissions (a refusal loses draws); gs_loose
+ * lists the scenes with a looser bound and its reason, gs_differ the ones
+ * run but not failed, with theirs.  Each scene prints its worst difference
+ * and the share over the tolerance, pass or fail.
  *
  * gl-scenes is found beside this test (BUILD/tests/gl), nvd-run in
  * $NVD_TOOLS or BUILD/bin. */
@@ -22,6 +23,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "tests/lib/nvt-img.h"
 #include "tests/lib/nvt-test.h"
 
 #define GS_W        128
@@ -42,6 +44,32 @@ static const char *const gs_pass[] = {
 	"vbo-formats", "draw-elements", "scissor", "color-mask", "logic-op",
 	"render-to-texture", "mrt", "cull-face", "stencil-shadow", "glxgears", "draw-elements-ebo",
 	"lighting", "texenv",
+	"tex-angles", "tex-3d", "tex-rect", "tex-shadow", "tex-s3tc", "tex-formats", "rt-formats",
+	"two-sided-stencil", "two-sided-lighting", "flat-shading", "polygon-mode",
+	"lines-wide-stipple", "arb-fp-opcodes", "arb-vp-opcodes", "blend-color-separate",
+	"blend-factors", "depth-range-viewport",
+};
+
+/* Scenes compared with a looser per-channel bound, and why. */
+static const struct { const char *scene; unsigned tol; const char *why; } gs_loose[] = {
+	/* R5G6B5 keeps 5 or 6 bits: a colour on a rounding boundary lands one
+	 * step (8 or 4 of 255) apart between two correct renderers */
+	{ "rt-formats", 9, "one R5G6B5 step: where 16-bit colour rounds is not specified" },
+	/* trilinear on steep planes: llvmpipe takes the LOD per 2x2 quad with
+	 * an approximate log2, so the weight between two levels is a few
+	 * hundredths apart near level changes (mipmap-trilinear shows the same,
+	 * inside the bound, at +-4) */
+	{ "tex-angles", 4, "trilinear LOD: llvmpipe's per-quad approximate log2" },
+};
+
+/* Scenes that run and print their figures but count as skipped, and why:
+ * known differences, listed like piglit's expected failures; each prints a
+ * notice when it starts matching. */
+static const struct { const char *scene, *why; } gs_differ[] = {
+	{ "tex-aniso", "anisotropic footprints are the implementation's (GL leaves them open); "
+		       "the simulator's sampler has no anisotropy yet" },
+	{ "glsl-flow", "Mesa 22.3's nv30 emits a GLSL fragment loop as REP with end offset 0, so "
+		       "the loop's end is lost in the words the card gets (real NV4x too)" },
 };
 
 static struct nvt_daemon gs_d;
@@ -154,34 +182,6 @@ static unsigned gs_refusals(const struct nvt_daemon *d, char *last, size_t lasts
 
 /* ---- comparing ---- */
 
-struct gs_diff {
-	unsigned worst;            /* largest channel difference */
-	unsigned over;             /* pixels with a channel over GS_TOL */
-	unsigned wx, wy;           /* where the worst is */
-};
-
-static void gs_compare(const uint8_t *a, const uint8_t *b, unsigned w, unsigned h,
-		       struct gs_diff *d)
-{
-	memset(d, 0, sizeof(*d));
-	for (unsigned i = 0; i < w * h; i++) {
-		unsigned m = 0;
-		for (unsigned c = 0; c < 4; c++) {
-			int k = (int)a[i * 4 + c] - (int)b[i * 4 + c];
-			unsigned ak = (unsigned)(k < 0 ? -k : k);
-			if (ak > m)
-				m = ak;
-		}
-		if (m > GS_TOL)
-			d->over++;
-		if (m > d->worst) {
-			d->worst = m;
-			d->wx = i % w;
-			d->wy = i / w;
-		}
-	}
-}
-
 /* Pixels not the colour of the first one: a scene that draws nothing
  * would pass against a reference that draws nothing too. */
 static unsigned gs_drawn(const uint8_t *img, unsigned w, unsigned h)
@@ -194,9 +194,26 @@ static unsigned gs_drawn(const uint8_t *img, unsigned w, unsigned h)
 
 /* ---- the tests ---- */
 
+static unsigned gs_tol(const char *scene)
+{
+	for (size_t i = 0; i < sizeof(gs_loose) / sizeof(gs_loose[0]); i++)
+		if (!strcmp(gs_loose[i].scene, scene))
+			return gs_loose[i].tol;
+	return GS_TOL;
+}
+
+static const char *gs_differs(const char *scene)
+{
+	for (size_t i = 0; i < sizeof(gs_differ) / sizeof(gs_differ[0]); i++)
+		if (!strcmp(gs_differ[i].scene, scene))
+			return gs_differ[i].why;
+	return NULL;
+}
+
 static void test_scene_matches_llvmpipe(void **state)
 {
 	const char *scene = *state;
+	unsigned tol = gs_tol(scene);
 	struct gs_run nv, sw;
 	char last[256] = "";
 	size_t want = (size_t)GS_W * GS_H * 4, la = 0, lb = 0;
@@ -233,12 +250,12 @@ static void test_scene_matches_llvmpipe(void **state)
 		free(b);
 		fail_msg("%s: images of %zu and %zu bytes, expected %zu", scene, la, lb, want);
 	}
-	struct gs_diff d;
-	gs_compare(a, b, GS_W, GS_H, &d);
+	struct nvt_img_diff d;
+	nvt_img_compare(a, b, GS_W, GS_H, 4, tol, &d);
 	unsigned drawn = gs_drawn(b, GS_W, GS_H);
 	double share = (double)d.over / (GS_W * GS_H);
 	printf("# %-18s worst difference %3u at (%u,%u), %5u of %u pixels over +-%d (%.3f%%)%s\n",
-	       scene, d.worst, d.wx, d.wy, d.over, GS_W * GS_H, GS_TOL, share * 100.0,
+	       scene, d.worst, d.wx, d.wy, d.over, GS_W * GS_H, tol, share * 100.0,
 	       refused ? ", submissions refused" : "");
 	if (d.worst) {
 		const uint8_t *pa = a + ((size_t)d.wy * GS_W + d.wx) * 4;
@@ -255,9 +272,17 @@ static void test_scene_matches_llvmpipe(void **state)
 	if (drawn < 64)
 		fail_msg("%s: llvmpipe's image is (almost) one colour (%u pixels differ): the scene "
 			 "draws nothing", scene, drawn);
+	const char *why = gs_differs(scene);
+	if (share > GS_MAX_OVER && why) {
+		printf("# %s: differs as expected (%s), skipped\n", scene, why);
+		skip();
+	}
 	if (share > GS_MAX_OVER)
-		fail_msg("%s: %.3f%% of the pixels differ from llvmpipe by more than %d (at most "
-			 "%.1f%% may)", scene, share * 100.0, GS_TOL, GS_MAX_OVER * 100.0);
+		fail_msg("%s: %.3f%% of the pixels differ from llvmpipe by more than %u (at most "
+			 "%.1f%% may)", scene, share * 100.0, tol, GS_MAX_OVER * 100.0);
+	if (why)
+		printf("# %s: now matches llvmpipe; take it off the list of differing scenes\n",
+		       scene);
 }
 
 /* The lists above name scenes gl-scenes has, and every scene it has is in
@@ -278,6 +303,8 @@ static void test_every_scene_is_listed_once(void **state)
 		have++;
 		for (size_t i = 0; i < sizeof(gs_pass) / sizeof(gs_pass[0]); i++)
 			n += !strcmp(gs_pass[i], line);
+		for (size_t i = 0; i < sizeof(gs_differ) / sizeof(gs_differ[0]); i++)
+			n += !strcmp(gs_differ[i].scene, line);
 		if (n != 1) {
 			free(s);
 			fail_msg("scene %s is in the lists %u times", line, n);
@@ -285,7 +312,8 @@ static void test_every_scene_is_listed_once(void **state)
 		listed++;
 	}
 	free(s);
-	assert_int_equal(have, sizeof(gs_pass) / sizeof(gs_pass[0]));
+	assert_int_equal(have, sizeof(gs_pass) / sizeof(gs_pass[0]) +
+				       sizeof(gs_differ) / sizeof(gs_differ[0]));
 	assert_int_equal(listed, have);
 }
 
@@ -295,7 +323,7 @@ static void test_comparison_tolerance(void **state)
 {
 	enum { N = GS_W * GS_H };
 	uint8_t *a = calloc(N, 4), *b = calloc(N, 4);
-	struct gs_diff d;
+	struct nvt_img_diff d;
 	(void)state;
 	assert_non_null(a);
 	assert_non_null(b);
@@ -305,20 +333,20 @@ static void test_comparison_tolerance(void **state)
 		uint8_t g = a[i * 4 + 1];
 		b[i * 4 + 1] = (uint8_t)(g <= 253 ? g + 2 : g - 2);
 	}
-	gs_compare(a, b, GS_W, GS_H, &d);
+	nvt_img_compare(a, b, GS_W, GS_H, 4, GS_TOL, &d);
 	assert_int_equal(d.over, 0);
 	assert_int_equal(d.worst, 2);
 	unsigned k = N * 6 / 1000;
 	for (unsigned i = 0; i < k; i++)
 		b[i * 4 * 7 + 2] = (uint8_t)(a[i * 4 * 7 + 2] <= 252 ? a[i * 4 * 7 + 2] + 3
 								       : a[i * 4 * 7 + 2] - 3);
-	gs_compare(a, b, GS_W, GS_H, &d);
+	nvt_img_compare(a, b, GS_W, GS_H, 4, GS_TOL, &d);
 	assert_int_equal(d.over, k);
 	assert_int_equal(d.worst, 3);
 	assert_true((double)d.over / N > GS_MAX_OVER);
 	for (unsigned i = N * 4 / 1000; i < k; i++)
 		b[i * 4 * 7 + 2] = a[i * 4 * 7 + 2];
-	gs_compare(a, b, GS_W, GS_H, &d);
+	nvt_img_compare(a, b, GS_W, GS_H, 4, GS_TOL, &d);
 	assert_int_equal(d.over, N * 4 / 1000);
 	assert_false((double)d.over / N > GS_MAX_OVER);
 	free(a);
@@ -375,7 +403,8 @@ static void gs_cleanup(void)
 
 int main(void)
 {
-	enum { NP = sizeof(gs_pass) / sizeof(gs_pass[0]) };
+	enum { NA = sizeof(gs_pass) / sizeof(gs_pass[0]),
+	       NP = NA + sizeof(gs_differ) / sizeof(gs_differ[0]) };
 	static struct CMUnitTest tests[2 + NP];
 	static char names[NP][96];
 	size_t n = 0;
@@ -384,7 +413,7 @@ int main(void)
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_comparison_tolerance);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_every_scene_is_listed_once);
 	for (size_t i = 0; i < NP; i++) {
-		const char *scene = gs_pass[i];
+		const char *scene = i < NA ? gs_pass[i] : gs_differ[i - NA].scene;
 		snprintf(names[i], sizeof(names[i]), "scene_%s_on_nvd_matches_llvmpipe", scene);
 		tests[n++] = (struct CMUnitTest){ .name = names[i],
 						  .test_func = test_scene_matches_llvmpipe,

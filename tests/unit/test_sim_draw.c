@@ -1001,8 +1001,9 @@ static void line_strip_lights_its_pixels(void **state)
 	assert_int_equal(px(h, 20, 30), 0);
 }
 
-/* LINE_STIPPLE_PATTERN pattern << 16 | factor: bit i (LSB first) covers
- * pixels [i * factor, (i + 1) * factor) from the line's start. */
+/* LINE_STIPPLE_PATTERN pattern << 16 | (factor - 1), gallium's encoding
+ * that Mesa's nv30 passes on: bit i (LSB first) covers pixels
+ * [i * factor, (i + 1) * factor) from the line's start. */
 static void stippled_line_follows_its_pattern(void **state)
 {
 	struct host *h = *state;
@@ -1013,7 +1014,7 @@ static void stippled_line_follows_its_pattern(void **state)
 	vp_passthrough(h, 0);
 	m1(h, 0, NV_CURIE_LINE_WIDTH, 8);
 	m1(h, 0, NV_CURIE_LINE_STIPPLE_ENABLE, 1);
-	m1(h, 0, NV_CURIE_LINE_STIPPLE_PATTERN, 0x0f35u << 16 | 2);
+	m1(h, 0, NV_CURIE_LINE_STIPPLE_PATTERN, 0x0f35u << 16 | 1);     /* factor 2 */
 	fill32(h, DST_AT, RT_W * RT_H, 0);
 	m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_LINES);
 	float a[4] = { 0, 5.5f, 0.5f, 1 }, b[4] = { 64, 5.5f, 0.5f, 1 };
