@@ -1,17 +1,6 @@
 /* NV4x swizzled texel layout (see swizzle.h). */
 #include "swizzle.h"
 
-/* Spread the low 16 bits of v to the even bit positions. */
-static inline uint32_t sim_swz_spread(uint32_t v)
-{
-	v &= 0xffff;
-	v = (v | v << 8) & 0x00ff00ffu;
-	v = (v | v << 4) & 0x0f0f0f0fu;
-	v = (v | v << 2) & 0x33333333u;
-	v = (v | v << 1) & 0x55555555u;
-	return v;
-}
-
 uint32_t sim_swz_index(uint32_t x, uint32_t y, unsigned lw, unsigned lh)
 {
 	unsigned k = lw < lh ? lw : lh;

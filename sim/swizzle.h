@@ -22,6 +22,17 @@
 /* Largest log2 size handled: indices fit 32 bits for lw + lh <= 32. */
 #define SIM_SWZ_LOG2_MAX 16
 
+/* Spread the low 16 bits of v to the even bit positions. */
+static inline uint32_t sim_swz_spread(uint32_t v)
+{
+	v &= 0xffff;
+	v = (v | v << 8) & 0x00ff00ffu;
+	v = (v | v << 4) & 0x0f0f0f0fu;
+	v = (v | v << 2) & 0x33333333u;
+	v = (v | v << 1) & 0x55555555u;
+	return v;
+}
+
 /* Texel index of (x, y); x < 2^lw, y < 2^lh and lw, lh <= SIM_SWZ_LOG2_MAX
  * are the caller's to check (other inputs give some index, never a fault). */
 uint32_t sim_swz_index(uint32_t x, uint32_t y, unsigned lw, unsigned lh);

@@ -298,17 +298,6 @@ static inline void tex_decode(struct tex_ctx *c, const uint8_t *p, uint32_t x, u
 				v[i] = tex_srgb(v[i]);
 }
 
-/* sim_swz_index's Morton bits, inline. */
-static inline uint32_t tex_spread(uint32_t v)
-{
-	v &= 0xffff;
-	v = (v | v << 8) & 0x00ff00ffu;
-	v = (v | v << 4) & 0x0f0f0f0fu;
-	v = (v | v << 2) & 0x33333333u;
-	v = (v | v << 1) & 0x55555555u;
-	return v;
-}
-
 /* Byte offset of texel (x, y) from its 2D level's start (x, y inside). */
 static inline uint64_t tex_addr_x(const struct nv40_tex_layout *l, const struct sim_tex_lvl *L,
 				  uint32_t x)
@@ -317,7 +306,7 @@ static inline uint64_t tex_addr_x(const struct nv40_tex_layout *l, const struct 
 		return (uint64_t)(x / 4) * l->bytes;
 	if (l->linear)
 		return (uint64_t)x * l->bytes;
-	return tex_spread(x & L->km) + ((x >> L->k) << (2 * L->k));
+	return sim_swz_spread(x & L->km) + ((x >> L->k) << (2 * L->k));
 }
 
 static inline uint64_t tex_addr_y(const struct nv40_tex_layout *l, const struct sim_tex_lvl *L,
@@ -327,7 +316,7 @@ static inline uint64_t tex_addr_y(const struct nv40_tex_layout *l, const struct 
 		return (uint64_t)(y / 4) * lv->pitch;
 	if (l->linear)
 		return (uint64_t)y * lv->pitch;
-	return (tex_spread(y & L->km) << 1) + (((y >> L->k) << L->ysh) << (2 * L->k));
+	return (sim_swz_spread(y & L->km) << 1) + (((y >> L->k) << L->ysh) << (2 * L->k));
 }
 
 /* Texel (x, y) of a 2D face and level from the address parts above
