@@ -245,30 +245,6 @@ static void fl_usage(const char *prog)
 		prog, FL_FRAMES_DEFAULT, FL_LAYERS_DEFAULT);
 }
 
-static int fl_number(const char *s, unsigned max, unsigned *v)
-{
-	char *end;
-	unsigned long a = strtoul(s, &end, 0);
-	if (*end || !a || a > max)
-		return -1;
-	*v = (unsigned)a;
-	return 0;
-}
-
-static int fl_parse_size(const char *s, unsigned *w, unsigned *h)
-{
-	char *end;
-	unsigned long a = strtoul(s, &end, 10), b;
-	if (*end != 'x')
-		return -1;
-	b = strtoul(end + 1, &end, 10);
-	if (*end || !a || !b || a > 4096 || b > 4096)
-		return -1;
-	*w = (unsigned)a;
-	*h = (unsigned)b;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -286,19 +262,19 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "n:l:g:s:m:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (fl_number(optarg, 100000, &n) < 0) {
+			if (glb_parse_count(optarg, 100000, &n) < 0) {
 				fl_usage(argv[0]);
 				return 2;
 			}
 			break;
 		case 'l':
-			if (fl_number(optarg, 10000, &layers) < 0) {
+			if (glb_parse_count(optarg, 10000, &layers) < 0) {
 				fl_usage(argv[0]);
 				return 2;
 			}
 			break;
 		case 'g':
-			if (fl_parse_size(optarg, &w, &h) < 0) {
+			if (glb_parse_size(optarg, &w, &h) < 0) {
 				fl_usage(argv[0]);
 				return 2;
 			}
@@ -306,16 +282,9 @@ int main(int argc, char **argv)
 		case 's': sock = optarg; break;
 		case 'c': child = optarg; break;
 		case 'm':
-			modes = 0;
-			for (char *tok = strtok(optarg, ","); tok; tok = strtok(NULL, ",")) {
-				unsigned i;
-				for (i = 0; i < FL_MODES && strcmp(tok, fl_mode_name[i]); i++)
-					;
-				if (i == FL_MODES) {
-					fl_usage(argv[0]);
-					return 2;
-				}
-				modes |= 1u << i;
+			if (glb_parse_modes(optarg, fl_mode_name, FL_MODES, &modes) < 0) {
+				fl_usage(argv[0]);
+				return 2;
 			}
 			break;
 		default: fl_usage(argv[0]); return c == 'h' ? 0 : 2;
@@ -339,17 +308,9 @@ int main(int argc, char **argv)
 	snprintf(gbuf, sizeof(gbuf), "%ux%u", w, h);
 
 	struct nvt_daemon d;
-	int own = !sock && (modes & 1u << FL_NVD);
-	const char *nvd_why = NULL;
-	memset(&d, 0, sizeof(d));
-	if (own) {
-		if (nvt_daemon_start(&d, NULL) < 0)
-			nvd_why = "cannot start nvd";
-		else
-			sock = d.sock;
-	}
-	if (!nvd_why && (modes & 1u << FL_NVD) && access(at.nvd_run, X_OK) < 0)
-		nvd_why = "nvd-run is missing";
+	int own;
+	const char *nvd_why = glb_daemon_start(&d, &sock, !!(modes & 1u << FL_NVD), at.nvd_run,
+					       NULL, &own);
 
 	printf("textured blended fill, %s, %u layers x %u frames, %ux%u RGBA8 texture, "
 	       "LINEAR_MIPMAP_LINEAR\n", gbuf, layers, n, FL_TEX, FL_TEX);

@@ -392,20 +392,6 @@ static void gr_usage(const char *prog)
 		prog, GR_N_DEFAULT);
 }
 
-static int gr_parse_size(const char *s, unsigned *w, unsigned *h)
-{
-	char *end;
-	unsigned long a = strtoul(s, &end, 10), b;
-	if (*end != 'x')
-		return -1;
-	b = strtoul(end + 1, &end, 10);
-	if (*end || !a || !b || a > 4096 || b > 4096)
-		return -1;
-	*w = (unsigned)a;
-	*h = (unsigned)b;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -419,13 +405,11 @@ int main(int argc, char **argv)
 	const char *sock = NULL, *child = NULL;
 	unsigned modes = (1u << GR_MODES) - 1;
 	int c, lists = 0;
-	char *end;
 
 	while ((c = getopt_long(argc, argv, "n:s:m:g:lh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			n = (unsigned)strtoul(optarg, &end, 0);
-			if (*end || !n || n > 100000) {
+			if (glb_parse_count(optarg, 100000, &n) < 0) {
 				gr_usage(argv[0]);
 				return 2;
 			}
@@ -434,23 +418,16 @@ int main(int argc, char **argv)
 		case 'c': child = optarg; break;
 		case 'l': lists = 1; break;
 		case 'g':
-			if (gr_parse_size(optarg, &sizes[0][0], &sizes[0][1]) < 0) {
+			if (glb_parse_size(optarg, &sizes[0][0], &sizes[0][1]) < 0) {
 				gr_usage(argv[0]);
 				return 2;
 			}
 			nsizes = 1;
 			break;
 		case 'm':
-			modes = 0;
-			for (char *tok = strtok(optarg, ","); tok; tok = strtok(NULL, ",")) {
-				unsigned i;
-				for (i = 0; i < GR_MODES && strcmp(tok, gr_mode_name[i]); i++)
-					;
-				if (i == GR_MODES) {
-					gr_usage(argv[0]);
-					return 2;
-				}
-				modes |= 1u << i;
+			if (glb_parse_modes(optarg, gr_mode_name, GR_MODES, &modes) < 0) {
+				gr_usage(argv[0]);
+				return 2;
 			}
 			break;
 		default: gr_usage(argv[0]); return c == 'h' ? 0 : 2;
@@ -472,17 +449,9 @@ int main(int argc, char **argv)
 	snprintf(nbuf, sizeof(nbuf), "%u", n);
 
 	struct nvt_daemon d;
-	int own = !sock && (modes & 1u << GR_NVD);
-	const char *nvd_why = NULL;
-	memset(&d, 0, sizeof(d));
-	if (own) {
-		if (nvt_daemon_start(&d, NULL) < 0)
-			nvd_why = "cannot start nvd";
-		else
-			sock = d.sock;
-	}
-	if (!nvd_why && (modes & 1u << GR_NVD) && access(at.nvd_run, X_OK) < 0)
-		nvd_why = "nvd-run is missing";
+	int own;
+	const char *nvd_why = glb_daemon_start(&d, &sock, !!(modes & 1u << GR_NVD), at.nvd_run,
+					       NULL, &own);
 
 	printf("glxgears scene offscreen (%s), %u frames + glFinish each per run\n",
 	       lists ? "display lists" : "immediate mode", n);

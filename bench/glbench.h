@@ -1,7 +1,8 @@
-/* glbench: what the GL benches (upload, gears) share: running their own
- * measuring child (this program again, under nvd-run or on a software
- * renderer) with its stdout read back, and stopping the nvd they started.
- * Each bench is its own program, so these are static. */
+/* glbench: what the GL benches (upload, gears, fill, openarena) share:
+ * running their own measuring child (this program again, under nvd-run or
+ * on a software renderer) with its stdout read back, their options, and
+ * starting and stopping their own nvd.  Each bench is its own program, so
+ * these are static (and may go unused). */
 #ifndef BENCH_GLBENCH_H
 #define BENCH_GLBENCH_H
 
@@ -16,6 +17,8 @@
 
 #include "tests/lib/nvt.h"
 
+#define GLB_API static __attribute__((unused))
+
 /* Runs argv with its stdout read line by line: "renderer: X" goes to
  * renderer, every other line to line(arg, text) first, and a line that
  * returns 0 there and starts "not ok" or "error:" becomes why.  Software
@@ -24,7 +27,7 @@
  * GALLIUM_DRIVER=gallium and the others lose it.  Returns the child's exit
  * code (nvt_wait_child, timeout_ms) or -1 when it could not be started;
  * why says what went wrong unless the child said it. */
-static int glb_run(const char *const *argv, int software, const char *gallium, int timeout_ms,
+GLB_API int glb_run(const char *const *argv, int software, const char *gallium, int timeout_ms,
 		   int (*line)(void *arg, const char *text), void *arg, char *renderer, size_t rlen,
 		   char *why, size_t wlen)
 {
@@ -80,8 +83,74 @@ static int glb_run(const char *const *argv, int software, const char *gallium, i
 	return code;
 }
 
+/* ---- options ---- */
+
+/* A count in 1..max (any base strtoul takes): 0, or -1 when it is not one. */
+GLB_API int glb_parse_count(const char *s, unsigned max, unsigned *v)
+{
+	char *end;
+	unsigned long a = strtoul(s, &end, 0);
+	if (*end || !a || a > max)
+		return -1;
+	*v = (unsigned)a;
+	return 0;
+}
+
+/* "WxH", each side 1..4096. */
+GLB_API int glb_parse_size(const char *s, unsigned *w, unsigned *h)
+{
+	char *end;
+	unsigned long a = strtoul(s, &end, 10), b;
+	if (*end != 'x')
+		return -1;
+	b = strtoul(end + 1, &end, 10);
+	if (*end || !a || !b || a > 4096 || b > 4096)
+		return -1;
+	*w = (unsigned)a;
+	*h = (unsigned)b;
+	return 0;
+}
+
+/* A comma-separated list of names[0..n) as a bit mask (list is cut up);
+ * -1 on an unknown name or an empty list. */
+GLB_API int glb_parse_modes(char *list, const char *const *names, unsigned n, unsigned *mask)
+{
+	*mask = 0;
+	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+		unsigned i;
+		for (i = 0; i < n && strcmp(tok, names[i]); i++)
+			;
+		if (i == n)
+			return -1;
+		*mask |= 1u << i;
+	}
+	return *mask ? 0 : -1;
+}
+
+/* ---- the daemon ---- */
+
+/* When an nvd run is wanted and *sock names none, starts this bench's own
+ * nvd (extra: its arguments, or NULL) and points *sock at it; *own says
+ * whether it did.  NULL, or why the nvd runs cannot be made. */
+GLB_API const char *glb_daemon_start(struct nvt_daemon *d, const char **sock, int want,
+				    const char *nvd_run, const char *const *extra, int *own)
+{
+	memset(d, 0, sizeof(*d));
+	*own = want && !*sock;
+	if (*own) {
+		if (nvt_daemon_start(d, extra) < 0) {
+			*own = 0;
+			return "cannot start nvd";
+		}
+		*sock = d->sock;
+	}
+	if (want && access(nvd_run, X_OK) < 0)
+		return "nvd-run is missing";
+	return NULL;
+}
+
 /* Stops the nvd this bench started (if it did). */
-static void glb_daemon_stop(struct nvt_daemon *d, int own)
+GLB_API void glb_daemon_stop(struct nvt_daemon *d, int own)
 {
 	if (own && d->pid) {
 		if (nvt_daemon_stop(d) < 0)

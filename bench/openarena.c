@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/glbench.h"
 #include "tests/lib/nvt-oa.h"
-#include "tests/lib/nvt.h"
 
 #define OB_RUN_MS (60 * 60 * 1000)
 
@@ -66,7 +66,7 @@ int main(int argc, char **argv)
 		case 's': sock = optarg; break;
 		case 'N': nvd_only = 1; break;
 		case 'g':
-			if (sscanf(optarg, "%ux%u", &w, &h) != 2 || !w || !h || w > 4096 || h > 4096) {
+			if (glb_parse_size(optarg, &w, &h) < 0) {
 				ob_usage(argv[0]);
 				return 2;
 			}
@@ -93,15 +93,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	struct nvt_daemon d;
-	memset(&d, 0, sizeof(d));
 	static const char *const args[] = { "--vram", "256", NULL };
-	int own = !sock;
-	if (own) {
-		if (nvt_daemon_start(&d, args) < 0) {
-			fprintf(stderr, "openarena: cannot start nvd\n");
-			return 1;
-		}
-		sock = d.sock;
+	int own;
+	const char *why = glb_daemon_start(&d, &sock, 1, at.nvd_run, args, &own);
+	if (why) {
+		fprintf(stderr, "openarena: %s\n", why);
+		glb_daemon_stop(&d, own);
+		return 1;
 	}
 
 	printf("OpenArena demo088-test1 timedemo, %ux%u, offscreen\n", w, h);
@@ -118,11 +116,7 @@ int main(int argc, char **argv)
 		else
 			printf("  ratio nvd/llvmpipe: n/a\n");
 	}
-	if (own) {
-		if (nvt_daemon_stop(&d) < 0)
-			printf("(nvd did not stop cleanly)\n");
-		nvt_daemon_cleanup(&d);
-	}
+	glb_daemon_stop(&d, own);
 	char cmd[64];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	return system(cmd) == 0 ? 0 : 1;

@@ -125,13 +125,11 @@ int main(int argc, char **argv)
 	unsigned n = UP_N_DEFAULT;
 	const char *sock = NULL, *child = NULL;
 	int c;
-	char *end;
 
 	while ((c = getopt_long(argc, argv, "n:s:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			n = (unsigned)strtoul(optarg, &end, 0);
-			if (*end || !n || n > 100000) {
+			if (glb_parse_count(optarg, 100000, &n) < 0) {
 				up_usage(argv[0]);
 				return 2;
 			}

@@ -22,6 +22,7 @@
 
 #include "hw/enums-2d.h"
 #include "hw/formats.h"
+#include "hw/rect.h"
 
 #define NV_SIFM_POS_FRAC 21
 
@@ -37,32 +38,6 @@ static inline int64_t nv_sifm_floor(int64_t pos)
 {
 	return pos >= 0 ? pos >> NV_SIFM_POS_FRAC
 			: -((-pos + ((int64_t)1 << NV_SIFM_POS_FRAC) - 1) >> NV_SIFM_POS_FRAC);
-}
-
-static inline int32_t nv_sifm_s16(uint32_t v)
-{
-	return (int32_t)(int16_t)(uint16_t)v;
-}
-
-struct nv_sifm_rect {
-	int32_t x, y;
-	uint32_t w, h;
-};
-
-/* r = r intersected with c (w or h 0 when empty). */
-static inline void nv_sifm_rect_clip(struct nv_sifm_rect *r, const struct nv_sifm_rect *c)
-{
-	int64_t x0 = r->x > c->x ? r->x : c->x, y0 = r->y > c->y ? r->y : c->y;
-	int64_t x1 = (int64_t)r->x + r->w, y1 = (int64_t)r->y + r->h;
-	int64_t cx1 = (int64_t)c->x + c->w, cy1 = (int64_t)c->y + c->h;
-	if (x1 > cx1)
-		x1 = cx1;
-	if (y1 > cy1)
-		y1 = cy1;
-	r->x = (int32_t)x0;
-	r->y = (int32_t)y0;
-	r->w = x1 > x0 ? (uint32_t)(x1 - x0) : 0;
-	r->h = y1 > y0 ? (uint32_t)(y1 - y0) : 0;
 }
 
 /* The texel range [*lo, *hi] one axis of n texels samples for output
@@ -88,8 +63,8 @@ static inline void nv_sifm_axis(int32_t start, int32_t step, int64_t i0, int64_t
 
 /* What one POINT draws and samples. */
 struct nv_sifm_window {
-	struct nv_sifm_rect out;     /* OUT_POINT / OUT_SIZE as given */
-	struct nv_sifm_rect r;       /* the pixels drawn */
+	struct nv_rect out;     /* OUT_POINT / OUT_SIZE as given */
+	struct nv_rect r;       /* the pixels drawn */
 	uint32_t ulo, uhi, vlo, vhi; /* the source texels they sample (inclusive) */
 };
 
@@ -102,29 +77,29 @@ static inline int nv_sifm_window(uint32_t size, uint32_t format, uint32_t color_
 				 uint32_t clip_size, uint32_t du_dx, uint32_t dv_dy, uint32_t point,
 				 int swz, unsigned lw, unsigned lh, struct nv_sifm_window *win)
 {
-	struct nv_sifm_rect clip = { nv_sifm_s16(NV_2D_LO16(clip_point)),
-				     nv_sifm_s16(NV_2D_HI16(clip_point)), NV_2D_LO16(clip_size),
+	struct nv_rect clip = { nv_s16(NV_2D_LO16(clip_point)),
+				     nv_s16(NV_2D_HI16(clip_point)), NV_2D_LO16(clip_size),
 				     NV_2D_HI16(clip_size) };
-	struct nv_sifm_rect all = { 0, 0, 1u << 24, 1u << 24 };
+	struct nv_rect all = NV_RECT_ALL;
 	int center = NV_SIFM_FORMAT_ORIGIN(format) == NV_SIFM_ORIGIN_CENTER;
 	int bilinear = NV_SIFM_FORMAT_FILTER(format) == NV_SIFM_FILTER_BILINEAR;
 
-	win->out = (struct nv_sifm_rect){ nv_sifm_s16(NV_2D_LO16(out_point)),
-					  nv_sifm_s16(NV_2D_HI16(out_point)), NV_2D_LO16(out_size),
+	win->out = (struct nv_rect){ nv_s16(NV_2D_LO16(out_point)),
+					  nv_s16(NV_2D_HI16(out_point)), NV_2D_LO16(out_size),
 					  NV_2D_HI16(out_size) };
 	win->r = win->out;
-	nv_sifm_rect_clip(&win->r, &clip);
-	nv_sifm_rect_clip(&win->r, &all);
+	nv_rect_clip(&win->r, &clip);
+	nv_rect_clip(&win->r, &all);
 	if (swz) {
-		struct nv_sifm_rect surf = { 0, 0, 1u << lw, 1u << lh };
-		nv_sifm_rect_clip(&win->r, &surf);
+		struct nv_rect surf = { 0, 0, 1u << lw, 1u << lh };
+		nv_rect_clip(&win->r, &surf);
 	}
 	if (!win->r.w || !win->r.h)
 		return 0;
 	int64_t i0 = (int64_t)win->r.x - win->out.x, j0 = (int64_t)win->r.y - win->out.y;
-	nv_sifm_axis(nv_sifm_s16(NV_2D_LO16(point)), (int32_t)du_dx, i0, i0 + win->r.w - 1, center,
+	nv_sifm_axis(nv_s16(NV_2D_LO16(point)), (int32_t)du_dx, i0, i0 + win->r.w - 1, center,
 		     bilinear, NV_2D_LO16(size), &win->ulo, &win->uhi);
-	nv_sifm_axis(nv_sifm_s16(NV_2D_HI16(point)), (int32_t)dv_dy, j0, j0 + win->r.h - 1, center,
+	nv_sifm_axis(nv_s16(NV_2D_HI16(point)), (int32_t)dv_dy, j0, j0 + win->r.h - 1, center,
 		     bilinear, NV_2D_HI16(size), &win->vlo, &win->vhi);
 	if (color_format == NV_SIFM_COLOR_FORMAT_V8YB8U8YA8 ||
 	    color_format == NV_SIFM_COLOR_FORMAT_YB8V8YA8U8) {

@@ -20,7 +20,7 @@ void sim_blit_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 {
 	const uint32_t *st = g->blit, *sf = g->surf2d;
 	const struct sim_pixfmt *f;
-	struct sim_rect r, c, all = SIM_RECT_ALL;
+	struct nv_rect r, c, all = NV_RECT_ALL;
 	struct sim_2d_op op;
 	struct sim_span src, dst;
 	uint32_t pin, pout, err, spitch, dpitch, len;
@@ -33,7 +33,7 @@ void sim_blit_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 		return;
 	pin = st[NV_BLIT_POINT_IN__SLOT];
 	pout = st[NV_BLIT_POINT_OUT__SLOT];
-	r = (struct sim_rect){ sim_s16(NV_2D_LO16(pout)), sim_s16(NV_2D_HI16(pout)),
+	r = (struct nv_rect){ nv_s16(NV_2D_LO16(pout)), nv_s16(NV_2D_HI16(pout)),
 			       NV_2D_LO16(data), NV_2D_HI16(data) };
 	if (!r.w || !r.h)
 		return;
@@ -59,8 +59,8 @@ void sim_blit_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 	sx = NV_2D_LO16(pin) - (int64_t)r.x;
 	sy = NV_2D_HI16(pin) - (int64_t)r.y;
 	c = sim_clip_rect(s, g, st[NV_BLIT_CLIP__SLOT]);
-	sim_rect_clip(&r, &c);
-	sim_rect_clip(&r, &all);
+	nv_rect_clip(&r, &c);
+	nv_rect_clip(&r, &all);
 	if (!r.w || !r.h)
 		return;
 	sx += r.x;

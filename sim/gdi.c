@@ -23,7 +23,7 @@ void sim_gdi_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned el
 	const struct sim_pixfmt *df, *cf;
 	struct sim_2d_op op;
 	struct sim_span dst;
-	struct sim_rect r, all = SIM_RECT_ALL;
+	struct nv_rect r, all = NV_RECT_ALL;
 	uint32_t pt, err, color, pitch, len;
 	unsigned bpp;
 
@@ -31,7 +31,7 @@ void sim_gdi_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned el
 	    mthd != NV_GDI_UNCLIPPED_RECTANGLE_SIZE + elem * NV_GDI_UNCLIPPED_RECTANGLE_SIZE__STRIDE)
 		return;
 	pt = st[NV_GDI_UNCLIPPED_RECTANGLE_POINT__SLOT + elem];
-	r = (struct sim_rect){ sim_s16(NV_2D_HI16(pt)), sim_s16(NV_2D_LO16(pt)),
+	r = (struct nv_rect){ nv_s16(NV_2D_HI16(pt)), nv_s16(NV_2D_LO16(pt)),
 			       NV_2D_HI16(data), NV_2D_LO16(data) };
 	if (!r.w || !r.h)
 		return;
@@ -57,7 +57,7 @@ void sim_gdi_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned el
 	if (df->layout == SIM_LY_8888 && df->xbits == SIM_X_ALPHA)
 		color |= 0xff000000u;
 
-	sim_rect_clip(&r, &all);
+	nv_rect_clip(&r, &all);
 	if (!r.w || !r.h)
 		return;
 	pitch = NV_SURF2D_PITCH_DESTIN(sf[NV_SURF2D_PITCH__SLOT]);

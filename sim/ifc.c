@@ -21,7 +21,7 @@ void sim_ifc_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned el
 {
 	const uint32_t *st = g->ifc, *sf = g->surf2d;
 	const struct sim_pixfmt *pf, *df;
-	struct sim_rect clip, all = SIM_RECT_ALL, out;
+	struct nv_rect clip, all = NV_RECT_ALL, out;
 	struct sim_2d_op op;
 	uint32_t in, win, total, pt, err, pitch, npx;
 	int access;
@@ -58,12 +58,12 @@ void sim_ifc_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned el
 
 	bpp = df->bpp;
 	pt = st[NV_IFC_POINT__SLOT];
-	out = (struct sim_rect){ sim_s16(NV_2D_LO16(pt)), sim_s16(NV_2D_HI16(pt)),
+	out = (struct nv_rect){ nv_s16(NV_2D_LO16(pt)), nv_s16(NV_2D_HI16(pt)),
 				 NV_2D_LO16(st[NV_IFC_SIZE_OUT__SLOT]),
 				 NV_2D_HI16(st[NV_IFC_SIZE_OUT__SLOT]) };
 	clip = sim_clip_rect(s, g, st[NV_IFC_CLIP__SLOT]);
-	sim_rect_clip(&clip, &all);
-	sim_rect_clip(&clip, &out);
+	nv_rect_clip(&clip, &all);
+	nv_rect_clip(&clip, &out);
 	pitch = NV_SURF2D_PITCH_DESTIN(sf[NV_SURF2D_PITCH__SLOT]);
 	access = op.op == NV_2D_OPERATION_SRCCOPY ? SIM_SPAN_W : SIM_SPAN_RW;
 	npx = 4 / pf->bpp;

@@ -12,7 +12,7 @@
  * Output pixel (OUT_POINT.x + i, OUT_POINT.y + j) samples the source at
  * POINT (U 15:0, V 31:16, 12.4) + i * DU_DX, j * DV_DY (12.20), taken at
  * the pixel's centre (+ 1/2 step) for the centre origin and at its corner
- * for the corner origin (surface.c: sim_sifm_pos, exact in 2^-21 texels).
+ * for the corner origin (surface.c: nv_sifm_pos, exact in 2^-21 texels).
  * Point sampling takes the texel the position falls in; bilinear is
  * sim_sifm_bilinear.  Coordinates clamp to the image's edges.  Mesa's
  * uploads (nv30_transfer_rect_sifm: centre origin, point sampling, POINT =
@@ -68,7 +68,7 @@ static uint32_t sim_sifm_dst_setup(struct sim *s, const struct sim_grctx *g,
  * stay in cache (row by row they would touch a new line every few texels).
  * src points at the source texel of r's first pixel. */
 static void sim_sifm_swz_blocks(const uint8_t *src, int64_t pitch, uint8_t *dst,
-				const struct sim_rect *r, unsigned lw, unsigned lh, unsigned bpp)
+				const struct nv_rect *r, unsigned lw, unsigned lh, unsigned bpp)
 {
 	enum { B = 16 };
 	uint32_t rx = (uint32_t)r->x, ry = (uint32_t)r->y, rx1 = rx + r->w, ry1 = ry + r->h;
@@ -95,10 +95,10 @@ void sim_sifm_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 	uint32_t origin = NV_SIFM_FORMAT_ORIGIN(fmt), filter = NV_SIFM_FORMAT_FILTER(fmt);
 	uint32_t op_pt = st[NV_SIFM_OUT_POINT__SLOT], op_sz = st[NV_SIFM_OUT_SIZE__SLOT];
 	uint32_t cl_pt = st[NV_SIFM_CLIP_POINT__SLOT], cl_sz = st[NV_SIFM_CLIP_SIZE__SLOT];
-	int32_t u0 = sim_s16(NV_2D_LO16(data)), v0 = sim_s16(NV_2D_HI16(data));
+	int32_t u0 = nv_s16(NV_2D_LO16(data)), v0 = nv_s16(NV_2D_HI16(data));
 	int32_t du = (int32_t)st[NV_SIFM_DU_DX__SLOT], dv = (int32_t)st[NV_SIFM_DV_DY__SLOT];
 	const struct sim_pixfmt *sfmt = sim_sifm_fmt(st[NV_SIFM_COLOR_FORMAT__SLOT]);
-	struct sim_rect out, r;
+	struct nv_rect out, r;
 	struct sim_sifm_dst d;
 	struct sim_sifm_src src;
 	struct sim_span sspan, dspan;
@@ -136,8 +136,8 @@ void sim_sifm_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 	if (!nv_sifm_window(size, fmt, st[NV_SIFM_COLOR_FORMAT__SLOT], op_pt, op_sz, cl_pt, cl_sz,
 			    (uint32_t)du, (uint32_t)dv, data, d.swz, d.lw, d.lh, &win))
 		return;
-	out = (struct sim_rect){ win.out.x, win.out.y, win.out.w, win.out.h };
-	r = (struct sim_rect){ win.r.x, win.r.y, win.r.w, win.r.h };
+	out = win.out;
+	r = win.r;
 	ulo = win.ulo;
 	uhi = win.uhi;
 	vlo = win.vlo;
@@ -179,8 +179,8 @@ void sim_sifm_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 	}
 
 	if (fast && d.swz && dv == du) {   /* the whole rectangle 1:1 from inside the source */
-		int64_t us = sim_sifm_floor(sim_sifm_pos(u0, du, i0, center));
-		int64_t vs = sim_sifm_floor(sim_sifm_pos(v0, dv, j0, center));
+		int64_t us = nv_sifm_floor(nv_sifm_pos(u0, du, i0, center));
+		int64_t vs = nv_sifm_floor(nv_sifm_pos(v0, dv, j0, center));
 		if (us >= 0 && us + r.w <= w && vs >= 0 && vs + r.h <= h) {
 			sim_sifm_swz_blocks(src.base + (vs - vlo) * src.pitch + (us - ulo) * bpp,
 					    src.pitch, dspan.row0, &r, d.lw, d.lh, bpp);
@@ -188,7 +188,7 @@ void sim_sifm_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 		}
 	}
 	for (uint32_t y = 0; y < r.h; y++) {
-		int64_t j = j0 + y, sv = sim_sifm_pos(v0, dv, j, center), tv = sim_sifm_floor(sv);
+		int64_t j = j0 + y, sv = nv_sifm_pos(v0, dv, j, center), tv = nv_sifm_floor(sv);
 		uint32_t ay = (uint32_t)r.y + y;
 		uint8_t *drow = d.swz ? dspan.row0 : sim_span_row(&dspan, y);
 
@@ -197,7 +197,7 @@ void sim_sifm_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 			return;
 		}
 		if (fast) {   /* a 1:1 row copy without clamping */
-			int64_t us = sim_sifm_floor(sim_sifm_pos(u0, du, i0, center));
+			int64_t us = nv_sifm_floor(nv_sifm_pos(u0, du, i0, center));
 			if (us >= 0 && us + r.w <= w && tv >= 0 && tv < h) {
 				const uint8_t *srow = src.base + (tv - vlo) * src.pitch +
 						      (us - ulo) * bpp;
@@ -215,17 +215,17 @@ void sim_sifm_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 			}
 		}
 		for (uint32_t x = 0; x < r.w; x++) {
-			int64_t su = sim_sifm_pos(u0, du, i0 + x, center);
+			int64_t su = nv_sifm_pos(u0, du, i0 + x, center);
 			uint32_t ax = (uint32_t)r.x + x, v;
 			uint8_t *p = d.swz ? drow + (size_t)sim_swz_index(ax, ay, d.lw, d.lh) * bpp
 					   : drow + (size_t)x * bpp;
 
 			if (raw)
-				v = sim_sifm_texel_raw(&src, sim_sifm_floor(su), tv) & op.mask;
+				v = sim_sifm_texel_raw(&src, nv_sifm_floor(su), tv) & op.mask;
 			else if (bilinear)
 				v = sim_px_encode(d.fmt, sim_sifm_bilinear(&src, su, sv, center));
 			else
-				v = sim_px_encode(d.fmt, sim_sifm_texel(&src, sim_sifm_floor(su), tv));
+				v = sim_px_encode(d.fmt, sim_sifm_texel(&src, nv_sifm_floor(su), tv));
 			if (op.op != NV_2D_OPERATION_SRCCOPY)
 				v = sim_2d_apply(&op, ax, ay, v, sim_px_load(p, bpp));
 			sim_px_store(p, bpp, v);

@@ -84,12 +84,12 @@ uint32_t sim_2d_op_setup(struct sim *s, const struct sim_grctx *g, struct sim_2d
 	return 0;
 }
 
-struct sim_rect sim_clip_rect(struct sim *s, const struct sim_grctx *g, uint32_t clip_inst)
+struct nv_rect sim_clip_rect(struct sim *s, const struct sim_grctx *g, uint32_t clip_inst)
 {
 	uint32_t pt = g->clip[NV_CLIP_POINT__SLOT], sz = g->clip[NV_CLIP_SIZE__SLOT];
 
 	if (!sim_obj_is(s, clip_inst, NV_CLASS_CLIP))
-		return SIM_RECT_ALL;
-	return (struct sim_rect){ sim_s16(NV_2D_LO16(pt)), sim_s16(NV_2D_HI16(pt)),
+		return NV_RECT_ALL;
+	return (struct nv_rect){ nv_s16(NV_2D_LO16(pt)), nv_s16(NV_2D_HI16(pt)),
 				  NV_2D_LO16(sz), NV_2D_HI16(sz) };
 }

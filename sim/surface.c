@@ -203,23 +203,6 @@ void sim_patt_load(struct sim_patt *pt, const uint32_t *patt)
 	pt->shape = patt[NV_PATT_MONOCHROME_SHAPE__SLOT];
 }
 
-void sim_rect_clip(struct sim_rect *r, const struct sim_rect *c)
-{
-	int64_t x0 = r->x > c->x ? r->x : c->x;
-	int64_t y0 = r->y > c->y ? r->y : c->y;
-	int64_t x1 = (int64_t)r->x + r->w, y1 = (int64_t)r->y + r->h;
-	int64_t cx1 = (int64_t)c->x + c->w, cy1 = (int64_t)c->y + c->h;
-
-	if (x1 > cx1)
-		x1 = cx1;
-	if (y1 > cy1)
-		y1 = cy1;
-	r->x = (int32_t)x0;
-	r->y = (int32_t)y0;
-	r->w = x1 > x0 ? (uint32_t)(x1 - x0) : 0;
-	r->h = y1 > y0 ? (uint32_t)(y1 - y0) : 0;
-}
-
 /* ---- SIFM sampling ---- */
 
 static inline int64_t sim_clamp64(int64_t v, uint32_t n)
@@ -256,12 +239,12 @@ uint32_t sim_sifm_texel(const struct sim_sifm_src *src, int64_t u, int64_t v)
 
 uint32_t sim_sifm_bilinear(const struct sim_sifm_src *src, int64_t su, int64_t sv, int center)
 {
-	const int64_t half = center ? (int64_t)1 << (SIM_SIFM_POS_FRAC - 1) : 0;
+	const int64_t half = center ? (int64_t)1 << (NV_SIFM_POS_FRAC - 1) : 0;
 	int64_t tu = su - half, tv = sv - half;
-	int64_t u = sim_sifm_floor(tu), v = sim_sifm_floor(tv);
+	int64_t u = nv_sifm_floor(tu), v = nv_sifm_floor(tv);
 	/* the low bits of the two's complement are the fraction above the floor */
-	uint32_t fu = (uint32_t)((uint64_t)tu >> (SIM_SIFM_POS_FRAC - 8)) & 0xff;
-	uint32_t fv = (uint32_t)((uint64_t)tv >> (SIM_SIFM_POS_FRAC - 8)) & 0xff;
+	uint32_t fu = (uint32_t)((uint64_t)tu >> (NV_SIFM_POS_FRAC - 8)) & 0xff;
+	uint32_t fv = (uint32_t)((uint64_t)tv >> (NV_SIFM_POS_FRAC - 8)) & 0xff;
 	uint32_t c00 = sim_sifm_texel(src, u, v), c10 = sim_sifm_texel(src, u + 1, v);
 	uint32_t c01 = sim_sifm_texel(src, u, v + 1), c11 = sim_sifm_texel(src, u + 1, v + 1);
 	uint32_t w00 = (256 - fu) * (256 - fv), w10 = fu * (256 - fv);

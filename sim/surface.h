@@ -157,29 +157,13 @@ static inline uint32_t sim_2d_apply(const struct sim_2d_op *op, uint32_t x, uint
 
 /* ---- rectangles (surface.c) ---- */
 
-/* A rectangle of destination pixels.  Destination coordinates are signed
- * 16-bit values; pixels left of or above the surface origin are not drawn
- * (the surfaces have no size: their right and bottom ends are the
- * ctxdma's). */
-struct sim_rect {
-	int32_t x, y;
-	uint32_t w, h;
-};
-#define SIM_RECT_ALL ((struct sim_rect){ 0, 0, 1u << 24, 1u << 24 })
-/* r = r intersected with c (w or h 0 when empty). */
-void sim_rect_clip(struct sim_rect *r, const struct sim_rect *c);
-/* Sign-extend a 16-bit field. */
-static inline int32_t sim_s16(uint32_t v)
-{
-	return (int32_t)(int16_t)(uint16_t)v;
-}
+/* Destination rectangles: hw/rect.h.  Pixels left of or above the surface
+ * origin are not drawn (the surfaces have no size: their right and bottom
+ * ends are the ctxdma's). */
 
 /* ---- SIFM sampling (surface.c) ---- */
 
 /* Positions and the window an operation samples: hw/sifm.h. */
-#define SIM_SIFM_POS_FRAC NV_SIFM_POS_FRAC
-#define sim_sifm_pos nv_sifm_pos
-#define sim_sifm_floor nv_sifm_floor
 
 /* The source image of a SIFM operation, as host memory.  base points at
  * texel (u_lo, v_lo); texels with u < u_lo or v < v_lo are never read (the
@@ -197,7 +181,7 @@ uint32_t sim_sifm_texel(const struct sim_sifm_src *src, int64_t u, int64_t v);
 /* Raw texel (u, v) (clamped), for same-layout copies. */
 uint32_t sim_sifm_texel_raw(const struct sim_sifm_src *src, int64_t u, int64_t v);
 
-/* Bilinear sample at (su, sv), positions as sim_sifm_pos gives them.  The
+/* Bilinear sample at (su, sv), positions as nv_sifm_pos gives them.  The
  * texel grid is shifted by half a texel for the centre origin (texel k's
  * centre at k + 1/2), not for the corner origin; the fractions are cut to
  * 8 bits (floor) and each channel is
@@ -216,8 +200,8 @@ uint32_t sim_2d_op_setup(struct sim *s, const struct sim_grctx *g, struct sim_2d
 			 uint32_t operation, uint32_t rop_inst, uint32_t patt_inst, unsigned bpp);
 
 /* The CLIP object's rectangle when clip_inst names one (POINT x, y signed,
- * SIZE w, h), else SIM_RECT_ALL. */
-struct sim_rect sim_clip_rect(struct sim *s, const struct sim_grctx *g, uint32_t clip_inst);
+ * SIZE w, h), else NV_RECT_ALL. */
+struct nv_rect sim_clip_rect(struct sim *s, const struct sim_grctx *g, uint32_t clip_inst);
 
 /* Whether the object at RAMIN offset inst is of class cls. */
 static inline int sim_obj_is(struct sim *s, uint32_t inst, uint32_t cls)

@@ -274,24 +274,24 @@ static void fill_writes_little_endian_pixels_and_nothing_past_them(void **state)
 
 static void rect_clip_cuts_negative_coordinates_and_other_rects(void **state)
 {
-	struct sim_rect r = { -5, -2, 10, 4 }, all = SIM_RECT_ALL, c = { 2, 0, 100, 1 };
+	struct nv_rect r = { -5, -2, 10, 4 }, all = NV_RECT_ALL, c = { 2, 0, 100, 1 };
 
 	(void)state;
-	sim_rect_clip(&r, &all);
+	nv_rect_clip(&r, &all);
 	assert_int_equal(r.x, 0);
 	assert_int_equal(r.y, 0);
 	assert_int_equal(r.w, 5);
 	assert_int_equal(r.h, 2);
-	sim_rect_clip(&r, &c);
+	nv_rect_clip(&r, &c);
 	assert_int_equal(r.x, 2);
 	assert_int_equal(r.w, 3);
 	assert_int_equal(r.h, 1);
-	r = (struct sim_rect){ 10, 10, 5, 5 };
-	c = (struct sim_rect){ 0, 0, 10, 10 };
-	sim_rect_clip(&r, &c);
+	r = (struct nv_rect){ 10, 10, 5, 5 };
+	c = (struct nv_rect){ 0, 0, 10, 10 };
+	nv_rect_clip(&r, &c);
 	assert_int_equal(r.w, 0);
-	assert_int_equal(sim_s16(0xffff), -1);
-	assert_int_equal(sim_s16(0x7fff), 32767);
+	assert_int_equal(nv_s16(0xffff), -1);
+	assert_int_equal(nv_s16(0x7fff), 32767);
 }
 
 /* ---- SIFM sampling ---- */
@@ -339,11 +339,11 @@ static void sifm_one_to_one_fetches_exact_texels_in_every_mode(void **state)
 			for (long i = 0; i < SW - 4; i++) {
 				int32_t y0 = 2;
 				long j = i % 8;
-				int64_t su = sim_sifm_pos(x0 << 4, 1 << 20, i, center);
-				int64_t sv = sim_sifm_pos(y0 << 4, 1 << 20, j, center);
+				int64_t su = nv_sifm_pos(x0 << 4, 1 << 20, i, center);
+				int64_t sv = nv_sifm_pos(y0 << 4, 1 << 20, j, center);
 				uint32_t want = ref_texel(&im, x0 + i, y0 + j);
-				assert_int_equal(sim_sifm_texel_raw(&im.src, sim_sifm_floor(su),
-								    sim_sifm_floor(sv)), want);
+				assert_int_equal(sim_sifm_texel_raw(&im.src, nv_sifm_floor(su),
+								    nv_sifm_floor(sv)), want);
 				assert_int_equal(sim_sifm_bilinear(&im.src, su, sv, center), want);
 			}
 }
@@ -361,9 +361,9 @@ static void sifm_point_sampling_matches_reference(void **state)
 			for (int32_t start = -24; start < 80; start += 7)
 				for (long i = 0; i < 20; i++) {
 					double s = ref_pos(start, steps[si], i, center);
-					int64_t p = sim_sifm_pos(start, steps[si], i, center);
-					assert_int_equal(sim_sifm_floor(p), (int64_t)floor(s));
-					assert_int_equal(sim_sifm_texel_raw(&im.src, sim_sifm_floor(p), 3),
+					int64_t p = nv_sifm_pos(start, steps[si], i, center);
+					assert_int_equal(nv_sifm_floor(p), (int64_t)floor(s));
+					assert_int_equal(sim_sifm_texel_raw(&im.src, nv_sifm_floor(p), 3),
 							 ref_texel(&im, (long)floor(s), 3));
 				}
 }
@@ -413,8 +413,8 @@ static void sifm_bilinear_matches_reference_weights(void **state)
 					double sv = ref_pos(vstart, steps[si], i / 2, center);
 					uint32_t exact = 0, ideal_r = 0;
 					uint32_t got = sim_sifm_bilinear(
-						&im.src, sim_sifm_pos(start, steps[si], i, center),
-						sim_sifm_pos(vstart, steps[si], i / 2, center), center);
+						&im.src, nv_sifm_pos(start, steps[si], i, center),
+						nv_sifm_pos(vstart, steps[si], i / 2, center), center);
 					ref_bilinear(&im, su, sv, center, &exact, &ideal_r);
 					assert_int_equal(got, exact);
 					int r = (int)(got >> 16 & 0xff);
@@ -433,14 +433,14 @@ static void sifm_bilinear_halfway_is_the_average(void **state)
 	a = ref_texel(&im, 4, 5);
 	b = ref_texel(&im, 5, 5);
 	/* corner origin: u = 4.5 is halfway between texels 4 and 5 */
-	got = sim_sifm_bilinear(&im.src, sim_sifm_pos(4 * 16 + 8, 0, 0, 0),
-				sim_sifm_pos(5 * 16, 0, 0, 0), 0);
+	got = sim_sifm_bilinear(&im.src, nv_sifm_pos(4 * 16 + 8, 0, 0, 0),
+				nv_sifm_pos(5 * 16, 0, 0, 0), 0);
 	for (unsigned sh = 0; sh < 32; sh += 8)
 		assert_int_equal(got >> sh & 0xff, ((a >> sh & 0xff) + (b >> sh & 0xff) + 1) / 2);
 	/* centre origin: a step-0 sample at u = 5.0 (start 5, + 0 * step) is
 	 * halfway between the centres of texels 4 (4.5) and 5 (5.5) */
-	got = sim_sifm_bilinear(&im.src, sim_sifm_pos(5 * 16, 0, 0, 0),
-				sim_sifm_pos(5 * 16 + 8, 0, 0, 0), 1);
+	got = sim_sifm_bilinear(&im.src, nv_sifm_pos(5 * 16, 0, 0, 0),
+				nv_sifm_pos(5 * 16 + 8, 0, 0, 0), 1);
 	for (unsigned sh = 0; sh < 32; sh += 8)
 		assert_int_equal(got >> sh & 0xff, ((a >> sh & 0xff) + (b >> sh & 0xff) + 1) / 2);
 }
@@ -454,11 +454,11 @@ static void sifm_clamps_to_the_image_edges(void **state)
 	assert_int_equal(sim_sifm_texel_raw(&im.src, -3, -1), ref_texel(&im, 0, 0));
 	assert_int_equal(sim_sifm_texel_raw(&im.src, SW + 5, SH), ref_texel(&im, SW - 1, SH - 1));
 	/* bilinear at the last column: the texel itself */
-	assert_int_equal(sim_sifm_bilinear(&im.src, sim_sifm_pos((SW - 1) * 16, 0, 0, 0),
-					   sim_sifm_pos(0, 0, 0, 0), 0),
+	assert_int_equal(sim_sifm_bilinear(&im.src, nv_sifm_pos((SW - 1) * 16, 0, 0, 0),
+					   nv_sifm_pos(0, 0, 0, 0), 0),
 			 ref_texel(&im, SW - 1, 0));
-	assert_int_equal(sim_sifm_bilinear(&im.src, sim_sifm_pos((SW - 1) * 16 + 8, 0, 0, 0),
-					   sim_sifm_pos(0, 0, 0, 0), 0),
+	assert_int_equal(sim_sifm_bilinear(&im.src, nv_sifm_pos((SW - 1) * 16 + 8, 0, 0, 0),
+					   nv_sifm_pos(0, 0, 0, 0), 0),
 			 ref_texel(&im, SW - 1, 0));
 }
 
