@@ -759,13 +759,16 @@ void sim_fp_cache_reset(struct sim_fp_cache *c)
 	c->simple = -1;
 }
 
+/* Keyed by the bytes, not the address: nvd copies every bind of a program
+ * to a fresh slot, and the same bytes decode the same at any address. */
 static void fp_cache_bind(struct sim_fp_cache *c, const uint8_t *prog, size_t len)
 {
-	if (c->prog != prog || c->len != len) {
+	if (c->prog == prog && c->len == len)
+		return;
+	if (c->len != len || !prog || (c->hi && memcmp(c->raw, prog, c->hi)))
 		sim_fp_cache_reset(c);
-		c->prog = prog;
-		c->len = len;
-	}
+	c->prog = prog;
+	c->len = len;
 }
 
 int sim_fp_cache_check(struct sim_fp_cache *c, const uint8_t *prog, size_t len)

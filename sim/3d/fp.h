@@ -38,8 +38,9 @@ int sim_fp_run(const uint8_t *prog, size_t len, uint32_t control, struct sim_fp_
 /* The same with a per-caller cache of decoded instructions (fp.c's internal
  * form), so a program is decoded once instead of on every quad.  The cache
  * keeps a copy of the bytes it decoded: sim_fp_cache_check (once per
- * primitive, say) drops it when they changed, and a different prog or len
- * drops it too.  Results are those of sim_fp_run. */
+ * primitive, say) drops it when they changed, and so does a different len
+ * or different bytes at another address (the same bytes elsewhere keep
+ * it).  Results are those of sim_fp_run. */
 #define SIM_FP_CACHE_SLOTS 128   /* 16-byte slots from the program's start */
 struct sim_fp_dec {
 	uint32_t w[4];
