@@ -85,8 +85,8 @@ static inline float fp_half(float f)
 
 	/* a normal half: round the float's mantissa to 10 bits in place (what
 	 * sim_f2h then sim_h2f give, without the trip) */
-	if (a >= 0x38800000 && a < 0x477ff000)
-		return sim_u2f((u & 0x80000000u) | ((a + 0x0fff + ((a >> 13) & 1)) & ~0x1fffu));
+	if (sim_h_normal(a))
+		return sim_u2f((u & 0x80000000u) | sim_h_round(a));
 	return sim_h2f(sim_f2h(f));
 }
 

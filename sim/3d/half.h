@@ -29,6 +29,20 @@ static inline float sim_sat(float f)
 	return f > 0.0f ? (f < 1.0f ? f : 1.0f) : 0.0f;
 }
 
+/* |f|'s bits in the range of normal halves: below 65520 (which overflows
+ * to inf) and at least 2^-14. */
+static inline int sim_h_normal(uint32_t a)
+{
+	return a >= 0x38800000 && a < 0x477ff000;
+}
+
+/* A normal half's magnitude, rounded to nearest even, still as float bits
+ * (its mantissa cut to 10 bits). */
+static inline uint32_t sim_h_round(uint32_t a)
+{
+	return (a + 0x0fff + ((a >> 13) & 1)) & ~0x1fffu;
+}
+
 /* float -> half, round to nearest even (denormals too), overflow to inf,
  * NaN stays NaN (quiet, top mantissa bits kept). */
 static inline uint16_t sim_f2h(float f)
@@ -39,10 +53,8 @@ static inline uint16_t sim_f2h(float f)
 		return (uint16_t)(s | 0x7e00 | ((a >> 13) & 0x3ff));
 	if (a >= 0x477ff000)                     /* >= 65520: overflows to inf */
 		return (uint16_t)(s | 0x7c00);
-	if (a >= 0x38800000) {                   /* normal half */
-		a += 0x0fff + ((a >> 13) & 1);
-		return (uint16_t)(s | ((a - 0x38000000) >> 13));
-	}
+	if (sim_h_normal(a))
+		return (uint16_t)(s | ((sim_h_round(a) - 0x38000000) >> 13));
 	if (a <= 0x33000000)                     /* <= 2^-25: rounds to zero */
 		return (uint16_t)s;
 	uint32_t e = a >> 23, m = (a & 0x7fffff) | 0x800000, sh = 126 - e;
