@@ -913,6 +913,16 @@ static void fp_write_secret(uint8_t *m, uint32_t off)
 }
 #define SECRET_PIXEL 0xffff00ffu     /* A8R8G8B8 of (1, 0, 1, 1) */
 
+/* No pixel of the attacker's 64x64 target has the secret colour. */
+static void assert_no_secret(const struct a3d *a, unsigned round)
+{
+	for (unsigned y = 0; y < 64; y++)
+		for (unsigned x = 0; x < 64; x++)
+			if (nv_rd32le(a->fbmap + y * 256 + x * 4) == SECRET_PIXEL)
+				fail_msg("round %u: pixel (%u, %u) has the victim's secret colour",
+					 round, x, y);
+}
+
 /* The victim's buffer right after the attacker's program buffer in VRAM
  * (fresh allocations come in order; skipped if they do not). */
 struct fp_pair {
@@ -969,12 +979,7 @@ static void attack_fp_without_end(struct nvt_daemon *d, struct nvt_honest *h, vo
 	fp_bind(p, addr(fp.prog));
 	draw_covering(p);
 	NVT_OK(submit_wait(p));
-	for (unsigned y = 0; y < 64; y++)
-		for (unsigned x = 0; x < 64; x++) {
-			uint32_t v = nv_rd32le(a.fbmap + y * 256 + x * 4);
-			if (v == SECRET_PIXEL)
-				fail_msg("pixel (%u, %u) has the victim's secret colour", x, y);
-		}
+	assert_no_secret(&a, 0);
 	/* the draw ran (the program ended at the daemon's END: R0 = 0) */
 	assert_int_equal(nv_rd32le(a.fbmap + 10 * 256 + 10 * 4), 0);
 	nvt_client_close(&fp.v);
@@ -1020,11 +1025,7 @@ static void attack_fp_rewritten(struct nvt_daemon *d, struct nvt_honest *h, void
 		memset(m, 0, NV40_FP_INSN_BYTES);            /* END gone */
 		late += !nvc_fence_done(a.t.ch, f);
 		NVT_OK(nvt_wait(p, f));
-		for (unsigned y = 0; y < 64; y++)
-			for (unsigned x = 0; x < 64; x++)
-				if (nv_rd32le(a.fbmap + y * 256 + x * 4) == SECRET_PIXEL)
-					fail_msg("round %u: pixel (%u, %u) has the victim's secret colour",
-						 round, x, y);
+		assert_no_secret(&a, round);
 	}
 	print_message("the rewrite came before the card's copy in %d of 4 rounds\n", late);
 	NVT_OK(nvc_bo_free(big));
