@@ -19,7 +19,9 @@
 #include <time.h>
 
 #include "hw/formats.h"
+#include "hw/fp-isa.h"
 #include "hw/methods.h"
+#include "hw/tex.h"
 #include "hw/pushbuf.h"
 #include "hw/ramin.h"
 #include "nvd/validate.h"
@@ -72,21 +74,9 @@ static const struct nvd_vobj *bench_lookup(void *ctx, uint32_t handle)
  * the card is taken to be done with the area by the time it comes round. */
 #define B_FP_AREA (256u << 10)
 static uint8_t bench_fp_area[B_FP_AREA];
-static uint64_t bench_fp_head;
-
-static int bench_fp_alloc(void *ctx, uint32_t bytes, uint64_t *pos)
-{
-	(void)ctx;
-	if (bench_fp_head % B_FP_AREA + bytes > B_FP_AREA)
-		bench_fp_head += B_FP_AREA - bench_fp_head % B_FP_AREA;
-	*pos = bench_fp_head;
-	bench_fp_head += bytes;
-	return 0;
-}
-
 static struct nvd_vfp bench_fp = {
-	bench_fp_alloc, NULL, bench_fp_area, 0x7f000000u, B_FP_AREA,
-	0x80000101, 0x80000102, 0x80000103, 0x80000104, 0x80000105, 0, 0,
+	0, 0, 0, bench_fp_area, 0x7f000000u, B_FP_AREA,
+	0x80000101, 0x80000102, 0x80000103, 0x80000104, 0x80000105,
 };
 
 /* ---- building the stream ---- */
@@ -226,6 +216,10 @@ static void bench_3d_draw(void)
 	INC(B_S_3D, NV_CURIE_RT_HORIZ, 1024 << 16, 768 << 16, 0x148, 0x1000);
 	INC(B_S_3D, NV_CURIE_COLOR0_OFFSET, 0);
 	reloc_last(B_BO_VRAM, NVD_RELOC_LOW, 0, 0, 0);
+	/* the depth test below needs a zeta buffer: 1024x768 Z24S8 */
+	INC(B_S_3D, NV_CURIE_ZETA_OFFSET, 0);
+	reloc_last(B_BO_VRAM, NVD_RELOC_LOW, 0x800000, 0, 0);
+	INC(B_S_3D, NV_CURIE_ZETA_PITCH, 0x1000);
 	INC(B_S_3D, NV_CURIE_VIEWPORT_TRANSLATE, 0x44000000, 0x43c00000, 0x3f000000, 0,
 	    0x44000000, 0xc3c00000, 0x3f000000, 0);
 	INC(B_S_3D, NV_CURIE_BLEND_FUNC_ENABLE, 1, 0x03020302, 0x03030303);
@@ -237,7 +231,9 @@ static void bench_3d_draw(void)
 	hdr(0, B_S_3D, NV_CURIE_TEX_OFFSET, 8);
 	w(0);
 	reloc_last(B_BO_VRAM, NVD_RELOC_LOW, 0x400000, 0, 0);
-	w(0x00019a01);
+	w(NV40_TEX_FORMAT_DMA0 | 2u << NV40_TEX_FORMAT_DIMS_SHIFT | NV40_TEX_FORMAT_UNK15 |
+	  NV40_TEX_FMT_A8R8G8B8 << NV40_TEX_FORMAT_FORMAT_SHIFT |
+	  1u << NV40_TEX_FORMAT_MIPMAP_COUNT_SHIFT);
 	w(0x00030101);
 	w(0x80000000);
 	w(0x0000aae4);
@@ -330,13 +326,21 @@ int main(int argc, char **argv)
 	bench_total = mib << 20;
 	bench_build();
 
+	/* GART holds the fragment program the draws bind: one END at 0x100
+	 * (nvd copies a program up to its END at every bind) */
+	uint8_t *gart = calloc(1, B_GART_SIZE);
+	if (!gart) {
+		fprintf(stderr, "validate: out of memory\n");
+		return 1;
+	}
+	nvd_vfp_fill(gart + 0x100, NV40_FP_INSN_BYTES);
 	struct nvd_vbo bos[B_NBOS] = {
 		[B_BO_PUSH] = { B_PB_ADDR, bench_total + (64u << 10), NVD_DOMAIN_GART,
 				NVD_ACCESS_READ, pb },
 		[B_BO_VRAM] = { B_VRAM_ADDR, B_VRAM_SIZE, NVD_DOMAIN_VRAM,
 				NVD_ACCESS_READ | NVD_ACCESS_WRITE, NULL },
 		[B_BO_GART] = { B_GART_ADDR, B_GART_SIZE, NVD_DOMAIN_GART,
-				NVD_ACCESS_READ | NVD_ACCESS_WRITE, NULL },
+				NVD_ACCESS_READ | NVD_ACCESS_WRITE, gart },
 	};
 	size_t cap = pw + pw / 4 + 16;        /* and the daemon's program copies */
 	uint32_t *out = malloc(cap * 4);
@@ -357,6 +361,7 @@ int main(int argc, char **argv)
 						   subs[s].nrel, bench_lookup, NULL, 0, NULL,
 						   &bench_fp };
 			struct nvd_verror e;
+			bench_fp.tail = bench_fp.head;
 			long n = nvd_validate(vs, &sub, out + at, cap - at, &e);
 			if (n < 0) {
 				printf("validate: refused submission %u: %s (method 0x%04x data 0x%08x "
@@ -390,6 +395,7 @@ int main(int argc, char **argv)
 	       bytes / best_m / 1e9, best_m / best_v);
 	nvd_vstate_free(vs);
 	free(out);
+	free(gart);
 	free(pb);
 	free(rels);
 	free(subs);

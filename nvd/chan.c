@@ -243,21 +243,6 @@ fail:
 	return -errno ? -errno : -ENOMEM;
 }
 
-/* Room for `bytes` of the program shadow (validate.h, struct nvd_vfp): a
- * slot never wraps the area, and [fp_tail, head) stays within one lap. */
-static int chan_fp_alloc(void *ctx, uint32_t bytes, uint64_t *pos)
-{
-	struct nvd_chan *ch = ctx;
-	uint64_t at = ch->fp_head;
-	if (at % NVD_FP_AREA_SIZE + bytes > NVD_FP_AREA_SIZE)
-		at += NVD_FP_AREA_SIZE - at % NVD_FP_AREA_SIZE;
-	if (at + bytes - ch->fp_tail > NVD_FP_AREA_SIZE)
-		return -ENOSPC;
-	*pos = at;
-	ch->fp_head = at + bytes;
-	return 0;
-}
-
 /* The daemon's objects for the program shadow, private to the channel
  * (RAMHT only, not in ch->objs): an M2MF and three ctxdmas. */
 static int chan_fp_setup(struct nvd_chan *ch)
@@ -295,9 +280,9 @@ static int chan_fp_setup(struct nvd_chan *ch)
 		}
 	}
 	ch->vfp = (struct nvd_vfp){
-		chan_fp_alloc, ch, d->card->vram + ch->fp_area, ch->fp_area, NVD_FP_AREA_SIZE,
+		0, 0, 0, d->card->vram + ch->fp_area, ch->fp_area, NVD_FP_AREA_SIZE,
 		NVD_FP_M2MF_HANDLE, NVD_FP_VRAM_HANDLE, NVD_FP_GART_HANDLE, NVD_FP_AREA_HANDLE,
-		NVD_SW_HANDLE, 0, 0,
+		NVD_SW_HANDLE,
 	};
 	return 0;
 }

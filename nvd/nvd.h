@@ -124,12 +124,9 @@ struct nvd_chan {
 	uint32_t sw_slot;
 	struct nvd_vstate *vs;
 	/* The fragment program shadow: the area (VRAM addr), its objects
-	 * (RAMIN instances, RAMHT slots), and a ring of slots in it counted in
-	 * bytes: [fp_tail, fp_head) may be in use; fp_keep is where the slot
-	 * the card's FP_ACTIVE_PROGRAM names starts, kept past every fence. */
+	 * (RAMIN instances, RAMHT slots), and its ring of slots (vfp). */
 	uint32_t fp_area;
 	uint32_t fp_inst[NVD_FP_NOBJS], fp_slot[NVD_FP_NOBJS];
-	uint64_t fp_head, fp_tail, fp_keep;
 	struct nvd_vfp vfp;
 	/* instance memory */
 	uint32_t grctx_inst, pb_dma_inst, sw_inst;

@@ -151,9 +151,6 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	if (!err) {
 		struct nvd_vsubmit vs = { vbos, nvbos, sp, h->nr_push, sr, h->nr_relocs,
 					  nvd_obj_lookup, ch, nlisted, implicit_used, &ch->vfp };
-		/* program shadow slots the validation takes are given back
-		 * unless it succeeds */
-		uint64_t fp_head = ch->fp_head;
 		memset(implicit_used, 0, nimpl);
 		uint32_t space = ring_space(ch);
 		if (space < FENCE_WORDS * 4 && !ring_wrap(ch)) {
@@ -165,12 +162,9 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 		if (n == -E2BIG && ring_wrap(ch)) {
 			space = ring_space(ch);
 			memset(implicit_used, 0, nimpl);
-			ch->fp_head = fp_head;
 			n = nvd_validate(ch->vs, &vs, &ch->ring[ch->wptr / 4],
 					 space / 4 - FENCE_WORDS, &e);
 		}
-		if (n < 0)
-			ch->fp_head = fp_head;
 		if ((n == -E2BIG || n == -ENOSPC) && ch->if_count) {
 			free(held);
 			return 0;   /* the card is still busy with earlier work: retry later */
@@ -178,8 +172,6 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 		if (n < 0) {
 			err = (int)n;
 			e.err = err;
-		} else if (ch->vfp.bound) {
-			ch->fp_keep = ch->vfp.keep;
 		}
 	}
 	if (err) {
@@ -197,7 +189,7 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	struct nvd_inflight *f = &ch->inflight[(ch->if_head + ch->if_count) % NVD_FENCE_STATUS];
 	f->seq = h->seq;
 	f->ring_end = ch->wptr;
-	f->fp_keep = ch->fp_keep;
+	f->fp_keep = ch->vfp.keep;
 	f->nbos = 0;
 	f->bos = held;
 	if (!err) {
@@ -306,7 +298,7 @@ static void retire_one(struct nvd_chan *ch)
 	f->bos = NULL;
 	f->nbos = 0;
 	ch->hw_free_from = f->ring_end;
-	ch->fp_tail = f->fp_keep;
+	ch->vfp.tail = f->fp_keep;
 	ch->if_head = (ch->if_head + 1) % NVD_FENCE_STATUS;
 	ch->if_count--;
 }

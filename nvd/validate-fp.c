@@ -157,7 +157,7 @@ int nvd_v3d_fp_bind(struct nvd_vctx *x, unsigned elem, uint32_t v)
 	int r;
 
 	(void)elem;
-	if (!fp || !fp->alloc || fp->size < NV40_FP_MAX_BYTES + NVD_VFP_TAIL + NVD_VFP_SLOT_ALIGN)
+	if (!fp || fp->size < NV40_FP_MAX_BYTES + NVD_VFP_TAIL + NVD_VFP_SLOT_ALIGN)
 		return nvd_v_fail(x, EINVAL, "the channel has no fragment program shadow");
 	if (sel != NV40_FP_PROGRAM_DMA0 && sel != NV40_FP_PROGRAM_DMA1)
 		return nvd_v_fail(x, EINVAL, "FP_ACTIVE_PROGRAM names %s of DMA_TEXTURE0/1",
@@ -201,11 +201,13 @@ int nvd_v3d_fp_bind(struct nvd_vctx *x, unsigned elem, uint32_t v)
 		}
 	}
 	uint32_t bytes = (len + NVD_VFP_TAIL + NVD_VFP_SLOT_ALIGN - 1) & ~(NVD_VFP_SLOT_ALIGN - 1);
-	if (fp->alloc(fp->ctx, bytes, &pos))
+	pos = fp->head;
+	if (pos % fp->size + bytes > fp->size)
+		pos += fp->size - pos % fp->size;      /* a slot never wraps */
+	if (pos + bytes - fp->tail > fp->size)
 		return nvd_v_fail(x, ENOSPC, "the channel's fragment program shadow is full");
+	fp->head = pos + bytes;
 	uint32_t slot = (uint32_t)(pos % fp->size);
-	if (slot + (uint64_t)bytes > fp->size)
-		return nvd_v_fail(x, ENOSPC, "the shadow's slot does not fit its area");
 	nvd_vfp_end(fp->map + slot + len);
 	nvd_vfp_end(fp->map + slot + len + NV40_FP_INSN_BYTES);
 	nvd_vfp_copy(x, fp, h_src, off, slot, len);
@@ -218,7 +220,6 @@ bound:
 	x->fp_val = (fp->addr + (uint32_t)(pos % fp->size)) | bit;
 	x->sh->val[NVD_W_CURIE_FP_ACTIVE_PROGRAM] = x->fp_val;
 	x->fp_split = 1;
-	fp->bound = 1;
 	fp->keep = pos;
 	return 0;
 }

@@ -1074,8 +1074,8 @@ static int nvd_v_check_lists(struct nvd_vctx *x)
 	return 0;
 }
 
-long nvd_validate(struct nvd_vstate *vs, const struct nvd_vsubmit *sub, uint32_t *out,
-		  size_t cap, struct nvd_verror *e)
+static long nvd_validate_run(struct nvd_vstate *vs, const struct nvd_vsubmit *sub,
+			     uint32_t *out, size_t cap, struct nvd_verror *e)
 {
 	struct nvd_verror dummy;
 	uint32_t dummy_out;
@@ -1098,8 +1098,6 @@ long nvd_validate(struct nvd_vstate *vs, const struct nvd_vsubmit *sub, uint32_t
 	if (!vs || !sub || (cap && !out))
 		return nvd_v_fail(&w.x, EINVAL, "malformed submission");
 	sh = vs->sh;
-	if (sub->fp)
-		sub->fp->bound = 0;
 	r = nvd_v_check_lists(&w.x);
 	if (r)
 		return r;
@@ -1119,4 +1117,17 @@ long nvd_validate(struct nvd_vstate *vs, const struct nvd_vsubmit *sub, uint32_t
 	}
 	vs->sh = sh;
 	return (long)w.n;
+}
+
+long nvd_validate(struct nvd_vstate *vs, const struct nvd_vsubmit *sub, uint32_t *out,
+		  size_t cap, struct nvd_verror *e)
+{
+	struct nvd_vfp *fp = sub ? sub->fp : NULL;
+	uint64_t head = fp ? fp->head : 0, keep = fp ? fp->keep : 0;
+	long n = nvd_validate_run(vs, sub, out, cap, e);
+	if (n < 0 && fp) {
+		fp->head = head;          /* the slots it took are given back */
+		fp->keep = keep;
+	}
+	return n;
 }

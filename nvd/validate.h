@@ -95,22 +95,20 @@ void nvd_vstate_free(struct nvd_vstate *vs);
  * the card never fetches a program byte outside the client's buffer, the
  * area's padding or the daemon's END (validate-fp.c). */
 struct nvd_vfp {
-	/* room for `bytes` more of the area: 0 and *pos, a running byte
-	 * count (the slot is at pos % size, contiguous), or -ENOSPC while
-	 * earlier submissions hold it */
-	int (*alloc)(void *ctx, uint32_t bytes, uint64_t *pos);
-	void *ctx;
+	/* Slots are a ring counted in running bytes (a slot is at pos % size,
+	 * never wrapping the area): [tail, head) may be in use by the card,
+	 * and the caller moves tail up as fences retire; a bind that would
+	 * take head more than one lap past tail is refused (ENOSPC).  keep is
+	 * where the slot the card's FP_ACTIVE_PROGRAM names starts, which
+	 * stays in use past every fence.  A refused validation leaves head and
+	 * keep as they were. */
+	uint64_t head, tail, keep;
 	uint8_t *map;              /* the area, as the daemon writes it */
 	uint32_t addr, size;       /* its VRAM address and bytes */
 	/* the daemon's objects in the channel: an M2MF, ctxdmas over the
 	 * clients' VRAM and GART (read) and over the area (write), and the
 	 * software object NVD_SUBC_DAEMON holds between copies */
 	uint32_t h_m2mf, h_src_vram, h_src_gart, h_dst, h_sw;
-	/* out, on success: 1 when the submission wrote FP_ACTIVE_PROGRAM, and
-	 * then `keep`, the pos of the slot the card is left with (the area
-	 * from there on stays in use after the submission's fence) */
-	int bound;
-	uint64_t keep;
 };
 /* Fill an area with NOP|END instructions (a new channel's shadow). */
 void nvd_vfp_fill(uint8_t *area, uint32_t bytes);

@@ -127,18 +127,8 @@ static void add_reloc(uint32_t word, uint32_t bo, uint32_t flags, uint32_t data,
 /* The channel's fragment program shadow: a 256 KiB area, every slot new. */
 #define FP_AREA (256u << 10)
 static uint8_t fparea[FP_AREA];
-static uint64_t fphead;
-static int fp_alloc(void *ctx, uint32_t bytes, uint64_t *pos)
-{
-	(void)ctx;
-	if (fphead % FP_AREA + bytes > FP_AREA)
-		fphead += FP_AREA - fphead % FP_AREA;
-	*pos = fphead;
-	fphead += bytes;
-	return 0;
-}
-static struct nvd_vfp fpsh = { fp_alloc, NULL, fparea, 0x07000000u, FP_AREA,
-			       0x8000f001, 0x8000f002, 0x8000f003, 0x8000f004, 0x8000f005, 0, 0 };
+static struct nvd_vfp fpsh = { 0, 0, 0, fparea, 0x07000000u, FP_AREA,
+			       0x8000f001, 0x8000f002, 0x8000f003, 0x8000f004, 0x8000f005 };
 
 static long submit_cap(unsigned nbos, size_t cap)
 {
@@ -147,6 +137,7 @@ static long submit_cap(unsigned nbos, size_t cap)
 		npush = 1;
 	}
 	struct nvd_vsubmit s = { bos, nbos, push, npush, rel, nrel, lookup, chan, 0, NULL, &fpsh };
+	fpsh.tail = fpsh.head;     /* the card is done with earlier slots */
 	memset(&err, 0, sizeof err);
 	memset(out, 0xa5, sizeof out);
 	return nvd_validate(vs, &s, out, cap, &err);

@@ -92,31 +92,22 @@ static void pkt(int ni, uint32_t mthd, unsigned n, const uint32_t *d)
 #define NI(m, ...)  pkt(1, m, NARGS(__VA_ARGS__), (const uint32_t[]){ __VA_ARGS__ })
 
 /* The channel's fragment program shadow: FP_AREA bytes at FP_AREA_ADDR of
- * VRAM; fp_room caps what may be allocated (ENOSPC past it). */
+ * VRAM.  Each submission finds the card done with it, unless fp_tight
+ * leaves the tail where a test put it. */
 #define FP_AREA      (256u << 10)
 #define FP_AREA_ADDR 0x07000000u
 enum { FH_M2MF = 0x8000f001, FH_SRC_VRAM, FH_SRC_GART, FH_DST, FH_SW };
 static uint8_t fparea[FP_AREA];
-static uint64_t fphead, fp_room = UINT64_MAX;
-static int fp_alloc(void *ctx, uint32_t bytes, uint64_t *pos)
-{
-	(void)ctx;
-	uint64_t at = fphead;
-	if (at % FP_AREA + bytes > FP_AREA)
-		at += FP_AREA - at % FP_AREA;
-	if (at + bytes > fp_room)
-		return -ENOSPC;
-	*pos = at;
-	fphead = at + bytes;
-	return 0;
-}
-static struct nvd_vfp fpsh = { fp_alloc, NULL, fparea, FP_AREA_ADDR, FP_AREA,
-			       FH_M2MF, FH_SRC_VRAM, FH_SRC_GART, FH_DST, FH_SW, 0, 0 };
+static int fp_tight;
+static struct nvd_vfp fpsh = { 0, 0, 0, fparea, FP_AREA_ADDR, FP_AREA,
+			       FH_M2MF, FH_SRC_VRAM, FH_SRC_GART, FH_DST, FH_SW };
 
 static long submit(void)
 {
 	struct nvd_submit_push p = { BO_PUSH, 0, pn * 4 };
 	struct nvd_vsubmit s = { bos, NBOS, &p, 1, NULL, 0, lookup, NULL, 0, NULL, &fpsh };
+	if (!fp_tight)
+		fpsh.tail = fpsh.head;
 	long n = nvd_validate(vs, &s, out, OUT_CAP, &err);
 	pn = 0;
 	return n;
@@ -162,8 +153,8 @@ static int setup(void **state)
 	(void)state;
 	vs = nvd_vstate_new();
 	pn = 0;
-	fphead = 0;
-	fp_room = UINT64_MAX;
+	fpsh.head = fpsh.tail = fpsh.keep = 0;
+	fp_tight = 0;
 	return vs ? 0 : -1;
 }
 
@@ -653,7 +644,8 @@ static void test_program_ctxdma_change_and_full_shadow_refused(void **state)
 	assert_ok(n);
 	assert_int_equal(nv_rd32le(&out[3]), FH_SRC_GART);
 	assert_int_equal(nv_rd32le(&out[n - 1]) & 3, NV40_FP_PROGRAM_DMA0);
-	fp_room = fphead + 32;
+	fpsh.tail = fpsh.head + 32 - FP_AREA;   /* 32 bytes of room left */
+	fp_tight = 1;
 	INC(NV_CURIE_FP_ACTIVE_PROGRAM, FPM_ADDR | NV40_FP_PROGRAM_DMA0);
 	assert_refused(submit(), -ENOSPC, NV_CURIE_FP_ACTIVE_PROGRAM);
 }
