@@ -462,6 +462,8 @@ void nvd_chan_lose(struct nvd_chan *ch, int err, const char *why)
 			/* the counter is already high: the client will wake */
 		}
 	}
+	/* A request parked behind this channel's entries waits no more. */
+	nvd_client_unpark_soon(ch->cl);
 }
 
 void nvd_chan_free(struct nvd_chan *ch)

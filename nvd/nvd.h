@@ -172,6 +172,9 @@ struct nvd_client {
 	int authenticated;       /* by the master's AUTH_MAGIC */
 	struct nvd_wait *waits;  /* parked BO_WAITs */
 	unsigned nwaits;
+	/* A request that came while submissions published before it were still
+	 * waiting for ring space: it runs once they are taken (server.c). */
+	struct nvd_parked *parked;
 };
 
 struct nvd_opts {
@@ -299,6 +302,7 @@ void nvd_chan_retire_all(struct nvd_chan *ch);
 int nvd_server_listen(struct nvd *d, char *err, size_t errlen);
 void nvd_server_close(struct nvd *d);
 void nvd_client_drop(struct nvd_client *cl, const char *why);
+void nvd_client_unpark_soon(struct nvd_client *cl);
 /* A reply without a body (or an error) to a request answered later. */
 void nvd_reply_late(struct nvd_client *cl, uint32_t type, uint32_t tag, int err, const char *why);
 

@@ -361,12 +361,47 @@ static handler_fn *const handlers[NVD_MSG_COUNT] = {
 
 /* ---- sessions ---- */
 
+struct nvd_parked {
+	uint8_t msg[NVD_MSG_MAX];
+	int fds[NVD_MSG_MAX_FDS];
+	unsigned nfds;
+	uint32_t head[NVD_CLIENT_CHANS];   /* each ring's head when the request came */
+	struct event *resume;
+};
+
+/* Entries published before the request are still in a ring, waiting for
+ * the card to free space.  (A head the client moved back since counts as
+ * taken: a client can only stall itself.) */
+static int behind(const struct nvd_client *cl, const struct nvd_parked *pk)
+{
+	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++) {
+		const struct nvd_chan *ch = cl->chans[i];
+		if (ch && !ch->lost && (int32_t)(pk->head[i] - ch->tail) > 0 &&
+		    __atomic_load_n(&ch->ctl->head, __ATOMIC_ACQUIRE) != ch->tail)
+			return 1;
+	}
+	return 0;
+}
+
+static void parked_free(struct nvd_parked *pk)
+{
+	if (pk->resume)
+		event_free(pk->resume);
+	free(pk);
+}
+
 void nvd_client_drop(struct nvd_client *cl, const char *why)
 {
 	struct nvd *d = cl->d;
 
 	nvd_clog(cl, NULL, "disconnected: %s", why);
 	nvd_client_waits_free(cl);
+	if (cl->parked) {
+		for (unsigned i = 0; i < cl->parked->nfds; i++)
+			close(cl->parked->fds[i]);
+		parked_free(cl->parked);
+		cl->parked = NULL;
+	}
 	if (d->master == cl)
 		d->master = NULL;
 	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++)
@@ -400,6 +435,63 @@ static void violation(struct nvd_client *cl, const struct nvd_msg_hdr *h, int er
 	nvd_client_drop(cl, why);
 }
 
+/* ---- requests ---- */
+
+/* Runs a checked request; its fd goes to the handler. */
+static void run_request(struct nvd_client *cl, const struct nvd_parked *pk)
+{
+	struct nvd *nd = cl->d;
+	struct nvd_msg_hdr h;
+	memcpy(&h, pk->msg, sizeof(h));
+	const struct nvd_msg_desc *d = nvd_msg_desc(h.type);
+	struct reply r;
+	memset(&r, 0, sizeof(r));
+	r.h = h;
+	r.in_fd = pk->nfds ? pk->fds[0] : -1;
+	int err = handlers[h.type](cl, pk->msg + sizeof(h), &r);
+	if (r.in_fd >= 0)
+		close(r.in_fd);   /* a handler that did not take it */
+	if (err == REPLY_LATER)
+		return;
+	send_reply(cl, &h, err, &r);
+	if (err && h.type == NVD_MSG_HELLO)
+		nvd_client_drop(cl, r.why);
+	else if (h.type == NVD_MSG_HELLO) {
+		/* Greeted: no deadline any more.  event_add(NULL) alone would keep
+		 * the pending timeout, so take the event off first. */
+		event_del(cl->evt);
+		event_add(cl->evt, NULL);
+	}
+	else if (err)
+		nvd_clog(cl, NULL, "%s failed: %s", d->name, r.why[0] ? r.why : strerror(-err));
+	if (nd->pending_waits)
+		nvd_waits_recheck(nd);
+}
+
+
+static void client_unpark(evutil_socket_t fd, short what, void *arg)
+{
+	struct nvd_client *cl = arg;
+	struct nvd_parked *pk = cl->parked;
+	(void)fd;
+	(void)what;
+	if (!pk || behind(cl, pk))
+		return;
+	cl->parked = NULL;
+	/* Re-armed first: the request may drop the client. */
+	event_add(cl->evt, NULL);
+	run_request(cl, pk);
+	parked_free(pk);
+}
+
+/* The channel took entries: the parked request may run, from the event
+ * loop, where no caller is in the middle of a channel. */
+void nvd_client_unpark_soon(struct nvd_client *cl)
+{
+	if (cl->parked && !behind(cl, cl->parked))
+		event_active(cl->parked->resume, EV_TIMEOUT, 0);
+}
+
 static void client_read(evutil_socket_t fd, short what, void *arg)
 {
 	struct nvd_client *cl = arg;
@@ -408,7 +500,9 @@ static void client_read(evutil_socket_t fd, short what, void *arg)
 	unsigned nfds;
 	char why[128];
 
-	if (what & EV_TIMEOUT) {
+	/* A loop busy past the deadline reports the timeout with the HELLO
+	 * that came in time: the datagram decides. */
+	if ((what & EV_TIMEOUT) && !(what & EV_READ) && !cl->greeted) {
 		nvd_client_drop(cl, "said no HELLO in time");
 		return;
 	}
@@ -464,35 +558,37 @@ static void client_read(evutil_socket_t fd, short what, void *arg)
 			close(fds[i]);
 		return;
 	}
-	struct nvd *nd = cl->d;
+	struct nvd_parked req;
+	memcpy(req.msg, in.b, (size_t)n);
+	memcpy(req.fds, fds, nfds * sizeof(*fds));
+	req.nfds = nfds;
+	req.resume = NULL;
 	/* The client may have published submissions and rung the doorbell just
 	 * before this request: they come first (a BO_FREE or BO_WAIT after a
-	 * submission must see it). */
+	 * submission must see it), even when they wait for ring space. */
+	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++)
+		if (cl->chans[i])
+			req.head[i] = __atomic_load_n(&cl->chans[i]->ctl->head, __ATOMIC_ACQUIRE);
 	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++)
 		if (cl->chans[i] && !cl->chans[i]->lost)
 			nvd_chan_process(cl->chans[i]);
-	struct reply r;
-	memset(&r, 0, sizeof(r));
-	r.h = h;
-	r.in_fd = nfds ? fds[0] : -1;
-	int err = handlers[h.type](cl, in.b + sizeof(h), &r);
-	if (r.in_fd >= 0)
-		close(r.in_fd);   /* a handler that did not take it */
-	if (err == REPLY_LATER)
+	if (!behind(cl, &req)) {
+		run_request(cl, &req);
 		return;
-	send_reply(cl, &h, err, &r);
-	if (err && h.type == NVD_MSG_HELLO)
-		nvd_client_drop(cl, r.why);
-	else if (h.type == NVD_MSG_HELLO) {
-		/* Greeted: no deadline any more.  event_add(NULL) alone would keep
-		 * the pending timeout, so take the event off first. */
-		event_del(cl->evt);
-		event_add(cl->evt, NULL);
 	}
-	else if (err)
-		nvd_clog(cl, NULL, "%s failed: %s", d->name, r.why[0] ? r.why : strerror(-err));
-	if (nd->pending_waits)
-		nvd_waits_recheck(nd);
+	/* No more requests until this one has run: they keep their order. */
+	struct nvd_parked *pk = malloc(sizeof(*pk));
+	if (pk)
+		*pk = req;
+	if (!pk || !(pk->resume = event_new(cl->d->base, -1, 0, client_unpark, cl))) {
+		free(pk);
+		for (unsigned i = 0; i < nfds; i++)
+			close(fds[i]);
+		nvd_client_drop(cl, "out of memory for a request");
+		return;
+	}
+	cl->parked = pk;
+	event_del(cl->evt);
 }
 
 static void server_accept(evutil_socket_t lfd, short what, void *arg)

@@ -317,6 +317,8 @@ void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq)
 	chan_signal(ch);
 	/* Entries may be waiting for the ring space this freed. */
 	nvd_chan_process(ch);
+	if (ch->cl->parked)
+		nvd_client_unpark_soon(ch->cl);
 	if (ch->cl->d->pending_waits)
 		nvd_waits_recheck(ch->cl->d);
 }

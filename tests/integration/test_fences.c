@@ -218,6 +218,52 @@ static void test_channel_lost_after_repeated_refusals_answers_enodev(void **stat
 	nvt_end(d);
 }
 
+/* A request comes after the submissions published before it, even when they
+ * wait for room in the daemon's ring: a buffer freed right after the
+ * submission that reads it is still there for it. */
+static void test_free_after_a_submission_waiting_for_ring_space(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	struct nvt_client t;
+	struct nvt_buf g, v, big, src, dst;
+	uint32_t f = 0, busy = 0;
+
+	open_client(d, &t);
+	nvt_push_fini(&t.p);
+	NVT_OK(nvt_push_init(&t.p, t.c, t.ch, 8 << 20));
+	nvt_bind_standard(&t.p);
+	NVT_OK(nvt_buf_new(t.c, 256 << 10, NVC_GART, 21, &g));
+	NVT_OK(nvt_buf_new(t.c, 256 << 10, NVC_VRAM, 22, &v));
+	NVT_OK(nvt_buf_new(t.c, 16 << 20, NVC_VRAM, 23, &big));
+	NVT_OK(nvt_buf_new(t.c, 4096, NVC_VRAM, 24, &src));
+	NVT_OK(nvt_buf_new(t.c, 4096, NVC_VRAM, 25, &dst));
+	/* A long job for the card (a hundred copies of 8 MiB, some 60 ms),
+	 * then ten submissions of 3000 small copies, 144 KiB of commands each:
+	 * more than the daemon's 1 MiB ring holds while the card is busy. */
+	for (unsigned i = 0; i < 100; i++)
+		nvt_m2mf_cmd(&t.p, &big, 0, 4096, &big, 8 << 20, 4096, 4096, 2047);
+	NVT_OK(nvt_submit(&t.p, &busy));
+	for (unsigned k = 0; k < 10; k++) {
+		for (unsigned i = 0; i < 3000; i++)
+			nvt_m2mf_cmd(&t.p, &g, (i & 3) << 16, 4096, &v, 0, 4096, 4096, 16);
+		NVT_OK(nvt_submit(&t.p, NULL));
+	}
+	nvt_m2mf(&t.p, &src, 0, 4096, &dst, 0, 4096, 4096, 1);
+	NVT_OK(nvt_submit(&t.p, &f));
+	/* the card is still on the long job: the last submissions wait */
+	assert_int_equal(nvc_fence_done(t.ch, busy), 0);
+	nvt_buf_free(&src);
+	assert_int_equal(nvt_wait(&t.p, f), 0);
+	assert_int_equal(nvt_buf_check(&dst, "copy from the freed buffer"), 0);
+	assert_false(nvt_log_contains(d, "refused"));
+	nvt_buf_free(&g);
+	nvt_buf_free(&v);
+	nvt_buf_free(&big);
+	nvt_buf_free(&dst);
+	nvt_client_close(&t);
+	nvt_end(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -227,6 +273,7 @@ int main(void)
 		NVT_TEST(test_many_submissions_in_flight_all_complete),
 		NVT_TEST(test_fence_wait_times_out_for_a_fence_not_submitted),
 		NVT_TEST(test_channel_lost_after_repeated_refusals_answers_enodev),
+		NVT_TEST(test_free_after_a_submission_waiting_for_ring_space),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
