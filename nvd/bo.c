@@ -79,6 +79,9 @@ int nvd_bo_new(struct nvd_client *cl, uint64_t size, unsigned domain, struct nvd
 		return size ? -E2BIG : -EINVAL;
 	}
 	size = (size + BO_ALIGN - 1) & ~(uint64_t)(BO_ALIGN - 1);
+	/* What the client closed gives way before it is refused room. */
+	if (cl->vram + cl->gart + size > d->o.quota)
+		nvd_bo_kept_release(cl);
 	if (cl->vram + cl->gart + size > d->o.quota) {
 		snprintf(why, whylen, "client quota of %llu MiB reached",
 			 (unsigned long long)(d->o.quota >> 20));
@@ -89,6 +92,10 @@ int nvd_bo_new(struct nvd_client *cl, uint64_t size, unsigned domain, struct nvd
 		return -EMFILE;
 	}
 	r = nvd_ra_alloc(bo_ra(d, domain), size, BO_ALIGN, &addr);
+	if (r < 0 && cl->nkept) {
+		nvd_bo_kept_release(cl);
+		r = nvd_ra_alloc(bo_ra(d, domain), size, BO_ALIGN, &addr);
+	}
 	if (r < 0) {
 		snprintf(why, whylen, "no room for %llu KiB in %s", (unsigned long long)(size >> 10),
 			 domain == NVD_DOMAIN_VRAM ? "VRAM" : "GART");
@@ -291,6 +298,36 @@ int nvd_bo_close(struct nvd_client *cl, uint32_t handle)
 		}
 	nvd_bo_unref(cl->d, bo);
 	return 0;
+}
+
+/* A buffer its client closes stays reachable by the client's next
+ * submission.  On a real card a freed buffer's memory keeps its contents
+ * until something else is put there, and Mesa's nv30 relies on it: it names
+ * an index buffer only by address, after the submission's list was made, so
+ * glDeleteBuffers right after a draw closes the buffer before the draw is
+ * submitted.  The oldest of NVD_KEPT_CLOSED goes first; a client with no
+ * channel keeps none. */
+int nvd_bo_close_kept(struct nvd_client *cl, uint32_t handle)
+{
+	struct nvd_bo *bo = nvd_bo_get(cl, handle);
+	if (!bo)
+		return -ENOENT;
+	if (!cl->nchans)
+		return nvd_bo_close(cl, handle);
+	if (cl->nkept == NVD_KEPT_CLOSED) {
+		nvd_bo_unref(cl->d, cl->kept[0]);
+		memmove(cl->kept, cl->kept + 1, --cl->nkept * sizeof(*cl->kept));
+	}
+	nvd_bo_ref(bo);
+	cl->kept[cl->nkept++] = bo;
+	return nvd_bo_close(cl, handle);
+}
+
+/* The client's submission has been taken: what it closed before is gone. */
+void nvd_bo_kept_release(struct nvd_client *cl)
+{
+	while (cl->nkept)
+		nvd_bo_unref(cl->d, cl->kept[--cl->nkept]);
 }
 
 void nvd_bo_orphan_all(struct nvd_client *cl)

@@ -478,5 +478,7 @@ void nvd_chan_free(struct nvd_chan *ch)
 	nvd_chan_close_fds(ch);
 	cl->chans[ch->id] = NULL;
 	cl->nchans--;
+	if (!cl->nchans)
+		nvd_bo_kept_release(cl);   /* no submission can come for them now */
 	free(ch);
 }

@@ -21,6 +21,7 @@ struct event;
 
 #define NVD_HW_RING_SIZE    (1u << 20)    /* the daemon-private ring of each channel */
 #define NVD_CLIENT_CHANS    32
+#define NVD_KEPT_CLOSED     16           /* closed buffers kept for the next submission */
 #define NVD_FIRST_CHID      1             /* chid 0: the daemon's; 31: "no channel" */
 #define NVD_CLIENT_CHIDS    (NV40_FIFO_CHANNELS - 1 - NVD_FIRST_CHID)
 #define NVD_VRAM_DMA_HANDLE 0xbeef0201u   /* the nouveau kernel's handles, which Mesa */
@@ -175,6 +176,10 @@ struct nvd_client {
 	/* A request that came while submissions published before it were still
 	 * waiting for ring space: it runs once they are taken (server.c). */
 	struct nvd_parked *parked;
+	/* The last buffers the client closed, still reachable by its next
+	 * submission (bo.c: nvd_bo_close_kept). */
+	struct nvd_bo *kept[NVD_KEPT_CLOSED];
+	unsigned nkept;
 };
 
 struct nvd_opts {
@@ -240,6 +245,8 @@ struct nvd_bo *nvd_bo_get(struct nvd_client *cl, uint32_t handle);
 void nvd_bo_ref(struct nvd_bo *bo);
 void nvd_bo_unref(struct nvd *d, struct nvd_bo *bo);
 int nvd_bo_close(struct nvd_client *cl, uint32_t handle);
+int nvd_bo_close_kept(struct nvd_client *cl, uint32_t handle);
+void nvd_bo_kept_release(struct nvd_client *cl);
 /* Place the buffer in `domain` (NVD_DOMAIN_*) for the submissions validated
  * from now on, as the kernel migrates a buffer into a submission's valid
  * domains.  0, -EBUSY (pinned by a ctxdma, or a move still settling) or

@@ -200,7 +200,7 @@ static int do_bo_new(struct nvd_client *cl, const void *rq_, struct reply *r)
 static int do_bo_free(struct nvd_client *cl, const void *rq_, struct reply *r)
 {
 	const struct nvd_req_bo_free *rq = rq_;
-	int e = nvd_bo_close(cl, rq->handle);
+	int e = nvd_bo_close_kept(cl, rq->handle);
 	if (e < 0)
 		snprintf(r->why, sizeof(r->why), "no buffer %u", rq->handle);
 	return e;
@@ -410,6 +410,7 @@ void nvd_client_drop(struct nvd_client *cl, const char *why)
 	for (unsigned i = 0; i < cl->bos_cap; i++)
 		if (cl->bos[i])
 			nvd_bo_close(cl, i + 1);
+	nvd_bo_kept_release(cl);
 	/* What others still hold is paid for by nobody now. */
 	nvd_bo_orphan_all(cl);
 	free(cl->bos);

@@ -24,8 +24,8 @@ static union {
 	uint64_t align;
 } scratch;
 /* The listed buffers, then (up to NVD_IMPLICIT_MAX) the client's other
- * buffers: Mesa names buffers it lists only in a later submission when a
- * flush falls between. */
+ * buffers and those it closed since its last submission: Mesa names
+ * buffers it lists only in a later submission when a flush falls between. */
 #define NVD_IMPLICIT_MAX 4096
 static struct nvd_vbo vbos[NVD_SUBMIT_MAX_BOS + NVD_IMPLICIT_MAX];
 static struct nvd_bo *implicit[NVD_IMPLICIT_MAX];
@@ -134,8 +134,8 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 		bo_list[i]->list_stamp = list_stamp;
 	unsigned nvbos = h->nr_bos;
 	unsigned nlisted = nvbos, nimpl = 0;
-	for (unsigned i = 0; !err && i < cl->bos_cap && nimpl < NVD_IMPLICIT_MAX; i++) {
-		struct nvd_bo *bo = cl->bos[i];
+	for (unsigned i = 0; !err && i < cl->bos_cap + cl->nkept && nimpl < NVD_IMPLICIT_MAX; i++) {
+		struct nvd_bo *bo = i < cl->bos_cap ? cl->bos[i] : cl->kept[i - cl->bos_cap];
 		if (!bo || bo->list_stamp == list_stamp)
 			continue;
 		bo->list_stamp = list_stamp;    /* held under two handles: once */
@@ -212,6 +212,7 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 		f->bos = NULL;
 	}
 	ch->if_count++;
+	nvd_bo_kept_release(cl);
 	__atomic_store_n(&ch->fence->status[h->seq % NVD_FENCE_STATUS], err, __ATOMIC_RELAXED);
 	ch->submits++;
 	cl->submits++;

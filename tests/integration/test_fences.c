@@ -2,10 +2,12 @@
  * it refused, -ETIMEDOUT for a fence that cannot come, -ENODEV once the
  * channel is lost; many submissions in flight, more than the fence page
  * has status slots. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -264,6 +266,56 @@ static void test_free_after_a_submission_waiting_for_ring_space(void **state)
 	nvt_end(d);
 }
 
+/* An M2MF copy of a page at src (VRAM) into dst, with only dst listed. */
+static void copy_unlisted(struct nvt_push *p, uint64_t src, struct nvt_buf *dst)
+{
+	nvt_space(p, 12);
+	nvt_ref(p, dst->bo, NVC_WRITE);
+	nvt_begin(p, NVT_SUBC_M2MF, NV_M2MF_DMA_BUFFER_IN, 2);
+	nvt_out(p, nvc_chan_vram_dma(p->ch));
+	nvt_out(p, nvt_dma(p, dst));
+	nvt_begin(p, NVT_SUBC_M2MF, NV_M2MF_OFFSET_IN, 8);
+	nvt_out(p, (uint32_t)src);
+	nvt_out(p, (uint32_t)dst->addr);
+	nvt_out(p, 4096);
+	nvt_out(p, 4096);
+	nvt_out(p, 4096);
+	nvt_out(p, 1);
+	nvt_out(p, 1 | 1 << 8);
+	nvt_out(p, 0);
+}
+
+/* Mesa's nv30 names an index buffer only by its address, after the
+ * submission's list was made, and glDeleteBuffers right after the draw
+ * closes the buffer before the draw is submitted.  A buffer its client
+ * closes stays reachable by the client's next submission (as a freed
+ * buffer's memory on a card keeps its contents), and by no later one. */
+static void test_a_closed_buffer_is_there_for_the_next_submission_only(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	struct nvt_client t;
+	struct nvt_buf src, dst;
+	uint32_t f;
+
+	open_client(d, &t);
+	NVT_OK(nvt_buf_new(t.c, 4096, NVC_VRAM, 31, &src));
+	NVT_OK(nvt_buf_new(t.c, 4096, NVC_VRAM, 32, &dst));
+	uint64_t addr = src.addr;
+	memcpy(dst.shadow, src.shadow, 4096);
+	copy_unlisted(&t.p, addr, &dst);
+	nvt_buf_free(&src);
+	NVT_OK(nvt_submit(&t.p, &f));
+	assert_int_equal(nvt_wait(&t.p, f), 0);
+	assert_int_equal(nvt_buf_check(&dst, "copy from the closed buffer"), 0);
+	copy_unlisted(&t.p, addr, &dst);
+	NVT_OK(nvt_submit(&t.p, &f));
+	assert_int_equal(nvt_wait(&t.p, f), -EFAULT);
+	assert_true(nvt_log_contains(d, "outside the submitted buffers"));
+	nvt_buf_free(&dst);
+	nvt_client_close(&t);
+	nvt_end(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +326,7 @@ int main(void)
 		NVT_TEST(test_fence_wait_times_out_for_a_fence_not_submitted),
 		NVT_TEST(test_channel_lost_after_repeated_refusals_answers_enodev),
 		NVT_TEST(test_free_after_a_submission_waiting_for_ring_space),
+		NVT_TEST(test_a_closed_buffer_is_there_for_the_next_submission_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
