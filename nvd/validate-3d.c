@@ -146,28 +146,67 @@ int nvd_v3d_clear(struct nvd_vctx *x, unsigned elem, uint32_t mode)
 
 /* ---- draws ---- */
 
+static const char *const nvd_v3d_tex_names[16] = {
+	"texture 0", "texture 1", "texture 2", "texture 3", "texture 4", "texture 5",
+	"texture 6", "texture 7", "texture 8", "texture 9", "texture 10", "texture 11",
+	"texture 12", "texture 13", "texture 14", "texture 15",
+};
+
+/* Enabled unit i's texture lies in memory the submission may read. */
+static int nvd_v3d_texture(struct nvd_vctx *x, unsigned i)
+{
+	uint32_t fmt = VE(TEX_FORMAT, i);
+	uint64_t len = nv40_tex_extent(fmt, VE(TEX_NPOT_SIZE, i), VE(TEX_SIZE1, i));
+	if (!len)
+		return nvd_v_fail(x, EINVAL, "%s: not a texture (format 0x%08x, size 0x%08x)",
+				  nvd_v3d_tex_names[i], fmt, VE(TEX_NPOT_SIZE, i));
+	const struct nvd_vhobj *dma = fmt & NV40_TEX_FORMAT_DMA1 ? OBJ(DMA_TEXTURE1)
+								 : OBJ(DMA_TEXTURE0);
+	return nvd_v_extent(x, dma, VE(TEX_OFFSET, i), len, NVD_ACCESS_READ,
+			    nvd_v3d_tex_names[i]);
+}
+
 static int nvd_v3d_textures(struct nvd_vctx *x)
 {
-	static const char *names[16] = {
-		"texture 0", "texture 1", "texture 2", "texture 3", "texture 4", "texture 5",
-		"texture 6", "texture 7", "texture 8", "texture 9", "texture 10", "texture 11",
-		"texture 12", "texture 13", "texture 14", "texture 15",
-	};
 	for (unsigned i = 0; i < 16; i++) {
 		if (!(VE(TEX_ENABLE, i) & NV40_TEX_ENABLE_ON))
 			continue;
-		uint32_t fmt = VE(TEX_FORMAT, i);
-		uint64_t len = nv40_tex_extent(fmt, VE(TEX_NPOT_SIZE, i), VE(TEX_SIZE1, i));
-		if (!len)
-			return nvd_v_fail(x, EINVAL, "%s: not a texture (format 0x%08x, size 0x%08x)",
-					  names[i], fmt, VE(TEX_NPOT_SIZE, i));
-		const struct nvd_vhobj *dma = fmt & NV40_TEX_FORMAT_DMA1 ? OBJ(DMA_TEXTURE1)
-									 : OBJ(DMA_TEXTURE0);
-		int r = nvd_v_extent(x, dma, VE(TEX_OFFSET, i), len, NVD_ACCESS_READ, names[i]);
+		int r = nvd_v3d_texture(x, i);
 		if (r)
 			return r;
 	}
 	return 0;
+}
+
+/* Before the submission: a texture unit left enabled over memory this
+ * submission may not read (a buffer freed since, perhaps another client's
+ * now) is turned off, on the subchannel the 3D object is bound to.  The card
+ * reads only the units the fragment program samples, and Mesa leaves a
+ * destroyed context's units enabled on the channel the next context shares;
+ * refusing every draw of that context would punish a state it never
+ * touches.  A program that still samples such a unit gets an off unit.
+ * out: room for 2 words a unit; *n: words written. */
+void nvd_v3d_prologue(struct nvd_vctx *x, uint32_t *out, size_t cap, size_t *n)
+{
+	struct nvd_verror keep = *x->e;
+	unsigned subc = NV_SUBCHANNELS;
+
+	*n = 0;
+	for (unsigned s = 0; s < NV_SUBCHANNELS; s++) {
+		const struct nv_class_desc *c = nv_class_find(x->sh->subc_cls[s]);
+		if (c && c->table_id == NV_TABLE_CURIE)
+			subc = s;
+	}
+	if (subc == NV_SUBCHANNELS)
+		return;
+	for (unsigned i = 0; i < 16 && *n + 2 <= cap; i++) {
+		if (!(VE(TEX_ENABLE, i) & NV40_TEX_ENABLE_ON) || !nvd_v3d_texture(x, i))
+			continue;
+		*x->e = keep;          /* not this submission's fault */
+		VE(TEX_ENABLE, i) &= ~NV40_TEX_ENABLE_ON;
+		nv_wr32le(out + (*n)++, NV_CMD_INC_WORD(subc, NV_CURIE_TEX_ENABLE + i * NV_CURIE_TEX_ENABLE__STRIDE, 1));
+		nv_wr32le(out + (*n)++, VE(TEX_ENABLE, i));
+	}
 }
 
 /* Everything a draw writes and reads but its vertices: cached until the
@@ -211,7 +250,9 @@ static unsigned nvd_v3d_comp_bytes(unsigned type)
 	return 4;              /* unknown: the widest */
 }
 
-/* The largest vertex index every enabled attribute's buffer holds. */
+/* The largest vertex index every fetched attribute's buffer holds.  The
+ * card fetches the attributes the vertex program reads (VP_ATTRIB_EN);
+ * Mesa leaves a destroyed context's other formats on the channel. */
 static int nvd_v3d_vtx_max(struct nvd_vctx *x, uint64_t *max)
 {
 	static const char *names[16] = {
@@ -229,7 +270,7 @@ static int nvd_v3d_vtx_max(struct nvd_vctx *x, uint64_t *max)
 		uint32_t f = VE(VTXFMT, i), b = VE(VTXBUF, i);
 		unsigned size = NV40_VTXFMT_SIZE(f), stride = NV40_VTXFMT_STRIDE(f);
 		uint64_t room, elem;
-		if (!size)
+		if (!size || !(V(VP_ATTRIB_EN) & (1u << i)))
 			continue;
 		elem = (uint64_t)size * nvd_v3d_comp_bytes(NV40_VTXFMT_TYPE(f));
 		int r = nvd_v_room(x, b & NV40_VTXBUF_DMA1 ? OBJ(DMA_VTXBUF1) : OBJ(DMA_VTXBUF0),
@@ -240,8 +281,10 @@ static int nvd_v3d_vtx_max(struct nvd_vctx *x, uint64_t *max)
 			return nvd_v_fail(x, EFAULT, "%s 0x%x: %llu bytes left, a vertex takes %llu",
 					  names[i], NV40_VTXBUF_OFFSET(b), (unsigned long long)room,
 					  (unsigned long long)elem);
-		if (stride && (room - elem) / stride < m)
+		if (stride && (room - elem) / stride < m) {
 			m = (room - elem) / stride;
+			x->vtx_max_attr = i;
+		}
 	}
 	x->vtx_max = m;
 	x->gen3d_vtx = x->gen;
@@ -257,8 +300,9 @@ static int nvd_v3d_fetch(struct nvd_vctx *x, uint64_t last, const char *what)
 	if (r)
 		return r;
 	if (last > max)
-		return nvd_v_fail(x, EFAULT, "%s: vertex %llu is past the vertex buffers (last %llu)",
-				  what, (unsigned long long)last, (unsigned long long)max);
+		return nvd_v_fail(x, EFAULT, "%s: vertex %llu is past vertex buffer %u (last %llu)",
+				  what, (unsigned long long)last, x->vtx_max_attr,
+				  (unsigned long long)max);
 	return 0;
 }
 

@@ -30,7 +30,7 @@
 	W(CURIE, ZETA_PITCH) W(CURIE, ZETA_OFFSET) \
 	W(CURIE, DEPTH_TEST_ENABLE) W(CURIE, DEPTH_WRITE_ENABLE) W(CURIE, STENCIL_ENABLE) \
 	W(CURIE, FENCE_OFFSET) W(CURIE, FP_ACTIVE_PROGRAM) W(CURIE, VERTEX_BEGIN_END) \
-	W(CURIE, VTXFMT) W(CURIE, VTXBUF) W(CURIE, VB_ELEMENT_BASE) \
+	W(CURIE, VTXFMT) W(CURIE, VTXBUF) W(CURIE, VB_ELEMENT_BASE) W(CURIE, VP_ATTRIB_EN) \
 	W(CURIE, IDXBUF_OFFSET) W(CURIE, IDXBUF_FORMAT) \
 	W(CURIE, PRIMITIVE_RESTART_ENABLE) W(CURIE, PRIMITIVE_RESTART_INDEX) \
 	W(CURIE, TEX_OFFSET) W(CURIE, TEX_FORMAT) W(CURIE, TEX_ENABLE) W(CURIE, TEX_NPOT_SIZE) \
@@ -114,6 +114,7 @@ struct nvd_vctx {
 	 * holds) was computed; 0: not in this submission */
 	uint32_t gen3d_draw, gen3d_vtx;
 	uint64_t vtx_max;
+	unsigned vtx_max_attr;       /* the attribute that sets vtx_max */
 	/* validate-2d.c: this submission's plain M2MF copies so far, so that
 	 * validate-3d.c can read indices the card will have copied by the time
 	 * it draws (Mesa uploads an index buffer and draws from it in one
@@ -150,6 +151,7 @@ const uint8_t *nvd_v3d_forward(const struct nvd_vctx *x, unsigned bo, uint64_t a
 /* validate-3d.c: a VB_INDEX_BATCH data word as an inline VB_ELEMENT_U32
  * packet on subchannel subc into out (room words): 0 and *n, 1 when the
  * batch must stay as it is, -errno. */
+void nvd_v3d_prologue(struct nvd_vctx *x, uint32_t *out, size_t cap, size_t *n);
 int nvd_v3d_index_expand(struct nvd_vctx *x, unsigned subc, uint32_t data, uint32_t *out,
 			 size_t room, size_t *n);
 

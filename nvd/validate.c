@@ -1110,6 +1110,7 @@ static long nvd_validate_run(struct nvd_vstate *vs, const struct nvd_vsubmit *su
 		w.rel = vs->rel;
 		w.rel_end = vs->rel + nrel;
 	}
+	nvd_v3d_prologue(&w.x, w.out, cap, &w.n);
 	for (unsigned p = 0; p < sub->nr_push; p++) {
 		r = nvd_vw_run(&w, p);
 		if (r)

@@ -581,6 +581,23 @@ static void attack_texture_levels_past(struct nvt_daemon *d, struct nvt_honest *
 		 h->victim_domain == NVC_VRAM ? tex_fmt : (tex_fmt & ~3u) | NV40_TEX_FORMAT_DMA1, 1);
 	draw_arrays(p, NV40_PRIM_TRIANGLES, 0, 3);
 	NVT_ERR(submit_wait(p), -EFAULT);
+	/* unit 15 over a buffer the client has freed since (Mesa leaves a
+	 * destroyed context's units so): the submission after the free starts
+	 * with the unit turned off, and its draw runs */
+	struct nvc_bo *tmp = bo_new(a.t.c, TEX_BYTES, NVC_VRAM);
+	ref_draw(&a);
+	M3(p, NV_CURIE_TEX_ENABLE + NV_CURIE_TEX_ENABLE__STRIDE * 15, 0);
+	NVT_OK(submit_wait(p));
+	ref_draw(&a);
+	nvt_ref(p, tmp, NVC_READ);
+	tex_bind(p, 15, addr(tmp), tex_fmt, 1);
+	NVT_OK(submit_wait(p));
+	nvc_bo_free(tmp);
+	ref_draw(&a);
+	NVT_OK(submit_wait(p));                  /* the freed buffer's last one */
+	ref_draw(&a);
+	draw_arrays(p, NV40_PRIM_TRIANGLES, 0, 3);
+	NVT_OK(submit_wait(p));
 	a3d_close(&a);
 }
 
@@ -616,10 +633,15 @@ static void attack_vertex_batch_past(struct nvt_daemon *d, struct nvt_honest *h,
 	M3(p, NV_CURIE_VTXBUF, (addr(a.vb) + VB_SIZE - 8) | NV40_VTXBUF_DMA1);
 	draw_arrays(p, NV40_PRIM_POINTS, 0, 1);
 	NVT_ERR(submit_wait(p), -EFAULT);
-	/* a second attribute with a wider stride bounds the batch */
+	/* a second attribute with a wider stride bounds the batch once the
+	 * vertex program reads it: the card fetches only those attributes */
 	ref_draw(&a);
 	M3(p, NV_CURIE_VTXFMT + 4, 32u << 8 | 4u << 4 | NV40_VTXFMT_V32_FLOAT);
 	M3(p, NV_CURIE_VTXBUF + 4, addr(a.vb) | NV40_VTXBUF_DMA1);
+	draw_arrays(p, NV40_PRIM_POINTS, 0, 129);
+	NVT_OK(submit_wait(p));
+	ref_draw(&a);
+	M3(p, NV_CURIE_VP_ATTRIB_EN, 0x00000003);
 	draw_arrays(p, NV40_PRIM_POINTS, 0, 128);                 /* 127 * 32 + 16 fits */
 	NVT_OK(submit_wait(p));
 	ref_draw(&a);

@@ -257,6 +257,7 @@ static void vtx_setup(void)
 	fb(FB_ADDR, 1024, 256, 256, FB_ADDR + 0x80000);
 	INC(NV_CURIE_VTXFMT, 16u << 8 | 3u << 4 | NV40_VTXFMT_V32_FLOAT);
 	INC(NV_CURIE_VTXBUF, (VB_ADDR + 4) | NV40_VTXBUF_DMA1);
+	INC(NV_CURIE_VP_ATTRIB_EN, 1);     /* the program reads attribute 0 */
 }
 
 static void test_vertex_batch_last_vertex(void **state)
