@@ -107,6 +107,8 @@ int nvc_connect(const char *path, const char *name, struct nvc **out)
 	if (!c)
 		return nvc_fail(-ENOMEM, "out of memory");
 	pthread_mutex_init(&c->lock, NULL);
+	c->disp_events = -1;
+	pthread_mutex_init(&c->disp_lock, NULL);
 	c->sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (c->sock < 0) {
 		ret = nvc_fail(-errno, "socket: %s", strerror(errno));
@@ -128,6 +130,7 @@ int nvc_connect(const char *path, const char *name, struct nvc **out)
 fail:
 	if (c->sock >= 0)
 		close(c->sock);
+	pthread_mutex_destroy(&c->disp_lock);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 	return ret;
@@ -141,7 +144,10 @@ void nvc_close(struct nvc *c)
 		nvc_chan_free(c->chans);
 	while (c->bos)
 		nvc_bo_free(c->bos);
+	if (c->disp_events >= 0)
+		close(c->disp_events);
 	close(c->sock);
+	pthread_mutex_destroy(&c->disp_lock);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }

@@ -17,5 +17,7 @@ void nvc_abandon(struct nvc *c)
 	}
 	for (struct nvc_bo *bo = c->bos; bo; bo = bo->next)
 		close(bo->fd);
+	if (c->disp_events >= 0)
+		close(c->disp_events);
 	close(c->sock);
 }

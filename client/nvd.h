@@ -117,6 +117,102 @@ int nvc_get_magic(struct nvc *c, uint32_t *magic);
 /* -EACCES unless this connection is the master, -ENOENT for an unknown magic. */
 int nvc_auth_magic(struct nvc *c, uint32_t magic);
 
+/* ---- display (nvd/display.c; KMS-like) ----
+ *
+ * The card has NVC_DISP_HEADS heads (CRTCs) and NVC_DISP_OUTPUTS outputs;
+ * output i is wired to head i.  A monitor on an output answers on its DDC
+ * bus with an EDID, from which nvd takes the output's modes.  Anyone may
+ * look; only the master (nvc_set_master) may change what a head shows.
+ * Framebuffers belong to the connection that made them. */
+#define NVC_DISP_HEADS   2
+#define NVC_DISP_OUTPUTS 2
+
+/* DRM's mode flags, same values. */
+enum { NVC_MODE_PHSYNC = 1, NVC_MODE_NHSYNC = 2, NVC_MODE_PVSYNC = 4, NVC_MODE_NVSYNC = 8 };
+
+struct nvc_mode {
+	uint32_t clock;                                  /* pixel clock, kHz */
+	uint16_t hdisplay, hsync_start, hsync_end, htotal;
+	uint16_t vdisplay, vsync_start, vsync_end, vtotal;
+	uint32_t flags;                                  /* NVC_MODE_* */
+	uint32_t preferred;                              /* the monitor's preferred mode */
+};
+
+struct nvc_output {
+	char name[16];             /* "VGA-0" ... */
+	unsigned connected;        /* a monitor answered on DDC */
+	unsigned head;             /* the head that drives it */
+	unsigned mm_width, mm_height;
+	unsigned nmodes;           /* nvc_disp_mode(c, output, i) for i < nmodes */
+	uint8_t edid[128];
+};
+/* -EINVAL for output >= NVC_DISP_OUTPUTS. */
+int nvc_disp_output(struct nvc *c, unsigned output, struct nvc_output *o);
+/* The output's mode number index, best first (the preferred one first);
+ * -ENOENT past the end. */
+int nvc_disp_mode(struct nvc *c, unsigned output, unsigned index, struct nvc_mode *m);
+
+/* DRM fourcc codes the heads scan out. */
+#define NVC_FB_XRGB8888 0x34325258u   /* 'XR24' */
+#define NVC_FB_ARGB8888 0x34325241u   /* 'AR24' (shown as XRGB) */
+#define NVC_FB_RGB565   0x36314752u   /* 'RG16' */
+
+/* A framebuffer: width x height pixels of fourcc at offset in bo, pitch
+ * bytes per line.  -EINVAL when it does not fit the buffer or the heads'
+ * limits.  *fb is never 0. */
+int nvc_fb_new(struct nvc *c, struct nvc_bo *bo, uint32_t offset, uint32_t width,
+	       uint32_t height, uint32_t pitch, uint32_t fourcc, uint32_t *fb);
+/* Freeing a framebuffer a head shows (or is flipping to) turns that head
+ * off first, as KMS does; its buffer may be freed before it. */
+int nvc_fb_free(struct nvc *c, uint32_t fb);
+
+struct nvc_head {
+	uint32_t fb;               /* 0: the head is off */
+	uint32_t x, y;             /* the fb's pixel at the screen's top left */
+	uint32_t outputs;          /* mask of outputs it drives (bit i: output i) */
+	struct nvc_mode mode;      /* what it shows, when fb != 0 */
+};
+int nvc_disp_head(struct nvc *c, unsigned head, struct nvc_head *h);
+/* Master only (-EACCES).  Scan out h->fb (this connection's, or 0 for off)
+ * from (x, y) in h->mode on h->outputs, which must be wired to this head;
+ * -EINVAL for a mode the head cannot show or a screen that leaves the fb. */
+int nvc_disp_set_head(struct nvc *c, unsigned head, const struct nvc_head *h);
+/* What the head shows now, cursor included: *w x *h XRGB8888 pixels in
+ * *pixels (malloc'd, the caller frees).  -ENODATA when the head is off.
+ * Only the master and the user nvd runs as (or root) may look. */
+int nvc_disp_screenshot(struct nvc *c, unsigned head, uint32_t **pixels, uint32_t *w,
+			uint32_t *h);
+/* Master only (-EACCES).  The head's hardware cursor: NVC_CURSOR_SIZE^2
+ * ARGB8888 pixels with premultiplied alpha (what KMS clients hand over),
+ * copied from bo (this connection's) at offset; bo NULL hides it.  The
+ * cursor keeps its image and position across mode sets. */
+#define NVC_CURSOR_SIZE 64
+int nvc_disp_cursor_set(struct nvc *c, unsigned head, struct nvc_bo *bo, uint32_t offset);
+/* The cursor image's top-left corner on the screen; it may lie partly or
+ * wholly off it (-32768..32767). */
+int nvc_disp_cursor_move(struct nvc *c, unsigned head, int32_t x, int32_t y);
+
+/* Display events, as DRM's on its fd: poll nvc_disp_event_fd() (libnvd's;
+ * the same fd on every call, closed by nvc_close) for POLLIN, then take
+ * them with nvc_disp_event_read: 1 and *ev, or 0 when none is queued (it
+ * never blocks).  A client that does not read them loses the newest. */
+enum { NVC_DISP_EVENT_FLIP = 1 };
+struct nvc_disp_event {
+	unsigned type;             /* NVC_DISP_EVENT_* */
+	unsigned head;
+	uint64_t user_data;        /* the flip's */
+	uint64_t sequence;         /* vblanks nvd has counted on the head */
+	uint64_t time_ns;          /* CLOCK_MONOTONIC at the vblank */
+};
+int nvc_disp_event_fd(struct nvc *c);
+int nvc_disp_event_read(struct nvc *c, struct nvc_disp_event *ev);
+/* Master only (-EACCES).  Show fb (this connection's, the pixel size of the
+ * one shown, big enough for the mode at the head's x, y) from the next
+ * vblank on; an NVC_DISP_EVENT_FLIP with user_data follows at that vblank.
+ * -EBUSY while the head has a flip pending, -EINVAL when the head is off.
+ * A mode set or the head going off drops a pending flip without an event. */
+int nvc_disp_page_flip(struct nvc *c, unsigned head, uint32_t fb, uint64_t user_data);
+
 /* ---- channels and objects ---- */
 
 int nvc_chan_new(struct nvc *c, struct nvc_chan **out);

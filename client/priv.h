@@ -15,6 +15,8 @@ struct nvc {
 	struct nvd_rep_hello hello;
 	struct nvc_bo *bos;
 	struct nvc_chan *chans;
+	int disp_events;             /* the display event socket, -1 until asked for */
+	pthread_mutex_t disp_lock;   /* one DISP_EVENTS at a time */
 };
 
 struct nvc_bo {

@@ -208,13 +208,7 @@ enum { NV_DMA_PUSHER_ERRORS(NV_DMA_ERR_ENUM) };
 #define   NV_PGRAPH_FIFO_ACCESS    (1u << 0)
 #define NV_PGRAPH_CTXCTL_USER_INST 0x400784
 
-/* PCRTC / PRAMDAC: displayed heads (display issue) */
-#define NV_PCRTC_INTR_0          0x600100
-#define NV_PCRTC_INTR_EN_0       0x600140
-#define NV_PCRTC_START           0x600800
-#define NV_PCRTC_CONFIG          0x600804
-#define NV_PCRTC_HEAD_STRIDE     0x2000
-#define NV_PRAMDAC_CU_START_POS  0x680300
+/* PCRTC, PRMCIO, PRMVIO, PRAMDAC: the display, see hw/display.h */
 
 /* MMIO blocks: BAR0 ranges, for dispatch */
 #define NV_PMC_BASE              0x000000
@@ -233,7 +227,6 @@ enum { NV_DMA_PUSHER_ERRORS(NV_DMA_ERR_ENUM) };
 #define NV_PEXTDEV_SIZE          0x001000
 #define NV_PGRAPH_BASE           0x400000
 #define NV_PGRAPH_SIZE           0x010000
-#define NV_PCRTC_HEADS           2
 #define NV40_USER_BASE           NV40_USER(0)
 #define NV40_USER_AREA_SIZE      (NV40_FIFO_CHANNELS * NV40_USER_SIZE)
 

@@ -232,6 +232,25 @@ static void pci_card_wr32(struct nvd_card *c, uint32_t reg, uint32_t val)
 	p->mmio[reg / 4] = htole32(val);
 }
 
+/* The VGA ports are byte registers (nouveau's nvif_rd08/wr08). */
+static uint8_t pci_card_rd08(struct nvd_card *c, uint32_t reg)
+{
+	struct nvd_card_pci *p = pciof(c);
+
+	if (!p->mmio || reg >= NV_PCI_BAR_MMIO_SIZE)
+		return 0xff;
+	return ((volatile uint8_t *)p->mmio)[reg];
+}
+
+static void pci_card_wr08(struct nvd_card *c, uint32_t reg, uint8_t val)
+{
+	struct nvd_card_pci *p = pciof(c);
+
+	if (!p->mmio || reg >= NV_PCI_BAR_MMIO_SIZE)
+		return;
+	((volatile uint8_t *)p->mmio)[reg] = val;
+}
+
 /* Placing a memfd on real silicon is not a remap of our own memory as it is
  * for the model: VRAM placement means copying the pages through BAR1 (and
  * back on eviction), GART placement means pinned pages whose bus addresses
@@ -270,6 +289,8 @@ static void pci_card_destroy(struct nvd_card *c)
 static const struct nvd_card_ops pci_card_ops = {
 	.rd32 = pci_card_rd32,
 	.wr32 = pci_card_wr32,
+	.rd08 = pci_card_rd08,
+	.wr08 = pci_card_wr08,
 	.place = pci_card_place,
 	.unplace = pci_card_unplace,
 	.destroy = pci_card_destroy,

@@ -21,6 +21,9 @@ static struct sim *simof(struct nvd_card *c) { return ((struct nvd_card_sim *)c)
 static uint32_t sim_card_rd32(struct nvd_card *c, uint32_t reg) { return sim_rd32(simof(c), reg); }
 static void sim_card_wr32(struct nvd_card *c, uint32_t reg, uint32_t v) { sim_wr32(simof(c), reg, v); }
 
+static uint8_t sim_card_rd08(struct nvd_card *c, uint32_t reg) { return sim_rd08(simof(c), reg); }
+static void sim_card_wr08(struct nvd_card *c, uint32_t reg, uint8_t v) { sim_wr08(simof(c), reg, v); }
+
 static int sim_card_window(struct nvd_card *c, int gart, uint64_t addr, uint64_t size,
 			   uint8_t **p)
 {
@@ -64,6 +67,8 @@ static void sim_card_destroy(struct nvd_card *c)
 static const struct nvd_card_ops sim_card_ops = {
 	.rd32 = sim_card_rd32,
 	.wr32 = sim_card_wr32,
+	.rd08 = sim_card_rd08,
+	.wr08 = sim_card_wr08,
 	.place = sim_card_place,
 	.unplace = sim_card_unplace,
 	.destroy = sim_card_destroy,
@@ -103,6 +108,9 @@ struct nvd_card *nvd_card_sim_open(const struct nvd_card_opts *o, const char *ch
 	}
 	struct sim_config cfg = { .chipset = cp->chipset, .vram_size = vram,
 				  .sysmem = s->c.gart, .sysmem_size = gart };
+	_Static_assert(sizeof(cfg.edid) / sizeof(cfg.edid[0]) == NVD_CARD_OUTPUTS, "outputs");
+	for (unsigned i = 0; i < NVD_CARD_OUTPUTS; i++)
+		cfg.edid[i] = o->edid[i];
 	s->sim = sim_new(&cfg, err, errlen);
 	if (!s->sim) {
 		munmap(s->c.gart, gart);

@@ -11,9 +11,14 @@
 
 struct nvd_card;
 
+#define NVD_CARD_OUTPUTS 2       /* VGA outputs with a DDC bus each */
+
 struct nvd_card_ops {
 	uint32_t (*rd32)(struct nvd_card *c, uint32_t reg);
 	void (*wr32)(struct nvd_card *c, uint32_t reg, uint32_t val);
+	/* Byte access, for the VGA ports of the display. */
+	uint8_t (*rd08)(struct nvd_card *c, uint32_t reg);
+	void (*wr08)(struct nvd_card *c, uint32_t reg, uint8_t val);
 	/* Make `size` bytes of memfd `fd` (from file offset 0) appear at card
 	 * address `addr` of VRAM (gart = 0) or of the bus window (gart = 1).
 	 * addr and size are page aligned.  -errno on failure. */
@@ -41,6 +46,8 @@ struct nvd_card_opts {
 	uint64_t vram_size;      /* sim: bytes (0 = 128 MiB) */
 	uint64_t gart_size;      /* bytes (0 = 512 MiB) */
 	int map_bars;            /* pci: map BAR0/BAR1 (the daemon asks once it will drive the card) */
+	/* sim: the EDID (128 bytes) of the monitor on each output, NULL: none */
+	const uint8_t *edid[NVD_CARD_OUTPUTS];
 };
 
 /* Open the card the spec names.  NULL with a message in err on failure. */
@@ -52,5 +59,7 @@ struct nvd_card *nvd_card_pci_open(const struct nvd_card_opts *o, const char *bd
 
 static inline uint32_t nvd_rd32(struct nvd_card *c, uint32_t reg) { return c->ops->rd32(c, reg); }
 static inline void nvd_wr32(struct nvd_card *c, uint32_t reg, uint32_t v) { c->ops->wr32(c, reg, v); }
+static inline uint8_t nvd_rd08(struct nvd_card *c, uint32_t reg) { return c->ops->rd08(c, reg); }
+static inline void nvd_wr08(struct nvd_card *c, uint32_t reg, uint8_t v) { c->ops->wr08(c, reg, v); }
 
 #endif

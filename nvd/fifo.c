@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hw/display.h"
 #include "hw/pushbuf.h"
 #include "hw/regs.h"
 
@@ -307,10 +308,8 @@ void nvd_irq(struct nvd *d)
 			nvd_wr32(d->card, NV_PTIMER_INTR, ~0u);
 		if (intr & NV_PMC_UNIT_PBUS)
 			nvd_wr32(d->card, NV_PBUS_INTR, ~0u);
-		if (intr & (NV_PMC_UNIT_PCRTC0 | NV_PMC_UNIT_PCRTC1)) {
-			nvd_wr32(d->card, NV_PCRTC_INTR_0, ~0u);
-			nvd_wr32(d->card, NV_PCRTC_INTR_0 + NV_PCRTC_HEAD_STRIDE, ~0u);
-		}
+		if (intr & (NV_PMC_UNIT_PCRTC0 | NV_PMC_UNIT_PCRTC1))
+			nvd_disp_irq(d, intr);   /* vblank: display.c acks and finishes flips */
 	}
 	nvd_log(0, "interrupt storm: PMC_INTR 0x%08x stays up", nvd_rd32(d->card, NV_PMC_INTR));
 }

@@ -27,6 +27,13 @@ static void usage(FILE *f)
 "      --timeslice N     PFIFO timeslice in command words (default: nouveau's)\n"
 "      --quota MIB       buffer memory each client may hold (default 512)\n"
 "      --max-bos N       buffers each client may hold (default 16384)\n"
+"      --monitor OUTPUT=SPEC\n"
+"                        the monitor on output OUTPUT (0 or 1) of the simulated\n"
+"                        card; SPEC is 'none' or WxH[@HZ][,WxH[@HZ]...][:NAME], the\n"
+"                        first mode preferred, HZ 60 by default, e.g.\n"
+"                        --monitor 0=1600x1200,1280x1024@75:BigCRT.  Default:\n"
+"                        0=1920x1080,1680x1050,1280x1024,1024x768,800x600,640x480\n"
+"                        and 1=1280x1024,1024x768,800x600,640x480\n"
 "  -v, --verbose         log more (repeat for even more)\n"
 "  -h, --help            show this help\n"
 "      --version         show the version\n");
@@ -64,11 +71,13 @@ int main(int argc, char **argv)
 		{ "socket", required_argument, 0, 's' }, { "card", required_argument, 0, 'c' },
 		{ "vram", required_argument, 0, 'V' },   { "gart", required_argument, 0, 'G' },
 		{ "timeslice", required_argument, 0, 'T' }, { "quota", required_argument, 0, 'Q' },
-		{ "max-bos", required_argument, 0, 'B' }, { "verbose", no_argument, 0, 'v' },
+		{ "max-bos", required_argument, 0, 'B' }, { "monitor", required_argument, 0, 'M' }, { "verbose", no_argument, 0, 'v' },
 		{ "help", no_argument, 0, 'h' },         { "version", no_argument, 0, 'R' },
 		{ 0, 0, 0, 0 }
 	};
 	static struct nvd d;
+	static struct nvd_monitor mon[NVD_CARD_OUTPUTS];
+	static uint8_t edid[NVD_CARD_OUTPUTS][EDID_SIZE];
 	char err[256];
 	uint64_t v;
 	int c;
@@ -77,6 +86,8 @@ int main(int argc, char **argv)
 	d.o.quota = 512ull << 20;
 	d.o.max_bos = 16384;
 	d.listen_fd = -1;
+	for (unsigned i = 0; i < NVD_CARD_OUTPUTS; i++)
+		nvd_monitor_default(i, &mon[i]);
 	while ((c = getopt_long(argc, argv, "s:c:vh", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': d.o.socket = optarg; break;
@@ -106,6 +117,22 @@ int main(int argc, char **argv)
 				goto bad;
 			d.o.max_bos = (unsigned)v;
 			break;
+		case 'M': {
+			char *eq = strchr(optarg, '=');
+			if (!eq || eq - optarg != 1 || optarg[0] < '0' ||
+			    optarg[0] >= '0' + NVD_CARD_OUTPUTS) {
+				fprintf(stderr, "nvd: --monitor %s: expected OUTPUT=SPEC with OUTPUT "
+					"0 to %u\n", optarg, NVD_CARD_OUTPUTS - 1);
+				return 2;
+			}
+			unsigned o = (unsigned)(optarg[0] - '0');
+			if (nvd_monitor_parse(eq + 1, &mon[o], err, sizeof(err)) < 0 ||
+			    (mon[o].nmodes && nvd_edid_build(&mon[o], edid[o], err, sizeof(err)) < 0)) {
+				fprintf(stderr, "nvd: --monitor %s: %s\n", optarg, err);
+				return 2;
+			}
+			break;
+		}
 		case 'v': nvd_verbose++; break;
 		case 'h': usage(stdout); return 0;
 		case 'R': printf("nvd 0.1 (protocol %u)\n", NVD_PROTO_VERSION); return 0;
@@ -140,6 +167,15 @@ bad:
 		fprintf(stderr, "nvd: cannot create the event loop\n");
 		return 1;
 	}
+	for (unsigned i = 0; i < NVD_CARD_OUTPUTS; i++) {
+		if (!mon[i].nmodes)
+			continue;
+		if (nvd_edid_build(&mon[i], edid[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "nvd: monitor %u: %s\n", i, err);
+			return 2;
+		}
+		d.o.card.edid[i] = edid[i];
+	}
 	d.o.card.map_bars = 1;
 	d.card = nvd_card_open(&d.o.card, err, sizeof(err));
 	if (!d.card) {
@@ -151,7 +187,8 @@ bad:
 		d.card->ops->destroy(d.card);
 		return 1;
 	}
-	if (nvd_fifo_init(&d, err, sizeof(err)) < 0 || nvd_server_listen(&d, err, sizeof(err)) < 0) {
+	if (nvd_fifo_init(&d, err, sizeof(err)) < 0 || nvd_disp_init(&d, err, sizeof(err)) < 0 ||
+	    nvd_server_listen(&d, err, sizeof(err)) < 0) {
 		fprintf(stderr, "nvd: %s\n", err);
 		d.card->ops->destroy(d.card);
 		return 1;
@@ -168,6 +205,7 @@ bad:
 	event_base_dispatch(d.base);
 
 	nvd_server_close(&d);
+	nvd_disp_fini(&d);
 	nvd_fifo_fini(&d);
 	event_free(d.irq_evt);
 	event_free(sigint);

@@ -12,6 +12,7 @@
 #include "hw/regs.h"
 #include "nvd/alloc.h"
 #include "nvd/card.h"
+#include "nvd/display.h"
 #include "nvd/validate.h"
 #include "proto/proto.h"
 #include "proto/ring.h"
@@ -209,6 +210,7 @@ struct nvd {
 	unsigned nbos;                                 /* live buffers */
 	struct nvd_bo_hash names, inos;                /* share.c */
 	struct nvd_client *master;
+	struct nvd_disp disp;                          /* display.c */
 	struct nvd_wait *pending_waits;
 	uint32_t ramht_bits;
 	struct nvd_chan *chid[NV40_FIFO_CHANNELS];

@@ -20,6 +20,7 @@ struct reply {
 	uint8_t body[NVD_MSG_MAX];
 	int fds[NVD_MSG_MAX_FDS];
 	unsigned nfds;
+	int close_fds;           /* the fds are the reply's own: closed once sent */
 	char why[128];
 	/* the request's header and its fd (IMPORT), which the handler consumes */
 	struct nvd_msg_hdr h;
@@ -128,7 +129,7 @@ static int do_status(struct nvd_client *cl, const void *rq, struct reply *r)
 	snprintf(p->card, sizeof(p->card), "%s", d->card->desc);
 	snprintf(p->bus_id, sizeof(p->bus_id), "%s", d->card->bus_id);
 	p->vram_size = d->card->vram_size;
-	p->vram_client = d->vram.used;
+	p->vram_client = d->vram.used - d->disp.cursor_bytes;   /* the cursors are nvd's */
 	p->vram_daemon = d->vram_daemon;
 	p->gart_size = d->card->gart_size;
 	p->gart_client = d->gart.used;
@@ -345,6 +346,91 @@ static int do_auth_magic(struct nvd_client *cl, const void *rq_, struct reply *r
 	return nvd_auth_magic(cl, rq->magic, r->why, sizeof(r->why));
 }
 
+static int do_disp_output(struct nvd_client *cl, const void *rq, struct reply *r)
+{
+	return nvd_disp_output(cl, rq, (void *)r->body, r->why, sizeof(r->why));
+}
+
+static int do_disp_mode(struct nvd_client *cl, const void *rq, struct reply *r)
+{
+	return nvd_disp_mode(cl, rq, (void *)r->body, r->why, sizeof(r->why));
+}
+
+static int do_fb_new(struct nvd_client *cl, const void *rq, struct reply *r)
+{
+	struct nvd_rep_fb_new *p = (void *)r->body;
+	return nvd_fb_new(cl, rq, &p->fb, r->why, sizeof(r->why));
+}
+
+static int do_fb_free(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_fb_free *rq = rq_;
+	return nvd_fb_free(cl, rq->fb, r->why, sizeof(r->why));
+}
+
+static int do_disp_head(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_disp_head *rq = rq_;
+	struct nvd_rep_disp_head *p = (void *)r->body;
+	return nvd_disp_head(cl, rq->head, &p->s, r->why, sizeof(r->why));
+}
+
+static int do_disp_set_head(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_disp_set_head *rq = rq_;
+	if (rq->_pad) {
+		snprintf(r->why, sizeof(r->why), "reserved field is 0x%x, not 0", rq->_pad);
+		return -EINVAL;
+	}
+	return nvd_disp_set_head(cl, rq->head, &rq->s, r->why, sizeof(r->why));
+}
+
+static int do_disp_screenshot(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_disp_screenshot *rq = rq_;
+	struct nvd_rep_disp_screenshot *p = (void *)r->body;
+	int e = nvd_disp_screenshot(cl, rq->head, &p->width, &p->height, &r->fds[0], r->why,
+				    sizeof(r->why));
+	if (e == 0) {
+		r->nfds = 1;
+		r->close_fds = 1;
+	}
+	return e;
+}
+
+static int do_disp_cursor_set(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_disp_cursor_set *rq = rq_;
+	if (rq->_pad) {
+		snprintf(r->why, sizeof(r->why), "reserved field is 0x%x, not 0", rq->_pad);
+		return -EINVAL;
+	}
+	return nvd_disp_cursor_set(cl, rq->head, rq->bo, rq->offset, r->why, sizeof(r->why));
+}
+
+static int do_disp_cursor_move(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_disp_cursor_move *rq = rq_;
+	return nvd_disp_cursor_move(cl, rq->head, rq->x, rq->y, r->why, sizeof(r->why));
+}
+
+static int do_disp_events(struct nvd_client *cl, const void *rq, struct reply *r)
+{
+	(void)rq;
+	int e = nvd_disp_events(cl, &r->fds[0], r->why, sizeof(r->why));
+	if (e == 0) {
+		r->nfds = 1;
+		r->close_fds = 1;
+	}
+	return e;
+}
+
+static int do_disp_page_flip(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_disp_page_flip *rq = rq_;
+	return nvd_disp_page_flip(cl, rq->head, rq->fb, rq->user_data, r->why, sizeof(r->why));
+}
+
 typedef int handler_fn(struct nvd_client *cl, const void *rq, struct reply *r);
 static handler_fn *const handlers[NVD_MSG_COUNT] = {
 	[NVD_MSG_HELLO] = do_hello,       [NVD_MSG_STATUS] = do_status,
@@ -357,6 +443,12 @@ static handler_fn *const handlers[NVD_MSG_COUNT] = {
 	[NVD_MSG_SET_MASTER] = do_set_master, [NVD_MSG_DROP_MASTER] = do_drop_master,
 	[NVD_MSG_GET_MAGIC] = do_get_magic, [NVD_MSG_AUTH_MAGIC] = do_auth_magic,
 	[NVD_MSG_BO_INFO] = do_bo_info,
+	[NVD_MSG_DISP_OUTPUT] = do_disp_output, [NVD_MSG_DISP_MODE] = do_disp_mode,
+	[NVD_MSG_FB_NEW] = do_fb_new,     [NVD_MSG_FB_FREE] = do_fb_free,
+	[NVD_MSG_DISP_HEAD] = do_disp_head, [NVD_MSG_DISP_SET_HEAD] = do_disp_set_head,
+	[NVD_MSG_DISP_SCREENSHOT] = do_disp_screenshot,
+	[NVD_MSG_DISP_CURSOR_SET] = do_disp_cursor_set, [NVD_MSG_DISP_CURSOR_MOVE] = do_disp_cursor_move,
+	[NVD_MSG_DISP_EVENTS] = do_disp_events, [NVD_MSG_DISP_PAGE_FLIP] = do_disp_page_flip,
 };
 
 /* ---- sessions ---- */
@@ -404,6 +496,8 @@ void nvd_client_drop(struct nvd_client *cl, const char *why)
 	}
 	if (d->master == cl)
 		d->master = NULL;
+	/* Its framebuffers go, and with them what the heads showed of them. */
+	nvd_disp_client_gone(cl);
 	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++)
 		if (cl->chans[i])
 			nvd_chan_free(cl->chans[i]);
@@ -454,7 +548,10 @@ static void run_request(struct nvd_client *cl, const struct nvd_parked *pk)
 		close(r.in_fd);   /* a handler that did not take it */
 	if (err == REPLY_LATER)
 		return;
+	unsigned own = r.close_fds ? r.nfds : 0;
 	send_reply(cl, &h, err, &r);
+	for (unsigned i = 0; i < own; i++)
+		close(r.fds[i]);
 	if (err && h.type == NVD_MSG_HELLO)
 		nvd_client_drop(cl, r.why);
 	else if (h.type == NVD_MSG_HELLO) {

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #define NVD_PROTO_MAGIC   0x3044564eu   /* "NVD0" */
-#define NVD_PROTO_VERSION 3
+#define NVD_PROTO_VERSION 4
 #define NVD_MSG_MAX       512           /* no datagram is larger */
 #define NVD_MSG_MAX_FDS   4
 #define NVD_NAME_LEN      32
@@ -144,6 +144,63 @@ struct nvd_req_bo_wait { uint32_t handle, flags; int64_t timeout_ns; };
 struct nvd_rep_magic { uint32_t magic; };
 struct nvd_req_auth_magic { uint32_t magic; };
 
+/* Display (nvd/display.c).  A mode in DRM's terms; flags NVD_MODE_*. */
+#define NVD_DISP_HEADS   2
+#define NVD_DISP_OUTPUTS 2
+#define NVD_MODE_PHSYNC  1
+#define NVD_MODE_NHSYNC  2
+#define NVD_MODE_PVSYNC  4
+#define NVD_MODE_NVSYNC  8
+struct nvd_mode {
+	uint32_t clock;                                  /* kHz */
+	uint16_t hdisplay, hsync_start, hsync_end, htotal;
+	uint16_t vdisplay, vsync_start, vsync_end, vtotal;
+	uint32_t flags;
+	uint32_t preferred;                              /* 0 or 1 */
+};
+struct nvd_req_disp_output { uint32_t output; };
+struct nvd_rep_disp_output {
+	char name[16];
+	uint32_t connected, head, mm_width, mm_height, nmodes, _pad;
+	uint8_t edid[128];
+};
+struct nvd_req_disp_mode { uint32_t output, index; };
+struct nvd_rep_disp_mode { struct nvd_mode mode; };
+/* A framebuffer over a buffer the connection holds; fourcc is DRM's
+ * (XR24, AR24, RG16). */
+struct nvd_req_fb_new { uint32_t bo, offset, width, height, pitch, fourcc; };
+struct nvd_rep_fb_new { uint32_t fb; };
+struct nvd_req_fb_free { uint32_t fb; };
+struct nvd_req_disp_head { uint32_t head; };
+struct nvd_head_state {
+	uint32_t fb, x, y, outputs;      /* fb 0: off */
+	struct nvd_mode mode;
+};
+struct nvd_rep_disp_head { struct nvd_head_state s; };
+struct nvd_req_disp_set_head { uint32_t head, _pad; struct nvd_head_state s; };
+/* The reply's memfd holds height lines of width XRGB8888 pixels (host
+ * order uint32), packed. */
+struct nvd_req_disp_screenshot { uint32_t head; };
+struct nvd_rep_disp_screenshot { uint32_t width, height; };
+/* The head's 64x64 ARGB8888 cursor (premultiplied alpha), copied from a
+ * buffer the connection holds at offset; bo 0 hides it.  Position: the
+ * image's top-left corner on the screen. */
+#define NVD_CURSOR_SIZE 64
+struct nvd_req_disp_cursor_set { uint32_t head, bo, offset, _pad; };
+struct nvd_req_disp_cursor_move { uint32_t head; int32_t x, y; };
+/* Display events: DISP_EVENTS gives the connection's event socket (the
+ * same one on every call), a SOCK_SEQPACKET end on which nvd writes one
+ * struct nvd_disp_event per datagram.  A flip shows fb from the next
+ * vblank on; its event comes with that vblank. */
+#define NVD_DISP_EVENT_FLIP 1
+struct nvd_disp_event {
+	uint32_t type, head;
+	uint64_t user_data;
+	uint64_t sequence;       /* vblanks the head has counted */
+	uint64_t time_ns;        /* CLOCK_MONOTONIC of the vblank */
+};
+struct nvd_req_disp_page_flip { uint32_t head, fb; uint64_t user_data; };
+
 /* X(NAME, id, request body, reply body, fds in the request, fds in the reply) */
 #define NVD_MESSAGES(X) \
 	X(HELLO,        1, nvd_req_hello,      nvd_rep_hello,     0, 0) \
@@ -164,7 +221,18 @@ struct nvd_req_auth_magic { uint32_t magic; };
 	X(DROP_MASTER, 16, nvd_req_none,       nvd_rep_none,      0, 0) \
 	X(GET_MAGIC,   17, nvd_req_none,       nvd_rep_magic,     0, 0) \
 	X(AUTH_MAGIC,  18, nvd_req_auth_magic, nvd_rep_none,      0, 0) \
-	X(BO_INFO,     19, nvd_req_bo_info,    nvd_rep_bo_info,   0, 0)
+	X(BO_INFO,     19, nvd_req_bo_info,    nvd_rep_bo_info,   0, 0) \
+	X(DISP_OUTPUT, 20, nvd_req_disp_output, nvd_rep_disp_output, 0, 0) \
+	X(DISP_MODE,   21, nvd_req_disp_mode,  nvd_rep_disp_mode, 0, 0) \
+	X(FB_NEW,      22, nvd_req_fb_new,     nvd_rep_fb_new,    0, 0) \
+	X(FB_FREE,     23, nvd_req_fb_free,    nvd_rep_none,      0, 0) \
+	X(DISP_HEAD,   24, nvd_req_disp_head,  nvd_rep_disp_head, 0, 0) \
+	X(DISP_SET_HEAD, 25, nvd_req_disp_set_head, nvd_rep_none, 0, 0) \
+	X(DISP_SCREENSHOT, 26, nvd_req_disp_screenshot, nvd_rep_disp_screenshot, 0, 1) \
+	X(DISP_CURSOR_SET, 27, nvd_req_disp_cursor_set, nvd_rep_none, 0, 0) \
+	X(DISP_CURSOR_MOVE, 28, nvd_req_disp_cursor_move, nvd_rep_none, 0, 0) \
+	X(DISP_EVENTS,  29, nvd_req_none,       nvd_rep_none,      0, 1) \
+	X(DISP_PAGE_FLIP, 30, nvd_req_disp_page_flip, nvd_rep_none, 0, 0)
 
 #define NVD_MSG_ENUM_(name, id, rq, rp, qfd, pfd) NVD_MSG_##name = id,
 enum { NVD_MSG_NONE = 0, NVD_MESSAGES(NVD_MSG_ENUM_) NVD_MSG_COUNT };

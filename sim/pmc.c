@@ -15,12 +15,7 @@ uint32_t sim_pmc_intr(struct sim *s)
 		v |= NV_PMC_UNIT_PTIMER;
 	if (s->pbus_intr & s->pbus_intr_en)
 		v |= NV_PMC_UNIT_PBUS;
-	if (sim_misc_rd(s, NV_PCRTC_INTR_0) & sim_misc_rd(s, NV_PCRTC_INTR_EN_0))
-		v |= NV_PMC_UNIT_PCRTC0;
-	if (sim_misc_rd(s, NV_PCRTC_INTR_0 + NV_PCRTC_HEAD_STRIDE) &
-	    sim_misc_rd(s, NV_PCRTC_INTR_EN_0 + NV_PCRTC_HEAD_STRIDE))
-		v |= NV_PMC_UNIT_PCRTC1;
-	return v;
+	return v | sim_crtc_intr(s);
 }
 
 uint32_t sim_pmc_rd(struct sim *s, uint32_t reg)

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "hw/chips.h"
+#include "hw/display.h"
 #include "hw/methods.h"
 #include "hw/pushbuf.h"
 #include "hw/ramin.h"
@@ -58,6 +59,35 @@ struct sim_misc {
 	uint32_t val[SIM_MISC_SLOTS];
 };
 
+/* One DDC bus: the slave side of an I2C bus in front of a 128-byte EDID
+ * EEPROM (i2c.c).  The master drives through a CR register of head 0. */
+struct sim_i2c {
+	int present;                        /* a monitor (EEPROM) is connected */
+	uint8_t rom[NV_EDID_SIZE];
+	uint8_t scl, sda;                   /* master's outputs (1: released) */
+	uint8_t slave_low;                  /* the slave pulls SDA low */
+	uint8_t state, bits, shift, ptr, rd, acked;
+};
+
+/* One head's display registers (crtc.c). */
+struct sim_head {
+	uint32_t intr, intr_en, start, config, cursor_config;
+	uint32_t cu_start_pos, gen_ctrl;
+	uint8_t crx, cr[NV_CR_COUNT];
+	uint8_t srx, sr[256], grx, gr[256], misc;
+	uint8_t arx, ar[32], ar_data;       /* attribute controller, ar_data: flip-flop */
+	uint8_t pal[256 * 3], pal_mask;
+	uint16_t pal_w, pal_r;              /* palette positions, 3 per entry */
+	uint8_t vga_other[3][0x1000];       /* other PRMCIO / PRMDIO / PRMVIO bytes: stored */
+	/* Timing derived from the registers (sim_crtc_retime). */
+	int running;
+	struct nv_crtc_timing t;            /* as the CRs say */
+	uint32_t vbs, clock_khz;            /* vblank start line; 0: VPLL unset */
+	uint64_t period_ns, vbs_ns;         /* frame, line 0 to vblank start */
+	uint64_t t_frame0;                  /* PTIMER ns at which a frame began */
+	uint64_t vblanks;                   /* vblank starts since t_frame0, counted */
+};
+
 struct sim {
 	const struct nv_chip *chip;
 	uint8_t *vram;
@@ -104,6 +134,10 @@ struct sim {
 	unsigned gr_chid, gr_subc;          /* the method being executed (traps) */
 	uint32_t gr_mthd, gr_data;
 
+	/* Display: two heads, two DDC buses */
+	struct sim_head head[NV_PCRTC_HEADS];
+	struct sim_i2c ddc[NV_DDC_BUSES];
+
 	struct sim_misc misc;
 };
 
@@ -139,6 +173,29 @@ void sim_pfifo_reset(struct sim *s);
 uint32_t sim_pgraph_rd(struct sim *s, uint32_t reg);
 void sim_pgraph_wr(struct sim *s, uint32_t reg, uint32_t val);
 void sim_pgraph_reset(struct sim *s);
+/* Display (crtc.c): PCRTC + PRMCIO, PRAMDAC + PRMDIO, PRMVIO.  The 32-bit
+ * handlers split accesses to the VGA byte ports into bytes. */
+uint32_t sim_pcrtc_rd(struct sim *s, uint32_t reg);
+void sim_pcrtc_wr(struct sim *s, uint32_t reg, uint32_t val);
+uint32_t sim_pramdac_rd(struct sim *s, uint32_t reg);
+void sim_pramdac_wr(struct sim *s, uint32_t reg, uint32_t val);
+uint32_t sim_prmvio_rd(struct sim *s, uint32_t reg);
+void sim_prmvio_wr(struct sim *s, uint32_t reg, uint32_t val);
+uint8_t sim_crtc_rd08(struct sim *s, uint32_t reg);
+void sim_crtc_wr08(struct sim *s, uint32_t reg, uint8_t val);
+void sim_crtc_reset(struct sim *s);
+/* Raise the vblank interrupts due by now.  Nonzero if one was raised. */
+int sim_crtc_tick(struct sim *s);
+/* PMC_INTR bits of the heads (NV_PMC_UNIT_PCRTC0/1). */
+uint32_t sim_crtc_intr(struct sim *s);
+/* Nanoseconds until the next vblank that would raise a new interrupt,
+ * UINT64_MAX if none will. */
+uint64_t sim_crtc_wait_ns(struct sim *s);
+/* DDC (i2c.c) */
+void sim_i2c_reset(struct sim_i2c *b, const uint8_t *edid);
+void sim_i2c_drive(struct sim_i2c *b, uint8_t scl, uint8_t sda);
+uint8_t sim_i2c_scl(const struct sim_i2c *b);
+uint8_t sim_i2c_sda(const struct sim_i2c *b);
 
 /* ---- PFIFO scheduling (pfifo.c) ---- */
 

@@ -21,21 +21,29 @@ struct sim_block {
 	uint32_t base, size;
 	uint32_t (*rd)(struct sim *s, uint32_t reg);
 	void (*wr)(struct sim *s, uint32_t reg, uint32_t val);
+	/* Byte access; NULL: a byte of the 32-bit register. */
+	uint8_t (*rd8)(struct sim *s, uint32_t reg);
+	void (*wr8)(struct sim *s, uint32_t reg, uint8_t val);
 };
 
 static const struct sim_block sim_blocks[] = {
-	{ NV_PMC_BASE,    NV_PMC_SIZE,    sim_pmc_rd,    sim_pmc_wr },
-	{ NV_PBUS_BASE,   NV_PBUS_SIZE,   sim_pbus_rd,   sim_pbus_wr },
-	{ NV_PFIFO_BASE,  NV_PFIFO_SIZE,  sim_pfifo_rd,  sim_pfifo_wr },
-	{ NV_PTIMER_BASE, NV_PTIMER_SIZE, sim_ptimer_rd, sim_ptimer_wr },
-	{ NV_PFIFO_CACHE1_SLOTS_BASE, NV_PFIFO_CACHE1_SLOTS_SIZE, sim_pfifo_rd, sim_pfifo_wr },
-	{ NV_PFB_BASE,    NV_PFB_SIZE,    sim_pbus_rd,   sim_pbus_wr },
-	{ NV_PEXTDEV_BASE, NV_PEXTDEV_SIZE, sim_pbus_rd, sim_pbus_wr },
-	{ NV_PGRAPH_BASE, NV_PGRAPH_SIZE, sim_pgraph_rd, sim_pgraph_wr },
-	{ NV_PRAMIN,      NV_PRAMIN_SIZE, sim_pramin_rd, sim_pramin_wr },
-	{ NV40_USER_BASE, NV40_USER_AREA_SIZE, sim_user_rd, sim_user_wr },
+	{ NV_PMC_BASE,    NV_PMC_SIZE,    sim_pmc_rd,    sim_pmc_wr, NULL, NULL },
+	{ NV_PBUS_BASE,   NV_PBUS_SIZE,   sim_pbus_rd,   sim_pbus_wr, NULL, NULL },
+	{ NV_PFIFO_BASE,  NV_PFIFO_SIZE,  sim_pfifo_rd,  sim_pfifo_wr, NULL, NULL },
+	{ NV_PTIMER_BASE, NV_PTIMER_SIZE, sim_ptimer_rd, sim_ptimer_wr, NULL, NULL },
+	{ NV_PFIFO_CACHE1_SLOTS_BASE, NV_PFIFO_CACHE1_SLOTS_SIZE, sim_pfifo_rd, sim_pfifo_wr, NULL, NULL },
+	{ NV_PFB_BASE,    NV_PFB_SIZE,    sim_pbus_rd,   sim_pbus_wr, NULL, NULL },
+	{ NV_PEXTDEV_BASE, NV_PEXTDEV_SIZE, sim_pbus_rd, sim_pbus_wr, NULL, NULL },
+	{ NV_PGRAPH_BASE, NV_PGRAPH_SIZE, sim_pgraph_rd, sim_pgraph_wr, NULL, NULL },
+	{ NV_PRAMIN,      NV_PRAMIN_SIZE, sim_pramin_rd, sim_pramin_wr, NULL, NULL },
+	{ NV40_USER_BASE, NV40_USER_AREA_SIZE, sim_user_rd, sim_user_wr, NULL, NULL },
+	{ NV_PCRTC_BASE,  NV_PCRTC_SIZE,  sim_pcrtc_rd,  sim_pcrtc_wr, sim_crtc_rd08, sim_crtc_wr08 },
+	{ NV_PRAMDAC_BASE, NV_PRAMDAC_SIZE, sim_pramdac_rd, sim_pramdac_wr, sim_crtc_rd08, sim_crtc_wr08 },
+	{ NV_PRMVIO_BASE, NV_PRMVIO_SIZE, sim_prmvio_rd, sim_prmvio_wr, sim_crtc_rd08, sim_crtc_wr08 },
 };
 #define SIM_NBLOCKS (sizeof(sim_blocks) / sizeof(sim_blocks[0]))
+_Static_assert(sizeof(((struct sim_config *)0)->edid) / sizeof(const uint8_t *) == NV_DDC_BUSES,
+	       "one EDID per DDC bus");
 
 static const struct sim_block *sim_block_of(uint32_t reg)
 {
@@ -141,12 +149,21 @@ static void sim_mmio_lock(struct sim *s)
 	__atomic_sub_fetch(&s->mmio_waiting, 1, __ATOMIC_RELAXED);
 }
 
+/* Time passes for the display before every access: raise the vblanks due
+ * (a manual-mode host sees them on its next read). */
+static void sim_mmio_tick(struct sim *s)
+{
+	if (sim_crtc_tick(s))
+		sim_irq_update(s, 0);
+}
+
 uint32_t sim_rd32(struct sim *s, uint32_t reg)
 {
 	const struct sim_block *b = sim_block_of(reg & ~3u);
 	uint32_t v;
 
 	sim_mmio_lock(s);
+	sim_mmio_tick(s);
 	v = b ? b->rd(s, reg & ~3u) : sim_misc_rd(s, reg);
 	pthread_mutex_unlock(&s->lock);
 	return v;
@@ -158,14 +175,49 @@ void sim_wr32(struct sim *s, uint32_t reg, uint32_t val)
 
 	reg &= ~3u;
 	sim_mmio_lock(s);
+	sim_mmio_tick(s);
 	if (b)
 		b->wr(s, reg, val);
-	else if (reg - NV_PCRTC_INTR_0 < NV_PCRTC_HEADS * NV_PCRTC_HEAD_STRIDE &&
-		 (reg - NV_PCRTC_INTR_0) % NV_PCRTC_HEAD_STRIDE == 0)
-		sim_misc_wr(s, reg, sim_misc_rd(s, reg) & ~val);   /* write 1 to clear */
 	else
 		sim_misc_wr(s, reg, val);
 	sim_irq_update(s, sim_reg_is_intr(reg));
+	sim_kick(s);
+	pthread_mutex_unlock(&s->lock);
+}
+
+uint8_t sim_rd08(struct sim *s, uint32_t reg)
+{
+	const struct sim_block *b = sim_block_of(reg & ~3u);
+	uint8_t v;
+
+	sim_mmio_lock(s);
+	sim_mmio_tick(s);
+	if (b && b->rd8)
+		v = b->rd8(s, reg);
+	else
+		v = (uint8_t)((b ? b->rd(s, reg & ~3u) : sim_misc_rd(s, reg)) >> (8 * (reg & 3)));
+	pthread_mutex_unlock(&s->lock);
+	return v;
+}
+
+void sim_wr08(struct sim *s, uint32_t reg, uint8_t val)
+{
+	const struct sim_block *b = sim_block_of(reg & ~3u);
+	uint32_t word = reg & ~3u, shift = 8 * (reg & 3);
+
+	sim_mmio_lock(s);
+	sim_mmio_tick(s);
+	if (b && b->wr8) {
+		b->wr8(s, reg, val);
+	} else {
+		uint32_t w = b ? b->rd(s, word) : sim_misc_rd(s, word);
+		w = (w & ~(0xffu << shift)) | (uint32_t)val << shift;
+		if (b)
+			b->wr(s, word, w);
+		else
+			sim_misc_wr(s, word, w);
+	}
+	sim_irq_update(s, sim_reg_is_intr(word));
 	sim_kick(s);
 	pthread_mutex_unlock(&s->lock);
 }
@@ -199,13 +251,18 @@ static void *sim_worker(void *arg)
 			pthread_mutex_lock(&s->lock);
 			continue;
 		}
+		sim_crtc_tick(s);
 		sim_irq_update(s, 0);
-		if (s->acquire_waiting) {
-			/* The semaphore may be released by the host CPU, which
-			 * tells nobody: poll. */
+		/* The semaphore may be released by the host CPU, which tells
+		 * nobody: poll.  A head's next vblank wakes us too. */
+		uint64_t wait = sim_crtc_wait_ns(s);
+		if (s->acquire_waiting && wait > 200000)
+			wait = 200000;
+		if (wait != UINT64_MAX) {
 			struct timespec ts;
 			clock_gettime(CLOCK_MONOTONIC, &ts);
-			ts.tv_nsec += 200000;
+			ts.tv_sec += (time_t)(wait / 1000000000u);
+			ts.tv_nsec += (long)(wait % 1000000000u);
 			if (ts.tv_nsec >= 1000000000) {
 				ts.tv_sec++;
 				ts.tv_nsec -= 1000000000;
@@ -226,6 +283,7 @@ unsigned long sim_run(struct sim *s)
 	pthread_mutex_lock(&s->lock);
 	while (words < SIM_RUN_MAX_WORDS && sim_pfifo_work(s, SIM_CHUNK_WORDS, &words))
 		sim_irq_update(s, 0);
+	sim_crtc_tick(s);
 	sim_irq_update(s, 0);
 	pthread_mutex_unlock(&s->lock);
 	return words;
@@ -288,6 +346,9 @@ struct sim *sim_new(const struct sim_config *cfg, char *err, size_t errlen)
 	sim_ptimer_init(s);
 	sim_pfifo_reset(s);
 	sim_pgraph_reset(s);
+	sim_crtc_reset(s);
+	for (unsigned i = 0; i < NV_DDC_BUSES; i++)
+		sim_i2c_reset(&s->ddc[i], cfg->edid[i]);
 
 	if (!s->manual) {
 		int e = pthread_create(&s->thread, NULL, sim_worker, s);

@@ -19,6 +19,10 @@ struct sim_config {
 	/* No worker thread: the host calls sim_run() to make progress.  For
 	 * deterministic unit tests. */
 	int manual;
+	/* The monitor on each VGA output: its 128-byte EDID, answered over
+	 * that output's DDC bus (hw/display.h NV_DDC_*), or NULL: nothing
+	 * connected.  Copied by sim_new. */
+	const uint8_t *edid[2];
 };
 
 /* NULL on failure, with a message in err. */
@@ -28,6 +32,10 @@ void sim_free(struct sim *s);
 /* BAR0 */
 uint32_t sim_rd32(struct sim *s, uint32_t reg);
 void sim_wr32(struct sim *s, uint32_t reg, uint32_t val);
+/* Byte access, for the display's VGA ports (hw/display.h).  Elsewhere a
+ * byte of the 32-bit register (writes: read-modify-write). */
+uint8_t sim_rd08(struct sim *s, uint32_t reg);
+void sim_wr08(struct sim *s, uint32_t reg, uint8_t val);
 
 /* BAR1: VRAM, page aligned.  The host may mmap(MAP_FIXED) its own pages over
  * parts of it (that is how the daemon places buffer objects). */

@@ -1,6 +1,7 @@
-/* nvdctl: ask a running nvd what it holds — the card, its memory, channels
- * and clients.  Human-readable by default; `status --raw` and
- * `clients --raw` print key=value lines for scripts and tests. */
+/* nvdctl: ask a running nvd what it holds — the card, its memory, channels,
+ * clients, outputs and monitors — and take screenshots of its heads.
+ * Human-readable by default; `status --raw`, `clients --raw` and `outputs
+ * --raw` print key=value lines for scripts and tests. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -8,15 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <png.h>
+
 #include "client/nvd.h"
 #include "hw/chips.h"
+#include "hw/edid.h"
 
 enum { NVDCTL_OK = 0, NVDCTL_FAIL = 1, NVDCTL_USAGE = 2 };
 
 static void nvdctl_usage(FILE *f)
 {
 	fprintf(f,
-"usage: nvdctl [--socket PATH] COMMAND [--raw]\n"
+"usage: nvdctl [--socket PATH] COMMAND [ARGS] [--raw]\n"
 "Show what a running nvd holds.\n"
 "\n"
 "Commands:\n"
@@ -24,6 +28,12 @@ static void nvdctl_usage(FILE *f)
 "              submissions and refusals, uptime\n"
 "  clients     one line per connected client: id, pid, uid, name, channels,\n"
 "              buffers, VRAM, GART, submissions, refusals\n"
+"  outputs     each output: its head, the monitor on it (name, size) and the\n"
+"              modes its EDID lists, the preferred one first; what each head\n"
+"              shows\n"
+"  screenshot HEAD FILE.png\n"
+"              write what head HEAD (0 or 1) scans out as an RGB PNG; only\n"
+"              root and the user nvd runs as may\n"
 "  help        show this help\n"
 "\n"
 "Options:\n"
@@ -159,6 +169,155 @@ static int nvdctl_clients(struct nvc *c, int raw)
 	return NVDCTL_OK;
 }
 
+static unsigned nvdctl_hz(const struct nvc_mode *m)
+{
+	uint64_t px = (uint64_t)m->htotal * m->vtotal;
+	return px ? (unsigned)(((uint64_t)m->clock * 1000 + px / 2) / px) : 0;
+}
+
+static int nvdctl_outputs(struct nvc *c, int raw)
+{
+	for (unsigned i = 0; i < NVC_DISP_OUTPUTS; i++) {
+		struct nvc_output o;
+		if (nvc_disp_output(c, i, &o) < 0) {
+			fprintf(stderr, "nvdctl: %s\n", nvc_error());
+			return NVDCTL_FAIL;
+		}
+		/* the monitor's name from its EDID's name descriptor */
+		char name[EDID_DESC_TEXT_LEN + 1] = "";
+		for (unsigned d = 0; o.connected && d < EDID_DESC_COUNT; d++) {
+			const uint8_t *p = o.edid + EDID_DESC + EDID_DESC_LEN * d;
+			const uint8_t *t = p + EDID_DESC_TEXT_AT;
+			if (p[0] || p[1] || p[EDID_DESC_TAG] != EDID_DESC_NAME)
+				continue;
+			unsigned n = 0;
+			for (; n < EDID_DESC_TEXT_LEN && t[n] != 0x0a; n++)
+				name[n] = t[n] >= 0x20 && t[n] < 0x7f ? (char)t[n] : '?';
+			while (n && name[n - 1] == ' ')
+				n--;
+			name[n] = 0;
+		}
+		for (char *q = name; raw && *q; q++)
+			if (*q == ' ' || *q == '=')
+				*q = '_';        /* one token in key=value lines */
+		if (raw)
+			printf("output=%u name=%s head=%u connected=%u monitor=%s mm_width=%u "
+			       "mm_height=%u modes=%u\n", i, o.name, o.head, o.connected,
+			       name[0] ? name : "-", o.mm_width, o.mm_height, o.nmodes);
+		else if (!o.connected)
+			printf("%s (head %u): no monitor\n", o.name, o.head);
+		else
+			printf("%s (head %u): monitor %s, %u x %u mm, %u modes\n", o.name, o.head,
+			       name[0] ? name : "(unnamed)", o.mm_width, o.mm_height, o.nmodes);
+		for (unsigned k = 0; k < o.nmodes; k++) {
+			struct nvc_mode m;
+			if (nvc_disp_mode(c, i, k, &m) < 0) {
+				fprintf(stderr, "nvdctl: %s\n", nvc_error());
+				return NVDCTL_FAIL;
+			}
+			if (raw)
+				printf("output=%u mode=%u width=%u height=%u hz=%u clock=%u "
+				       "h=%u,%u,%u,%u v=%u,%u,%u,%u flags=0x%x preferred=%u\n", i, k,
+				       m.hdisplay, m.vdisplay, nvdctl_hz(&m), m.clock, m.hdisplay,
+				       m.hsync_start, m.hsync_end, m.htotal, m.vdisplay, m.vsync_start,
+				       m.vsync_end, m.vtotal, m.flags, m.preferred);
+			else
+				printf("  %4ux%-4u %3u Hz %8.3f MHz  %4u %4u %4u %4u  %4u %4u %4u %4u"
+				       "  %chsync %cvsync%s\n", m.hdisplay, m.vdisplay, nvdctl_hz(&m),
+				       m.clock / 1000.0, m.hdisplay, m.hsync_start, m.hsync_end, m.htotal,
+				       m.vdisplay, m.vsync_start, m.vsync_end, m.vtotal,
+				       m.flags & NVC_MODE_PHSYNC ? '+' : '-',
+				       m.flags & NVC_MODE_PVSYNC ? '+' : '-',
+				       m.preferred ? "  preferred" : "");
+		}
+	}
+	for (unsigned i = 0; i < NVC_DISP_HEADS; i++) {
+		struct nvc_head h;
+		if (nvc_disp_head(c, i, &h) < 0) {
+			fprintf(stderr, "nvdctl: %s\n", nvc_error());
+			return NVDCTL_FAIL;
+		}
+		if (raw)
+			printf("head=%u fb=%u x=%u y=%u outputs=0x%x width=%u height=%u hz=%u\n", i,
+			       h.fb, h.x, h.y, h.outputs, h.fb ? h.mode.hdisplay : 0,
+			       h.fb ? h.mode.vdisplay : 0, h.fb ? nvdctl_hz(&h.mode) : 0);
+		else if (!h.fb)
+			printf("head %u: off\n", i);
+		else
+			printf("head %u: framebuffer %u from (%u, %u), %ux%u@%u\n", i, h.fb, h.x, h.y,
+			       h.mode.hdisplay, h.mode.vdisplay, nvdctl_hz(&h.mode));
+	}
+	return NVDCTL_OK;
+}
+
+/* XRGB8888 pixels to an 8-bit RGB PNG. */
+static int nvdctl_write_png(const char *path, const uint32_t *px, uint32_t w, uint32_t h)
+{
+	FILE *f = fopen(path, "wb");
+	png_structp png = NULL;
+	png_infop info = NULL;
+	uint8_t *row = malloc((size_t)w * 3);
+	int ret = -1;
+
+	if (!f || !row) {
+		fprintf(stderr, "nvdctl: cannot write %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	info = png ? png_create_info_struct(png) : NULL;
+	if (!info) {
+		fprintf(stderr, "nvdctl: libpng: out of memory\n");
+		goto out;
+	}
+	if (setjmp(png_jmpbuf(png))) {
+		fprintf(stderr, "nvdctl: libpng failed writing %s\n", path);
+		goto out;
+	}
+	png_init_io(png, f);
+	png_set_IHDR(png, info, w, h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+		     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	png_write_info(png, info);
+	for (uint32_t y = 0; y < h; y++) {
+		for (uint32_t x = 0; x < w; x++) {
+			uint32_t v = px[(size_t)y * w + x];
+			row[3 * x] = (uint8_t)(v >> 16);
+			row[3 * x + 1] = (uint8_t)(v >> 8);
+			row[3 * x + 2] = (uint8_t)v;
+		}
+		png_write_row(png, row);
+	}
+	png_write_end(png, info);
+	ret = 0;
+out:
+	if (png)
+		png_destroy_write_struct(&png, info ? &info : NULL);
+	free(row);
+	if (f && fclose(f) != 0 && ret == 0) {
+		fprintf(stderr, "nvdctl: cannot write %s: %s\n", path, strerror(errno));
+		ret = -1;
+	}
+	return ret;
+}
+
+static int nvdctl_screenshot(struct nvc *c, const char *head_s, const char *path)
+{
+	char *end;
+	unsigned long head = strtoul(head_s, &end, 10);
+	uint32_t *px, w, h;
+	if (!*head_s || *end || head >= NVC_DISP_HEADS) {
+		fprintf(stderr, "nvdctl: screenshot: '%s' is not a head (0 to %u)\n", head_s,
+			NVC_DISP_HEADS - 1);
+		return NVDCTL_USAGE;
+	}
+	if (nvc_disp_screenshot(c, (unsigned)head, &px, &w, &h) < 0) {
+		fprintf(stderr, "nvdctl: %s\n", nvc_error());
+		return NVDCTL_FAIL;
+	}
+	int r = nvdctl_write_png(path, px, w, h);
+	free(px);
+	return r < 0 ? NVDCTL_FAIL : NVDCTL_OK;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -184,16 +343,21 @@ int main(int argc, char **argv)
 		nvdctl_usage(stderr);
 		return NVDCTL_USAGE;
 	}
-	if (argc - optind > 1) {
-		fprintf(stderr, "nvdctl: unexpected argument '%s'\n", argv[optind + 1]);
+	cmd = argv[optind];
+	int nargs = !strcmp(cmd, "screenshot") ? 2 : 0;
+	if (argc - optind - 1 != nargs) {
+		if (argc - optind - 1 > nargs)
+			fprintf(stderr, "nvdctl: unexpected argument '%s'\n", argv[optind + 1 + nargs]);
+		else
+			fprintf(stderr, "nvdctl: %s needs HEAD and FILE.png\n", cmd);
 		return NVDCTL_USAGE;
 	}
-	cmd = argv[optind];
 	if (!strcmp(cmd, "help")) {
 		nvdctl_usage(stdout);
 		return NVDCTL_OK;
 	}
-	if (strcmp(cmd, "status") && strcmp(cmd, "clients")) {
+	if (strcmp(cmd, "status") && strcmp(cmd, "clients") && strcmp(cmd, "outputs") &&
+	    strcmp(cmd, "screenshot")) {
 		fprintf(stderr, "nvdctl: unknown command '%s' (try 'nvdctl help')\n", cmd);
 		return NVDCTL_USAGE;
 	}
@@ -201,7 +365,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "nvdctl: %s\n", nvc_error());
 		return NVDCTL_FAIL;
 	}
-	ret = !strcmp(cmd, "status") ? nvdctl_status(c, raw) : nvdctl_clients(c, raw);
+	if (!strcmp(cmd, "status"))
+		ret = nvdctl_status(c, raw);
+	else if (!strcmp(cmd, "clients"))
+		ret = nvdctl_clients(c, raw);
+	else if (!strcmp(cmd, "outputs"))
+		ret = nvdctl_outputs(c, raw);
+	else
+		ret = nvdctl_screenshot(c, argv[optind + 1], argv[optind + 2]);
 	nvc_close(c);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "nvdctl: cannot write output: %s\n", strerror(errno));

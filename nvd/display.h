@@ -1,0 +1,96 @@
+/* nvd's display: outputs and their monitors (EDID over DDC), framebuffers,
+ * the heads programmed through the CRTC registers, screenshots read back
+ * from the registers and VRAM. */
+#ifndef NVD_DISPLAY_H
+#define NVD_DISPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nvd/edid.h"
+#include "proto/proto.h"
+
+struct nvd;
+struct nvd_client;
+struct nvd_bo;
+
+#define NVD_CLIENT_FBS 64          /* framebuffers per connection */
+
+struct nvd_fb {
+	struct nvd_fb *next;
+	uint32_t id;
+	struct nvd_client *cl;
+	struct nvd_bo *bo;             /* referenced */
+	uint32_t offset, width, height, pitch, fourcc, cpp;
+	unsigned heads;                /* mask of heads showing it (each pins bo) */
+};
+
+struct nvd_output {
+	char name[16];
+	int connected;
+	uint8_t edid[EDID_SIZE];
+	struct nvd_edid_info info;
+};
+
+struct nvd_head {
+	struct nvd_fb *fb;             /* NULL: off */
+	uint32_t x, y, outputs;
+	struct nvd_mode mode;
+	/* a page flip: flip_fb is in the start register already, fb until the
+	 * vblank that shows it */
+	struct nvd_fb *flip_fb;
+	struct nvd_client *flip_cl;
+	uint64_t flip_data, vblanks;
+};
+
+/* A connection's display event socket (nvd's end). */
+struct nvd_disp_listener {
+	struct nvd_disp_listener *next;
+	struct nvd_client *cl;
+	int fd;
+};
+
+struct nvd_disp {
+	struct nvd_output out[NVD_DISP_OUTPUTS];
+	struct nvd_head head[NVD_DISP_HEADS];
+	struct nvd_fb *fbs;
+	uint32_t next_fb;
+	/* the heads' cursor images: nvd's own VRAM, as nouveau's cursor bo */
+	uint64_t cursor_addr[NVD_DISP_HEADS];
+	uint64_t cursor_bytes;     /* taken from the clients' VRAM range */
+	struct nvd_disp_listener *listeners;
+};
+
+/* Read every output's EDID over its DDC bus and turn the heads off. */
+int nvd_disp_init(struct nvd *d, char *err, size_t errlen);
+void nvd_disp_fini(struct nvd *d);
+/* The client goes: heads showing its framebuffers go off, they go. */
+void nvd_disp_client_gone(struct nvd_client *cl);
+
+/* Requests: 0 or -errno with a reason in why. */
+int nvd_disp_output(struct nvd_client *cl, const struct nvd_req_disp_output *rq,
+		    struct nvd_rep_disp_output *p, char *why, size_t whylen);
+int nvd_disp_mode(struct nvd_client *cl, const struct nvd_req_disp_mode *rq,
+		  struct nvd_rep_disp_mode *p, char *why, size_t whylen);
+int nvd_fb_new(struct nvd_client *cl, const struct nvd_req_fb_new *rq, uint32_t *fb, char *why,
+	       size_t whylen);
+int nvd_fb_free(struct nvd_client *cl, uint32_t fb, char *why, size_t whylen);
+int nvd_disp_head(struct nvd_client *cl, uint32_t head, struct nvd_head_state *s, char *why,
+		  size_t whylen);
+int nvd_disp_set_head(struct nvd_client *cl, uint32_t head, const struct nvd_head_state *s,
+		      char *why, size_t whylen);
+int nvd_disp_cursor_set(struct nvd_client *cl, uint32_t head, uint32_t bo, uint32_t offset,
+			char *why, size_t whylen);
+int nvd_disp_cursor_move(struct nvd_client *cl, uint32_t head, int32_t x, int32_t y, char *why,
+			 size_t whylen);
+/* *fd: the client's end of its event socket (a dup: the caller closes it). */
+int nvd_disp_events(struct nvd_client *cl, int *fd, char *why, size_t whylen);
+int nvd_disp_page_flip(struct nvd_client *cl, uint32_t head, uint32_t fb, uint64_t user_data,
+		       char *why, size_t whylen);
+/* PMC_INTR said PCRTC: ack the heads' vblanks, finish their flips. */
+void nvd_disp_irq(struct nvd *d, uint32_t pmc_intr);
+/* *fd: a sealed memfd of w * h XRGB8888 pixels. */
+int nvd_disp_screenshot(struct nvd_client *cl, uint32_t head, uint32_t *w, uint32_t *h, int *fd,
+			char *why, size_t whylen);
+
+#endif
