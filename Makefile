@@ -11,7 +11,7 @@ PKG_CONFIG ?= pkg-config
 DEPS_PKGS := build-essential pkg-config libevent-dev libpciaccess-dev libcmocka-dev \
              libpng-dev qemu-user-static gcc-s390x-linux-gnu libc6-dev-s390x-cross \
              libdrm-dev libgbm-dev libegl-dev libgles-dev libgl-dev libegl-mesa0 \
-             libgl1-mesa-dri mesa-utils ioquake3 openarena piglit waffle-utils
+             libgl1-mesa-dri mesa-utils ioquake3 openarena piglit waffle-utils glmark2-drm
 
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -fPIC -pthread
@@ -23,6 +23,7 @@ PC_PCI    = $(shell $(PKG_CONFIG) --cflags --libs pciaccess 2>/dev/null)
 PC_CMOCKA = $(shell $(PKG_CONFIG) --cflags --libs cmocka 2>/dev/null)
 PC_PNG    = $(shell $(PKG_CONFIG) --cflags --libs libpng 2>/dev/null)
 PC_DRM    = $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null)
+PC_DRMLIB = $(shell $(PKG_CONFIG) --cflags --libs libdrm 2>/dev/null)
 PC_GL     = $(shell $(PKG_CONFIG) --cflags --libs egl glesv2 gl gbm 2>/dev/null)
 
 OBJ := $(BUILD)/obj
@@ -46,7 +47,7 @@ BENCH      := $(patsubst bench/%.c,$(BUILD)/bench/%,$(call src,bench/*.c))
 GLX_SRC    := $(filter-out glx/nvd-run.c glx/nvd-glinfo.c,$(call src,glx/*.c))
 GLPROGS    := $(patsubst tests/gl/%.c,$(TST)/gl/%,$(call src,tests/gl/gl-*.c))
 GLTESTS    := $(patsubst tests/gl/%.c,$(TST)/gl/%,$(call src,tests/gl/test_*.c))
-GLXTESTS   := $(TST)/glx/glx-probe $(TST)/glx/test_glx
+GLXTESTS   := $(TST)/glx/glx-probe $(TST)/glx/test_glx $(TST)/glx/kms-probe $(TST)/glx/test_kms
 
 LIBHW     := $(LIB)/libnvhw.a
 LIBPROTO  := $(LIB)/libnvproto.a
@@ -123,6 +124,11 @@ $(OBJ)/tests/glx/%.o: CPPFLAGS += $(PC_DRM)
 $(TST)/glx/glx-probe: $(OBJ)/tests/glx/glx-probe.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDFLAGS)
+
+# kms-probe is a libdrm (xf86drmMode) program: test_kms runs it under nvd-run.
+$(TST)/glx/kms-probe: $(OBJ)/tests/glx/kms-probe.o
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_DRMLIB)
 
 $(TST)/glx/test_%: $(OBJ)/tests/glx/test_%.o $(LIBTEST) $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)

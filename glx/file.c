@@ -85,7 +85,7 @@ int file_open(enum node_kind node, struct drm_file **out)
 	/* The first opener of a primary node becomes the DRM master, as with
 	 * the kernel; on -EBUSY someone else is. */
 	if (node == NODE_PRIMARY)
-		(void)nvc_set_master(f->c);
+		f->master = nvc_set_master(f->c) == 0;
 	*out = f;
 	return 0;
 }
@@ -95,8 +95,9 @@ static void file_free(struct drm_file *f)
 	if (f->c && f->pid == getpid()) {
 		for (unsigned i = 0; i < FILE_CHANS; i++)
 			free(f->chans[i]);
-		nvc_close(f->c);    /* frees every buffer and channel */
+		nvc_close(f->c);    /* frees every buffer, channel and framebuffer */
 		free(f->gems);
+		free(f->fbs);
 		pthread_mutex_destroy(&f->lock);
 		free(f);
 	}

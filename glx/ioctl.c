@@ -342,6 +342,24 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 	X("DROP_MASTER",        DRM_IOCTL_DROP_MASTER,        io_drop_master) \
 	X("PRIME_HANDLE_TO_FD", DRM_IOCTL_PRIME_HANDLE_TO_FD, io_gem) \
 	X("PRIME_FD_TO_HANDLE", DRM_IOCTL_PRIME_FD_TO_HANDLE, io_gem) \
+	X("MODE_GETRESOURCES",  DRM_IOCTL_MODE_GETRESOURCES,  io_kms) \
+	X("MODE_GETCRTC",       DRM_IOCTL_MODE_GETCRTC,       io_kms) \
+	X("MODE_SETCRTC",       DRM_IOCTL_MODE_SETCRTC,       io_kms) \
+	X("MODE_GETENCODER",    DRM_IOCTL_MODE_GETENCODER,    io_kms) \
+	X("MODE_GETCONNECTOR",  DRM_IOCTL_MODE_GETCONNECTOR,  io_kms) \
+	X("MODE_GETPROPERTY",   DRM_IOCTL_MODE_GETPROPERTY,   io_kms) \
+	X("MODE_GETPROPBLOB",   DRM_IOCTL_MODE_GETPROPBLOB,   io_kms) \
+	X("MODE_GETFB",         DRM_IOCTL_MODE_GETFB,         io_kms) \
+	X("MODE_ADDFB",         DRM_IOCTL_MODE_ADDFB,         io_kms) \
+	X("MODE_RMFB",          DRM_IOCTL_MODE_RMFB,          io_kms) \
+	X("MODE_PAGE_FLIP",     DRM_IOCTL_MODE_PAGE_FLIP,     io_kms) \
+	X("MODE_CREATE_DUMB",   DRM_IOCTL_MODE_CREATE_DUMB,   io_kms) \
+	X("MODE_MAP_DUMB",      DRM_IOCTL_MODE_MAP_DUMB,      io_kms) \
+	X("MODE_DESTROY_DUMB",  DRM_IOCTL_MODE_DESTROY_DUMB,  io_kms) \
+	X("MODE_GETPLANERESOURCES", DRM_IOCTL_MODE_GETPLANERESOURCES, io_kms) \
+	X("MODE_GETPLANE",      DRM_IOCTL_MODE_GETPLANE,      io_kms) \
+	X("MODE_ADDFB2",        DRM_IOCTL_MODE_ADDFB2,        io_kms) \
+	X("MODE_OBJ_GETPROPERTIES", DRM_IOCTL_MODE_OBJ_GETPROPERTIES, io_kms) \
 	X("NOUVEAU_GETPARAM",          NVIOC(GETPARAM, struct drm_nouveau_getparam),          io_getparam) \
 	X("NOUVEAU_CHANNEL_ALLOC",     NVIOC(CHANNEL_ALLOC, struct drm_nouveau_channel_alloc), io_channel_alloc) \
 	X("NOUVEAU_CHANNEL_FREE",      NVIOC(CHANNEL_FREE, struct drm_nouveau_channel_free),  io_channel_free) \
@@ -358,6 +376,7 @@ typedef int io_fn(struct drm_file *f, unsigned nr, void *arg);
 
 static int io_version(struct drm_file *f, unsigned nr, void *a) { (void)f; (void)nr; return drm_version(a); }
 static int io_gem(struct drm_file *f, unsigned nr, void *a) { return gem_ioctl(f, nr, a); }
+static int io_kms(struct drm_file *f, unsigned nr, void *a) { return kms_ioctl(f, nr, a); }
 static int io_getparam(struct drm_file *f, unsigned nr, void *a) { (void)nr; return getparam(f, a); }
 static int io_channel_alloc(struct drm_file *f, unsigned nr, void *a) { (void)nr; return channel_alloc(f, a); }
 static int io_channel_free(struct drm_file *f, unsigned nr, void *a) { (void)nr; return channel_free(f, a); }
@@ -368,12 +387,8 @@ static int io_pushbuf(struct drm_file *f, unsigned nr, void *a) { (void)nr; retu
 
 static int io_get_cap(struct drm_file *f, unsigned nr, void *a)
 {
-	(void)f; (void)nr;
-	struct drm_get_cap *c = a;
-	if (c->capability != DRM_CAP_PRIME)
-		return -EINVAL;
-	c->value = DRM_PRIME_CAP_IMPORT | DRM_PRIME_CAP_EXPORT;
-	return 0;
+	(void)nr;
+	return kms_get_cap(f, a);
 }
 
 static int io_set_client_cap(struct drm_file *f, unsigned nr, void *a)
@@ -395,16 +410,27 @@ static int io_auth_magic(struct drm_file *f, unsigned nr, void *a)
 	return f->node == NODE_PRIMARY ? nvc_auth_magic(f->c, ((struct drm_auth *)a)->magic) : -EACCES;
 }
 
+/* Render nodes are never the master (no DRM_RENDER_ALLOW on these). */
 static int io_set_master(struct drm_file *f, unsigned nr, void *a)
 {
 	(void)nr; (void)a;
-	return nvc_set_master(f->c);
+	if (f->node != NODE_PRIMARY)
+		return -EACCES;
+	int r = nvc_set_master(f->c);
+	if (r == 0)
+		f->master = 1;
+	return r;
 }
 
 static int io_drop_master(struct drm_file *f, unsigned nr, void *a)
 {
 	(void)nr; (void)a;
-	return nvc_drop_master(f->c);
+	if (f->node != NODE_PRIMARY)
+		return -EACCES;
+	int r = nvc_drop_master(f->c);
+	if (r == 0)
+		f->master = 0;
+	return r;
 }
 
 static const struct { const char *name; unsigned nr, size; io_fn *fn; } table[] = {

@@ -11,7 +11,8 @@
  *   file.c   DRM files (one per open of a node), the fd table, fork
  *   libc.c   the interposed libc calls
  *   ioctl.c  DRM core and nouveau ioctls
- *   gem.c    buffer handles of a file: GEM_*, PRIME, names, mmap */
+ *   gem.c    buffer handles of a file: GEM_*, PRIME, names, mmap
+ *   kms.c    mode setting on the primary node, from nvd's display */
 #ifndef NVD_GLX_SHIM_H
 #define NVD_GLX_SHIM_H
 
@@ -91,6 +92,8 @@ struct chan {
 	struct notifier ntfy[16];
 	unsigned nntfy;
 };
+/* A KMS framebuffer of the file (kms.c): nvd's fb over a GEM buffer. */
+struct kms_fb { uint32_t nvd, handle, width, height, pitch, fourcc; };
 #define FILE_CHANS 8
 struct drm_file {
 	pthread_mutex_t lock;           /* everything below */
@@ -102,6 +105,9 @@ struct drm_file {
 	struct gem *gems;               /* sorted by handle */
 	unsigned ngems, gems_cap;
 	struct chan *chans[FILE_CHANS]; /* DRM channel id = index + 1 */
+	unsigned master;                /* nvd made this connection the DRM master */
+	struct kms_fb *fbs;             /* ADDFB's, in no order */
+	unsigned nfbs, fbs_cap;
 };
 /* A new file for a node: connects to nvd. -errno on failure. */
 int file_open(enum node_kind node, struct drm_file **out);
@@ -122,6 +128,9 @@ int gem_add(struct drm_file *f, struct nvc_bo *bo, struct gem **out);
 void gem_remove(struct drm_file *f, uint32_t handle);
 void *gem_mmap(struct drm_file *f, void *addr, size_t len, int prot, int flags, off_t off);
 void gem_fill_info(struct drm_file *f, const struct gem *g, void *drm_nouveau_gem_info);
+/* kms.c: the mode ioctls (-EINVAL for one it does not know) and GET_CAP. */
+int kms_ioctl(struct drm_file *f, unsigned nr, void *arg);
+int kms_get_cap(struct drm_file *f, void *drm_get_cap);
 
 /* Debug log: NVD_DRM_DEBUG=1 prints every ioctl to stderr. */
 extern int shim_debug;
