@@ -107,7 +107,8 @@ struct nvd_card *nvd_card_sim_open(const struct nvd_card_opts *o, const char *ch
 		return NULL;
 	}
 	struct sim_config cfg = { .chipset = cp->chipset, .vram_size = vram,
-				  .sysmem = s->c.gart, .sysmem_size = gart };
+				  .sysmem = s->c.gart, .sysmem_size = gart,
+				  .threads = o->sim_threads };
 	_Static_assert(sizeof(cfg.edid) / sizeof(cfg.edid[0]) == NVD_CARD_OUTPUTS, "outputs");
 	for (unsigned i = 0; i < NVD_CARD_OUTPUTS; i++)
 		cfg.edid[i] = o->edid[i];

@@ -46,6 +46,7 @@ struct nvd_card_opts {
 	uint64_t vram_size;      /* sim: bytes (0 = 128 MiB) */
 	uint64_t gart_size;      /* bytes (0 = 512 MiB) */
 	int map_bars;            /* pci: map BAR0/BAR1 (the daemon asks once it will drive the card) */
+	unsigned sim_threads;    /* sim: fragment threads (sim_config.threads, 0 = automatic) */
 	/* sim: the EDID (128 bytes) of the monitor on each output, NULL: none */
 	const uint8_t *edid[NVD_CARD_OUTPUTS];
 };

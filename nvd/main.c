@@ -34,6 +34,8 @@ static void usage(FILE *f)
 "                        --monitor 0=1600x1200,1280x1024@75:BigCRT.  Default:\n"
 "                        0=1920x1080,1680x1050,1280x1024,1024x768,800x600,640x480\n"
 "                        and 1=1280x1024,1024x768,800x600,640x480\n"
+"      --sim-threads N   threads for the simulated 3D engine's fragments (default 0:\n"
+"                        2 when there are 2+ CPUs; results do not depend on it)\n"
 "  -v, --verbose         log more (repeat for even more)\n"
 "  -h, --help            show this help\n"
 "      --version         show the version\n");
@@ -72,6 +74,7 @@ int main(int argc, char **argv)
 		{ "vram", required_argument, 0, 'V' },   { "gart", required_argument, 0, 'G' },
 		{ "timeslice", required_argument, 0, 'T' }, { "quota", required_argument, 0, 'Q' },
 		{ "max-bos", required_argument, 0, 'B' }, { "monitor", required_argument, 0, 'M' }, { "verbose", no_argument, 0, 'v' },
+		{ "sim-threads", required_argument, 0, 'H' },
 		{ "help", no_argument, 0, 'h' },         { "version", no_argument, 0, 'R' },
 		{ 0, 0, 0, 0 }
 	};
@@ -133,6 +136,11 @@ int main(int argc, char **argv)
 			}
 			break;
 		}
+		case 'H':
+			if (parse_u64(optarg, 16, &v) < 0)
+				goto bad;
+			d.o.card.sim_threads = (unsigned)v;
+			break;
 		case 'v': nvd_verbose++; break;
 		case 'h': usage(stdout); return 0;
 		case 'R': printf("nvd 0.1 (protocol %u)\n", NVD_PROTO_VERSION); return 0;
@@ -142,7 +150,7 @@ int main(int argc, char **argv)
 bad:
 		fprintf(stderr, "nvd: invalid value '%s' for --%s\n", optarg,
 			c == 'V' ? "vram" : c == 'G' ? "gart" : c == 'T' ? "timeslice" :
-			c == 'Q' ? "quota" : "max-bos");
+			c == 'Q' ? "quota" : c == 'H' ? "sim-threads" : "max-bos");
 		return 2;
 	}
 	if (optind < argc) {

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "priv.h"
+#include "3d/bands.h"
 
 #define PF(reg) SIM_PFIFO(s, reg)
 
@@ -267,6 +268,9 @@ static int fifo_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd,
 
 static int pull_one(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd, uint32_t data)
 {
+	/* fragment work queued by the draw in progress ends unless this is more
+	 * of its vertex data */
+	sim_3d_sync_mthd(s, chid, subc, mthd);
 	if (mthd < 0x100)
 		return fifo_mthd(s, chid, subc, mthd, data);
 	if ((PF(NV_PFIFO_CACHE1_ENGINE) >> subc * 4 & 0xf) != NV_ENGINE_GR)

@@ -139,6 +139,7 @@ struct sim {
 	struct sim_i2c ddc[NV_DDC_BUSES];
 
 	struct sim_misc misc;
+	struct sim_bands *bands;            /* 3D fragment threads (3d/bands.c), NULL: none */
 };
 
 #define SIM_PFIFO(s, reg) ((s)->pfifo[((reg) - NV_PFIFO_BASE) >> 2])

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "priv.h"
+#include "3d/bands.h"
 
 /* Words per chunk: the worker drops the lock this often so MMIO gets in. */
 #define SIM_CHUNK_WORDS 256
@@ -242,7 +243,9 @@ static void *sim_worker(void *arg)
 	pthread_mutex_lock(&s->lock);
 	while (!s->stop) {
 		words = 0;
-		if (sim_pfifo_work(s, SIM_CHUNK_WORDS, &words)) {
+		int more = sim_pfifo_work(s, SIM_CHUNK_WORDS, &words);
+		sim_3d_sync(s);          /* nothing queued while the lock is free */
+		if (more) {
 			sim_irq_update(s, 0);
 			/* Let MMIO in between chunks. */
 			pthread_mutex_unlock(&s->lock);
@@ -281,8 +284,11 @@ unsigned long sim_run(struct sim *s)
 	unsigned long words = 0;
 
 	pthread_mutex_lock(&s->lock);
-	while (words < SIM_RUN_MAX_WORDS && sim_pfifo_work(s, SIM_CHUNK_WORDS, &words))
+	while (words < SIM_RUN_MAX_WORDS && sim_pfifo_work(s, SIM_CHUNK_WORDS, &words)) {
+		sim_3d_sync(s);
 		sim_irq_update(s, 0);
+	}
+	sim_3d_sync(s);
 	sim_crtc_tick(s);
 	sim_irq_update(s, 0);
 	pthread_mutex_unlock(&s->lock);
@@ -350,6 +356,15 @@ struct sim *sim_new(const struct sim_config *cfg, char *err, size_t errlen)
 	for (unsigned i = 0; i < NV_DDC_BUSES; i++)
 		sim_i2c_reset(&s->ddc[i], cfg->edid[i]);
 
+	unsigned threads = cfg->threads;
+	if (!threads)
+		threads = !s->manual && sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
+	if (sim_bands_start(s, threads) < 0) {
+		snprintf(err, errlen, "cannot start %u fragment threads", threads);
+		sim_free(s);
+		return NULL;
+	}
+
 	if (!s->manual) {
 		int e = pthread_create(&s->thread, NULL, sim_worker, s);
 		if (e) {
@@ -373,6 +388,7 @@ void sim_free(struct sim *s)
 		pthread_mutex_unlock(&s->lock);
 		pthread_join(s->thread, NULL);
 	}
+	sim_bands_stop(s);
 	pthread_cond_destroy(&s->wake);
 	pthread_mutex_destroy(&s->lock);
 	close(s->irq_fd);

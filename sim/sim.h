@@ -23,6 +23,10 @@ struct sim_config {
 	 * that output's DDC bus (hw/display.h NV_DDC_*), or NULL: nothing
 	 * connected.  Copied by sim_new. */
 	const uint8_t *edid[2];
+	/* Threads the 3D engine's fragment work runs on, the worker included
+	 * (or sim_run's caller): 0 = automatic, 2 when the host has 2+ CPUs
+	 * (1 in manual mode); 1 = the worker alone.  Results are the same. */
+	unsigned threads;
 };
 
 /* NULL on failure, with a message in err. */

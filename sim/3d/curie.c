@@ -28,7 +28,7 @@
 	 ((m) - NV_CURIE_##NAME) / NV_CURIE_##NAME##__STRIDE <= \
 		 (uint32_t)(NV_CURIE_##NAME##__SLOT_LAST - NV_CURIE_##NAME##__SLOT))
 
-static int curie_is_draw(uint32_t m)
+int sim_curie_is_draw(uint32_t m)
 {
 	return m == NV_CURIE_VERTEX_BEGIN_END || m == NV_CURIE_VB_VERTEX_BATCH ||
 	       m == NV_CURIE_VB_INDEX_BATCH || m == NV_CURIE_VB_ELEMENT_U16 ||
@@ -100,6 +100,6 @@ void sim_curie_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned 
 			curie_vp_const(g, elem);
 		return;
 	}
-	if (curie_is_draw(mthd))
+	if (sim_curie_is_draw(mthd))
 		sim_draw_mthd(s, g, mthd, elem, data);
 }

@@ -9,6 +9,8 @@
 
 /* NV40_3D 0x4097 / NV44_3D 0x4497, for pgraph.c's class table. */
 sim_mthd_fn sim_curie_mthd;
+/* 1 when mthd goes to the pipeline (draw.c): VERTEX_BEGIN_END, vertex data. */
+int sim_curie_is_draw(uint32_t mthd);
 
 /* CLEAR_BUFFERS with the value `mode` (hw/enums-3d.h NV40_CLEAR_*). */
 void sim_3d_clear(struct sim *s, struct sim_grctx *g, uint32_t mode);

@@ -40,6 +40,7 @@
 #include "hw/enums-3d.h"
 #include "hw/enums-3d-pipe.h"
 #include "hw/tex.h"
+#include "bands.h"
 #include "pipe.h"
 
 #define FP_MAX_BYTES (1u << 20)
@@ -240,11 +241,54 @@ static int draw_render_cond(struct sim *s, struct sim_grctx *g)
 	return !rep || nv_rd32le(rep + NV40_QUERY_REPORT_VALUE) != 0;
 }
 
+/* [lo, hi) of a surface the draw writes or reads. */
+struct draw_range {
+	const uint8_t *lo, *hi;
+};
+
+/* May fragment threads share the draw by rows (bands.c)?  Only when no
+ * pixel it writes aliases another pixel's memory (a linear row reaching
+ * into the next, surfaces overlapping) and it samples nothing it writes;
+ * else a pixel's owner would not be the only thread touching its bytes. */
+static int draw_split_ok(const struct draw_setup *d)
+{
+	struct draw_range w[5], r;
+	unsigned nw = 0;
+	int xmax = d->cx1 + (d->tx > 0 ? d->tx : 0);
+
+	for (unsigned i = 0; i < 5; i++) {
+		const struct sim_rt *rt = i < 4 ? &d->rts.color[i] : &d->rts.zeta;
+		if (i < 4 ? !(d->rt_mask >> i & 1) || !d->cmask[i] : !d->zbits)
+			continue;
+		if (!rt->mem)
+			continue;
+		if (!rt->swizzled && (uint64_t)xmax * rt->bpp > rt->pitch)
+			return 0;
+		w[nw].lo = rt->mem;
+		w[nw].hi = rt->mem + rt->len;
+		for (unsigned k = 0; k < nw; k++)
+			if (w[nw].lo < w[k].hi && w[k].lo < w[nw].hi)
+				return 0;
+		nw++;
+	}
+	for (unsigned u = 0; u < NV40_TEX_UNITS; u++) {
+		if (!d->texmem[u])
+			continue;
+		r.lo = d->texmem[u];
+		r.hi = r.lo + sim_tex_extent(&d->tex[u]);
+		for (unsigned k = 0; k < nw; k++)
+			if (r.lo < w[k].hi && w[k].lo < r.hi)
+				return 0;
+	}
+	return 1;
+}
+
 static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 {
 	uint32_t err = 0;
 
 	d->broken = 0;
+	d->split = 0;
 	d->render = draw_render_cond(s, g);
 	d->window_space = !!(DRAW_C(g, ENGINE) & NV40_ENGINE_WINDOW_SPACE);
 	for (unsigned i = 0; i < 4; i++) {
@@ -337,6 +381,7 @@ static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 		sim_gr_trap(s, err);
 		d->broken = 1;
 	}
+	d->split = !d->broken && draw_split_ok(d);
 }
 
 struct draw_setup *sim_draw_setup(struct sim *s, struct sim_grctx *g)
@@ -739,6 +784,7 @@ void sim_draw_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 		}
 		if (ds->prim)
 			draw_finish(&c);
+		sim_3d_sync(s);             /* the draw's fragments are done */
 		draw_gen++;                 /* state may have changed: resolve again */
 		ds->prim = data;
 		ds->nverts = 0;

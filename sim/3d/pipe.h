@@ -105,6 +105,7 @@ struct draw_setup {
 	unsigned stencil_any, two_sided_stencil;
 	unsigned query;
 	unsigned render;              /* render condition passed */
+	unsigned split;               /* fragment threads may share it (no pixel aliases another) */
 };
 
 /* ---- draw.c ---- */
@@ -143,18 +144,62 @@ void sim_draw_point(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		    const struct draw_vtx *a);
 
 /* ---- raster.c ---- */
+/* A plane through a triangle: value at vertex 0 and steps per pixel. */
+struct draw_plane {
+	float a0, dx, dy;
+};
+
+/* A window-space triangle set up for rasterisation (sim_raster_setup):
+ * what every thread that rasterises a part of it shares, read-only. */
+struct draw_tri_job {
+	int x0, x1, y0, y1;           /* pixels it may touch, clipped */
+	int qx0, qy0;                 /* quad-aligned origin of E0 */
+	int front;
+	float zoff;
+	int64_t A[3], B[3], E0[3];    /* edge functions at (qx0, qy0), steps */
+	float fx0, fy0, z0;           /* vertex 0: planes are relative to it */
+	double zdx, zdy;
+	struct draw_plane pq;
+	struct draw_plane pv[DRAW_MAX_VARY][4];
+};
+
+/* One rasterising thread's scratch: the quad the fragment program runs
+ * on, its decode cache, where passed samples count; fail: the program
+ * failed (the caller traps). */
+struct draw_lane {
+	struct sim_fp_quad *q;
+	struct sim_fp_cache *fpc;
+	uint32_t *samples;
+	int fail;
+};
+
 /* Rasterise a window-space triangle; front: its facing (1 front, 0 back);
- * zoff: polygon offset added to every fragment's depth. */
+ * zoff: polygon offset added to every fragment's depth.  With fragment
+ * threads (bands.c) the work is queued and done by the end of the draw. */
 void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		    const struct draw_svtx *a, const struct draw_svtx *b,
 		    const struct draw_svtx *c, int front, float zoff);
+/* The triangle's setup into j; 0 when it covers nothing. */
+int sim_raster_setup(const struct draw_setup *d, const struct draw_svtx *a,
+		     const struct draw_svtx *b, const struct draw_svtx *c, int front, float zoff,
+		     struct draw_tri_job *j);
+/* The part of j in rows [ylo, yhi) (even: quads are never split) through
+ * the fragment program and the ROP with lane l's scratch. */
+void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struct draw_tri_job *j,
+		    int ylo, int yhi);
+
+/* ---- bands.c: fragment threads ---- */
+/* Queue j (set up for d, the current draw of g) for the fragment threads;
+ * 0 when there are none (the caller rasterises it now). */
+int sim_bands_push(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+		   const struct draw_tri_job *j);
 
 /* ---- rop.c ---- */
 /* The quad's fragments after the fragment program (q->color, q->depth,
  * q->kill) through alpha, stencil, depth, blend, masks into the buffers.
  * x, y: the quad's top-left pixel; live: pixels covered and not killed;
- * z: interpolated depth per pixel. */
-void sim_rop_quad(struct sim_grctx *g, struct draw_setup *d, int x, int y, unsigned live,
+ * z: interpolated depth per pixel; samples: the occlusion counter. */
+void sim_rop_quad(const struct draw_setup *d, uint32_t *samples, int x, int y, unsigned live,
 		  const float z[4], int front, const struct sim_fp_quad *q);
 
 /* Early depth rejection, before the fragment program: allowed (ok) when

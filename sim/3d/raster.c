@@ -7,6 +7,7 @@
  * the q = 1/w plane), depth linearly in window space. */
 #include "pipe.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -16,11 +17,7 @@
 #define SUB_ONE   (1 << SUB_BITS)
 #define RASTER_COORD_MAX 1048576.0f     /* |window coordinate| beyond: dropped */
 
-struct plane {
-	float a0, dx, dy;
-};
-
-static void raster_plane(struct plane *p, float fa, float fb, float fc, float ex1, float ey1,
+static void raster_plane(struct draw_plane *p, float fa, float fb, float fc, float ex1, float ey1,
 			 float ex2, float ey2, float inv)
 {
 	float d1 = fb - fa, d2 = fc - fa;
@@ -32,7 +29,7 @@ static void raster_plane(struct plane *p, float fa, float fb, float fc, float ex
 
 static void raster_sample(void *ctx, const struct sim_tex_req *rq, float out[4][4])
 {
-	const struct draw_setup *d = ctx;
+	const struct draw_setup *d = ctx;     /* read-only: threads share it */
 	unsigned u = rq->unit;
 
 	if (u >= NV40_TEX_UNITS) {
@@ -82,25 +79,23 @@ static int raster_stipple(const struct draw_setup *d, int x, int y)
 	return (d->stipple[y & 31] >> (31 - (x & 31))) & 1;
 }
 
-void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
-		    const struct draw_svtx *a, const struct draw_svtx *b,
-		    const struct draw_svtx *c, int front, float zoff)
+int sim_raster_setup(const struct draw_setup *d, const struct draw_svtx *a,
+		     const struct draw_svtx *b, const struct draw_svtx *c, int front, float zoff,
+		     struct draw_tri_job *j)
 {
 	const struct draw_svtx *v[3] = { a, b, c };
 	int64_t X[3], Y[3];
 
-	if (d->broken)
-		return;
 	for (unsigned i = 0; i < 3; i++) {
 		/* also rejects NaN */
 		if (!(fabsf(v[i]->x) < RASTER_COORD_MAX && fabsf(v[i]->y) < RASTER_COORD_MAX))
-			return;
+			return 0;
 		X[i] = (int64_t)lrintf(v[i]->x * SUB_ONE);
 		Y[i] = (int64_t)lrintf(v[i]->y * SUB_ONE);
 	}
 	int64_t area = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
 	if (!area)
-		return;
+		return 0;
 	if (area < 0) {
 		const struct draw_svtx *t = v[1];
 		int64_t tx = X[1], ty = Y[1];
@@ -119,20 +114,19 @@ void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 	x0 = x0 < d->cx0 ? d->cx0 : x0; x1 = x1 > d->cx1 ? d->cx1 : x1;
 	y0 = y0 < d->cy0 ? d->cy0 : y0; y1 = y1 > d->cy1 ? d->cy1 : y1;
 	if (x0 >= x1 || y0 >= y1)
-		return;
+		return 0;
 	int qx0 = x0 & ~1, qy0 = y0 & ~1;
 
 	/* edges i -> i+1: E = dx (py - Yi) - dy (px - Xi), inside >= 0 after the
 	 * top-left bias; A, B: its steps per pixel */
-	int64_t A[3], B[3], E0[3];
 	for (unsigned i = 0; i < 3; i++) {
-		unsigned j = (i + 1) % 3;
-		int64_t dx = X[j] - X[i], dy = Y[j] - Y[i];
+		unsigned k = (i + 1) % 3;
+		int64_t dx = X[k] - X[i], dy = Y[k] - Y[i];
 		int topleft = dy < 0 || (dy == 0 && dx > 0);
-		E0[i] = -dy * ((int64_t)qx0 * SUB_ONE + SUB_ONE / 2 - X[i]) +
-			dx * ((int64_t)qy0 * SUB_ONE + SUB_ONE / 2 - Y[i]) - (topleft ? 0 : 1);
-		A[i] = -dy * SUB_ONE;       /* one pixel right */
-		B[i] = dx * SUB_ONE;        /* one pixel down */
+		j->E0[i] = -dy * ((int64_t)qx0 * SUB_ONE + SUB_ONE / 2 - X[i]) +
+			   dx * ((int64_t)qy0 * SUB_ONE + SUB_ONE / 2 - Y[i]) - (topleft ? 0 : 1);
+		j->A[i] = -dy * SUB_ONE;       /* one pixel right */
+		j->B[i] = dx * SUB_ONE;        /* one pixel down */
 	}
 
 	/* interpolation planes, pixel units, relative to vertex 0: through the
@@ -144,37 +138,61 @@ void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 	float ex2 = v[2]->x - fx0, ey2 = v[2]->y - fy0;
 	float inv = 1.0f / (ex1 * ey2 - ex2 * ey1);
 	if (!isfinite(inv))             /* snapped to an area, but none unsnapped */
-		return;
-	struct plane pq, pv[DRAW_MAX_VARY][4];
+		return 0;
 	/* depth in double: fp32 steps near 1.0 are as coarse as a Z24 unit,
 	 * and a plane evaluated in them loses the unit a polygon offset adds */
-	double zdx, zdy;
 	{
 		double dex1 = ex1, dey1 = ey1, dex2 = ex2, dey2 = ey2;
 		double d1 = (double)v[1]->z - v[0]->z, d2 = (double)v[2]->z - v[0]->z;
 		double dinv = 1.0 / (dex1 * dey2 - dex2 * dey1);
-		zdx = (d1 * dey2 - d2 * dey1) * dinv;
-		zdy = (d2 * dex1 - d1 * dex2) * dinv;
+		j->zdx = (d1 * dey2 - d2 * dey1) * dinv;
+		j->zdy = (d2 * dex1 - d1 * dex2) * dinv;
 	}
-	raster_plane(&pq, v[0]->q, v[1]->q, v[2]->q, ex1, ey1, ex2, ey2, inv);
+	raster_plane(&j->pq, v[0]->q, v[1]->q, v[2]->q, ex1, ey1, ex2, ey2, inv);
 	for (unsigned k = 0; k < d->nvary; k++)
 		for (unsigned cc = 0; cc < 4; cc++) {
 			if (d->vary[k].flat) {
-				pv[k][cc].a0 = v[0]->v[k][cc];
+				j->pv[k][cc].a0 = v[0]->v[k][cc];
 				continue;
 			}
-			raster_plane(&pv[k][cc], v[0]->v[k][cc] * v[0]->q, v[1]->v[k][cc] * v[1]->q,
+			raster_plane(&j->pv[k][cc], v[0]->v[k][cc] * v[0]->q, v[1]->v[k][cc] * v[1]->q,
 				     v[2]->v[k][cc] * v[2]->q, ex1, ey1, ex2, ey2, inv);
 		}
+	j->x0 = x0; j->x1 = x1; j->y0 = y0; j->y1 = y1;
+	j->qx0 = qx0; j->qy0 = qy0;
+	j->front = front;
+	j->zoff = zoff;
+	j->fx0 = fx0; j->fy0 = fy0; j->z0 = v[0]->z;
+	return 1;
+}
+
+void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struct draw_tri_job *j,
+		    int ylo, int yhi)
+{
+	const struct draw_plane *pv = &j->pv[0][0];
+	int x0 = j->x0, x1 = j->x1, qx0 = j->qx0, front = j->front;
+	int y0 = j->y0 > ylo ? j->y0 : ylo, y1 = j->y1 < yhi ? j->y1 : yhi;
+	float fx0 = j->fx0, fy0 = j->fy0, zoff = j->zoff;
+	double zdx = j->zdx, zdy = j->zdy;
+	const int64_t *A = j->A, *B = j->B;
+	int64_t E0[3];
+
+	if (l->fail || y0 >= y1)
+		return;
+	/* the edges at the first row pair of [y0, y1): exactly what stepping
+	 * from qy0 gives */
+	int qy0 = y0 & ~1;
+	for (unsigned i = 0; i < 3; i++)
+		E0[i] = j->E0[i] + B[i] * (qy0 - j->qy0);
 
 	/* the program as decoded for earlier primitives, unless it changed */
-	int early_z = sim_fp_cache_check(&d->fpc, d->fp, d->fp_len) == 1 &&
+	int early_z = sim_fp_cache_check(l->fpc, d->fp, d->fp_len) == 1 &&
 		      sim_rop_early_z_ok(d, front);
 
 	/* all vertices at one w: no division per pixel */
-	int affine = pq.dx == 0.0f && pq.dy == 0.0f;
-	float winv = 1.0f / pq.a0;
-	struct sim_fp_quad *q = &d->quad;
+	int affine = j->pq.dx == 0.0f && j->pq.dy == 0.0f;
+	float winv = 1.0f / j->pq.a0;
+	struct sim_fp_quad *q = l->q;
 	uint32_t cc_ = d->coord_conv;
 	float wy_h = (float)NV40_COORD_CONV_HEIGHT(cc_);
 	int wy_inv = !!(cc_ & NV40_COORD_CONV_ORIGIN_INVERTED);
@@ -218,14 +236,14 @@ void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 			for (unsigned p = 0; p < 4; p++) {
 				float dx = (float)(qx + (p & 1)) + 0.5f - fx0;
 				float dy = (float)(qy + (p >> 1)) + 0.5f - fy0;
-				z[p] = (float)((double)v[0]->z + zdx * dx + zdy * dy + zoff);
+				z[p] = (float)((double)j->z0 + zdx * dx + zdy * dy + zoff);
 			}
 			if (early_z && !(m = sim_rop_early_z(d, qx, qy, m, z)))
 				continue;
 			for (unsigned p = 0; p < 4; p++) {
 				float px = (float)(qx + (p & 1)) + 0.5f, py = (float)(qy + (p >> 1)) + 0.5f;
 				float dx = px - fx0, dy = py - fy0;
-				float qq = pq.a0 + pq.dx * dx + pq.dy * dy;
+				float qq = j->pq.a0 + j->pq.dx * dx + j->pq.dy * dy;
 				float w = affine ? winv : 1.0f / qq;
 				float *wp = q->in[p][NV40_FPI_WPOS];
 				wp[0] = px - 0.5f + wc;
@@ -235,28 +253,45 @@ void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 				wp[3] = qq;
 				for (unsigned k = 0; k < d->nvary; k++) {
 					float *o = q->in[p][d->vary[k].fpi];
+					const struct draw_plane *pk = pv + 4 * k;
 					if (d->vary[k].flat) {
 						for (unsigned cc = 0; cc < 4; cc++)
-							o[cc] = pv[k][cc].a0;
+							o[cc] = pk[cc].a0;
 						continue;
 					}
 					for (unsigned cc = 0; cc < 4; cc++)
-						o[cc] = (pv[k][cc].a0 + pv[k][cc].dx * dx +
-							 pv[k][cc].dy * dy) * w;
+						o[cc] = (pk[cc].a0 + pk[cc].dx * dx + pk[cc].dy * dy) * w;
 				}
 			}
 			q->live = m;
 			q->kill = 0;
 			q->depth_written = 0;
-			if (sim_fp_run_cached(&d->fpc, d->fp, d->fp_len, d->fp_control, q, raster_sample,
-					      d) < 0) {
-				sim_gr_trap(s, NV_PGRAPH_NSOURCE_DATA_ERROR);
-				d->broken = 1;
+			if (sim_fp_run_cached(l->fpc, d->fp, d->fp_len, d->fp_control, q, raster_sample,
+					      (void *)d) < 0) {
+				l->fail = 1;
 				return;
 			}
 			m &= ~q->kill;
 			if (m)
-				sim_rop_quad(g, d, qx, qy, m, z, front, q);
+				sim_rop_quad(d, l->samples, qx, qy, m, z, front, q);
 		}
+	}
+}
+
+void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+		    const struct draw_svtx *a, const struct draw_svtx *b,
+		    const struct draw_svtx *c, int front, float zoff)
+{
+	struct draw_tri_job j;
+
+	if (d->broken || !sim_raster_setup(d, a, b, c, front, zoff, &j))
+		return;
+	if (sim_bands_push(s, g, d, &j))
+		return;
+	struct draw_lane l = { &d->quad, &d->fpc, &g->c3d.query_samples, 0 };
+	sim_raster_run(d, &l, &j, INT_MIN, INT_MAX);
+	if (l.fail) {
+		sim_gr_trap(s, NV_PGRAPH_NSOURCE_DATA_ERROR);
+		d->broken = 1;
 	}
 }

@@ -179,7 +179,7 @@ static void rop_color(const struct draw_setup *d, unsigned x, unsigned y, const 
 	}
 }
 
-void sim_rop_quad(struct sim_grctx *g, struct draw_setup *d, int x, int y, unsigned live,
+void sim_rop_quad(const struct draw_setup *d, uint32_t *samples, int x, int y, unsigned live,
 		  const float z[4], int front, const struct sim_fp_quad *q)
 {
 	for (unsigned p = 0; p < 4; p++) {
@@ -241,7 +241,7 @@ void sim_rop_quad(struct sim_grctx *g, struct draw_setup *d, int x, int y, unsig
 				continue;
 		}
 		if (d->query)
-			g->c3d.query_samples++;
+			(*samples)++;
 		rop_color(d, (unsigned)px, (unsigned)py, &q->color[p][0][0]);
 	}
 }

@@ -16,6 +16,7 @@
 #include "hw/ramin.h"
 #include "hw/regs.h"
 #include "hw/methods.h"
+#include "hw/vp-isa.h"
 #include "sim/sim.h"
 #include "sim/priv.h"
 
@@ -138,7 +139,8 @@ static inline void host_chan_new(struct host *h, unsigned chid, uint32_t pb_dma)
 	sim_wr32(h->s, NV_PFIFO_MODE, sim_rd32(h->s, NV_PFIFO_MODE) | 1u << chid);
 }
 
-static inline void host_new_cfg(struct host *h, unsigned chipset, int manual)
+/* threads: sim_config's (0 = automatic) */
+static inline void host_new_threads(struct host *h, unsigned chipset, int manual, unsigned threads)
 {
 	struct sim_config cfg = { 0 };
 	char err[128];
@@ -151,6 +153,7 @@ static inline void host_new_cfg(struct host *h, unsigned chipset, int manual)
 	cfg.sysmem = h->sysmem;
 	cfg.sysmem_size = HOST_SYSMEM;
 	cfg.manual = manual;
+	cfg.threads = threads;
 	h->s = sim_new(&cfg, err, sizeof(err));
 	if (!h->s)
 		fail_msg("sim_new: %s", err);
@@ -164,6 +167,11 @@ static inline void host_new_cfg(struct host *h, unsigned chipset, int manual)
 	host_grobj(h, HOST_OBJ(0), 0x506e);     /* the software object */
 }
 
+static inline void host_new_cfg(struct host *h, unsigned chipset, int manual)
+{
+	host_new_threads(h, chipset, manual, 0);
+}
+
 static inline void host_new(struct host *h)
 {
 	host_new_cfg(h, 0x43, 1);
@@ -173,6 +181,28 @@ static inline void host_free(struct host *h)
 {
 	sim_free(h->s);
 	free(h->sysmem);
+}
+
+/* ---- vertex programs ---- */
+
+/* One VP instruction "vec op dst[mask], src0, src1" on outputs. */
+static inline void host_vp_insn(uint32_t o[4], unsigned op, unsigned dest, unsigned mask,
+				uint32_t s0, uint32_t s1, unsigned input, unsigned cst, int last)
+{
+	uint32_t none = nv40_vp_src_make(NV40_VP_SRC_INPUT, 0, NV40_VP_SWZ_IDENTITY, 0);
+	memset(o, 0, 16);
+	nv40_vp_set_VEC_RESULT(o, 1);
+	nv40_vp_set_VEC_DST_TEMP(o, NV40_VP_NONE_TEMP);
+	nv40_vp_set_VEC_OPCODE(o, op);
+	nv40_vp_set_INPUT_SRC(o, input);
+	nv40_vp_set_CONST_SRC(o, cst);
+	nv40_vp_set_src(o, 0, s0);
+	nv40_vp_set_src(o, 1, s1);
+	nv40_vp_set_src(o, 2, none);
+	nv40_vp_set_DEST(o, dest);
+	nv40_vp_set_SCA_DST_TEMP(o, NV40_VP_NONE_TEMP);
+	nv40_vp_set_VEC_WRITEMASK(o, mask);
+	nv40_vp_set_LAST(o, last);
 }
 
 /* ---- push buffer ---- */

@@ -9,7 +9,6 @@
 #include "hw/enums-3d.h"
 #include "hw/enums-3d-pipe.h"
 #include "hw/tex.h"
-#include "hw/vp-isa.h"
 
 #define SUBC_3D 7
 #define H_3D    0xbeef3097u
@@ -82,26 +81,6 @@ static void fp_upload(struct host *h, uint32_t at, const uint32_t *w, unsigned n
 		nv_wr32le(vram(h, at + 4 * i), w[i]);
 }
 
-/* One VP instruction "vec op dst[mask], src0, src1" on outputs. */
-static void vp_insn(uint32_t o[4], unsigned op, unsigned dest, unsigned mask, uint32_t s0,
-		    uint32_t s1, unsigned input, unsigned cst, int last)
-{
-	uint32_t none = nv40_vp_src_make(NV40_VP_SRC_INPUT, 0, NV40_VP_SWZ_IDENTITY, 0);
-	memset(o, 0, 16);
-	nv40_vp_set_VEC_RESULT(o, 1);
-	nv40_vp_set_VEC_DST_TEMP(o, NV40_VP_NONE_TEMP);
-	nv40_vp_set_VEC_OPCODE(o, op);
-	nv40_vp_set_INPUT_SRC(o, input);
-	nv40_vp_set_CONST_SRC(o, cst);
-	nv40_vp_set_src(o, 0, s0);
-	nv40_vp_set_src(o, 1, s1);
-	nv40_vp_set_src(o, 2, none);
-	nv40_vp_set_DEST(o, dest);
-	nv40_vp_set_SCA_DST_TEMP(o, NV40_VP_NONE_TEMP);
-	nv40_vp_set_VEC_WRITEMASK(o, mask);
-	nv40_vp_set_LAST(o, last);
-}
-
 static void vp_upload(struct host *h, unsigned c, unsigned start, const uint32_t (*code)[4],
 		      unsigned n)
 {
@@ -121,8 +100,8 @@ static void vp_passthrough(struct host *h, unsigned c)
 {
 	uint32_t code[2][4];
 	uint32_t in = nv40_vp_src_make(NV40_VP_SRC_INPUT, 0, NV40_VP_SWZ_IDENTITY, 0);
-	vp_insn(code[0], NV40_VP_VEC_MOV, NV40_VP_OUT_POS, 0xf, in, in, 0, 0, 0);
-	vp_insn(code[1], NV40_VP_VEC_MOV, NV40_VP_OUT_COL0, 0xf, in, in, 3, 0, 1);
+	host_vp_insn(code[0], NV40_VP_VEC_MOV, NV40_VP_OUT_POS, 0xf, in, in, 0, 0, 0);
+	host_vp_insn(code[1], NV40_VP_VEC_MOV, NV40_VP_OUT_COL0, 0xf, in, in, 3, 0, 1);
 	vp_upload(h, c, 10, (const uint32_t (*)[4])code, 2);
 	m1(h, c, NV_CURIE_VP_START_FROM_ID, 10);
 	m1(h, c, NV_CURIE_VP_ATTRIB_EN, 0x9);
@@ -136,8 +115,8 @@ static void vp_mvp(struct host *h, unsigned c, const float m[4][4])
 	uint32_t in = nv40_vp_src_make(NV40_VP_SRC_INPUT, 0, NV40_VP_SWZ_IDENTITY, 0);
 	uint32_t cs = nv40_vp_src_make(NV40_VP_SRC_CONST, 0, NV40_VP_SWZ_IDENTITY, 0);
 	for (unsigned r = 0; r < 4; r++)
-		vp_insn(code[r], NV40_VP_VEC_DP4, NV40_VP_OUT_POS, 8u >> r, cs, in, 0, 20 + r, 0);
-	vp_insn(code[4], NV40_VP_VEC_MOV, NV40_VP_OUT_COL0, 0xf, in, in, 3, 0, 1);
+		host_vp_insn(code[r], NV40_VP_VEC_DP4, NV40_VP_OUT_POS, 8u >> r, cs, in, 0, 20 + r, 0);
+	host_vp_insn(code[4], NV40_VP_VEC_MOV, NV40_VP_OUT_COL0, 0xf, in, in, 3, 0, 1);
 	vp_upload(h, c, 30, (const uint32_t (*)[4])code, 5);
 	for (unsigned r = 0; r < 4; r++) {
 		uint32_t k[5] = { 20 + r, fu(m[r][0]), fu(m[r][1]), fu(m[r][2]), fu(m[r][3]) };
@@ -794,10 +773,10 @@ static void vp_four(struct host *h, unsigned c)
 {
 	uint32_t code[4][4];
 	uint32_t in = nv40_vp_src_make(NV40_VP_SRC_INPUT, 0, NV40_VP_SWZ_IDENTITY, 0);
-	vp_insn(code[0], NV40_VP_VEC_MOV, NV40_VP_OUT_POS, 0xf, in, in, 0, 0, 0);
-	vp_insn(code[1], NV40_VP_VEC_MOV, NV40_VP_OUT_COL0, 0xf, in, in, 3, 0, 0);
-	vp_insn(code[2], NV40_VP_VEC_MOV, NV40_VP_OUT_BFC0, 0xf, in, in, 4, 0, 0);
-	vp_insn(code[3], NV40_VP_VEC_MOV, NV40_VP_OUT_FOGC, 0xf, in, in, 1, 0, 1);
+	host_vp_insn(code[0], NV40_VP_VEC_MOV, NV40_VP_OUT_POS, 0xf, in, in, 0, 0, 0);
+	host_vp_insn(code[1], NV40_VP_VEC_MOV, NV40_VP_OUT_COL0, 0xf, in, in, 3, 0, 0);
+	host_vp_insn(code[2], NV40_VP_VEC_MOV, NV40_VP_OUT_BFC0, 0xf, in, in, 4, 0, 0);
+	host_vp_insn(code[3], NV40_VP_VEC_MOV, NV40_VP_OUT_FOGC, 0xf, in, in, 1, 0, 1);
 	vp_upload(h, c, 50, (const uint32_t (*)[4])code, 4);
 	m1(h, c, NV_CURIE_VP_START_FROM_ID, 50);
 	m1(h, c, NV_CURIE_VP_ATTRIB_EN, 0x1b);

@@ -1,0 +1,408 @@
+/* Fragment threads (bands.h).  The worker queues each triangle set up
+ * (sim_raster_setup) in a batch; lane k of n rasterises, in queue order,
+ * the rows of every queued triangle that lie in the bands of BANDS_ROWS
+ * rows a pattern repeating every BANDS_PERIOD bands gives it, so each
+ * pixel is written by one thread in submission order and the result is
+ * the single-threaded one bit for bit.  The pattern is fixed for a batch;
+ * between batches the worker's part grows or shrinks by a band after
+ * whoever waited for the other (bands_balance).  Lane 0 is the
+ * worker (its scratch is the draw's own: d->quad, d->fpc, the channel's
+ * query counter); the helpers have their own and their sample counts are
+ * summed after the batch.
+ *
+ * A batch belongs to one draw setup.  The helpers join it only once its
+ * triangles cover BANDS_SPLIT_AREA pixels of bounding box: a small draw
+ * stays on the worker, which rasterises it whole at sync, without a
+ * hand-over.  Once joined, the helpers follow the queue as it grows and
+ * the worker does its own share every BANDS_WORKER_STEP triangles and at
+ * sync, where it waits for them (spinning briefly, then sleeping).
+ *
+ * A fragment program failure (sim_raster_run's lane fail) traps at sync,
+ * on the last method the draw executed, and stops that lane: the pixels a
+ * failing draw leaves may differ from one thread's then, but nothing is
+ * ever written outside the draw's render targets. */
+#include "bands.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "curie.h"
+#include "pipe.h"
+
+#define BANDS_ROWS         16       /* even: 2x2 quads never straddle bands */
+#define BANDS_PERIOD       6        /* bands the ownership pattern repeats after */
+#define BANDS_JOBS         1024     /* triangles one batch holds */
+#define BANDS_SPLIT_AREA   4096     /* bounding-box pixels before helpers join */
+#define BANDS_WORKER_STEP  32
+#define BANDS_SPIN_NS      200000   /* spin this long before sleeping */
+#define BANDS_MAX          BANDS_PERIOD   /* every lane owns a band of a period */
+#define BANDS_BALANCE_NS   20000    /* difference in waits that moves a band */
+
+struct bands_helper {
+	struct sim_bands *b;
+	pthread_t th;
+	unsigned idx;                     /* lane number, 1.. */
+	struct draw_lane lane;
+	struct sim_fp_quad quad;
+	struct sim_fp_cache fpc;
+	uint32_t samples;
+	unsigned done;                    /* last epoch finished (atomic) */
+	uint64_t idle_ns;                 /* waiting for the worker's triangles, this epoch */
+} __attribute__((aligned(64)));
+
+struct sim_bands {
+	unsigned n;                       /* lanes, the worker's included */
+	unsigned nstarted;
+	struct bands_helper *h;           /* n - 1 of them */
+	struct draw_tri_job *jobs;
+
+	/* the worker's */
+	int pending, engaged;
+	unsigned njobs, wpos;
+	uint64_t area;
+	struct draw_setup *d;
+	struct sim_grctx *g;
+	unsigned chid, subc;
+	struct draw_lane wl;
+	unsigned share;                   /* bands of a period the worker owns */
+
+	/* shared: the owners of a period's bands, set before an epoch starts */
+	uint8_t own[BANDS_PERIOD];
+	/* atomics */
+	unsigned epoch, published, closed;
+	int stop, sleepers, wwait;
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+};
+
+/* ---- waiting ---- */
+
+static uint64_t bands_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline void bands_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+#define LD(x)    __atomic_load_n(&(x), __ATOMIC_SEQ_CST)
+#define ST(x, v) __atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
+
+/* Spin on ready(b, arg), then sleep on cv counted in *count; whoever
+ * makes ready true stores (seq_cst) and then wakes cv when *count is set,
+ * so either the sleeper sees its store or it sees the sleeper. */
+static void bands_wait(struct sim_bands *b, pthread_cond_t *cv, int *count,
+		       int (*ready)(struct sim_bands *b, void *arg), void *arg)
+{
+	uint64_t t0 = 0;
+
+	for (unsigned i = 0;; i++) {
+		if (ready(b, arg))
+			return;
+		bands_pause();
+		if ((i & 255) == 255) {
+			uint64_t t = bands_now();
+			if (!t0)
+				t0 = t;
+			else if (t - t0 > BANDS_SPIN_NS)
+				break;
+			sched_yield();       /* a thread we wait for may share the core */
+		}
+	}
+	pthread_mutex_lock(&b->mu);
+	__atomic_add_fetch(count, 1, __ATOMIC_SEQ_CST);
+	while (!ready(b, arg))
+		pthread_cond_wait(cv, &b->mu);
+	__atomic_sub_fetch(count, 1, __ATOMIC_SEQ_CST);
+	pthread_mutex_unlock(&b->mu);
+}
+
+static void bands_wake(struct sim_bands *b, pthread_cond_t *cv, int *count)
+{
+	if (LD(*count)) {
+		pthread_mutex_lock(&b->mu);
+		pthread_cond_broadcast(cv);
+		pthread_mutex_unlock(&b->mu);
+	}
+}
+
+/* ---- one lane's share ---- */
+
+/* Lane k's rows of j: the bands of j's rows the pattern gives k (a test
+ * per band of rows, not per pixel). */
+static void bands_run(const struct sim_bands *b, const struct draw_setup *d, struct draw_lane *l,
+		      unsigned k, const struct draw_tri_job *j)
+{
+	unsigned band = (unsigned)j->y0 / BANDS_ROWS, r = band % BANDS_PERIOD;
+
+	for (; (int)(band * BANDS_ROWS) < j->y1; band++, r = r + 1 == BANDS_PERIOD ? 0 : r + 1)
+		if (b->own[r] == k)
+			sim_raster_run(d, l, j, (int)(band * BANDS_ROWS),
+				       (int)((band + 1) * BANDS_ROWS));
+}
+
+/* ---- helpers ---- */
+
+struct bands_wait_new {
+	unsigned seen;
+};
+
+static int bands_new_epoch(struct sim_bands *b, void *arg)
+{
+	const struct bands_wait_new *w = arg;
+	return LD(b->stop) || LD(b->epoch) != w->seen;
+}
+
+struct bands_wait_jobs {
+	unsigned epoch, have;
+};
+
+static int bands_more(struct sim_bands *b, void *arg)
+{
+	const struct bands_wait_jobs *w = arg;
+	return LD(b->published) != w->have || LD(b->closed) == w->epoch;
+}
+
+static void *bands_helper_main(void *arg)
+{
+	struct bands_helper *h = arg;
+	struct sim_bands *b = h->b;
+	struct bands_wait_new wn = { 0 };
+
+	for (;;) {
+		bands_wait(b, &b->work, &b->sleepers, bands_new_epoch, &wn);
+		if (LD(b->stop))
+			break;
+		wn.seen = LD(b->epoch);
+		const struct draw_setup *d = b->d;      /* written before the epoch */
+		struct bands_wait_jobs wj = { wn.seen, 0 };
+		for (;;) {
+			unsigned np = LD(b->published);
+			for (; wj.have < np; wj.have++)
+				bands_run(b, d, &h->lane, h->idx, &b->jobs[wj.have]);
+			if (LD(b->closed) == wn.seen && LD(b->published) == wj.have)
+				break;
+			uint64_t t0 = bands_now();
+			bands_wait(b, &b->work, &b->sleepers, bands_more, &wj);
+			h->idle_ns += bands_now() - t0;
+		}
+		ST(h->done, wn.seen);
+		bands_wake(b, &b->done, &b->wwait);
+	}
+	return NULL;
+}
+
+/* ---- the worker's side ---- */
+
+static int bands_all_done(struct sim_bands *b, void *arg)
+{
+	(void)arg;
+	for (unsigned i = 0; i + 1 < b->n; i++)
+		if (LD(b->h[i].done) != LD(b->epoch))
+			return 0;
+	return 1;
+}
+
+static void bands_engage(struct sim_bands *b)
+{
+	struct draw_setup *d = b->d;
+
+	for (unsigned i = 0; i + 1 < b->n; i++) {
+		struct bands_helper *h = &b->h[i];
+		memcpy(&h->quad, &d->quad, sizeof(h->quad));   /* the inputs' defaults */
+		h->samples = 0;
+		h->idle_ns = 0;
+		h->lane = (struct draw_lane){ &h->quad, &h->fpc, &h->samples, 0 };
+	}
+	b->wl = (struct draw_lane){ &d->quad, &d->fpc, &b->g->c3d.query_samples, 0 };
+	b->engaged = 1;
+	/* the worker's bands first, the helpers' round the rest */
+	for (unsigned r = 0; r < BANDS_PERIOD; r++)
+		b->own[r] = (uint8_t)(r < b->share ? 0 : 1 + (r - b->share) % (b->n - 1));
+	ST(b->published, b->njobs);
+	ST(b->epoch, b->epoch + 1);
+	bands_wake(b, &b->work, &b->sleepers);
+}
+
+static void bands_worker_share(struct sim_bands *b)
+{
+	for (; b->wpos < b->njobs; b->wpos++)
+		bands_run(b, b->d, &b->wl, 0, &b->jobs[b->wpos]);
+}
+
+/* The worker also assembles, transforms and sets up every triangle: move
+ * a band its way when it waited for the helpers at the end, the helpers'
+ * way when they waited for its triangles longer. */
+static void bands_balance(struct sim_bands *b, uint64_t waited, uint64_t idle)
+{
+	if (waited > idle + BANDS_BALANCE_NS && b->share + 1 < BANDS_PERIOD)
+		b->share++;
+	else if (idle > waited + BANDS_BALANCE_NS && b->share > 1)
+		b->share--;
+}
+
+void sim_3d_sync(struct sim *s)
+{
+	struct sim_bands *b = s->bands;
+
+	if (!b || !b->pending)
+		return;
+	struct draw_setup *d = b->d;
+	int fail;
+	if (!b->engaged) {
+		struct draw_lane l = { &d->quad, &d->fpc, &b->g->c3d.query_samples, 0 };
+		for (unsigned i = 0; i < b->njobs && !l.fail; i++)
+			sim_raster_run(d, &l, &b->jobs[i], INT_MIN, INT_MAX);
+		fail = l.fail;
+	} else {
+		ST(b->closed, b->epoch);
+		bands_wake(b, &b->work, &b->sleepers);
+		bands_worker_share(b);
+		uint64_t t0 = bands_now();
+		bands_wait(b, &b->done, &b->wwait, bands_all_done, NULL);
+		uint64_t waited = bands_now() - t0, idle = 0;
+		fail = b->wl.fail;
+		for (unsigned i = 0; i + 1 < b->n; i++) {
+			b->g->c3d.query_samples += b->h[i].samples;
+			fail |= b->h[i].lane.fail;
+			idle = b->h[i].idle_ns > idle ? b->h[i].idle_ns : idle;
+		}
+		bands_balance(b, waited, idle);
+	}
+	b->pending = 0;
+	b->engaged = 0;
+	b->njobs = 0;
+	if (fail) {
+		sim_gr_trap(s, NV_PGRAPH_NSOURCE_DATA_ERROR);
+		d->broken = 1;
+	}
+}
+
+void sim_3d_sync_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd)
+{
+	struct sim_bands *b = s->bands;
+
+	if (!b || !b->pending)
+		return;
+	if (chid == b->chid && subc == b->subc && mthd != NV_CURIE_VERTEX_BEGIN_END &&
+	    sim_curie_is_draw(mthd))
+		return;
+	sim_3d_sync(s);
+}
+
+int sim_bands_push(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+		   const struct draw_tri_job *j)
+{
+	struct sim_bands *b = s->bands;
+
+	if (!b)
+		return 0;
+	if (b->pending && (b->d != d || b->g != g || b->chid != s->gr_chid ||
+			   b->subc != s->gr_subc || b->njobs == BANDS_JOBS))
+		sim_3d_sync(s);
+	if (d->broken)
+		return 1;                    /* the sync trapped: the draw is over */
+	if (!d->split)
+		return 0;
+	if (!b->pending) {
+		b->pending = 1;
+		b->engaged = 0;
+		b->njobs = 0;
+		b->wpos = 0;
+		b->area = 0;
+		b->d = d;
+		b->g = g;
+		b->chid = s->gr_chid;
+		b->subc = s->gr_subc;
+	}
+	/* the planes of the varyings the draw has */
+	memcpy(&b->jobs[b->njobs++], j,
+	       offsetof(struct draw_tri_job, pv) + d->nvary * sizeof(j->pv[0]));
+	if (b->engaged) {
+		ST(b->published, b->njobs);
+		bands_wake(b, &b->work, &b->sleepers);
+		if (b->njobs - b->wpos >= BANDS_WORKER_STEP)
+			bands_worker_share(b);
+	} else {
+		b->area += (uint64_t)(j->x1 - j->x0) * (uint64_t)(j->y1 - j->y0);
+		if (b->area >= BANDS_SPLIT_AREA)
+			bands_engage(b);
+	}
+	return 1;
+}
+
+/* ---- life cycle ---- */
+
+int sim_bands_start(struct sim *s, unsigned threads)
+{
+	struct sim_bands *b;
+
+	s->bands = NULL;
+	if (threads <= 1)
+		return 0;
+	if (threads > BANDS_MAX)
+		threads = BANDS_MAX;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -1;
+	b->n = threads;
+	b->share = BANDS_PERIOD / threads > 0 ? BANDS_PERIOD / threads : 1;
+	b->jobs = malloc(sizeof(*b->jobs) * BANDS_JOBS);
+	if (posix_memalign((void **)&b->h, 64, sizeof(*b->h) * (threads - 1)))
+		b->h = NULL;
+	if (!b->jobs || !b->h) {
+		free(b->jobs);
+		free(b->h);
+		free(b);
+		return -1;
+	}
+	memset(b->h, 0, sizeof(*b->h) * (threads - 1));
+	pthread_mutex_init(&b->mu, NULL);
+	pthread_cond_init(&b->work, NULL);
+	pthread_cond_init(&b->done, NULL);
+	s->bands = b;
+	for (unsigned i = 0; i + 1 < threads; i++) {
+		struct bands_helper *h = &b->h[i];
+		h->b = b;
+		h->idx = i + 1;
+		if (pthread_create(&h->th, NULL, bands_helper_main, h)) {
+			sim_bands_stop(s);
+			return -1;
+		}
+		b->nstarted++;
+	}
+	return 0;
+}
+
+void sim_bands_stop(struct sim *s)
+{
+	struct sim_bands *b = s->bands;
+
+	if (!b)
+		return;
+	ST(b->stop, 1);
+	pthread_mutex_lock(&b->mu);
+	pthread_cond_broadcast(&b->work);
+	pthread_mutex_unlock(&b->mu);
+	for (unsigned i = 0; i < b->nstarted; i++)
+		pthread_join(b->h[i].th, NULL);
+	pthread_cond_destroy(&b->work);
+	pthread_cond_destroy(&b->done);
+	pthread_mutex_destroy(&b->mu);
+	free(b->jobs);
+	free(b->h);
+	free(b);
+	s->bands = NULL;
+}

@@ -1,0 +1,28 @@
+/* The 3D engine's fragment threads (bands.c): the fragment work of a draw
+ * (rasterisation, early depth, fragment program, textures, ROP) is shared
+ * by the worker and helper threads by screen area, interleaved bands of
+ * rows, so each pixel has one owner that sees the draw's primitives in
+ * order.  Vertex work, clipping and triangle setup stay on the worker.
+ * Queued work is finished (sim_3d_sync) before anything else may look at
+ * memory or state: any method that is not vertex data of the same draw,
+ * the end of a chunk of the worker, sim_run's return. */
+#ifndef NV_SIM_3D_BANDS_H
+#define NV_SIM_3D_BANDS_H
+
+#include <stdint.h>
+
+struct sim;
+
+/* Start `threads` fragment threads in all (the worker one of them); 1 or
+ * less: none, s->bands stays NULL.  0, or -1 when threads cannot start. */
+int sim_bands_start(struct sim *s, unsigned threads);
+/* Stop and free them (nothing may be queued: sync first). */
+void sim_bands_stop(struct sim *s);
+
+/* Finish the queued fragment work, raise a trap it ran into.  Lock held. */
+void sim_3d_sync(struct sim *s);
+/* The same unless method mthd on chid/subc is more vertex data of the draw
+ * the queue belongs to (before PGRAPH sees any method). */
+void sim_3d_sync_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd);
+
+#endif

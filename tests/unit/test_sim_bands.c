@@ -1,0 +1,229 @@
+/* The 3D engine's fragment threads (sim/3d/bands.c): the same push buffer
+ * rendered with 1 to 4 threads leaves the same colour buffer, depth
+ * buffer and occlusion count, byte for byte.  The scene crosses band
+ * borders everywhere: random overlapping triangles (depth tested and
+ * written, blended, colours interpolated), a small draw that stays on the
+ * worker, a full-screen one, a query read between draws. */
+#include "sim-host.h"
+#include "hw/enums-3d.h"
+#include "hw/enums-3d-pipe.h"
+
+#define SUBC_3D 7
+#define H_3D    0xbeef3097u
+#define H_VRAM  0xbeef0201u
+#define H_SYS   0xbeef0202u
+#define OBJ_3D  HOST_OBJ(2)
+
+#define FP_AT   0x010000u
+#define DST_AT  0x200000u
+#define ZETA_AT 0x300000u
+#define QRY_AT  0x300000u        /* system memory */
+
+#define RT_W 160
+#define RT_H 120
+#define RT_PITCH (RT_W * 4)
+#define NTRI 120
+
+static void m1(struct host *h, uint32_t mthd, uint32_t data)
+{
+	host_mthd(h, 0, SUBC_3D, mthd, data);
+}
+
+static void mn(struct host *h, uint32_t mthd, unsigned n, const uint32_t *d)
+{
+	host_emit(h, 0, NV_CMD_INC_WORD(SUBC_3D, mthd, n));
+	for (unsigned i = 0; i < n; i++)
+		host_emit(h, 0, d[i]);
+}
+
+static uint32_t fu(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+/* mov r0, i[col0]; end */
+static const uint32_t fp_col0[4] = { 0x01003e01, 0x1c9dc801, 0x0001c800, 0x0001c800 };
+
+/* o[hpos] = a[0], o[col0] = a[3]; window coordinates (viewport identity) */
+static void scene_state(struct host *h)
+{
+	uint32_t code[2][4];
+	uint32_t in = nv40_vp_src_make(NV40_VP_SRC_INPUT, 0, NV40_VP_SWZ_IDENTITY, 0);
+
+	host_grobj(h, OBJ_3D, NV_CLASS_CURIE_NV40);
+	host_chan_new(h, 0, HOST_PB_DMA);
+	host_ramht_add(h, H_3D, 0, NV_ENGINE_GR, OBJ_3D);
+	host_ramht_add(h, H_VRAM, 0, NV_ENGINE_SW, HOST_VRAM_DMA);
+	host_ramht_add(h, H_SYS, 0, NV_ENGINE_SW, HOST_SYS_DMA);
+	m1(h, NV_FIFO_OBJECT, H_3D);
+	m1(h, NV_CURIE_DMA_TEXTURE0, H_VRAM);
+	m1(h, NV_CURIE_DMA_COLOR0, H_VRAM);
+	m1(h, NV_CURIE_DMA_ZETA, H_VRAM);
+	m1(h, NV_CURIE_DMA_QUERY, H_SYS);
+
+	uint32_t rt[5] = { RT_W << 16, RT_H << 16,
+			   NV40_RT_COLOR_A8R8G8B8 | NV40_RT_ZETA_Z24S8 << 5 | NV40_RT_TYPE_LINEAR << 8,
+			   RT_PITCH, DST_AT };
+	mn(h, NV_CURIE_RT_HORIZ, 5, rt);
+	m1(h, NV_CURIE_ZETA_OFFSET, ZETA_AT);
+	m1(h, NV_CURIE_ZETA_PITCH, RT_PITCH);
+	m1(h, NV_CURIE_RT_ENABLE, NV40_RT_ENABLE_COLOR(0));
+	uint32_t vp[8] = { 0, 0, 0, 0, fu(1.0f), fu(1.0f), fu(1.0f), fu(1.0f) };
+	mn(h, NV_CURIE_VIEWPORT_TRANSLATE, 8, vp);
+	m1(h, NV_CURIE_VIEWPORT_HORIZ, RT_W << 16);
+	m1(h, NV_CURIE_VIEWPORT_VERT, RT_H << 16);
+	m1(h, NV_CURIE_SCISSOR_HORIZ, 0x10000000);
+	m1(h, NV_CURIE_SCISSOR_VERT, 0x10000000);
+	m1(h, NV_CURIE_DEPTH_RANGE_NEAR, fu(0.0f));
+	m1(h, NV_CURIE_DEPTH_RANGE_FAR, fu(1.0f));
+	m1(h, NV_CURIE_DEPTH_CONTROL, 0x10);
+	m1(h, NV_CURIE_COLOR_MASK, 0x01010101);
+	m1(h, NV_CURIE_SHADE_MODEL, NV40_SHADE_SMOOTH);
+	m1(h, NV_CURIE_POLYGON_MODE_FRONT, NV40_POLYGON_MODE_FILL);
+	m1(h, NV_CURIE_POLYGON_MODE_BACK, NV40_POLYGON_MODE_FILL);
+	m1(h, NV_CURIE_ENGINE, 0x11);
+	m1(h, NV_CURIE_FP_ACTIVE_PROGRAM, FP_AT | NV40_FP_PROGRAM_DMA0);
+	m1(h, NV_CURIE_FP_CONTROL, 0x02000000);
+	for (unsigned i = 0; i < 16; i++)
+		m1(h, NV_CURIE_VTXFMT + 4 * i, NV40_VTXFMT_V32_FLOAT);
+	host_vp_insn(code[0], NV40_VP_VEC_MOV, NV40_VP_OUT_POS, 0xf, in, in, 0, 0, 0);
+	host_vp_insn(code[1], NV40_VP_VEC_MOV, NV40_VP_OUT_COL0, 0xf, in, in, 3, 0, 1);
+	m1(h, NV_CURIE_VP_UPLOAD_FROM_ID, 10);
+	for (unsigned i = 0; i < 2; i++)
+		mn(h, NV_CURIE_VP_UPLOAD_INST, 4, code[i]);
+	m1(h, NV_CURIE_VP_START_FROM_ID, 10);
+	m1(h, NV_CURIE_VP_ATTRIB_EN, 0x9);
+	m1(h, NV_CURIE_VP_RESULT_EN, NV40_VP_RESULT_COL0);
+}
+
+static void vertex(struct host *h, float x, float y, float z, const float col[4])
+{
+	uint32_t cw[4] = { fu(col[0]), fu(col[1]), fu(col[2]), fu(col[3]) };
+	uint32_t pw[4] = { fu(x), fu(y), fu(z), fu(1.0f) };
+	mn(h, NV_CURIE_VTX_ATTR_4F + 3 * 16, 4, cw);
+	mn(h, NV_CURIE_VTX_ATTR_4F, 4, pw);
+}
+
+static uint32_t rnd_state;
+
+static float rnd(float lo, float hi)
+{
+	rnd_state = rnd_state * 1103515245u + 12345u;
+	return lo + (hi - lo) * (float)(rnd_state >> 8) / (float)(1u << 24);
+}
+
+/* The scene; the push buffer is the same for every thread count. */
+static void scene(struct host *h)
+{
+	rnd_state = 1;
+	for (unsigned i = 0; i < RT_W * RT_H; i++) {
+		nv_wr32le(sim_vram(h->s) + DST_AT + 4 * i, 0x80402010u);
+		nv_wr32le(sim_vram(h->s) + ZETA_AT + 4 * i, 0xffffff00u);
+	}
+	for (unsigned i = 0; i < 4; i++)
+		nv_wr32le(sim_vram(h->s) + FP_AT + 4 * i, fp_col0[i]);
+	scene_state(h);
+	m1(h, NV_CURIE_DEPTH_TEST_ENABLE, 1);
+	m1(h, NV_CURIE_DEPTH_WRITE_ENABLE, 1);
+	m1(h, NV_CURIE_DEPTH_FUNC, NV40_CMP_LEQUAL);
+	m1(h, NV_CURIE_BLEND_FUNC_ENABLE, 1);
+	m1(h, NV_CURIE_BLEND_FUNC_SRC, NV40_BF_SRC_ALPHA << 16 | NV40_BF_SRC_ALPHA);
+	m1(h, NV_CURIE_BLEND_FUNC_DST, NV40_BF_ONE_MINUS_SRC_ALPHA << 16 | NV40_BF_ONE_MINUS_SRC_ALPHA);
+	m1(h, NV_CURIE_BLEND_EQUATION, NV40_BEQ_FUNC_ADD << 16 | NV40_BEQ_FUNC_ADD);
+	m1(h, NV_CURIE_QUERY_RESET, 1);
+	m1(h, NV_CURIE_QUERY_ENABLE, 1);
+
+	/* overlapping triangles, many crossing rows 16k, some the edges */
+	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	for (unsigned t = 0; t < NTRI; t++) {
+		float cx = rnd(-10, RT_W + 10), cy = rnd(-10, RT_H + 10), r = rnd(3, 40);
+		for (unsigned v = 0; v < 3; v++) {
+			float col[4] = { rnd(0, 1), rnd(0, 1), rnd(0, 1), rnd(0.3f, 1) };
+			vertex(h, cx + rnd(-r, r), cy + rnd(-r, r), rnd(0, 1), col);
+		}
+	}
+	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+	m1(h, NV_CURIE_QUERY_GET, NV40_QUERY_REPORT_SAMPLES << 24 | QRY_AT);
+
+	/* a small strip: below the area where helpers join */
+	const float g[4] = { 0.1f, 0.9f, 0.2f, 0.5f };
+	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLE_STRIP);
+	vertex(h, 30.5f, 13.25f, 0.0f, g);
+	vertex(h, 50.25f, 14.0f, 0.0f, g);
+	vertex(h, 31.0f, 19.75f, 0.0f, g);
+	vertex(h, 49.5f, 20.5f, 0.0f, g);
+	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+
+	/* a full-screen quad half behind what is there */
+	const float w[4] = { 1.0f, 1.0f, 1.0f, 0.5f };
+	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_QUADS);
+	vertex(h, 0, 0, 0.5f, w);
+	vertex(h, RT_W, 0, 0.5f, w);
+	vertex(h, RT_W, RT_H, 0.5f, w);
+	vertex(h, 0, RT_H, 0.5f, w);
+	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+	m1(h, NV_CURIE_QUERY_GET, NV40_QUERY_REPORT_SAMPLES << 24 | (QRY_AT + 0x10));
+	host_kick(h, 0);
+	sim_run(h->s);
+}
+
+struct picture {
+	uint8_t color[RT_W * RT_H * 4], zeta[RT_W * RT_H * 4];
+	uint32_t samples[2];
+	uint32_t intr;
+};
+
+static void render(unsigned threads, struct picture *p)
+{
+	struct host h;
+
+	host_new_threads(&h, 0x43, 1, threads);
+	assert_true(threads > 1 ? h.s->bands != NULL : h.s->bands == NULL);
+	scene(&h);
+	memcpy(p->color, sim_vram(h.s) + DST_AT, sizeof(p->color));
+	memcpy(p->zeta, sim_vram(h.s) + ZETA_AT, sizeof(p->zeta));
+	p->samples[0] = nv_rd32le(h.sysmem + QRY_AT + 8);
+	p->samples[1] = nv_rd32le(h.sysmem + QRY_AT + 0x10 + 8);
+	p->intr = sim_rd32(h.s, NV_PGRAPH_INTR);
+	host_free(&h);
+}
+
+static void two_to_four_threads_render_what_one_renders_byte_for_byte(void **state)
+{
+	static struct picture one, many;
+	(void)state;
+
+	render(1, &one);
+	assert_int_equal(one.intr & NV_PGRAPH_INTR_ERROR, 0);
+	/* the scene is not trivial: depth written, blends, the query counts */
+	unsigned zw = 0, blended = 0;
+	for (unsigned i = 0; i < RT_W * RT_H; i++) {
+		zw += nv_rd32le(one.zeta + 4 * i) >> 8 != 0xffffff;
+		uint32_t c = nv_rd32le(one.color + 4 * i);
+		blended += c != 0x80402010u && (c >> 24) != 0xff && (c >> 24) != 0x80;
+	}
+	assert_true(zw > RT_W * RT_H / 2);
+	assert_true(blended > RT_W * RT_H / 4);
+	assert_true(one.samples[0] > 1000);
+	assert_true(one.samples[1] > one.samples[0]);
+
+	for (unsigned n = 2; n <= 4; n++) {
+		memset(&many, 0, sizeof(many));
+		render(n, &many);
+		assert_int_equal(many.intr & NV_PGRAPH_INTR_ERROR, 0);
+		assert_memory_equal(one.color, many.color, sizeof(one.color));
+		assert_memory_equal(one.zeta, many.zeta, sizeof(one.zeta));
+		assert_int_equal(one.samples[0], many.samples[0]);
+		assert_int_equal(one.samples[1], many.samples[1]);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(two_to_four_threads_render_what_one_renders_byte_for_byte),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
