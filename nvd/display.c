@@ -159,12 +159,17 @@ static void head_hw_off(struct nvd *d, unsigned head)
 	      cr_rd(d, head, NV_CR1A_RPC1) | NV_CR1A_HSYNC_OFF | NV_CR1A_VSYNC_OFF);
 }
 
+/* The CRTC counts horizontal timings in characters of 8 pixels: the sync
+ * and total of a mode like CEA 1080p (hsync end 2052) drop to the character
+ * below, as nouveau's CR values do; the width itself must be whole. */
 static void mode_to_timing(const struct nvd_mode *m, struct nv_crtc_timing *t)
 {
 	t->hdisplay = m->hdisplay;
-	t->hsync_start = m->hsync_start;
-	t->hsync_end = m->hsync_end;
-	t->htotal = m->htotal;
+	t->hsync_start = m->hsync_start & ~7u;
+	t->hsync_end = m->hsync_end & ~7u;
+	if (t->hsync_end == t->hsync_start)
+		t->hsync_end += 8;
+	t->htotal = m->htotal & ~7u;
 	t->vdisplay = m->vdisplay;
 	t->vsync_start = m->vsync_start;
 	t->vsync_end = m->vsync_end;
@@ -603,7 +608,7 @@ static int mode_check(struct nvd *d, const struct nvd_mode *m, uint32_t *vpll, c
 	mode_to_timing(m, &t);
 	if (!nv_crtc_timing_fits(&t)) {
 		snprintf(why, whylen, "mode %u %u %u %u / %u %u %u %u: the CRTC needs display <= "
-			 "sync start < sync end <= total, horizontal values in multiples of 8, "
+			 "sync start < sync end <= total, a width in multiples of 8, "
 			 "htotal <= %u, vtotal <= %u", m->hdisplay, m->hsync_start, m->hsync_end,
 			 m->htotal, m->vdisplay, m->vsync_start, m->vsync_end, m->vtotal,
 			 NV_CRTC_MAX_HTOTAL, NV_CRTC_MAX_VTOTAL);

@@ -353,6 +353,10 @@ static void test_set_head_refuses_bad_requests(void **state)
 	h.mode = good;
 	h.mode.hdisplay = 1020;                            /* not whole characters */
 	NVT_ERR(nvc_disp_set_head(c, 0, &h), -EINVAL);
+	h.mode = good;                                     /* syncs drop to whole characters */
+	h.mode.hsync_start += 3;                           /* (CEA 1080p's end is 2052) */
+	h.mode.hsync_end += 4;
+	NVT_OK(nvc_disp_set_head(c, 0, &h));
 	/* RGB565 panning to an odd x is not 4-byte aligned; an even one is */
 	h.mode = good;
 	h.fb = fb16;
