@@ -11,7 +11,9 @@ PKG_CONFIG ?= pkg-config
 DEPS_PKGS := build-essential pkg-config libevent-dev libpciaccess-dev libcmocka-dev \
              libpng-dev qemu-user-static gcc-s390x-linux-gnu libc6-dev-s390x-cross \
              libdrm-dev libgbm-dev libegl-dev libgles-dev libgl-dev libegl-mesa0 \
-             libgl1-mesa-dri mesa-utils ioquake3 openarena piglit waffle-utils glmark2-drm
+             libgl1-mesa-dri mesa-utils ioquake3 openarena piglit waffle-utils glmark2-drm \
+             xserver-xorg-core xserver-xorg-dev x11-xserver-utils x11-utils x11-apps xvfb \
+             xserver-xorg-video-dummy libx11-dev libxext-dev libxrender-dev
 
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -fPIC -pthread
@@ -25,6 +27,9 @@ PC_PNG    = $(shell $(PKG_CONFIG) --cflags --libs libpng 2>/dev/null)
 PC_DRM    = $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null)
 PC_DRMLIB = $(shell $(PKG_CONFIG) --cflags --libs libdrm 2>/dev/null)
 PC_GL     = $(shell $(PKG_CONFIG) --cflags --libs egl glesv2 gl gbm 2>/dev/null)
+# The Xorg SDK's headers are system headers: their warnings are not ours.
+PC_X11    = $(shell $(PKG_CONFIG) --cflags --libs x11 xext xrender 2>/dev/null)
+PC_XORG   = $(patsubst -I%,-isystem %,$(shell $(PKG_CONFIG) --cflags xorg-server 2>/dev/null))
 
 OBJ := $(BUILD)/obj
 BIN := $(BUILD)/bin
@@ -48,6 +53,8 @@ GLX_SRC    := $(filter-out glx/nvd-run.c glx/nvd-glinfo.c,$(call src,glx/*.c))
 GLPROGS    := $(patsubst tests/gl/%.c,$(TST)/gl/%,$(call src,tests/gl/gl-*.c))
 GLTESTS    := $(patsubst tests/gl/%.c,$(TST)/gl/%,$(call src,tests/gl/test_*.c))
 GLXTESTS   := $(TST)/glx/glx-probe $(TST)/glx/test_glx $(TST)/glx/kms-probe $(TST)/glx/test_kms
+DDX_SRC    := $(filter-out ddx/nvd-x.c,$(call src,ddx/*.c))
+XTESTS     := $(patsubst tests/x/%.c,$(TST)/x/%,$(call src,tests/x/test_*.c tests/x/x-*.c))
 
 LIBHW     := $(LIB)/libnvhw.a
 LIBPROTO  := $(LIB)/libnvproto.a
@@ -58,9 +65,10 @@ LIBNVD_A  := $(LIB)/libnvd.a
 LIBTEST   := $(LIB)/libnvdtest.a
 
 LIBNVD_DRM := $(LIB)/libnvd-drm.so
+NVD_DRV    := $(LIB)/xorg/modules/drivers/nvd_drv.so
 
 all: $(BIN)/nvd $(LIBNVD_SO) $(LIBNVD_A) $(LIB)/pkgconfig/libnvd.pc $(TOOLS) $(BENCH) \
-     $(LIBNVD_DRM) $(BIN)/nvd-run $(BIN)/nvd-glinfo
+     $(LIBNVD_DRM) $(BIN)/nvd-run $(BIN)/nvd-glinfo $(NVD_DRV) $(LIB)/xorg/xorg.conf $(BIN)/nvd-x
 
 $(OBJ)/%.o: %.c
 	@mkdir -p $(@D)
@@ -105,6 +113,21 @@ $(BIN)/nvd-glinfo: $(OBJ)/glx/nvd-glinfo.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PC_GL)
 
+# The Xorg driver carries libnvd inside it, hidden (Xorg loads modules
+# RTLD_GLOBAL).  Its undefined symbols are the server's, bound at load.
+$(OBJ)/ddx/%.o: CPPFLAGS += $(PC_XORG)
+$(NVD_DRV): $(call obj,$(DDX_SRC)) $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,--exclude-libs,ALL -o $@ $^ $(LDFLAGS)
+
+$(LIB)/xorg/xorg.conf: ddx/xorg.conf
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(BIN)/nvd-x: $(OBJ)/ddx/nvd-x.o $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS)
+
 # Tools and benches link the client library statically so build/bin runs in place.
 $(BIN)/%: $(OBJ)/tools/%.o $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)
@@ -131,6 +154,15 @@ $(TST)/glx/kms-probe: $(OBJ)/tests/glx/kms-probe.o
 	$(CC) -o $@ $^ $(LDFLAGS) $(PC_DRMLIB)
 
 $(TST)/glx/test_%: $(OBJ)/tests/glx/test_%.o $(LIBTEST) $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_CMOCKA) $(PC_PNG)
+
+# X clients (tests/x/x-*.c) the X tests run on our X and on Xvfb.
+$(TST)/x/x-%: $(OBJ)/tests/x/x-%.o
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_X11)
+
+$(TST)/x/test_%: $(OBJ)/tests/x/test_%.o $(LIBTEST) $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PC_CMOCKA) $(PC_PNG)
 
@@ -224,7 +256,7 @@ $(PIGLIT_WRAP): tests/piglit/run
 	printf '#!/bin/sh\nexec %s --check --build %s "$$@"\n' '$(abspath tests/piglit/run)' \
 	    '$(abspath $(BUILD))' > $(@D)/.$(@F).tmp && chmod +x $(@D)/.$(@F).tmp && mv $(@D)/.$(@F).tmp $@
 
-tests: all $(UNIT) $(INTEG) $(GLPROGS) $(GLTESTS) $(GLXTESTS) $(BE_WRAP) $(BE_COPIES) $(PIGLIT_WRAP)
+tests: all $(UNIT) $(INTEG) $(GLPROGS) $(GLTESTS) $(GLXTESTS) $(XTESTS) $(BE_WRAP) $(BE_COPIES) $(PIGLIT_WRAP)
 
 check: tests
 	tests/run $(BUILD)
@@ -240,7 +272,11 @@ deps:
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
-	install -m 755 $(BIN)/nvd $(BIN)/nvd-run $(BIN)/nvd-glinfo $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(BIN)/nvd $(BIN)/nvd-run $(BIN)/nvd-glinfo $(BIN)/nvd-x $(TOOLS) \
+		$(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/lib/xorg/modules/drivers
+	install -m 755 $(NVD_DRV) $(DESTDIR)$(PREFIX)/lib/xorg/modules/drivers/
+	install -m 644 ddx/xorg.conf $(DESTDIR)$(PREFIX)/lib/xorg/
 	install -m 755 $(LIBNVD_DRM) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(LIBNVD_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBNVD_SO) $(DESTDIR)$(PREFIX)/lib/libnvd.so.0

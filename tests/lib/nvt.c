@@ -113,9 +113,9 @@ void nvt_daemon_print_log(const struct nvt_daemon *d)
 	fprintf(stderr, "---- end of nvd log ----\n");
 }
 
-int nvt_log_contains(const struct nvt_daemon *d, const char *text)
+int nvt_file_contains(const char *path, const char *text)
 {
-	FILE *f = fopen(d->log, "r");
+	FILE *f = fopen(path, "r");
 	char line[2048];
 	int found = 0;
 
@@ -125,6 +125,11 @@ int nvt_log_contains(const struct nvt_daemon *d, const char *text)
 		found = strstr(line, text) != NULL;
 	fclose(f);
 	return found;
+}
+
+int nvt_log_contains(const struct nvt_daemon *d, const char *text)
+{
+	return nvt_file_contains(d->log, text);
 }
 
 static void nvt_daemon_reap(struct nvt_daemon *d, int st)

@@ -54,6 +54,8 @@ void nvt_daemon_cleanup(struct nvt_daemon *d);
 void nvt_daemon_print_log(const struct nvt_daemon *d);
 /* Whether the daemon's log holds the text. */
 int nvt_log_contains(const struct nvt_daemon *d, const char *text);
+/* Whether a line of the file contains text (0 when it cannot be read). */
+int nvt_file_contains(const char *path, const char *text);
 /* Open file descriptors of the daemon process (from /proc), -errno on error. */
 int nvt_daemon_fds(const struct nvt_daemon *d);
 /* The same once it has stopped changing (connections still being closed). */

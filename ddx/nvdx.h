@@ -1,0 +1,123 @@
+/* nvd_drv.so: the Xorg video driver for the card nvd owns.  It talks to
+ * nvd through libnvd only: the framebuffer is an nvd buffer the server
+ * draws into through its mapping, the heads and cursors are nvd's display
+ * API (this server is its master). */
+#ifndef NVDX_H
+#define NVDX_H
+
+#include <xorg-server.h>
+#include <xf86.h>
+#include <xf86Crtc.h>
+
+#include "client/nvd.h"
+
+#define NVDX_NAME    "nvd"
+#define NVDX_VERSION 1
+#define NVDX_CPP     4               /* depth 24 in 32-bit pixels: XRGB8888 */
+#define NVDX_PITCH_ALIGN 64
+
+/* The CRTC's reach: a pitch of at most 0xfff * 8 bytes (8176 pixels once
+ * aligned to 64 bytes), 8192 lines. */
+#define NVDX_MAX_WIDTH  8176
+#define NVDX_MAX_HEIGHT 8192
+
+/* The screen's framebuffer: one VRAM buffer, mapped, scanned out by both
+ * heads at their (x, y). */
+struct nvdx_fb {
+	struct nvc_bo *bo;
+	void *map;
+	uint32_t id;                 /* nvd's framebuffer */
+	unsigned width, height, pitch;
+};
+
+/* accel.c: the server's channel.  Subchannels as nouveau's DDX has them
+ * (1 is nvd's own); handles easy to spot in nvd's logs. */
+enum {
+	NVDX_SUBC_M2MF = 0, NVDX_SUBC_SURF = 2, NVDX_SUBC_GDI = 3, NVDX_SUBC_BLIT = 4,
+	NVDX_SUBC_IFC = 5, NVDX_SUBC_MISC = 6,
+};
+enum {
+	NVDX_H_NULL = 0, NVDX_H_M2MF = 0x4e580039, NVDX_H_SURF2D = 0x4e580062,
+	NVDX_H_GDI = 0x4e58004a, NVDX_H_BLIT = 0x4e58009f, NVDX_H_IFC = 0x4e58008a,
+	NVDX_H_ROP = 0x4e580043, NVDX_H_PATT = 0x4e580044, NVDX_H_CLIP = 0x4e580019,
+};
+
+#define NVDX_PUSH_REFS   64
+#define NVDX_PUSH_RELOCS 512
+
+struct nvdx_push {
+	struct nvc_chan *ch;
+	struct nvc_bo *bo;           /* GART, refs[0] of every submission */
+	uint32_t *map;
+	uint32_t cap, pos, start;    /* words: size, next, first not submitted */
+	uint32_t fence;              /* the last submission's */
+	int err;                     /* the first failure: acceleration is off */
+	struct nvc_bo_ref refs[NVDX_PUSH_REFS];
+	unsigned nrefs;
+	struct nvc_reloc relocs[NVDX_PUSH_RELOCS];
+	unsigned nrelocs;
+	uint32_t gen;                /* submissions so far: state is written again after one */
+};
+
+enum nvdx_sync { NVDX_SYNC_SUBMIT, NVDX_SYNC_READ, NVDX_SYNC_RW };
+
+Bool nvdx_accel_init(ScrnInfoPtr scrn);
+void nvdx_accel_fini(ScrnInfoPtr scrn);
+void nvdx_push_space(struct nvdx_push *p, uint32_t words, unsigned bos, unsigned relocs);
+void nvdx_push_mthd(struct nvdx_push *p, unsigned subc, uint32_t mthd, unsigned n);
+void nvdx_push_word(struct nvdx_push *p, uint32_t w);
+void nvdx_push_ref(struct nvdx_push *p, struct nvc_bo *bo, unsigned access);
+void nvdx_push_reloc(struct nvdx_push *p, struct nvc_bo *bo, uint32_t delta, unsigned access);
+int nvdx_push_kick(struct nvdx_push *p);
+int nvdx_push_sync(struct nvdx_push *p, struct nvc_bo *bo, enum nvdx_sync how);
+
+struct nvdx_crtc {
+	unsigned head;
+	struct nvc_bo *cursor;       /* NVC_CURSOR_SIZE^2 ARGB, mapped */
+	Bool cursor_shown;
+	Bool on;                     /* DPMS: the head scans out */
+};
+
+struct nvdx_output {
+	unsigned index;
+	uint8_t edid[128];           /* xf86InterpretEDID keeps a pointer to it */
+};
+
+/* exa.c: a pixmap's storage, EXA's driver private. */
+struct nvdx_pixmap {
+	struct nvc_bo *bo;           /* VRAM; NULL: the pixmap lives in system memory */
+	unsigned pitch;
+	Bool is_fb;                  /* the screen's framebuffer: its bo is nvdx_fb's */
+};
+
+struct nvdx {
+	struct nvc *c;
+	struct nvdx_fb fb;
+	struct nvdx_push push;
+	Bool accel;
+	struct _ExaDriver *exa;
+	OptionInfoPtr options;
+	CloseScreenProcPtr CloseScreen;
+	CreateScreenResourcesProcPtr CreateScreenResources;
+	ScreenBlockHandlerProcPtr BlockHandler;
+};
+
+static inline struct nvdx *nvdx(ScrnInfoPtr scrn)
+{
+	return scrn->driverPrivate;
+}
+
+/* display.c: the CRTCs and outputs (PreInit), the framebuffer they show. */
+Bool nvdx_display_preinit(ScrnInfoPtr scrn);
+Bool nvdx_fb_alloc(ScrnInfoPtr scrn, struct nvdx_fb *fb, unsigned width, unsigned height);
+void nvdx_fb_release(ScrnInfoPtr scrn, struct nvdx_fb *fb);
+/* All heads off and cursors hidden: what the server leaves behind. */
+void nvdx_display_off(ScrnInfoPtr scrn);
+
+/* exa.c: EXA on the 2D engine (after fbPictureInit); the screen pixmap's
+ * storage is the framebuffer (CreateScreenResources, resize). */
+Bool nvdx_exa_init(ScreenPtr screen);
+void nvdx_exa_fini(ScreenPtr screen);
+void nvdx_exa_set_fb(ScreenPtr screen);
+
+#endif
