@@ -71,8 +71,10 @@ struct nvd_bo {
 	uint32_t name;           /* flink name, 0 until a holder asks */
 	uint64_t dev, ino;       /* the memfd's identity, for IMPORT */
 	struct nvd_bo *name_next, *ino_next;  /* hash chains */
-	/* submissions in flight that read / write it (NVD_ACCESS_*), any client's */
+	/* submissions in flight that read / write it (NVD_ACCESS_*), any client's,
+	 * and their channel (NVD_CHAN_MANY: more than one; NULL: none) */
 	unsigned busy_read, busy_write;
+	const struct nvd_chan *busy_chan;
 	struct nvd_wait *waits;  /* parked BO_WAIT requests */
 };
 
@@ -102,6 +104,8 @@ struct nvd_obj {
 	uint32_t ramht_slot;
 	struct nvd_bo *bo;       /* DMA_BO: the buffer it covers */
 };
+
+#define NVD_CHAN_MANY ((const struct nvd_chan *)1)
 
 struct nvd_inflight_bo {
 	struct nvd_bo *bo;       /* referenced until the fence completes */
@@ -148,6 +152,7 @@ struct nvd_chan {
 	unsigned if_head, if_count;
 	uint32_t completed;
 	unsigned strikes;
+	int stalled;             /* an entry waits for buffers other channels use */
 	int lost;                /* -errno once lost */
 	uint64_t submits, refused;
 };

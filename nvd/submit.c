@@ -92,7 +92,32 @@ static int place(struct nvd *d, struct nvd_bo *bo, uint32_t access)
 	return r == -EBUSY ? 0 : r;
 }
 
-/* One entry.  1: consumed, 0: wait for ring space, <0: the ring is corrupt. */
+/* The kernel's implicit sync between channels: an entry waits while another
+ * channel's submissions in flight write a buffer it lists or, when it
+ * writes the buffer, use it at all (the X server's blit from a GL client's
+ * back buffer, that client's next frame into it).  The other channel's
+ * work is on the card already, so the wait always ends. */
+static int other_chan_busy(const struct nvd_chan *ch, const struct nvd_bo *bo, uint32_t access)
+{
+	if (!bo->busy_chan || bo->busy_chan == ch)
+		return 0;
+	return access & NVD_ACCESS_WRITE || bo->busy_write;
+}
+
+/* The submission in flight holds the buffer until its fence. */
+static void hold(struct nvd_chan *ch, struct nvd_inflight *f, struct nvd_bo *bo, uint32_t access)
+{
+	f->bos[f->nbos++] = (struct nvd_inflight_bo){ bo, access };
+	nvd_bo_ref(bo);
+	if (!bo->busy_read && !bo->busy_write)
+		bo->busy_chan = ch;
+	else if (bo->busy_chan != ch)
+		bo->busy_chan = NVD_CHAN_MANY;
+	nvd_bo_busy(bo, access, 1);
+}
+
+/* One entry.  1: consumed, 0: wait (ring space, or buffers other channels
+ * use), <0: the ring is corrupt. */
 static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 {
 	struct nvd_client *cl = ch->cl;
@@ -119,6 +144,11 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 			err = -EINVAL;
 			snprintf(e.why, sizeof(e.why), "buffer %u has access 0x%x", sb[i].handle,
 				 sb[i].access);
+		} else if (other_chan_busy(ch, bo, sb[i].access)) {
+			nvd_log(2, "submission %u waits for buffer %u, busy on another channel",
+				h->seq, sb[i].handle);
+			ch->stalled = 1;
+			return 0;
 		} else if ((err = place(cl->d, bo, sb[i].access)) < 0) {
 			snprintf(e.why, sizeof(e.why), "buffer %u cannot move to %s: %s", sb[i].handle,
 				 sb[i].access & NVD_ACCESS_IN_VRAM ? "VRAM" : "GART", strerror(-err));
@@ -194,19 +224,11 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	f->bos = held;
 	if (!err) {
 		/* The buffers stay alive, and busy for BO_WAIT, until the fence. */
-		f->nbos = h->nr_bos;
-		for (unsigned i = 0; i < h->nr_bos; i++) {
-			held[i] = (struct nvd_inflight_bo){ bo_list[i], sb[i].access & NVD_ACCESS_RW };
-			nvd_bo_ref(bo_list[i]);
-			nvd_bo_busy(bo_list[i], sb[i].access & NVD_ACCESS_RW, 1);
-		}
+		for (unsigned i = 0; i < h->nr_bos; i++)
+			hold(ch, f, bo_list[i], sb[i].access & NVD_ACCESS_RW);
 		for (unsigned i = 0; i < nimpl; i++)
-			if (implicit_used[i]) {   /* reached though not listed: held all the same */
-				held[f->nbos++] = (struct nvd_inflight_bo){ implicit[i],
-									    implicit_used[i] & NVD_ACCESS_RW };
-				nvd_bo_ref(implicit[i]);
-				nvd_bo_busy(implicit[i], implicit_used[i] & NVD_ACCESS_RW, 1);
-			}
+			if (implicit_used[i])   /* reached though not listed: held all the same */
+				hold(ch, f, implicit[i], implicit_used[i] & NVD_ACCESS_RW);
 	} else {
 		free(held);
 		f->bos = NULL;
@@ -290,8 +312,10 @@ static void retire_one(struct nvd_chan *ch)
 	for (unsigned i = 0; i < f->nbos; i++) {
 		struct nvd_bo *bo = f->bos[i].bo;
 		nvd_bo_busy(bo, f->bos[i].access, -1);
-		if (!bo->busy_read && !bo->busy_write)
+		if (!bo->busy_read && !bo->busy_write) {
+			bo->busy_chan = NULL;
 			nvd_bo_idle(d, bo);
+		}
 		nvd_bo_wake(d, bo);
 		nvd_bo_unref(d, bo);
 	}
@@ -302,6 +326,14 @@ static void retire_one(struct nvd_chan *ch)
 	ch->vfp.tail = f->fp_keep;
 	ch->if_head = (ch->if_head + 1) % NVD_FENCE_STATUS;
 	ch->if_count--;
+}
+
+static void chan_resume(struct nvd_chan *ch)
+{
+	ch->stalled = 0;
+	nvd_chan_process(ch);
+	if (ch->cl->parked)
+		nvd_client_unpark_soon(ch->cl);
 }
 
 /* The card ran the fence of submission seq: it is done with everything up to it. */
@@ -316,12 +348,17 @@ void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq)
 	while (ch->if_count && (int32_t)(seq - ch->inflight[ch->if_head].seq) >= 0)
 		retire_one(ch);
 	chan_signal(ch);
-	/* Entries may be waiting for the ring space this freed. */
-	nvd_chan_process(ch);
-	if (ch->cl->parked)
-		nvd_client_unpark_soon(ch->cl);
-	if (ch->cl->d->pending_waits)
-		nvd_waits_recheck(ch->cl->d);
+	/* Entries may be waiting for the ring space this freed, and other
+	 * channels' for the buffers. */
+	struct nvd *d = ch->cl->d;
+	chan_resume(ch);
+	for (unsigned i = 0; i < NV40_FIFO_CHANNELS; i++) {
+		struct nvd_chan *o = d->chid[i];
+		if (o && o != ch && o->stalled)
+			chan_resume(o);
+	}
+	if (d->pending_waits)
+		nvd_waits_recheck(d);
 }
 
 /* The channel is stopped: nothing in flight will run. */

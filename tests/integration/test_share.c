@@ -404,6 +404,126 @@ static void test_free_right_after_submit_still_runs_the_submission(void **state)
 	nvt_end(d);
 }
 
+/* ---- implicit sync between channels ---- */
+
+/* Two clients on one buffer x, as a GL client and the X server on a DRI2
+ * back buffer: the first keeps the card busy for ~600 ms on its own
+ * buffers and only then touches x (`last`: writes it, or reads it into
+ * `seen`); the second, a moment later, does the opposite in one short
+ * submission.  The card switches channels every 4 words (--timeslice 4),
+ * so only nvd's wait orders the two: the second's submission must not run
+ * before the first's. */
+static const char *const timeslice4[] = { "--timeslice", "4", NULL };
+
+struct sync_pair {
+	struct nvt_client a, b;
+	struct nvt_buf busy_src, busy_dst, x, xb, other, seen;
+	unsigned reps;
+};
+
+static void sync_open(struct sync_pair *s, struct nvt_daemon *d)
+{
+	struct nvc_bo *bo;
+	NVT_OK(nvt_client_open(&s->a, d->sock, "sync-a"));
+	NVT_OK(nvt_client_open(&s->b, d->sock, "sync-b"));
+	NVT_OK(nvt_buf_new(s->a.c, 4 * MIB, NVC_VRAM, 61, &s->busy_src));
+	NVT_OK(nvt_buf_new(s->a.c, 4 * MIB, NVC_VRAM, 62, &s->busy_dst));
+	NVT_OK(nvt_buf_new(s->a.c, 256 << 10, NVC_VRAM, 63, &s->x));
+	NVT_OK(nvt_buf_new(s->a.c, 256 << 10, NVC_GART, 64, &s->seen));
+	NVT_OK(nvt_buf_new(s->b.c, 256 << 10, NVC_GART, 65, &s->other));
+	NVT_OK(nvc_bo_import(s->b.c, nvc_bo_fd(s->x.bo), &bo));
+	NVT_OK(nvt_buf_wrap(bo, &s->xb));
+	NVT_OK(nvt_finish(&s->a.p));
+	NVT_OK(nvt_finish(&s->b.p));
+	s->reps = reps_for_ms(&s->a.p, &s->busy_src, &s->busy_dst, 600);
+}
+
+static void sync_close(struct sync_pair *s)
+{
+	nvt_buf_free(&s->xb);
+	nvt_buf_free(&s->x);
+	nvt_buf_free(&s->busy_src);
+	nvt_buf_free(&s->busy_dst);
+	nvt_buf_free(&s->seen);
+	nvt_buf_free(&s->other);
+	nvt_client_close(&s->a);
+	nvt_client_close(&s->b);
+}
+
+/* A's long submission: the busy copies, then `last`.  Returns its fence. */
+static uint32_t sync_long(struct sync_pair *s, struct nvt_buf *src, struct nvt_buf *dst)
+{
+	for (unsigned i = 0; i < s->reps; i++)
+		copy_raw(&s->a.p, &s->busy_src, &s->busy_dst);
+	memcpy(s->busy_dst.shadow, s->busy_src.shadow, s->busy_dst.size);
+	nvt_m2mf(&s->a.p, src, 0, 4096, dst, 0, 4096, 4096, (uint32_t)(dst->size / 4096));
+	uint32_t f;
+	NVT_OK(nvt_submit(&s->a.p, &f));
+	return f;
+}
+
+/* B's short one; waits for it and says whether A's was done by then. */
+static void sync_short(struct sync_pair *s, struct nvt_buf *src, struct nvt_buf *dst, uint32_t fa)
+{
+	uint32_t fb;
+	nvt_m2mf(&s->b.p, src, 0, 4096, dst, 0, 4096, 4096, (uint32_t)(dst->size / 4096));
+	NVT_OK(nvt_submit(&s->b.p, &fb));
+	if (nvc_fence_done(s->a.ch, fa))
+		fail_msg("the long submission ended before the test could look (%u reps)", s->reps);
+	NVT_OK(nvt_wait(&s->b.p, fb));
+	if (!nvc_fence_done(s->a.ch, fa))
+		fail_msg("B's submission on the shared buffer ran before A's had finished");
+	NVT_OK(nvt_wait(&s->a.p, fa));
+}
+
+/* Read after write: B copies x only once A has written it. */
+static void test_sync_reader_on_another_channel_waits_for_the_writer(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	struct sync_pair s;
+	sync_open(&s, d);
+	uint32_t fa = sync_long(&s, &s.seen, &s.x);   /* x := seen's bytes, at the end */
+	memcpy(s.xb.shadow, s.x.shadow, s.x.size);
+	sync_short(&s, &s.xb, &s.other, fa);
+	assert_int_equal(nvt_buf_check(&s.other, "B's copy of what A wrote last"), 0);
+	assert_int_equal(nvt_buf_check(&s.x, "the shared buffer"), 0);
+	sync_close(&s);
+	nvt_end(d);
+}
+
+/* Write after read: B overwrites x only once A has read it. */
+static void test_sync_writer_on_another_channel_waits_for_the_reader(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	struct sync_pair s;
+	sync_open(&s, d);
+	uint32_t fa = sync_long(&s, &s.x, &s.seen);   /* seen := x's bytes, at the end */
+	sync_short(&s, &s.other, &s.xb, fa);
+	assert_int_equal(nvt_buf_check(&s.seen, "what A read before B wrote"), 0);
+	assert_int_equal(nvt_buf_check(&s.xb, "what B wrote"), 0);
+	sync_close(&s);
+	nvt_end(d);
+}
+
+/* Readers on two channels do not wait for each other. */
+static void test_sync_readers_on_two_channels_run_side_by_side(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	struct sync_pair s;
+	sync_open(&s, d);
+	uint32_t fa = sync_long(&s, &s.x, &s.seen), fb;
+	nvt_m2mf(&s.b.p, &s.xb, 0, 4096, &s.other, 0, 4096, 4096, (uint32_t)(s.x.size / 4096));
+	NVT_OK(nvt_submit(&s.b.p, &fb));
+	NVT_OK(nvt_wait(&s.b.p, fb));
+	if (nvc_fence_done(s.a.ch, fa))
+		fail_msg("the long submission ended first: the reader was held back (%u reps)", s.reps);
+	NVT_OK(nvt_wait(&s.a.p, fa));
+	assert_int_equal(nvt_buf_check(&s.other, "B's copy"), 0);
+	assert_int_equal(nvt_buf_check(&s.seen, "A's copy"), 0);
+	sync_close(&s);
+	nvt_end(d);
+}
+
 /* ---- accounting ---- */
 
 static void client_row(struct nvc *c, unsigned id, struct nvc_client *out)
@@ -612,6 +732,9 @@ int main(void)
 		NVT_TEST(test_wait_timeout_passes_with_ebusy_then_daemon_serves_on),
 		NVT_TEST(test_wait_sees_other_clients_submissions_on_a_shared_buffer),
 		NVT_TEST(test_free_right_after_submit_still_runs_the_submission),
+		NVT_TEST_ARGS(test_sync_reader_on_another_channel_waits_for_the_writer, timeslice4),
+		NVT_TEST_ARGS(test_sync_writer_on_another_channel_waits_for_the_reader, timeslice4),
+		NVT_TEST_ARGS(test_sync_readers_on_two_channels_run_side_by_side, timeslice4),
 		NVT_TEST(test_creator_pays_and_sigkill_of_creator_leaves_buffers_to_importer),
 		NVT_TEST(test_sigkill_of_importer_mid_work_leaves_creator_intact),
 		NVT_TEST(test_accounting_zero_after_both_exit_in_either_order),
