@@ -246,7 +246,10 @@ int nvc_submit(struct nvc_chan *ch, const struct nvc_submission *s, uint32_t *fe
 		pos = 0;
 	}
 	uint8_t *e = ch->ring + pos;
-	struct nvd_submit_hdr h = { size, seq, s->nr_bos, s->nr_push, s->nr_relocs, 0 };
+	/* The stamp orders this entry after everything published before it on
+	 * any channel (the daemon takes entries oldest first). */
+	struct nvd_submit_hdr h = { size, seq, s->nr_bos, s->nr_push, s->nr_relocs, 0,
+				    (uint64_t)nvc_now_ns() };
 	memcpy(e, &h, sizeof(h));
 	struct nvd_submit_bo *b = (void *)(e + sizeof(h));
 	for (unsigned i = 0; i < s->nr_bos; i++) {

@@ -206,9 +206,13 @@ int nvd_obj_free(struct nvd_chan *ch, uint32_t handle)
 
 static void chan_doorbell(evutil_socket_t fd, short what, void *arg)
 {
+	struct nvd_chan *ch = arg;
+	uint64_t v;
 	(void)fd;
 	(void)what;
-	nvd_chan_process(arg);
+	if (read(ch->doorbell, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		nvd_clog(ch->cl, ch, "doorbell: %s", strerror(errno));
+	nvd_take(ch->cl->d);
 }
 
 /* Memory shared with the client: ring (rw), fence page (ro for the client). */
@@ -330,6 +334,9 @@ static void chan_release(struct nvd_chan *ch)
 	ch->vs = NULL;
 	free(ch->inflight);
 	ch->inflight = NULL;
+	nvd_sync_taken(ch);
+	free(ch->marked);
+	ch->marked = NULL;
 	if (d->chid[ch->chid] == ch) {
 		d->chid[ch->chid] = NULL;
 		d->nchans--;
@@ -462,8 +469,10 @@ void nvd_chan_lose(struct nvd_chan *ch, int err, const char *why)
 			/* the counter is already high: the client will wake */
 		}
 	}
-	/* A request parked behind this channel's entries waits no more. */
+	/* A request parked behind this channel's entries waits no more, nor
+	 * do other channels' entries it held back. */
 	nvd_client_unpark_soon(ch->cl);
+	nvd_take(d);
 }
 
 void nvd_chan_free(struct nvd_chan *ch)

@@ -75,6 +75,9 @@ struct nvd_bo {
 	 * and their channel (NVD_CHAN_MANY: more than one; NULL: none) */
 	unsigned busy_read, busy_write;
 	const struct nvd_chan *busy_chan;
+	/* sync.c: the oldest waiting entry that lists it, and whether it writes it */
+	struct nvd_chan *waiter;
+	int waiter_write;
 	struct nvd_wait *waits;  /* parked BO_WAIT requests */
 };
 
@@ -152,7 +155,13 @@ struct nvd_chan {
 	unsigned if_head, if_count;
 	uint32_t completed;
 	unsigned strikes;
-	int stalled;             /* an entry waits for buffers other channels use */
+	/* sync.c: its next entry waits for buffers other channels use, since
+	 * stall_stamp (0: it does not); the buffers it holds back meanwhile */
+	uint64_t stall_stamp;
+	struct nvd_bo **marked;
+	unsigned nmarked;
+	uint32_t waited_pass;    /* nvd_take's pass in which its entry waits */
+	int took;                /* nvd_take took entries: kick it */
 	int lost;                /* -errno once lost */
 	uint64_t submits, refused;
 };
@@ -221,6 +230,11 @@ struct nvd {
 	struct nvd_chan *chid[NV40_FIFO_CHANNELS];
 	unsigned nchans;
 	uint64_t start_ms, submits, refused;
+	/* sync.c */
+	uint64_t stall_clock;
+	int sync_released;                 /* a waiting entry was taken */
+	int taking, take_again;            /* nvd_take runs (and must look again) */
+	uint32_t take_pass;
 };
 
 /* log.c: one line per event, naming client, channel, method and offset */
@@ -297,6 +311,22 @@ void nvd_waits_recheck(struct nvd *d);
 /* Forget the client's parked waits without answering them. */
 void nvd_client_waits_free(struct nvd_client *cl);
 
+/* sync.c: order between channels on shared buffers */
+/* A submission in flight on ch uses bo (access: NVD_ACCESS_*). */
+void nvd_sync_hold(struct nvd_chan *ch, struct nvd_bo *bo, uint32_t access);
+/* Whether ch's next entry, listing bos with sb's access, must wait; then it
+ * holds back later conflicting entries of other channels. */
+int nvd_sync_wait(struct nvd_chan *ch, struct nvd_bo *const *bos, const struct nvd_submit_bo *sb,
+		  unsigned n);
+/* ch's next entry waits (for room in its ring, say): the same holding back. */
+void nvd_sync_stall(struct nvd_chan *ch, struct nvd_bo *const *bos, const struct nvd_submit_bo *sb,
+		    unsigned n);
+/* ch's entry was taken (or the channel goes): it holds nothing back. */
+void nvd_sync_taken(struct nvd_chan *ch);
+/* Take what the channels published, oldest first, as far as the waits
+ * allow; the channels that took something are kicked. */
+void nvd_take(struct nvd *d);
+
 /* chan.c */
 int nvd_chan_new(struct nvd_client *cl, struct nvd_chan **out, char *why, size_t whylen);
 void nvd_chan_free(struct nvd_chan *ch);
@@ -308,7 +338,11 @@ int nvd_obj_free(struct nvd_chan *ch, uint32_t handle);
 const struct nvd_vobj *nvd_obj_lookup(void *ch, uint32_t handle);
 
 /* submit.c */
-void nvd_chan_process(struct nvd_chan *ch);
+/* The channel's next entry's header (PAD entries skipped): 1, or 0 when it
+ * has none (or its ring is corrupt: then the channel is lost). */
+int nvd_chan_head(struct nvd_chan *ch, struct nvd_submit_hdr *h);
+/* Take that entry into the card's ring: 1, or 0 when it waits. */
+int nvd_chan_take(struct nvd_chan *ch, const struct nvd_submit_hdr *h);
 void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq);
 void nvd_chan_retire_all(struct nvd_chan *ch);
 

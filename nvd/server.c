@@ -667,9 +667,7 @@ static void client_read(evutil_socket_t fd, short what, void *arg)
 	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++)
 		if (cl->chans[i])
 			req.head[i] = __atomic_load_n(&cl->chans[i]->ctl->head, __ATOMIC_ACQUIRE);
-	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++)
-		if (cl->chans[i] && !cl->chans[i]->lost)
-			nvd_chan_process(cl->chans[i]);
+	nvd_take(cl->d);
 	if (!behind(cl, &req)) {
 		run_request(cl, &req);
 		return;

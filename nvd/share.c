@@ -388,14 +388,7 @@ int nvd_bo_wait(struct nvd_client *cl, const struct nvd_req_bo_wait *rq, uint32_
 		return -ENOENT;
 	}
 	/* Other holders may have published submissions using it just now. */
-	for (unsigned i = 0; i < bo->nholders; i++) {
-		struct nvd_client *c = bo->holders[i].cl;
-		if (c == cl)
-			continue;   /* already done at dispatch */
-		for (unsigned k = 0; k < NVD_CLIENT_CHANS; k++)
-			if (c->chans[k] && !c->chans[k]->lost)
-				nvd_chan_process(c->chans[k]);
-	}
+	nvd_take(cl->d);
 	int pending = bo_pending(bo);
 	if (!pending && !bo_busy(bo, rq->flags))
 		return 0;

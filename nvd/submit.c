@@ -92,28 +92,12 @@ static int place(struct nvd *d, struct nvd_bo *bo, uint32_t access)
 	return r == -EBUSY ? 0 : r;
 }
 
-/* The kernel's implicit sync between channels: an entry waits while another
- * channel's submissions in flight write a buffer it lists or, when it
- * writes the buffer, use it at all (the X server's blit from a GL client's
- * back buffer, that client's next frame into it).  The other channel's
- * work is on the card already, so the wait always ends. */
-static int other_chan_busy(const struct nvd_chan *ch, const struct nvd_bo *bo, uint32_t access)
-{
-	if (!bo->busy_chan || bo->busy_chan == ch)
-		return 0;
-	return access & NVD_ACCESS_WRITE || bo->busy_write;
-}
-
 /* The submission in flight holds the buffer until its fence. */
 static void hold(struct nvd_chan *ch, struct nvd_inflight *f, struct nvd_bo *bo, uint32_t access)
 {
 	f->bos[f->nbos++] = (struct nvd_inflight_bo){ bo, access };
 	nvd_bo_ref(bo);
-	if (!bo->busy_read && !bo->busy_write)
-		bo->busy_chan = ch;
-	else if (bo->busy_chan != ch)
-		bo->busy_chan = NVD_CHAN_MANY;
-	nvd_bo_busy(bo, access, 1);
+	nvd_sync_hold(ch, bo, access);
 }
 
 /* One entry.  1: consumed, 0: wait (ring space, or buffers other channels
@@ -144,11 +128,6 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 			err = -EINVAL;
 			snprintf(e.why, sizeof(e.why), "buffer %u has access 0x%x", sb[i].handle,
 				 sb[i].access);
-		} else if (other_chan_busy(ch, bo, sb[i].access)) {
-			nvd_log(2, "submission %u waits for buffer %u, busy on another channel",
-				h->seq, sb[i].handle);
-			ch->stalled = 1;
-			return 0;
 		} else if ((err = place(cl->d, bo, sb[i].access)) < 0) {
 			snprintf(e.why, sizeof(e.why), "buffer %u cannot move to %s: %s", sb[i].handle,
 				 sb[i].access & NVD_ACCESS_IN_VRAM ? "VRAM" : "GART", strerror(-err));
@@ -158,6 +137,8 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 						    sb[i].access & NVD_ACCESS_RW, bo->map };
 		}
 	}
+	if (!err && nvd_sync_wait(ch, bo_list, sb, h->nr_bos))
+		return 0;
 	if (!++list_stamp)
 		list_stamp = 1;
 	for (unsigned i = 0; i < h->nr_bos && !err; i++)
@@ -184,6 +165,7 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 		memset(implicit_used, 0, nimpl);
 		uint32_t space = ring_space(ch);
 		if (space < FENCE_WORDS * 4 && !ring_wrap(ch)) {
+			nvd_sync_stall(ch, bo_list, sb, h->nr_bos);
 			free(held);
 			return 0;
 		}
@@ -196,6 +178,7 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 					 space / 4 - FENCE_WORDS, &e);
 		}
 		if ((n == -E2BIG || n == -ENOSPC) && ch->if_count) {
+			nvd_sync_stall(ch, bo_list, sb, h->nr_bos);
 			free(held);
 			return 0;   /* the card is still busy with earlier work: retry later */
 		}
@@ -204,6 +187,7 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 			e.err = err;
 		}
 	}
+	nvd_sync_taken(ch);
 	if (err) {
 		refuse_log(ch, h->seq, &e);
 		n = 0;
@@ -244,65 +228,64 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	return 1;
 }
 
-void nvd_chan_process(struct nvd_chan *ch)
+int nvd_chan_head(struct nvd_chan *ch, struct nvd_submit_hdr *h)
 {
-	uint64_t v;
-	int kicked = 0;
-
-	if (ch->doorbell >= 0 && read(ch->doorbell, &v, sizeof(v)) < 0 && errno != EAGAIN)
-		nvd_clog(ch->cl, ch, "doorbell: %s", strerror(errno));
 	while (!ch->lost) {
 		uint32_t head = __atomic_load_n(&ch->ctl->head, __ATOMIC_ACQUIRE);
 		uint32_t avail = head - ch->tail, pos = ch->tail % NVD_RING_DATA_SIZE;
-		struct nvd_submit_hdr h;
 		const char *bad = NULL;
 
 		if (!avail)
-			break;
-		if (NVD_RING_DATA_SIZE - pos < sizeof(h) && avail <= NVD_RING_DATA_SIZE &&
+			return 0;
+		if (NVD_RING_DATA_SIZE - pos < sizeof(*h) && avail <= NVD_RING_DATA_SIZE &&
 		    avail >= NVD_RING_DATA_SIZE - pos) {
 			ch->tail += NVD_RING_DATA_SIZE - pos;   /* too short for an entry */
 			__atomic_store_n(&ch->ctl->tail, ch->tail, __ATOMIC_RELEASE);
 			continue;
 		}
-		if (avail > NVD_RING_DATA_SIZE || avail < sizeof(h) || (avail & 7))
+		if (avail > NVD_RING_DATA_SIZE || avail < sizeof(*h) || (avail & 7))
 			bad = "the submit ring's head is out of range";
 		else {
-			memcpy(&h, ch->sring + pos, sizeof(h));
-			if (h.size < sizeof(h) || (h.size & 7) || h.size > avail ||
-			    h.size > NVD_RING_DATA_SIZE - pos)
+			memcpy(h, ch->sring + pos, sizeof(*h));
+			if (h->size < sizeof(*h) || (h->size & 7) || h->size > avail ||
+			    h->size > NVD_RING_DATA_SIZE - pos)
 				bad = "a submit entry has an impossible size";
-			else if (!(h.flags & NVD_SUBMIT_PAD) &&
-				 (h.flags || h.seq != ch->seq + 1 || h.nr_bos > NVD_SUBMIT_MAX_BOS ||
-				  h.nr_push > NVD_SUBMIT_MAX_PUSH || h.nr_relocs > NVD_SUBMIT_MAX_RELOCS ||
-				  h.size != nvd_submit_size(h.nr_bos, h.nr_push, h.nr_relocs)))
+			else if (!(h->flags & NVD_SUBMIT_PAD) &&
+				 (h->flags || h->seq != ch->seq + 1 || h->nr_bos > NVD_SUBMIT_MAX_BOS ||
+				  h->nr_push > NVD_SUBMIT_MAX_PUSH ||
+				  h->nr_relocs > NVD_SUBMIT_MAX_RELOCS ||
+				  h->size != nvd_submit_size(h->nr_bos, h->nr_push, h->nr_relocs)))
 				bad = "a submit entry is malformed (sequence, counts or size)";
-			else if ((h.flags & NVD_SUBMIT_PAD) && h.size != NVD_RING_DATA_SIZE - pos)
+			else if ((h->flags & NVD_SUBMIT_PAD) && h->size != NVD_RING_DATA_SIZE - pos)
 				bad = "a pad entry does not reach the end of the ring";
 		}
 		if (bad) {
 			nvd_chan_lose(ch, -EPROTO, bad);
-			break;
+			return 0;
 		}
-		if (!(h.flags & NVD_SUBMIT_PAD)) {
-			int r = process_entry(ch, &h);
-			if (r == 0)
-				break;
-			ch->seq = h.seq;
-			__atomic_store_n(&ch->fence->consumed, h.seq, __ATOMIC_RELEASE);
-			kicked = 1;
-			if (r < 0) {
-				ch->tail += h.size;
-				nvd_fifo_kick(ch->cl->d, ch);
-				nvd_chan_lose(ch, -EPERM, "too many refused submissions");
-				return;
-			}
-		}
-		ch->tail += h.size;
+		if (!(h->flags & NVD_SUBMIT_PAD))
+			return 1;
+		ch->tail += h->size;
 		__atomic_store_n(&ch->ctl->tail, ch->tail, __ATOMIC_RELEASE);
 	}
-	if (kicked && !ch->lost)
+	return 0;
+}
+
+int nvd_chan_take(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
+{
+	int r = process_entry(ch, h);
+	if (r == 0)
+		return 0;
+	ch->seq = h->seq;
+	__atomic_store_n(&ch->fence->consumed, h->seq, __ATOMIC_RELEASE);
+	ch->tail += h->size;
+	__atomic_store_n(&ch->ctl->tail, ch->tail, __ATOMIC_RELEASE);
+	ch->took = 1;
+	if (r < 0) {
 		nvd_fifo_kick(ch->cl->d, ch);
+		nvd_chan_lose(ch, -EPERM, "too many refused submissions");
+	}
+	return 1;
 }
 
 static void retire_one(struct nvd_chan *ch)
@@ -328,14 +311,6 @@ static void retire_one(struct nvd_chan *ch)
 	ch->if_count--;
 }
 
-static void chan_resume(struct nvd_chan *ch)
-{
-	ch->stalled = 0;
-	nvd_chan_process(ch);
-	if (ch->cl->parked)
-		nvd_client_unpark_soon(ch->cl);
-}
-
 /* The card ran the fence of submission seq: it is done with everything up to it. */
 void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq)
 {
@@ -348,15 +323,11 @@ void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq)
 	while (ch->if_count && (int32_t)(seq - ch->inflight[ch->if_head].seq) >= 0)
 		retire_one(ch);
 	chan_signal(ch);
-	/* Entries may be waiting for the ring space this freed, and other
-	 * channels' for the buffers. */
+	/* Entries may be waiting for the ring space or the buffers this freed. */
 	struct nvd *d = ch->cl->d;
-	chan_resume(ch);
-	for (unsigned i = 0; i < NV40_FIFO_CHANNELS; i++) {
-		struct nvd_chan *o = d->chid[i];
-		if (o && o != ch && o->stalled)
-			chan_resume(o);
-	}
+	nvd_take(d);
+	if (ch->cl->parked)
+		nvd_client_unpark_soon(ch->cl);
 	if (d->pending_waits)
 		nvd_waits_recheck(d);
 }

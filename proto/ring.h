@@ -29,6 +29,8 @@ struct nvd_submit_hdr {
 	uint32_t size;           /* whole entry, bytes, multiple of 8 */
 	uint32_t seq;            /* 1, 2, 3 ... per channel, no gaps */
 	uint16_t nr_bos, nr_push, nr_relocs, flags;
+	uint64_t stamp;          /* CLOCK_MONOTONIC ns when published: the daemon takes
+				    entries oldest first across channels */
 	/* then nvd_submit_bo[nr_bos], nvd_submit_push[nr_push],
 	 * nvd_submit_reloc[nr_relocs], zero padding to 8 bytes */
 };

@@ -517,6 +517,33 @@ static void test_killed_with_a_thousand_submissions_in_flight(void **state)
 	nvt_attack(nvt_d(state), attack_dying, (void *)(intptr_t)KILLED_RING_FULL);
 }
 
+/* Entries claiming to be the oldest (stamp 0) or the newest published
+ * anything: nvd takes entries oldest first across channels, so the lie only
+ * reorders the liar; its entries all run and the honest client, running
+ * meanwhile, gets its own bytes. */
+static void run_lying_stamps(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
+{
+	struct nvt_client t;
+	(void)h;
+	(void)arg;
+	open_attacker(d, &t);
+	for (unsigned i = 0; i < 500; i++) {
+		struct nvd_submit_hdr e = hdr(t.ch, nvd_submit_size(0, 0, 0));
+		e.stamp = i & 1 ? 0 : UINT64_MAX;
+		ring_put(t.ch, &e, sizeof(e), sizeof(e));
+		t.ch->head += sizeof(e);
+		t.ch->seq++;
+	}
+	NVT_OK(nvc_fence_wait(t.ch, t.ch->seq, 10ll * 1000 * 1000 * 1000));
+	assert_int_equal(__atomic_load_n(&t.ch->fence->refused, __ATOMIC_ACQUIRE), 0);
+	nvt_client_close(&t);
+}
+
+static void test_ring_entries_lying_about_their_age(void **state)
+{
+	nvt_attack(nvt_d(state), run_lying_stamps, NULL);
+}
+
 #define T(name) NVT_TEST(test_##name)
 
 int main(void)
@@ -535,6 +562,7 @@ int main(void)
 		T(ring_head_beyond_the_ring),
 		T(ring_head_moved_backwards),
 		T(doorbell_flood_without_entries),
+		T(ring_entries_lying_about_their_age),
 		T(lost_channels_do_not_disturb_a_busy_channel),
 		T(shared_memory_cannot_be_truncated_or_made_writable),
 		T(ring_and_push_buffer_scribbled_while_the_daemon_reads),

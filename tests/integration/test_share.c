@@ -505,6 +505,33 @@ static void test_sync_writer_on_another_channel_waits_for_the_reader(void **stat
 	nvt_end(d);
 }
 
+/* A waiting entry keeps its place: B's read of x waits for A's first
+ * write, and A's second write, submitted after B's read, waits for it. */
+static void test_sync_waiting_reader_holds_back_a_later_writer(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	struct sync_pair s;
+	struct nvt_buf second;
+	sync_open(&s, d);
+	NVT_OK(nvt_buf_new(s.a.c, s.x.size, NVC_GART, 66, &second));
+	NVT_OK(nvt_finish(&s.a.p));
+	uint32_t fa = sync_long(&s, &s.seen, &s.x), fb, fa2;   /* x := seen, at the end */
+	memcpy(s.xb.shadow, s.x.shadow, s.x.size);
+	nvt_m2mf(&s.b.p, &s.xb, 0, 4096, &s.other, 0, 4096, 4096, (uint32_t)(s.x.size / 4096));
+	NVT_OK(nvt_submit(&s.b.p, &fb));
+	nvt_m2mf(&s.a.p, &second, 0, 4096, &s.x, 0, 4096, 4096, (uint32_t)(s.x.size / 4096));
+	NVT_OK(nvt_submit(&s.a.p, &fa2));
+	NVT_OK(nvt_wait(&s.a.p, fa2));
+	NVT_OK(nvt_wait(&s.b.p, fb));
+	if (nvc_fence_done(s.a.ch, fa) != 1)
+		fail_msg("A's first submission is not done");
+	assert_int_equal(nvt_buf_check(&s.other, "B's copy: A's first write, not its second"), 0);
+	assert_int_equal(nvt_buf_check(&s.x, "the shared buffer after A's second write"), 0);
+	nvt_buf_free(&second);
+	sync_close(&s);
+	nvt_end(d);
+}
+
 /* Readers on two channels do not wait for each other. */
 static void test_sync_readers_on_two_channels_run_side_by_side(void **state)
 {
@@ -734,6 +761,7 @@ int main(void)
 		NVT_TEST(test_free_right_after_submit_still_runs_the_submission),
 		NVT_TEST_ARGS(test_sync_reader_on_another_channel_waits_for_the_writer, timeslice4),
 		NVT_TEST_ARGS(test_sync_writer_on_another_channel_waits_for_the_reader, timeslice4),
+		NVT_TEST_ARGS(test_sync_waiting_reader_holds_back_a_later_writer, timeslice4),
 		NVT_TEST_ARGS(test_sync_readers_on_two_channels_run_side_by_side, timeslice4),
 		NVT_TEST(test_creator_pays_and_sigkill_of_creator_leaves_buffers_to_importer),
 		NVT_TEST(test_sigkill_of_importer_mid_work_leaves_creator_intact),
