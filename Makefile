@@ -141,7 +141,7 @@ $(BUILD)/bench/%: $(OBJ)/bench/%.o $(LIBTEST) $(LIBNVDCORE) $(LIBNVD_A) $(LIBSIM
 # and under llvmpipe by the GL tests (tests/gl/test_*.c).
 $(TST)/gl/gl-%: $(OBJ)/tests/gl/gl-%.o
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PC_GL) -lm
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_GL) $(PC_X11) -lm
 
 $(OBJ)/tests/glx/%.o: CPPFLAGS += $(PC_DRM)
 $(TST)/glx/glx-probe: $(OBJ)/tests/glx/glx-probe.o

@@ -74,6 +74,7 @@ static Bool nvdx_close_screen(ScreenPtr screen)
 		nvdx_display_off(scrn);
 	if (!xf86ReturnOptValBool(nx->options, OPT_SW_CURSOR, FALSE))
 		xf86_cursors_fini(screen);
+	nvdx_dri2_fini(screen);
 	nvdx_exa_fini(screen);
 	if (nx->accel)
 		nvdx_accel_fini(scrn);
@@ -122,6 +123,8 @@ static Bool nvdx_screen_init(ScreenPtr screen, int argc, char **argv)
 		xf86DrvMsg(scrn->scrnIndex, X_ERROR, "EXA failed to start\n");
 		return FALSE;
 	}
+	if (nx->accel)
+		nvdx_dri2_init(screen);
 	xf86SetBlackWhitePixels(screen);
 	xf86SetBackingStore(screen);
 	xf86SetSilkenMouse(screen);

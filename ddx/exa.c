@@ -75,6 +75,15 @@ static void exa_destroy_pixmap(ScreenPtr screen, void *priv)
 	free(np);
 }
 
+struct nvc_bo *nvdx_pixmap_bo(PixmapPtr pix, unsigned *pitch)
+{
+	struct nvdx_pixmap *np = pix_priv(pix);
+	if (!np || !np->bo)
+		return NULL;
+	*pitch = np->pitch;
+	return np->bo;
+}
+
 static Bool exa_pixmap_is_offscreen(PixmapPtr pix)
 {
 	return pix_bo(pix) != NULL;

@@ -96,6 +96,8 @@ struct nvdx {
 	struct nvdx_push push;
 	Bool accel;
 	struct _ExaDriver *exa;
+	Bool dri2;
+	char dri2_device[32];        /* the node DRI2Connect names */
 	OptionInfoPtr options;
 	CloseScreenProcPtr CloseScreen;
 	CreateScreenResourcesProcPtr CreateScreenResources;
@@ -119,5 +121,11 @@ void nvdx_display_off(ScrnInfoPtr scrn);
 Bool nvdx_exa_init(ScreenPtr screen);
 void nvdx_exa_fini(ScreenPtr screen);
 void nvdx_exa_set_fb(ScreenPtr screen);
+/* The pixmap's card buffer and pitch, NULL when it has none. */
+struct nvc_bo *nvdx_pixmap_bo(PixmapPtr pix, unsigned *pitch);
+
+/* dri2.c: direct rendering for GL clients (after EXA) */
+Bool nvdx_dri2_init(ScreenPtr screen);
+void nvdx_dri2_fini(ScreenPtr screen);
 
 #endif

@@ -2944,15 +2944,20 @@ static const struct scene {
 	{ "depth-range-viewport", sc_depth_range_viewport },
 };
 
+#include "tests/gl/sc-window.h"
+
 /* ---- main ---- */
 
 static void sc_usage(const char *prog)
 {
 	fprintf(stderr,
 		"usage: %s --scene NAME --out FILE [--size WxH] [--renderer SUBSTR] [--timeout S]\n"
+		"       %s --scene NAME --window X,Y [--frames N] [--move X,Y,W,H] [--cover X,Y,W,H]\n"
+		"          [--size WxH] [--renderer SUBSTR] [--timeout S]\n"
 		"       %s --list\n"
 		"  writes the scene's pixels as raw RGBA8, bottom row first (WxH default 128x128,\n"
-		"  renderer default NV4)\n", prog, prog);
+		"  renderer default NV4); with --window draws it in a window on $DISPLAY through\n"
+		"  GLX, prints \"shown\" and waits for stdin to close\n", prog, prog, prog);
 }
 
 static void sc_on_alarm(int sig)
@@ -3032,36 +3037,45 @@ int main(int argc, char **argv)
 		{ "scene", required_argument, 0, 's' }, { "out", required_argument, 0, 'o' },
 		{ "size", required_argument, 0, 'z' },  { "renderer", required_argument, 0, 'r' },
 		{ "timeout", required_argument, 0, 't' }, { "list", no_argument, 0, 'l' },
+		{ "window", required_argument, 0, 'w' }, { "frames", required_argument, 0, 'f' },
+		{ "move", required_argument, 0, 'm' },   { "cover", required_argument, 0, 'c' },
 		{ "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 },
 	};
 	const char *name = NULL, *out = NULL, *renderer = "NV4";
-	int w = 128, h = 128, list = 0, c;
+	int w = 128, h = 128, list = 0, window = 0, c;
 	unsigned timeout = 60;
+	struct sc_window_opts wo = { .frames = 1 };
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "s:o:z:r:t:lh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:o:z:r:t:lw:f:m:c:h", lo, NULL)) != -1) {
+		int bad = 0;
 		switch (c) {
 		case 's': name = optarg; break;
 		case 'o': out = optarg; break;
 		case 'r': renderer = optarg; break;
 		case 'l': list = 1; break;
 		case 'z':
-			if (sscanf(optarg, "%dx%d", &w, &h) != 2 || w < 16 || h < 16 || w > 2048 ||
-			    h > 2048) {
-				sc_usage(argv[0]);
-				return 2;
-			}
+			bad = sscanf(optarg, "%dx%d", &w, &h) != 2 || w < 16 || h < 16 || w > 2048 ||
+			      h > 2048;
 			break;
 		case 't':
 			timeout = (unsigned)strtoul(optarg, &end, 0);
-			if (*end || !timeout) {
-				sc_usage(argv[0]);
-				return 2;
-			}
+			bad = *end || !timeout;
+			break;
+		case 'w': window = 1; bad = sc_parse_ints(optarg, &wo.x, 2); break;
+		case 'm': wo.move = 1; bad = sc_parse_ints(optarg, &wo.mx, 4); break;
+		case 'c': wo.cover = 1; bad = sc_parse_ints(optarg, &wo.cx, 4); break;
+		case 'f':
+			wo.frames = (unsigned)strtoul(optarg, &end, 0);
+			bad = *end || !wo.frames;
 			break;
 		default:
 			sc_usage(argv[0]);
 			return c == 'h' ? 0 : 2;
+		}
+		if (bad) {
+			sc_usage(argv[0]);
+			return 2;
 		}
 	}
 	if (list) {
@@ -3073,7 +3087,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; name && i < sizeof(sc_scenes) / sizeof(sc_scenes[0]); i++)
 		if (!strcmp(sc_scenes[i].name, name))
 			sc = &sc_scenes[i];
-	if (!sc || !out || optind != argc) {
+	if (!sc || !(out || window) || optind != argc) {
 		if (name && !sc)
 			fprintf(stderr, "gl-scenes: no scene \"%s\" (--list)\n", name);
 		sc_usage(argv[0]);
@@ -3082,6 +3096,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGALRM, sc_on_alarm);
 	alarm(timeout);
+	if (window)
+		return sc_window_run(sc, w, h, renderer, &wo);
 
 	struct glc_egl e;
 	EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY,

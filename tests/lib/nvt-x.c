@@ -596,6 +596,7 @@ enum {
 #define XWD_ZPIXMAP     2
 #define XWD_MSBFIRST    1
 #define XWD_TRUECOLOR   4
+#define XWD_DIRECTCOLOR 5   /* xwd -root over windows of other visuals writes it */
 #define XWD_COLOR_SIZE  12
 
 static uint32_t be32(const uint8_t *p)
@@ -642,13 +643,14 @@ int nvt_xwd_parse(const uint8_t *data, size_t len, uint32_t **pixels, unsigned *
 	}
 	uint32_t width = f[XWD_PIXMAP_WIDTH], height = f[XWD_PIXMAP_HEIGHT];
 	uint32_t bpp = f[XWD_BITS_PER_PIXEL], bpl = f[XWD_BYTES_PER_LINE];
-	if (f[XWD_PIXMAP_FORMAT] != XWD_ZPIXMAP || f[XWD_VISUAL_CLASS] != XWD_TRUECOLOR ||
+	int direct = f[XWD_VISUAL_CLASS] == XWD_DIRECTCOLOR;
+	if (f[XWD_PIXMAP_FORMAT] != XWD_ZPIXMAP || (f[XWD_VISUAL_CLASS] != XWD_TRUECOLOR && !direct) ||
 	    (bpp != 24 && bpp != 32) || f[XWD_XOFFSET] ||
 	    !contiguous(f[XWD_RED_MASK]) || !contiguous(f[XWD_GREEN_MASK]) ||
 	    !contiguous(f[XWD_BLUE_MASK])) {
 		fprintf(stderr, "nvt-x: xwd: format %u, visual class %u, %u bpp, xoffset %u, "
-				"masks %08x %08x %08x: only TrueColor ZPixmaps of 24 or 32 "
-				"bpp are read\n",
+				"masks %08x %08x %08x: only TrueColor and DirectColor "
+				"ZPixmaps of 24 or 32 bpp are read\n",
 			f[XWD_PIXMAP_FORMAT], f[XWD_VISUAL_CLASS], bpp, f[XWD_XOFFSET],
 			f[XWD_RED_MASK], f[XWD_GREEN_MASK], f[XWD_BLUE_MASK]);
 		return -ENOTSUP;
@@ -666,6 +668,19 @@ int nvt_xwd_parse(const uint8_t *data, size_t len, uint32_t **pixels, unsigned *
 		return -EINVAL;
 	}
 
+	/* Each channel's value to its 8 bits: itself, or with DirectColor what
+	 * the colormap entry it indexes says. */
+	uint8_t lut[3][256];
+	const uint32_t masks[3] = { f[XWD_RED_MASK], f[XWD_GREEN_MASK], f[XWD_BLUE_MASK] };
+	for (unsigned c = 0; c < 3; c++)
+		for (unsigned i = 0; i < 256; i++)
+			lut[c][i] = (uint8_t)i;
+	for (uint32_t k = 0; direct && k < f[XWD_NCOLORS]; k++) {
+		const uint8_t *e = data + f[XWD_HEADER_SIZE] + (size_t)k * XWD_COLOR_SIZE;
+		uint32_t pixel = be32(e);
+		for (unsigned c = 0; c < 3; c++)
+			lut[c][channel(pixel, masks[c])] = e[4 + 2 * c];   /* the CARD16's high byte */
+	}
 	uint32_t *px = malloc((size_t)width * height * 4);
 	if (!px)
 		return -ENOMEM;
@@ -678,9 +693,9 @@ int nvt_xwd_parse(const uint8_t *data, size_t len, uint32_t **pixels, unsigned *
 			uint32_t v = 0;
 			for (unsigned b = 0; b < bytes; b++)
 				v |= (uint32_t)p[b] << (8 * (msb ? bytes - 1 - b : b));
-			px[y * width + x] = channel(v, f[XWD_RED_MASK]) << 16 |
-					    channel(v, f[XWD_GREEN_MASK]) << 8 |
-					    channel(v, f[XWD_BLUE_MASK]);
+			px[y * width + x] = (uint32_t)lut[0][channel(v, masks[0])] << 16 |
+					    (uint32_t)lut[1][channel(v, masks[1])] << 8 |
+					    lut[2][channel(v, masks[2])];
 		}
 	}
 	*pixels = px;

@@ -114,6 +114,41 @@ static void test_xwd_layouts(void **state)
 		check_layout(&layouts[i]);
 }
 
+/* DirectColor, as xwd -root writes it over windows of other visuals: each
+ * channel indexes the colormap, whose entries give the colour. */
+static void test_xwd_directcolor_goes_through_the_colormap(void **state)
+{
+	(void)state;
+	const struct layout l = { 24, 0, 1, 0xff0000, 0xff00, 0xff, "direct", 256 };
+	const unsigned w = 19, h = 7;
+	uint32_t ref[19 * 7], seed = 77;
+	for (unsigned i = 0; i < w * h; i++)
+		ref[i] = nvt_rand(&seed) & 0xffffff;
+	size_t len;
+	uint8_t *d = make_xwd(&l, ref, w, h, &len);
+	put_be32(d + 4 * 13, 5);
+	uint8_t *colors = d + 100 + strlen(l.name) + 1;
+	for (unsigned i = 0; i < 256; i++) {
+		uint8_t *e = colors + i * 12;
+		put_be32(e, i << 16 | i << 8 | i);
+		e[4] = (uint8_t)(255 - i), e[5] = 0;
+		e[6] = (uint8_t)(i ^ 0x55), e[7] = 0;
+		e[8] = (uint8_t)(i * 3), e[9] = 0;
+	}
+	uint32_t *px;
+	unsigned gw, gh;
+	assert_int_equal(nvt_xwd_parse(d, len, &px, &gw, &gh), 0);
+	for (unsigned i = 0; i < w * h; i++) {
+		uint32_t r = ref[i] >> 16, g = ref[i] >> 8 & 0xff, b = ref[i] & 0xff;
+		uint32_t want = (255 - r) << 16 | (g ^ 0x55) << 8 | ((b * 3) & 0xff);
+		if (px[i] != want)
+			fail_msg("pixel %u: %06x, expected %06x through the colormap", i, px[i], want);
+	}
+	printf("xwd DirectColor: %ux%u pixels through a 256-entry colormap\n", w, h);
+	free(px);
+	free(d);
+}
+
 static void test_xwd_refuses_what_it_cannot_read(void **state)
 {
 	(void)state;
@@ -260,6 +295,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_xwd_layouts),
 		cmocka_unit_test(test_xwd_refuses_what_it_cannot_read),
+		cmocka_unit_test(test_xwd_directcolor_goes_through_the_colormap),
 		cmocka_unit_test_setup_teardown(test_xwd_of_xvfb_solid_root, xvfb_setup,
 						xvfb_teardown),
 		cmocka_unit_test_setup_teardown(test_xwd_of_xvfb_tiled_root, xvfb_setup,

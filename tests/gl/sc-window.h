@@ -1,0 +1,156 @@
+/* gl-scenes --window: the scene drawn in an X window through GLX (direct
+ * rendering: DRI2 under nvd-run, drisw on llvmpipe) instead of an FBO, for
+ * the X tests.  The window is override-redirect (no window manager), the
+ * scene goes to the back buffer and glXSwapBuffers shows it; after the last
+ * frame the program prints "shown" and waits for its stdin to close, so
+ * that the test can take the screen's picture while the window is there.
+ *
+ *   --window X,Y      the window's place (its size is --size)
+ *   --frames N        draw and swap N times (default 1)
+ *   --move X,Y,W,H    then move and resize the window, draw and swap again
+ *   --cover X,Y,W,H   a plain window in a solid colour (0x40c0a0) above it,
+ *                     made before the GL window's first frame */
+#ifndef SC_WINDOW_H
+#define SC_WINDOW_H
+
+#include <GL/glx.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+
+struct sc_window_opts {
+	int x, y;
+	unsigned frames;
+	int move;                  /* then mx, my, mw, mh */
+	int mx, my, mw, mh;
+	int cover;                 /* cx, cy, cw, ch */
+	int cx, cy, cw, ch;
+};
+
+#define SC_COVER_RGB 0x40c0a0
+
+/* "X,Y" or "X,Y,W,H" (n numbers) into v; 0 or -1. */
+static int sc_parse_ints(const char *s, int *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		char *end;
+		long x = strtol(s, &end, 10);
+		if (end == s || x < -4096 || x > 8192 || (i + 1 < n ? *end != ',' : *end != 0))
+			return -1;
+		v[i] = (int)x;
+		s = end + 1;
+	}
+	return 0;
+}
+
+static Bool sc_is_map(Display *d, XEvent *e, XPointer w)
+{
+	(void)d;
+	return e->type == MapNotify && e->xmap.window == *(Window *)w;
+}
+
+static Bool sc_is_config(Display *d, XEvent *e, XPointer w)
+{
+	(void)d;
+	return e->type == ConfigureNotify && e->xconfigure.window == *(Window *)w;
+}
+
+static Window sc_make_window(Display *dpy, Visual *vis, int depth, Colormap cmap, int x, int y,
+			     int w, int h, unsigned long bg)
+{
+	XSetWindowAttributes a = { .override_redirect = True, .colormap = cmap,
+				   .background_pixel = bg, .border_pixel = 0,
+				   .event_mask = StructureNotifyMask };
+	Window win = XCreateWindow(dpy, DefaultRootWindow(dpy), x, y, (unsigned)w, (unsigned)h, 0,
+				   depth, InputOutput, vis,
+				   CWOverrideRedirect | CWColormap | CWBackPixel | CWBorderPixel |
+					   CWEventMask,
+				   &a);
+	XEvent e;
+	XMapRaised(dpy, win);
+	XIfEvent(dpy, &e, sc_is_map, (XPointer)&win);
+	return win;
+}
+
+/* Draw the scene `frames` times at w x h, swapping each time. */
+static int sc_window_frames(const struct scene *sc, Display *dpy, Window win, int w, int h,
+			    unsigned frames)
+{
+	struct sc s = { .w = w, .h = h, .fbo = 0 };
+	for (unsigned i = 0; i < frames; i++) {
+		glViewport(0, 0, w, h);
+		int r = sc->draw(&s);
+		if (r)
+			return r;
+		if (!sc_gl_ok(sc->name))
+			return -1;
+		glXSwapBuffers(dpy, win);
+	}
+	return 0;
+}
+
+static int sc_window_run(const struct scene *sc, int w, int h, const char *renderer,
+			 const struct sc_window_opts *o)
+{
+	static int attrs[] = { GLX_RGBA, GLX_DOUBLEBUFFER, GLX_RED_SIZE, 8, GLX_GREEN_SIZE, 8,
+			       GLX_BLUE_SIZE, 8, GLX_DEPTH_SIZE, 24, GLX_STENCIL_SIZE, 8, None };
+	Display *dpy = XOpenDisplay(NULL);
+	if (!dpy) {
+		fprintf(stderr, "gl-scenes: cannot open display \"%s\"\n", XDisplayName(NULL));
+		return 1;
+	}
+	XVisualInfo *vi = glXChooseVisual(dpy, DefaultScreen(dpy), attrs);
+	if (!vi) {
+		fprintf(stderr, "gl-scenes: no double-buffered RGB visual with depth and stencil\n");
+		XCloseDisplay(dpy);
+		return 1;
+	}
+	Colormap cmap = XCreateColormap(dpy, DefaultRootWindow(dpy), vi->visual, AllocNone);
+	if (o->cover)
+		sc_make_window(dpy, vi->visual, vi->depth, cmap, o->cx, o->cy, o->cw, o->ch,
+			       SC_COVER_RGB);
+	Window win = sc_make_window(dpy, vi->visual, vi->depth, cmap, o->x, o->y, w, h, 0);
+	if (o->cover)   /* the cover stays on top */
+		XLowerWindow(dpy, win);
+	GLXContext ctx = glXCreateContext(dpy, vi, NULL, True);
+	int rc = 1;
+	if (!ctx || !glXMakeCurrent(dpy, win, ctx)) {
+		fprintf(stderr, "gl-scenes: no GLX context\n");
+		goto out;
+	}
+	const char *r = (const char *)glGetString(GL_RENDERER);
+	printf("renderer: %s\ndirect: %s\n", r ? r : "(null)",
+	       glXIsDirect(dpy, ctx) ? "yes" : "no");
+	if (!r || !strstr(r, renderer)) {
+		fprintf(stderr, "gl-scenes: renderer \"%s\" does not contain \"%s\"\n", r ? r : "",
+			renderer);
+		goto out;
+	}
+	rc = sc_window_frames(sc, dpy, win, w, h, o->frames);
+	if (!rc && o->move) {
+		XEvent e;
+		XMoveResizeWindow(dpy, win, o->mx, o->my, (unsigned)o->mw, (unsigned)o->mh);
+		XIfEvent(dpy, &e, sc_is_config, (XPointer)&win);
+		rc = sc_window_frames(sc, dpy, win, o->mw, o->mh, o->frames);
+	}
+	if (rc) {
+		rc = rc == SC_UNSUPPORTED ? rc : 1;
+		goto out;
+	}
+	glFinish();
+	XSync(dpy, False);
+	printf("shown\n");
+	fflush(stdout);
+	char b[64];
+	while (read(0, b, sizeof(b)) > 0)
+		;
+out:
+	if (ctx) {
+		glXMakeCurrent(dpy, None, NULL);
+		glXDestroyContext(dpy, ctx);
+	}
+	XFree(vi);
+	XCloseDisplay(dpy);
+	return rc;
+}
+
+#endif
