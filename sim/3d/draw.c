@@ -18,7 +18,8 @@
  *  - The vertex program's outputs reach the fragment program by a fixed
  *    routing: COL0/COL1 (BFC0/BFC1 for back faces with two-sided colour),
  *    FOGC, TC0-7 -> FP inputs COL0, COL1, FOGC, TC0-7, when VP_RESULT_EN
- *    enables them; inputs not routed read (0, 0, 0, 1).  The raw "output
+ *    enables them (a colour input when its front or, two-sided, its back
+ *    output is on); inputs not routed read (0, 0, 0, 1).  The raw "output
  *    routing" words 0x1fc4-0x1fd4 are the constants Mesa writes at init and
  *    are not interpreted.
  *  - ENGINE bit 8 (Mesa's 0x103 for the blit and swtnl) = window-space
@@ -214,12 +215,16 @@ static void draw_varyings(struct sim_grctx *g, struct draw_setup *d)
 	uint32_t r = d->result_en = DRAW_C(g, VP_RESULT_EN);
 	unsigned n = 0;
 
-	if (r & NV40_VP_RESULT_COL0)
-		d->vary[n++] = (struct draw_vary){ NV40_FPI_COL0, NV40_VPO_COL0,
-			d->two_side && (r & NV40_VP_RESULT_BFC0) ? NV40_VPO_BFC0 : NV40_VPO_COL0, d->flat };
-	if (r & NV40_VP_RESULT_COL1)
-		d->vary[n++] = (struct draw_vary){ NV40_FPI_COL1, NV40_VPO_COL1,
-			d->two_side && (r & NV40_VP_RESULT_BFC1) ? NV40_VPO_BFC1 : NV40_VPO_COL1, d->flat };
+	/* colour i: the front output, or with two-sided colour the back one on
+	 * back faces; either alone feeds the input (a program may write only
+	 * gl_BackColor: Mesa's VP_RESULT_EN then has BFC0 without COL0) */
+	for (unsigned i = 0; i < 2; i++) {
+		int front = !!(r & NV40_VP_RESULT_COL(i));
+		int back = d->two_side && (r & NV40_VP_RESULT_BFC(i));
+		if (front || back)
+			d->vary[n++] = (struct draw_vary){ NV40_FPI_COL0 + i, NV40_VPO_COL0 + i,
+				back ? NV40_VPO_BFC0 + i : NV40_VPO_COL0 + i, d->flat };
+	}
 	if (r & NV40_VP_RESULT_FOGC)
 		d->vary[n++] = (struct draw_vary){ NV40_FPI_FOGC, NV40_VPO_FOGC, NV40_VPO_FOGC, 0 };
 	for (unsigned i = 0; i < 8; i++)

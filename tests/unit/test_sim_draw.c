@@ -857,6 +857,49 @@ static void culling_and_two_sided_colour_follow_the_winding(void **state)
 	}
 }
 
+/* A program that writes only a back colour (gl_BackColor alone: Mesa's
+ * VP_RESULT_EN has BFCn without COLn): with two-sided colour on, back faces
+ * read it through the colour input; front faces, or two-sided colour off,
+ * read the unwritten front output (0, 0, 0, 1). */
+static void back_colour_alone_reaches_back_faces(void **state)
+{
+	struct host *h = *state;
+	const float cw[3][2] = { { 4, 4 }, { 30, 4 }, { 4, 30 } };      /* clockwise: a back face */
+	static const unsigned bfc[2] = { NV40_VP_OUT_BFC0, NV40_VP_OUT_BFC1 };
+	uint32_t in = nv40_vp_src_make(NV40_VP_SRC_INPUT, 0, NV40_VP_SWZ_IDENTITY, 0);
+	uint32_t code[2][4];
+
+	fb_state(h, 0, DST_AT);
+	m1(h, 0, NV_CURIE_FRONT_FACE, NV40_FRONT_FACE_CCW);
+	for (unsigned i = 0; i < 2; i++) {
+		/* mov r0, i[col0 + i]; end */
+		uint32_t fp[4] = { 0x01001e01 | (NV40_FPI_COL0 + i) << 13, 0x1c9dc801, 0x0001c800,
+				   0x0001c800 };
+		fp_upload(h, FP_AT, fp, 4);
+		m1(h, 0, NV_CURIE_FP_ACTIVE_PROGRAM, FP_AT | NV40_FP_PROGRAM_DMA0);
+		host_vp_insn(code[0], NV40_VP_VEC_MOV, NV40_VP_OUT_POS, 0xf, in, in, 0, 0, 0);
+		host_vp_insn(code[1], NV40_VP_VEC_MOV, bfc[i], 0xf, in, in, 4, 0, 1);
+		vp_upload(h, 0, 60, (const uint32_t (*)[4])code, 2);
+		m1(h, 0, NV_CURIE_VP_START_FROM_ID, 60);
+		m1(h, 0, NV_CURIE_VP_ATTRIB_EN, 0x11);
+		m1(h, 0, NV_CURIE_VP_RESULT_EN, NV40_VP_RESULT_BFC(i));
+		for (unsigned two = 0; two < 2; two++) {
+			m1(h, 0, NV_CURIE_VERTEX_TWO_SIDE_ENABLE, two);
+			fill32(h, DST_AT, RT_W * RT_H, 0);
+			m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+			for (unsigned k = 0; k < 3; k++) {
+				attr4(h, 0, 4, 0, 0, 1, 1);
+				attr4(h, 0, 0, cw[k][0], cw[k][1], 0.5f, 1);
+			}
+			m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+			run(h, 0);
+			assert_int_equal(trapped(h), 0);
+			assert_int_equal(px(h, 8, 8), two ? 0xff0000ffu : 0xff000000u);
+			assert_int_equal(px(h, 40, 40), 0);
+		}
+	}
+}
+
 /* UNK1E98 = 0x02000000 | offset draws only if that report counted samples. */
 static void render_condition_reads_the_query_report(void **state)
 {
@@ -1228,6 +1271,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(indexed_strip_and_fan_equal_the_triangle_list, setup, teardown),
 		cmocka_unit_test_setup_teardown(user_clip_distance_cuts_the_triangle, setup, teardown),
 		cmocka_unit_test_setup_teardown(culling_and_two_sided_colour_follow_the_winding, setup, teardown),
+		cmocka_unit_test_setup_teardown(back_colour_alone_reaches_back_faces, setup, teardown),
 		cmocka_unit_test_setup_teardown(render_condition_reads_the_query_report, setup, teardown),
 		cmocka_unit_test_setup_teardown(inline_vertex_data_with_primitive_restart, setup, teardown),
 		cmocka_unit_test_setup_teardown(fragment_program_is_refetched_when_rebound, setup, teardown),
