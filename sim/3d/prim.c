@@ -15,6 +15,9 @@
 #define CLIP_W_EPS   1e-7f
 #define CLIP_PLANES  13
 #define CLIP_MAXV    (3 + CLIP_PLANES)
+/* the point sizes the hardware draws, whatever POINT_SIZE or the vertex
+ * program's PSZ ask (Mesa's nv30 reports these as its range) */
+#define PRIM_POINT_MIN 1.0f
 #define PRIM_POINT_MAX 64.0f
 
 static float prim_dist(const struct draw_setup *d, unsigned p, const struct draw_vtx *v)
@@ -380,13 +383,13 @@ static void prim_point_win(struct sim *s, struct sim_grctx *g, struct draw_setup
 			   const struct draw_svtx *a, float size, int front, float zoff)
 {
 	struct draw_svtx c[4];
-	float h = size * 0.5f;
 	static const float cs[4][2] = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 } };
 
-	if (!(h > 0.0f))
-		h = 0.5f;
-	if (h > PRIM_POINT_MAX / 2)          /* the hardware's limit Mesa reports */
-		h = PRIM_POINT_MAX / 2;
+	if (!(size >= PRIM_POINT_MIN))       /* also NaN */
+		size = PRIM_POINT_MIN;
+	if (size > PRIM_POINT_MAX)
+		size = PRIM_POINT_MAX;
+	float h = size * 0.5f;
 	for (unsigned i = 0; i < 4; i++) {
 		c[i] = *a;
 		c[i].x = a->x + (cs[i][0] ? h : -h);

@@ -1079,6 +1079,48 @@ static void points_are_squares_of_point_size(void **state)
 		}
 }
 
+/* A vertex program writing PSZ (VP_RESULT_EN PSZ) sizes its points, within
+ * the 1..64 the hardware draws: 0.001 is one pixel, 3 three, 100 sixty-four. */
+static void program_point_size_is_clamped_to_1_to_64(void **state)
+{
+	struct host *h = *state;
+	static const struct { float x, y, size; unsigned x0, y0, n; } pt[3] = {
+		{ 10.5f, 10.5f, 0.001f, 10, 10, 1 }, { 30.5f, 10.5f, 3.0f, 29, 9, 3 },
+		{ 32.0f, 48.0f, 100.0f, 0, 16, 64 },
+	};
+	uint32_t in = nv40_vp_src_make(NV40_VP_SRC_INPUT, 0, NV40_VP_SWZ_IDENTITY, 0);
+	uint32_t code[3][4];
+
+	fp_upload(h, FP_AT, fp_col0, 4);
+	fb_state(h, 0, DST_AT);
+	host_vp_insn(code[0], NV40_VP_VEC_MOV, NV40_VP_OUT_POS, 0xf, in, in, 0, 0, 0);
+	host_vp_insn(code[1], NV40_VP_VEC_MOV, NV40_VP_OUT_PSZ, 0x8, in, in, 1, 0, 0);
+	host_vp_insn(code[2], NV40_VP_VEC_MOV, NV40_VP_OUT_COL0, 0xf, in, in, 3, 0, 1);
+	vp_upload(h, 0, 70, (const uint32_t (*)[4])code, 3);
+	m1(h, 0, NV_CURIE_VP_START_FROM_ID, 70);
+	m1(h, 0, NV_CURIE_VP_ATTRIB_EN, 0xb);
+	m1(h, 0, NV_CURIE_VP_RESULT_EN, NV40_VP_RESULT_COL0 | NV40_VP_RESULT_PSZ);
+	m1(h, 0, NV_CURIE_POINT_SIZE, fu(8.0f));            /* not the size drawn */
+	for (unsigned i = 0; i < 3; i++) {
+		fill32(h, DST_AT, RT_W * RT_H, 0);
+		m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_POINTS);
+		attr4(h, 0, 3, 1, 1, 1, 1);
+		attr4(h, 0, 1, pt[i].size, 0, 0, 1);
+		attr4(h, 0, 0, pt[i].x, pt[i].y, 0.5f, 1);
+		m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+		run(h, 0);
+		assert_int_equal(trapped(h), 0);
+		for (unsigned y = 0; y < RT_H; y++)
+			for (unsigned x = 0; x < RT_W; x++) {
+				int on = x >= pt[i].x0 && x < pt[i].x0 + pt[i].n &&
+					 y >= pt[i].y0 && y < pt[i].y0 + pt[i].n;
+				if (px(h, x, y) != (on ? 0xffffffffu : 0))
+					fail_msg("size %g: (%u,%u) = %08x, want %d", (double)pt[i].size,
+						 x, y, px(h, x, y), on);
+			}
+	}
+}
+
 /* Stencil REPLACE where a quad drew, then EQUAL lets a full-screen quad
  * through only there; alpha test GREATER against ALPHA_FUNC_REF / 255. */
 static void stencil_and_alpha_tests_select_fragments(void **state)
@@ -1278,6 +1320,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(line_strip_lights_its_pixels, setup, teardown),
 		cmocka_unit_test_setup_teardown(stippled_line_follows_its_pattern, setup, teardown),
 		cmocka_unit_test_setup_teardown(points_are_squares_of_point_size, setup, teardown),
+		cmocka_unit_test_setup_teardown(program_point_size_is_clamped_to_1_to_64, setup, teardown),
 		cmocka_unit_test_setup_teardown(stencil_and_alpha_tests_select_fragments, setup, teardown),
 		cmocka_unit_test_setup_teardown(flat_shading_takes_the_provoking_vertex, setup, teardown),
 		cmocka_unit_test_setup_teardown(polygon_offset_wins_the_coplanar_depth_test, setup, teardown),
