@@ -155,6 +155,7 @@ struct draw_tri_job {
 	int x0, x1, y0, y1;           /* pixels it may touch, clipped */
 	int qx0, qy0;                 /* quad-aligned origin of E0 */
 	int front;
+	int stipple;                  /* polygon stipple applies: a filled polygon's */
 	float zoff;
 	int64_t A[3], B[3], E0[3];    /* edge functions at (qx0, qy0), steps */
 	float fx0, fy0, z0;           /* vertex 0: planes are relative to it */
@@ -174,15 +175,17 @@ struct draw_lane {
 };
 
 /* Rasterise a window-space triangle; front: its facing (1 front, 0 back);
- * zoff: polygon offset added to every fragment's depth.  With fragment
- * threads (bands.c) the work is queued and done by the end of the draw. */
+ * fill: part of a filled polygon, not of a line or point (the polygon
+ * stipple applies); zoff: polygon offset added to every fragment's depth.
+ * With fragment threads (bands.c) the work is queued and done by the end of
+ * the draw. */
 void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		    const struct draw_svtx *a, const struct draw_svtx *b,
-		    const struct draw_svtx *c, int front, float zoff);
+		    const struct draw_svtx *c, int front, int fill, float zoff);
 /* The triangle's setup into j; 0 when it covers nothing. */
 int sim_raster_setup(const struct draw_setup *d, const struct draw_svtx *a,
-		     const struct draw_svtx *b, const struct draw_svtx *c, int front, float zoff,
-		     struct draw_tri_job *j);
+		     const struct draw_svtx *b, const struct draw_svtx *c, int front, int fill,
+		     float zoff, struct draw_tri_job *j);
 /* The part of j in rows [ylo, yhi) (even: quads are never split) through
  * the fragment program and the ROP with lane l's scratch. */
 void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struct draw_tri_job *j,

@@ -261,7 +261,7 @@ void sim_draw_tri_edges(struct sim *s, struct sim_grctx *g, struct draw_setup *d
 	} else {
 		float zoff = d->poly_offset_fill ? prim_offset(d, &sv[0], &sv[1], &sv[2]) : 0.0f;
 		for (unsigned i = 1; i + 1 < n; i++)
-			sim_raster_tri(s, g, d, &sv[0], &sv[i], &sv[i + 1], front, zoff);
+			sim_raster_tri(s, g, d, &sv[0], &sv[i], &sv[i + 1], front, 1, zoff);
 	}
 }
 
@@ -300,8 +300,8 @@ static void prim_line_rect(struct sim *s, struct sim_grctx *g, struct draw_setup
 	c[1].x += ox; c[1].y += oy;
 	c[2].x += ox; c[2].y += oy;
 	c[3].x -= ox; c[3].y -= oy;
-	sim_raster_tri(s, g, d, &c[0], &c[1], &c[2], front, zoff);
-	sim_raster_tri(s, g, d, &c[0], &c[2], &c[3], front, zoff);
+	sim_raster_tri(s, g, d, &c[0], &c[1], &c[2], front, 0, zoff);
+	sim_raster_tri(s, g, d, &c[0], &c[2], &c[3], front, 0, zoff);
 }
 
 /* GL's diamond-exit rule at one end of a line, along its major axis u (w
@@ -407,8 +407,8 @@ static void prim_point_win(struct sim *s, struct sim_grctx *g, struct draw_setup
 			c[i].v[k][3] = 1.0f;
 		}
 	}
-	sim_raster_tri(s, g, d, &c[0], &c[1], &c[2], front, zoff);
-	sim_raster_tri(s, g, d, &c[0], &c[2], &c[3], front, zoff);
+	sim_raster_tri(s, g, d, &c[0], &c[1], &c[2], front, 0, zoff);
+	sim_raster_tri(s, g, d, &c[0], &c[2], &c[3], front, 0, zoff);
 }
 
 void sim_draw_line(struct sim *s, struct sim_grctx *g, struct draw_setup *d,

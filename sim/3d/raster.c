@@ -80,8 +80,8 @@ static int raster_stipple(const struct draw_setup *d, int x, int y)
 }
 
 int sim_raster_setup(const struct draw_setup *d, const struct draw_svtx *a,
-		     const struct draw_svtx *b, const struct draw_svtx *c, int front, float zoff,
-		     struct draw_tri_job *j)
+		     const struct draw_svtx *b, const struct draw_svtx *c, int front, int fill,
+		     float zoff, struct draw_tri_job *j)
 {
 	const struct draw_svtx *v[3] = { a, b, c };
 	int64_t X[3], Y[3];
@@ -161,6 +161,7 @@ int sim_raster_setup(const struct draw_setup *d, const struct draw_svtx *a,
 	j->x0 = x0; j->x1 = x1; j->y0 = y0; j->y1 = y1;
 	j->qx0 = qx0; j->qy0 = qy0;
 	j->front = front;
+	j->stipple = fill && d->stipple_enable;
 	j->zoff = zoff;
 	j->fx0 = fx0; j->fy0 = fy0; j->z0 = v[0]->z;
 	return 1;
@@ -225,7 +226,7 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 			m &= rowmask & ((qx >= x0 ? 0x5u : 0) | (qx + 1 < x1 ? 0xau : 0));
 			if (!m)
 				continue;
-			if (d->stipple_enable)
+			if (j->stipple)
 				for (unsigned p = 0; p < 4; p++)
 					if ((m >> p & 1) && !raster_stipple(d, qx + (p & 1), qy + (p >> 1)))
 						m &= ~(1u << p);
@@ -280,11 +281,11 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 
 void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		    const struct draw_svtx *a, const struct draw_svtx *b,
-		    const struct draw_svtx *c, int front, float zoff)
+		    const struct draw_svtx *c, int front, int fill, float zoff)
 {
 	struct draw_tri_job j;
 
-	if (d->broken || !sim_raster_setup(d, a, b, c, front, zoff, &j))
+	if (d->broken || !sim_raster_setup(d, a, b, c, front, fill, zoff, &j))
 		return;
 	if (sim_bands_push(s, g, d, &j))
 		return;

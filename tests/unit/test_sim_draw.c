@@ -1052,6 +1052,52 @@ static void stippled_line_follows_its_pattern(void **state)
 	}
 }
 
+/* The polygon stipple masks filled polygons only: with an all-zero pattern
+ * a filled quad draws nothing, while a line, a point and the edges of a
+ * polygon drawn in LINE mode are whole. */
+static void polygon_stipple_leaves_lines_and_points_alone(void **state)
+{
+	struct host *h = *state;
+	const float c[4] = { 1, 1, 1, 1 };
+	uint32_t zero[32] = { 0 };
+
+	fp_upload(h, FP_AT, fp_col0, 4);
+	fb_state(h, 0, DST_AT);
+	vp_passthrough(h, 0);
+	m1(h, 0, NV_CURIE_LINE_WIDTH, 8);
+	m1(h, 0, NV_CURIE_POINT_SIZE, fu(3.0f));
+	mn(h, 0, NV_CURIE_POLYGON_STIPPLE_PATTERN, 32, zero);
+	m1(h, 0, NV_CURIE_POLYGON_STIPPLE_ENABLE, 1);
+	fill32(h, DST_AT, RT_W * RT_H, 0);
+	quad_at(h, 0, 0, 0, 64, 64, 0.5f, c);
+	m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_LINES);
+	float a[4] = { 4, 5.5f, 0.5f, 1 }, b[4] = { 40, 5.5f, 0.5f, 1 };
+	imm_vertex(h, 0, a, c);
+	imm_vertex(h, 0, b, c);
+	m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_POINTS);
+	float p[4] = { 50.5f, 20.5f, 0.5f, 1 };
+	imm_vertex(h, 0, p, c);
+	m1(h, 0, NV_CURIE_POLYGON_MODE_FRONT, NV40_POLYGON_MODE_LINE);
+	m1(h, 0, NV_CURIE_POLYGON_MODE_BACK, NV40_POLYGON_MODE_LINE);
+	quad_at(h, 0, 10.5f, 30.5f, 30.5f, 50.5f, 0.5f, c);
+	run(h, 0);
+	assert_int_equal(trapped(h), 0);
+	for (unsigned y = 0; y < RT_H; y++)
+		for (unsigned x = 0; x < RT_W; x++) {
+			int line = y == 5 && x >= 4 && x < 40;
+			int point = x >= 49 && x < 52 && y >= 19 && y < 22;
+			int edge = ((y == 30 || y == 50) && x >= 10 && x <= 30) ||
+				   ((x == 10 || x == 30) && y >= 30 && y <= 50);
+			uint32_t v = px(h, x, y);
+			if (line || point)
+				assert_int_equal(v, 0xffffffffu);
+			else if (!edge)
+				assert_int_equal(v, 0);
+		}
+	assert_int_equal(px(h, 20, 30), 0xffffffffu);     /* edges, away from corners */
+	assert_int_equal(px(h, 30, 40), 0xffffffffu);
+}
+
 /* POINT_SIZE 4 at (10, 10): the 4x4 pixels around it. */
 static void points_are_squares_of_point_size(void **state)
 {
@@ -1319,6 +1365,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(fragment_program_is_refetched_when_rebound, setup, teardown),
 		cmocka_unit_test_setup_teardown(line_strip_lights_its_pixels, setup, teardown),
 		cmocka_unit_test_setup_teardown(stippled_line_follows_its_pattern, setup, teardown),
+		cmocka_unit_test_setup_teardown(polygon_stipple_leaves_lines_and_points_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(points_are_squares_of_point_size, setup, teardown),
 		cmocka_unit_test_setup_teardown(program_point_size_is_clamped_to_1_to_64, setup, teardown),
 		cmocka_unit_test_setup_teardown(stencil_and_alpha_tests_select_fragments, setup, teardown),
