@@ -477,12 +477,23 @@ static void draw_line(struct draw_call *c, const struct draw_vtx *a, const struc
 		sim_draw_line(c->s, c->g, d, a, b, pv);
 }
 
+/* Vertices per independent primitive of each type: the line stipple
+ * restarts with each (a line of LINES, a triangle, a quad), else only with
+ * the whole primitive (0: strips and loops of lines, polygons). */
+static const uint8_t draw_stipple_period[NV40_PRIM_POLYGON + 1] = {
+	[NV40_PRIM_LINES] = 2, [NV40_PRIM_TRIANGLES] = 3, [NV40_PRIM_TRIANGLE_STRIP] = 1,
+	[NV40_PRIM_TRIANGLE_FAN] = 1, [NV40_PRIM_QUADS] = 4, [NV40_PRIM_QUAD_STRIP] = 2,
+};
+
 static void draw_assemble(struct draw_call *c, const struct draw_vtx *v)
 {
 	struct sim_draw_state *ds = &c->g->c3d.draw;
 	unsigned n = ds->nverts, ff = DRAW_C(c->g, FLATSHADE_FIRST) & 1;
+	unsigned per = ds->prim <= NV40_PRIM_POLYGON ? draw_stipple_period[ds->prim] : 0;
 	struct draw_vtx h0, h1, h2;
 
+	if (n == 0 || (per && n % per == 0))
+		ds->stipple = 0;
 	switch (ds->prim) {
 	case NV40_PRIM_POINTS: {
 		struct draw_setup *d = draw_get(c);

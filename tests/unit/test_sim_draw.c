@@ -992,17 +992,23 @@ static void fragment_program_is_refetched_when_rebound(void **state)
 	assert_int_equal(px(h, 1, 1), 0xff00ff00u);
 }
 
+/* Lines one pixel wide in the vertex colour over a framebuffer of 0. */
+static void line_state(struct host *h)
+{
+	fp_upload(h, FP_AT, fp_col0, 4);
+	fb_state(h, 0, DST_AT);
+	vp_passthrough(h, 0);
+	m1(h, 0, NV_CURIE_LINE_WIDTH, 8);
+	fill32(h, DST_AT, RT_W * RT_H, 0);
+}
+
 /* A horizontal line one pixel wide along a row of centres. */
 static void line_strip_lights_its_pixels(void **state)
 {
 	struct host *h = *state;
 	const float c[4] = { 1, 1, 1, 1 };
 
-	fp_upload(h, FP_AT, fp_col0, 4);
-	fb_state(h, 0, DST_AT);
-	vp_passthrough(h, 0);
-	m1(h, 0, NV_CURIE_LINE_WIDTH, 8);
-	fill32(h, DST_AT, RT_W * RT_H, 0);
+	line_state(h);
 	m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_LINE_STRIP);
 	float a[4] = { 4, 10.5f, 0.5f, 1 }, b[4] = { 20.5f, 10.5f, 0.5f, 1 }, d[4] = { 20.5f, 30.5f, 0.5f, 1 };
 	imm_vertex(h, 0, a, c);
@@ -1023,6 +1029,38 @@ static void line_strip_lights_its_pixels(void **state)
 	assert_int_equal(px(h, 20, 30), 0);
 }
 
+/* Lines between pixel centres, in all four directions: by the diamond-exit
+ * rule the first pixel is drawn and the last one is not. */
+static void lines_draw_their_first_pixel_not_their_last_either_way(void **state)
+{
+	struct host *h = *state;
+	static const int l[4][4] = {             /* x0 y0 x1 y1 */
+		{ 4, 4, 20, 4 }, { 20, 8, 4, 8 }, { 30, 4, 30, 20 }, { 34, 20, 34, 4 },
+	};
+	const float c[4] = { 1, 1, 1, 1 };
+
+	line_state(h);
+	m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_LINES);
+	for (unsigned i = 0; i < 4; i++) {
+		float a[4] = { l[i][0] + 0.5f, l[i][1] + 0.5f, 0.5f, 1 };
+		float b[4] = { l[i][2] + 0.5f, l[i][3] + 0.5f, 0.5f, 1 };
+		imm_vertex(h, 0, a, c);
+		imm_vertex(h, 0, b, c);
+	}
+	m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+	run(h, 0);
+	assert_int_equal(trapped(h), 0);
+	for (unsigned i = 0; i < 4; i++) {
+		int dx = (l[i][2] > l[i][0]) - (l[i][2] < l[i][0]);
+		int dy = (l[i][3] > l[i][1]) - (l[i][3] < l[i][1]);
+		for (int k = 0; k <= 16; k++) {
+			unsigned x = (unsigned)(l[i][0] + dx * k), y = (unsigned)(l[i][1] + dy * k);
+			if (px(h, x, y) != (k < 16 ? 0xffffffffu : 0))
+				fail_msg("line %u: (%u,%u) = %08x", i, x, y, px(h, x, y));
+		}
+	}
+}
+
 /* LINE_STIPPLE_PATTERN pattern << 16 | (factor - 1), gallium's encoding
  * that Mesa's nv30 passes on: bit i (LSB first) covers pixels
  * [i * factor, (i + 1) * factor) from the line's start. */
@@ -1031,13 +1069,9 @@ static void stippled_line_follows_its_pattern(void **state)
 	struct host *h = *state;
 	const float c[4] = { 1, 1, 1, 1 };
 
-	fp_upload(h, FP_AT, fp_col0, 4);
-	fb_state(h, 0, DST_AT);
-	vp_passthrough(h, 0);
-	m1(h, 0, NV_CURIE_LINE_WIDTH, 8);
+	line_state(h);
 	m1(h, 0, NV_CURIE_LINE_STIPPLE_ENABLE, 1);
 	m1(h, 0, NV_CURIE_LINE_STIPPLE_PATTERN, 0x0f35u << 16 | 1);     /* factor 2 */
-	fill32(h, DST_AT, RT_W * RT_H, 0);
 	m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_LINES);
 	float a[4] = { 0, 5.5f, 0.5f, 1 }, b[4] = { 64, 5.5f, 0.5f, 1 };
 	imm_vertex(h, 0, a, c);
@@ -1061,14 +1095,10 @@ static void polygon_stipple_leaves_lines_and_points_alone(void **state)
 	const float c[4] = { 1, 1, 1, 1 };
 	uint32_t zero[32] = { 0 };
 
-	fp_upload(h, FP_AT, fp_col0, 4);
-	fb_state(h, 0, DST_AT);
-	vp_passthrough(h, 0);
-	m1(h, 0, NV_CURIE_LINE_WIDTH, 8);
+	line_state(h);
 	m1(h, 0, NV_CURIE_POINT_SIZE, fu(3.0f));
 	mn(h, 0, NV_CURIE_POLYGON_STIPPLE_PATTERN, 32, zero);
 	m1(h, 0, NV_CURIE_POLYGON_STIPPLE_ENABLE, 1);
-	fill32(h, DST_AT, RT_W * RT_H, 0);
 	quad_at(h, 0, 0, 0, 64, 64, 0.5f, c);
 	m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_LINES);
 	float a[4] = { 4, 5.5f, 0.5f, 1 }, b[4] = { 40, 5.5f, 0.5f, 1 };
@@ -1096,6 +1126,52 @@ static void polygon_stipple_leaves_lines_and_points_alone(void **state)
 		}
 	assert_int_equal(px(h, 20, 30), 0xffffffffu);     /* edges, away from corners */
 	assert_int_equal(px(h, 30, 40), 0xffffffffu);
+}
+
+/* piglit linestipple's strip and loops: the stipple counter runs on from
+ * line to line of a strip or loop (GL resets it at the primitive's start
+ * and at each line of LINES), one count a fragment along the major axis;
+ * the ends are pixel centres, each shared pixel drawn by the line leaving it. */
+static void line_stipple_counts_on_along_strips_and_loops(void **state)
+{
+	struct host *h = *state;
+	static const struct {
+		uint32_t prim, factor, pattern;
+		unsigned n;
+		int v[4][2];
+	} t[3] = {
+		{ NV40_PRIM_LINE_STRIP, 1, 0x0f8f, 3, { { 0, 6 }, { 24, 6 }, { 24, 30 } } },
+		{ NV40_PRIM_LINE_LOOP, 1, 0x8cef, 4, { { 26, 0 }, { 46, 0 }, { 46, 20 }, { 26, 20 } } },
+		{ NV40_PRIM_LINE_LOOP, 3, 0xf731, 4, { { 0, 35 }, { 63, 35 }, { 63, 36 }, { 0, 36 } } },
+	};
+	const float c[4] = { 1, 1, 1, 1 };
+
+	line_state(h);
+	m1(h, 0, NV_CURIE_LINE_STIPPLE_ENABLE, 1);
+	for (unsigned i = 0; i < 3; i++) {
+		m1(h, 0, NV_CURIE_LINE_STIPPLE_PATTERN, t[i].pattern << 16 | (t[i].factor - 1));
+		fill32(h, DST_AT, RT_W * RT_H, 0);
+		m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, t[i].prim);
+		for (unsigned k = 0; k < t[i].n; k++) {
+			float p[4] = { t[i].v[k][0] + 0.5f, t[i].v[k][1] + 0.5f, 0.5f, 1 };
+			imm_vertex(h, 0, p, c);
+		}
+		m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+		run(h, 0);
+		assert_int_equal(trapped(h), 0);
+		unsigned lines = t[i].prim == NV40_PRIM_LINE_LOOP ? t[i].n : t[i].n - 1;
+		uint32_t frag = 0;
+		for (unsigned l = 0; l < lines; l++) {
+			const int *a = t[i].v[l], *b = t[i].v[(l + 1) % t[i].n];
+			int dx = (b[0] > a[0]) - (b[0] < a[0]), dy = (b[1] > a[1]) - (b[1] < a[1]);
+			for (int x = a[0], y = a[1]; x != b[0] || y != b[1]; x += dx, y += dy, frag++) {
+				int on = t[i].pattern >> ((frag / t[i].factor) & 15) & 1;
+				if (px(h, (unsigned)x, (unsigned)y) != (on ? 0xffffffffu : 0))
+					fail_msg("case %u line %u: (%d,%d) = %08x, want %d", i, l, x, y,
+						 px(h, (unsigned)x, (unsigned)y), on);
+			}
+		}
+	}
 }
 
 /* POINT_SIZE 4 at (10, 10): the 4x4 pixels around it. */
@@ -1364,7 +1440,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(inline_vertex_data_with_primitive_restart, setup, teardown),
 		cmocka_unit_test_setup_teardown(fragment_program_is_refetched_when_rebound, setup, teardown),
 		cmocka_unit_test_setup_teardown(line_strip_lights_its_pixels, setup, teardown),
+		cmocka_unit_test_setup_teardown(lines_draw_their_first_pixel_not_their_last_either_way, setup, teardown),
 		cmocka_unit_test_setup_teardown(stippled_line_follows_its_pattern, setup, teardown),
+		cmocka_unit_test_setup_teardown(line_stipple_counts_on_along_strips_and_loops, setup, teardown),
 		cmocka_unit_test_setup_teardown(polygon_stipple_leaves_lines_and_points_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(points_are_squares_of_point_size, setup, teardown),
 		cmocka_unit_test_setup_teardown(program_point_size_is_clamped_to_1_to_64, setup, teardown),
