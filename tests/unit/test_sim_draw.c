@@ -1315,6 +1315,46 @@ static void flat_shading_takes_the_provoking_vertex(void **state)
 	}
 }
 
+/* piglit clipflat: flat shading survives clipping (the user clip distance
+ * in FOGC.y cuts at x = 20), quads take their last vertex's colour and
+ * polygons their first one's whatever FLATSHADE_FIRST says (Mesa's nv30
+ * reports quads not following the provoking-vertex convention). */
+static void clipped_flat_quads_and_polygons_keep_their_provoking_colour(void **state)
+{
+	struct host *h = *state;
+	const float v[4][2] = { { 4, 4 }, { 40, 4 }, { 40, 40 }, { 4, 40 } };
+	const float col[4][4] = { { 1, 0, 0, 1 }, { 0, 1, 0, 1 }, { 0, 0, 1, 1 }, { 1, 1, 1, 1 } };
+	static const struct { uint32_t prim; uint32_t want; } t[2] = {
+		{ NV40_PRIM_QUADS, 0xffffffffu }, { NV40_PRIM_POLYGON, 0xffff0000u },
+	};
+
+	fp_upload(h, FP_AT, fp_col0, 4);
+	fb_state(h, 0, DST_AT);
+	vp_four(h, 0);
+	m1(h, 0, NV_CURIE_VP_CLIP_PLANES_ENABLE, NV40_VP_CLIP_PLANE(0));
+	m1(h, 0, NV_CURIE_SHADE_MODEL, NV40_SHADE_FLAT);
+	for (unsigned i = 0; i < 4; i++) {
+		m1(h, 0, NV_CURIE_FLATSHADE_FIRST, i & 1);
+		fill32(h, DST_AT, RT_W * RT_H, 0);
+		m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, t[i / 2].prim);
+		for (unsigned k = 0; k < 4; k++) {
+			attr4(h, 0, 3, col[k][0], col[k][1], col[k][2], col[k][3]);
+			attr4(h, 0, 1, 0, 20.0f - v[k][0], 0, 1);
+			attr4(h, 0, 0, v[k][0], v[k][1], 0.5f, 1);
+		}
+		m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+		run(h, 0);
+		assert_int_equal(trapped(h), 0);
+		for (unsigned y = 0; y < RT_H; y++)
+			for (unsigned x = 0; x < RT_W; x++) {
+				int in = x >= 4 && x < 20 && y >= 4 && y < 40;
+				if (px(h, x, y) != (in ? t[i / 2].want : 0))
+					fail_msg("prim %u first %u: (%u,%u) = %08x", t[i / 2].prim, i & 1,
+						 x, y, px(h, x, y));
+			}
+	}
+}
+
 /* Polygon offset pulls a coplanar second surface in front under LESS. */
 static void polygon_offset_wins_the_coplanar_depth_test(void **state)
 {
@@ -1448,6 +1488,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(program_point_size_is_clamped_to_1_to_64, setup, teardown),
 		cmocka_unit_test_setup_teardown(stencil_and_alpha_tests_select_fragments, setup, teardown),
 		cmocka_unit_test_setup_teardown(flat_shading_takes_the_provoking_vertex, setup, teardown),
+		cmocka_unit_test_setup_teardown(clipped_flat_quads_and_polygons_keep_their_provoking_colour, setup, teardown),
 		cmocka_unit_test_setup_teardown(polygon_offset_wins_the_coplanar_depth_test, setup, teardown),
 		cmocka_unit_test_setup_teardown(hostile_vertices_trap_or_draw_nothing_but_never_crash, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_65535_vertex_batch_completes, setup, teardown),
