@@ -6,9 +6,11 @@
 #include "glx/shim.h"
 
 #include <errno.h>
-#include <string.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <drm.h>
 #include <nouveau_drm.h>
@@ -195,6 +197,19 @@ static uint8_t *ntfy_at(struct chan *ch, uint32_t handle, uint64_t off, unsigned
 	return NULL;
 }
 
+/* The words of push range p in the client's mapping of its buffer (n of
+ * them), NULL when the range is not inside one. */
+static const uint8_t *push_words(struct drm_file *f, const struct drm_nouveau_gem_pushbuf_bo *b,
+				 const struct drm_nouveau_gem_pushbuf_push *p, uint32_t *n)
+{
+	struct gem *g = gem_find(f, b[p->bo_index].handle);
+	const uint8_t *m = g ? nvc_bo_map(g->bo) : NULL;
+	if (!m || p->offset > nvc_bo_size(g->bo) || p->length > nvc_bo_size(g->bo) - p->offset)
+		return NULL;
+	*n = (uint32_t)(p->length / 4);
+	return m + p->offset;
+}
+
 /* The channel is lost: nothing of this submission will run, and Mesa polls
  * its fence and query words in memory with no ioctl that could fail, so it
  * would wait forever.  Write what the card would have written (fence
@@ -206,12 +221,10 @@ static void lost_complete(struct chan *ch, const struct drm_nouveau_gem_pushbuf_
 {
 	uint32_t fence_off = 0;
 	for (unsigned k = 0; k < nr_push; k++) {
-		struct gem *g = gem_find(f, b[p[k].bo_index].handle);
-		const uint8_t *m = g ? nvc_bo_map(g->bo) : NULL;
-		if (!m || p[k].offset > nvc_bo_size(g->bo) || p[k].length > nvc_bo_size(g->bo) - p[k].offset)
+		uint32_t n;
+		const uint8_t *w = push_words(f, b, &p[k], &n);
+		if (!w)
 			continue;
-		const uint8_t *w = m + p[k].offset;
-		uint32_t n = (uint32_t)(p[k].length / 4);
 		for (uint32_t i = 0; i < n;) {
 			struct nv_cmd c = nv_cmd_decode(nv_rd32le(w + 4 * i));
 			i++;
@@ -235,6 +248,23 @@ static void lost_complete(struct chan *ch, const struct drm_nouveau_gem_pushbuf_
 			}
 		}
 	}
+}
+
+/* NVD_DRM_DUMP: the push ranges' words as they are, appended (the file is
+ * opened each time: a program may close every descriptor it did not open). */
+static void dump_push(struct drm_file *f, const struct drm_nouveau_gem_pushbuf_bo *b,
+		      const struct drm_nouveau_gem_pushbuf_push *p, unsigned nr_push)
+{
+	int fd = real.open(shim_dump, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	for (unsigned k = 0; k < nr_push; k++) {
+		uint32_t n;
+		const uint8_t *w = push_words(f, b, &p[k], &n);
+		if (w)
+			(void)!write(fd, w, (size_t)n * 4);
+	}
+	real.close(fd);
 }
 
 /* GEM_PUSHBUF: libdrm's buffer list, push ranges and relocations become one
@@ -292,6 +322,8 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 		rel[i] = (struct nvc_reloc){ rl[i].reloc_bo_index, rl[i].reloc_bo_offset, rl[i].bo_index,
 					     rl[i].flags, rl[i].data, rl[i].vor, rl[i].tor };
 	}
+	if (shim_dump)
+		dump_push(f, b, p, rq->nr_push);
 	struct nvc_submission s = { refs, rq->nr_buffers, push, rq->nr_push, rel, rq->nr_relocs };
 	uint32_t fence;
 	if ((r = nvc_submit(ch->ch, &s, &fence)) < 0) {

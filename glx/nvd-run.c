@@ -21,7 +21,8 @@ static void usage(FILE *f)
 		"                      $XDG_RUNTIME_DIR/nvd/socket otherwise)\n"
 		"  -h, --help          this text\n\n"
 		"Environment: NVD_DRM_LIB overrides the interposer's path; NVD_DRM_DEBUG=1 logs\n"
-		"every DRM call; NVD_DRM_SYNC=1 waits for each submission and reports refusals.\n");
+		"every DRM call; NVD_DRM_SYNC=1 waits for each submission and reports refusals;\n"
+		"NVD_DRM_DUMP=FILE appends every push buffer submitted to FILE (for nvd-decode).\n");
 }
 
 /* <dir of this executable>/../lib/libnvd-drm.so */

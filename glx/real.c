@@ -8,6 +8,7 @@
 
 struct real real;
 int shim_debug;
+const char *shim_dump;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -32,6 +33,8 @@ static void resolve(void)
 #undef R
 	const char *d = getenv("NVD_DRM_DEBUG");
 	shim_debug = d && *d && strcmp(d, "0") != 0;
+	const char *dump = getenv("NVD_DRM_DUMP");
+	shim_dump = dump && *dump ? dump : NULL;
 }
 
 void shim_init(void)

@@ -134,6 +134,10 @@ int kms_get_cap(struct drm_file *f, void *drm_get_cap);
 
 /* Debug log: NVD_DRM_DEBUG=1 prints every ioctl to stderr. */
 extern int shim_debug;
+/* NVD_DRM_DUMP=FILE: every push range a submission runs is appended to FILE
+ * as it leaves the client (little-endian words, before nvd's relocations),
+ * for nvd-decode. */
+extern const char *shim_dump;
 void shim_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

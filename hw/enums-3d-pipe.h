@@ -83,6 +83,8 @@ enum { NV40_FRONT_FACE_CW = 0x0900, NV40_FRONT_FACE_CCW = 0x0901 };
 #define NV40_VP_RESULT_COL1        (1u << 1)
 #define NV40_VP_RESULT_BFC0        (1u << 2)
 #define NV40_VP_RESULT_BFC1        (1u << 3)
+#define NV40_VP_RESULT_COL(i)      (NV40_VP_RESULT_COL0 << (i))
+#define NV40_VP_RESULT_BFC(i)      (NV40_VP_RESULT_BFC0 << (i))
 #define NV40_VP_RESULT_FOGC        (1u << 4)
 #define NV40_VP_RESULT_PSZ         (1u << 5)
 #define NV40_VP_RESULT_CLIP(i)     (1u << (6 + (i)))

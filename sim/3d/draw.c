@@ -18,7 +18,8 @@
  *  - The vertex program's outputs reach the fragment program by a fixed
  *    routing: COL0/COL1 (BFC0/BFC1 for back faces with two-sided colour),
  *    FOGC, TC0-7 -> FP inputs COL0, COL1, FOGC, TC0-7, when VP_RESULT_EN
- *    enables them; inputs not routed read (0, 0, 0, 1).  The raw "output
+ *    enables them (a colour input when its front or, two-sided, its back
+ *    output is on); inputs not routed read (0, 0, 0, 1).  The raw "output
  *    routing" words 0x1fc4-0x1fd4 are the constants Mesa writes at init and
  *    are not interpreted.
  *  - ENGINE bit 8 (Mesa's 0x103 for the blit and swtnl) = window-space
@@ -214,12 +215,16 @@ static void draw_varyings(struct sim_grctx *g, struct draw_setup *d)
 	uint32_t r = d->result_en = DRAW_C(g, VP_RESULT_EN);
 	unsigned n = 0;
 
-	if (r & NV40_VP_RESULT_COL0)
-		d->vary[n++] = (struct draw_vary){ NV40_FPI_COL0, NV40_VPO_COL0,
-			d->two_side && (r & NV40_VP_RESULT_BFC0) ? NV40_VPO_BFC0 : NV40_VPO_COL0, d->flat };
-	if (r & NV40_VP_RESULT_COL1)
-		d->vary[n++] = (struct draw_vary){ NV40_FPI_COL1, NV40_VPO_COL1,
-			d->two_side && (r & NV40_VP_RESULT_BFC1) ? NV40_VPO_BFC1 : NV40_VPO_COL1, d->flat };
+	/* colour i: the front output, or with two-sided colour the back one on
+	 * back faces; either alone feeds the input (a program may write only
+	 * gl_BackColor: Mesa's VP_RESULT_EN then has BFC0 without COL0) */
+	for (unsigned i = 0; i < 2; i++) {
+		int front = !!(r & NV40_VP_RESULT_COL(i));
+		int back = d->two_side && (r & NV40_VP_RESULT_BFC(i));
+		if (front || back)
+			d->vary[n++] = (struct draw_vary){ NV40_FPI_COL0 + i, NV40_VPO_COL0 + i,
+				back ? NV40_VPO_BFC0 + i : NV40_VPO_COL0 + i, d->flat };
+	}
 	if (r & NV40_VP_RESULT_FOGC)
 		d->vary[n++] = (struct draw_vary){ NV40_FPI_FOGC, NV40_VPO_FOGC, NV40_VPO_FOGC, 0 };
 	for (unsigned i = 0; i < 8; i++)
@@ -472,12 +477,23 @@ static void draw_line(struct draw_call *c, const struct draw_vtx *a, const struc
 		sim_draw_line(c->s, c->g, d, a, b, pv);
 }
 
+/* Vertices per independent primitive of each type: the line stipple
+ * restarts with each (a line of LINES, a triangle, a quad), else only with
+ * the whole primitive (0: strips and loops of lines, polygons). */
+static const uint8_t draw_stipple_period[NV40_PRIM_POLYGON + 1] = {
+	[NV40_PRIM_LINES] = 2, [NV40_PRIM_TRIANGLES] = 3, [NV40_PRIM_TRIANGLE_STRIP] = 1,
+	[NV40_PRIM_TRIANGLE_FAN] = 1, [NV40_PRIM_QUADS] = 4, [NV40_PRIM_QUAD_STRIP] = 2,
+};
+
 static void draw_assemble(struct draw_call *c, const struct draw_vtx *v)
 {
 	struct sim_draw_state *ds = &c->g->c3d.draw;
 	unsigned n = ds->nverts, ff = DRAW_C(c->g, FLATSHADE_FIRST) & 1;
+	unsigned per = ds->prim <= NV40_PRIM_POLYGON ? draw_stipple_period[ds->prim] : 0;
 	struct draw_vtx h0, h1, h2;
 
+	if (n == 0 || (per && n % per == 0))
+		ds->stipple = 0;
 	switch (ds->prim) {
 	case NV40_PRIM_POINTS: {
 		struct draw_setup *d = draw_get(c);

@@ -4,6 +4,7 @@
 #ifndef NV_SIM_3D_PIPE_H
 #define NV_SIM_3D_PIPE_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -144,6 +145,15 @@ void sim_draw_point(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		    const struct draw_vtx *a);
 
 /* ---- raster.c ---- */
+/* Window positions reach the rasteriser snapped to 1/256 pixel. */
+#define DRAW_SUB_BITS 8
+#define DRAW_SUB_ONE  (1 << DRAW_SUB_BITS)
+
+static inline float draw_snap(float v)
+{
+	return rintf(v * DRAW_SUB_ONE) / DRAW_SUB_ONE;
+}
+
 /* A plane through a triangle: value at vertex 0 and steps per pixel. */
 struct draw_plane {
 	float a0, dx, dy;
@@ -155,6 +165,7 @@ struct draw_tri_job {
 	int x0, x1, y0, y1;           /* pixels it may touch, clipped */
 	int qx0, qy0;                 /* quad-aligned origin of E0 */
 	int front;
+	int stipple;                  /* polygon stipple applies: a filled polygon's */
 	float zoff;
 	int64_t A[3], B[3], E0[3];    /* edge functions at (qx0, qy0), steps */
 	float fx0, fy0, z0;           /* vertex 0: planes are relative to it */
@@ -173,16 +184,25 @@ struct draw_lane {
 	int fail;
 };
 
-/* Rasterise a window-space triangle; front: its facing (1 front, 0 back);
- * zoff: polygon offset added to every fragment's depth.  With fragment
- * threads (bands.c) the work is queued and done by the end of the draw. */
+/* How a triangle is rasterised: front, its facing (1 front, 0 back); fill:
+ * part of a filled polygon, not of a line or point (the polygon stipple
+ * applies); zoff: polygon offset added to every fragment's depth; the pixels
+ * [x0, x1) x [y0, y1) it may touch, inside the draw's rectangle. */
+struct draw_raster {
+	int front, fill;
+	float zoff;
+	int x0, y0, x1, y1;
+};
+
+/* Rasterise a window-space triangle as r says.  With fragment threads
+ * (bands.c) the work is queued and done by the end of the draw. */
 void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		    const struct draw_svtx *a, const struct draw_svtx *b,
-		    const struct draw_svtx *c, int front, float zoff);
+		    const struct draw_svtx *c, const struct draw_raster *r);
 /* The triangle's setup into j; 0 when it covers nothing. */
 int sim_raster_setup(const struct draw_setup *d, const struct draw_svtx *a,
-		     const struct draw_svtx *b, const struct draw_svtx *c, int front, float zoff,
-		     struct draw_tri_job *j);
+		     const struct draw_svtx *b, const struct draw_svtx *c,
+		     const struct draw_raster *r, struct draw_tri_job *j);
 /* The part of j in rows [ylo, yhi) (even: quads are never split) through
  * the fragment program and the ROP with lane l's scratch. */
 void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struct draw_tri_job *j,

@@ -15,7 +15,11 @@
 #define CLIP_W_EPS   1e-7f
 #define CLIP_PLANES  13
 #define CLIP_MAXV    (3 + CLIP_PLANES)
+/* the point sizes the hardware draws, whatever POINT_SIZE or the vertex
+ * program's PSZ ask (Mesa's nv30 reports these as its range) */
+#define PRIM_POINT_MIN 1.0f
 #define PRIM_POINT_MAX 64.0f
+#define PRIM_LINE_MAX  1048576.0f   /* longer (window units): not drawn */
 
 static float prim_dist(const struct draw_setup *d, unsigned p, const struct draw_vtx *v)
 {
@@ -174,9 +178,16 @@ static float prim_offset(const struct draw_setup *d, const struct draw_svtx *a,
 }
 
 static void prim_line_win(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
-			  const struct draw_svtx *a, const struct draw_svtx *b, int front, float zoff);
+			  const struct draw_svtx *a, const struct draw_svtx *b,
+			  const struct draw_raster *r);
 static void prim_point_win(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
-			   const struct draw_svtx *a, float size, int front, float zoff);
+			   const struct draw_svtx *a, float size, const struct draw_raster *r);
+
+/* A primitive rasterised over the draw's whole pixel rectangle. */
+static struct draw_raster prim_raster(const struct draw_setup *d, int front, int fill, float zoff)
+{
+	return (struct draw_raster){ front, fill, zoff, d->cx0, d->cy0, d->cx1, d->cy1 };
+}
 
 void sim_draw_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		  const struct draw_vtx *a, const struct draw_vtx *b, const struct draw_vtx *c,
@@ -246,19 +257,21 @@ void sim_draw_tri_edges(struct sim *s, struct sim_grctx *g, struct draw_setup *d
 		 * offset of the polygon they belong to when LINE / POINT offset is on */
 		unsigned on = mode == NV40_POLYGON_MODE_LINE ? d->poly_offset_line
 							     : d->poly_offset_point;
-		float zoff = on ? prim_offset(d, &sv[0], &sv[1], &sv[2]) : 0.0f;
+		struct draw_raster r = prim_raster(d, front, 0,
+						   on ? prim_offset(d, &sv[0], &sv[1], &sv[2]) : 0.0f);
 		for (unsigned i = 0; i < n; i++) {
 			if (!ef[which][i])
 				continue;
 			if (mode == NV40_POLYGON_MODE_LINE)
-				prim_line_win(s, g, d, &sv[i], &sv[(i + 1) % n], front, zoff);
+				prim_line_win(s, g, d, &sv[i], &sv[(i + 1) % n], &r);
 			else
-				prim_point_win(s, g, d, &sv[i], d->point_size, front, zoff);
+				prim_point_win(s, g, d, &sv[i], d->point_size, &r);
 		}
 	} else {
-		float zoff = d->poly_offset_fill ? prim_offset(d, &sv[0], &sv[1], &sv[2]) : 0.0f;
+		struct draw_raster r = prim_raster(d, front, 1, d->poly_offset_fill ?
+						   prim_offset(d, &sv[0], &sv[1], &sv[2]) : 0.0f);
 		for (unsigned i = 1; i + 1 < n; i++)
-			sim_raster_tri(s, g, d, &sv[0], &sv[i], &sv[i + 1], front, zoff);
+			sim_raster_tri(s, g, d, &sv[0], &sv[i], &sv[i + 1], &r);
 	}
 }
 
@@ -278,49 +291,47 @@ static void prim_line_at(const struct draw_setup *d, const struct draw_svtx *a,
 	o->x = x; o->y = y; o->z = z; o->q = q;
 }
 
-/* A line of width w as the parallelogram around it, widened along the
- * minor axis: covers the columns (x-major) whose centres lie between the
- * ends, w pixels each. */
+/* A line of width w as the parallelogram around it, widened along the minor
+ * axis (xmaj: x is the major one): covers the columns (rows when y-major)
+ * whose centres lie in [min, max) of its ends, w pixels each. */
 static void prim_line_rect(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
-			   const struct draw_svtx *a, const struct draw_svtx *b, int front, float zoff)
+			   const struct draw_svtx *a, const struct draw_svtx *b, int xmaj,
+			   const struct draw_raster *r)
 {
 	struct draw_svtx c[4];
-	float dx = b->x - a->x, dy = b->y - a->y, h = d->line_width * 0.5f;
-	float ox = 0.0f, oy = 0.0f;
+	float h = d->line_width * 0.5f, ox = xmaj ? 0.0f : h, oy = xmaj ? h : 0.0f;
 
-	if (!(fabsf(dx) >= fabsf(dy)))
-		ox = h;
-	else
-		oy = h;
 	c[0] = *a; c[1] = *a; c[2] = *b; c[3] = *b;
 	c[0].x -= ox; c[0].y -= oy;
 	c[1].x += ox; c[1].y += oy;
 	c[2].x += ox; c[2].y += oy;
 	c[3].x -= ox; c[3].y -= oy;
-	sim_raster_tri(s, g, d, &c[0], &c[1], &c[2], front, zoff);
-	sim_raster_tri(s, g, d, &c[0], &c[2], &c[3], front, zoff);
+	sim_raster_tri(s, g, d, &c[0], &c[1], &c[2], r);
+	sim_raster_tri(s, g, d, &c[0], &c[2], &c[3], r);
 }
 
 /* GL's diamond-exit rule at one end of a line, along its major axis u (w
  * the minor one, dir the sign of travel): the pixel an end lies in is drawn
  * when the line leaves that pixel's diamond |du| + |dw| < 1/2.  The
- * parallelogram covers a column when its centre lies between the ends, so an
- * end past the centre but inside the diamond moves: a start back to the
- * column's near edge (drawn), an end back to it too (not drawn).  Returns the
- * new major coordinate, or u itself. */
+ * parallelogram covers the columns whose centres lie in [min, max) of its
+ * ends as the rasteriser snaps them, so an end inside the diamond moves to
+ * its column's near edge where that rule errs: past the centre (a start is
+ * then drawn, an end not), or on it when travelling towards smaller u.
+ * Returns the new major coordinate, or u itself. */
 static float prim_diamond(float u, float w, float dir)
 {
-	float fu = u - floorf(u) - 0.5f, fw = w - floorf(w) - 0.5f;
+	float fu = u - floorf(u) - 0.5f, fw = w - floorf(w) - 0.5f, su = draw_snap(u);
+	int on_centre = su - floorf(su) == 0.5f;
 
-	if (fu * dir > 0.0f && fabsf(fu) + fabsf(fw) < 0.5f)
+	if ((fu * dir > 0.0f || (on_centre && dir < 0.0f)) && fabsf(fu) + fabsf(fw) < 0.5f)
 		return floorf(u) + 0.5f - 0.5f * dir;
 	return u;
 }
 
 /* Both ends by the diamond-exit rule: t0, t1 the line's new ends as
- * fractions of a-b. */
-static void prim_line_ends(const struct draw_svtx *a, const struct draw_svtx *b, float *t0,
-			   float *t1)
+ * fractions of a-b; returns whether x is the major axis. */
+static int prim_line_ends(const struct draw_svtx *a, const struct draw_svtx *b, float *t0,
+			  float *t1)
 {
 	float dx = b->x - a->x, dy = b->y - a->y;
 	int xmaj = fabsf(dx) >= fabsf(dy);
@@ -330,63 +341,92 @@ static void prim_line_ends(const struct draw_svtx *a, const struct draw_svtx *b,
 
 	*t0 = 0.0f;
 	*t1 = 1.0f;
-	if (!(fabsf(du) > 0.0f))
-		return;
-	*t0 = (prim_diamond(ua, wa, dir) - ua) / du;
-	*t1 = (prim_diamond(ub, wb, dir) - ua) / du;
+	if (fabsf(du) > 0.0f) {
+		*t0 = (prim_diamond(ua, wa, dir) - ua) / du;
+		*t1 = (prim_diamond(ub, wb, dir) - ua) / du;
+	}
+	return xmaj;
 }
 
-/* Stippled: the line in pieces one pixel long along its major axis, each
- * drawn when its pattern bit (counted from the line's start, `factor`
- * pixels per bit) is set.  Varyings interpolate along the line. */
-static void prim_line_stippled(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
-			       const struct draw_svtx *a, const struct draw_svtx *b, int front,
-			       float zoff)
+/* Is fragment k of a line lit, the stipple counter at `count` before it? */
+static int prim_line_lit(const struct draw_setup *d, uint32_t count, uint32_t k)
 {
-	float dx = b->x - a->x, dy = b->y - a->y;
-	float len = fmaxf(fabsf(dx), fabsf(dy));
-	struct draw_svtx p0, p1;
+	return d->line_pattern >> (((count + k) / d->line_factor) & 15) & 1;
+}
 
-	if (!(len > 0.0f) || len > 65536.0f)
+/* The stippled line a-b (ends already by the diamond rule): fragment k of
+ * its columns, counted in the direction of travel, has the pattern bit of
+ * the stipple counter + k (`factor` fragments a bit); the counter runs on
+ * from the primitive's earlier lines (g->c3d.draw.stipple, draw.c resets
+ * it).  Each run of lit columns is the whole line's parallelogram kept to
+ * those columns, so it covers what the unstippled line covers there. */
+static void prim_line_stippled(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
+			       const struct draw_svtx *a, const struct draw_svtx *b, int xmaj,
+			       const struct draw_raster *r)
+{
+	float ua = draw_snap(xmaj ? a->x : a->y), ub = draw_snap(xmaj ? b->x : b->y);
+	float c0 = ceilf(fminf(ua, ub) - 0.5f), c1 = ceilf(fmaxf(ua, ub) - 0.5f);
+
+	if (!(c1 > c0) || c1 - c0 > PRIM_LINE_MAX)
 		return;
-	unsigned n = (unsigned)ceilf(len);
-	for (unsigned i = 0; i < n; i++) {
-		if (!(d->line_pattern >> ((i / d->line_factor) & 15) & 1))
+	uint32_t n = (uint32_t)(c1 - c0), *count = &g->c3d.draw.stipple, start = *count;
+	*count += n;
+	/* column of fragment k: c0 + k, or c1 - 1 - k travelling backwards */
+	int back = ub < ua;
+	float lo = (float)(xmaj ? r->x0 : r->y0), hi = (float)(xmaj ? r->x1 : r->y1);
+	float kmin = fmaxf(0.0f, back ? c1 - hi : lo - c0);
+	float kmax = fminf((float)n, back ? c1 - lo : hi - c0) - 1.0f;
+	if (!(kmin <= kmax))
+		return;
+	for (uint32_t k = (uint32_t)kmin, kend = (uint32_t)kmax; k <= kend; k++) {
+		uint32_t e = k;
+		if (!prim_line_lit(d, start, k))
 			continue;
-		prim_line_at(d, a, b, (float)i / len, &p0);
-		prim_line_at(d, a, b, fminf((float)(i + 1) / len, 1.0f), &p1);
-		prim_line_rect(s, g, d, &p0, &p1, front, zoff);
+		while (e < kend && prim_line_lit(d, start, e + 1))
+			e++;
+		int cl = (int)(back ? c1 - 1.0f - (float)e : c0 + (float)k), ch = cl + (int)(e - k) + 1;
+		struct draw_raster rr = *r;
+		if (xmaj) {
+			rr.x0 = cl;
+			rr.x1 = ch;
+		} else {
+			rr.y0 = cl;
+			rr.y1 = ch;
+		}
+		prim_line_rect(s, g, d, a, b, xmaj, &rr);
+		k = e;
 	}
 }
 
 static void prim_line_win(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
-			  const struct draw_svtx *a, const struct draw_svtx *b, int front, float zoff)
+			  const struct draw_svtx *a, const struct draw_svtx *b,
+			  const struct draw_raster *r)
 {
 	struct draw_svtx ea = *a, eb = *b;
 	float t0, t1;
+	int xmaj = prim_line_ends(a, b, &t0, &t1);
 
-	prim_line_ends(a, b, &t0, &t1);
 	if (t0 != 0.0f)
 		prim_line_at(d, a, b, t0, &ea);
 	if (t1 != 1.0f)
 		prim_line_at(d, a, b, t1, &eb);
 	if (d->line_stipple)
-		prim_line_stippled(s, g, d, &ea, &eb, front, zoff);
+		prim_line_stippled(s, g, d, &ea, &eb, xmaj, r);
 	else
-		prim_line_rect(s, g, d, &ea, &eb, front, zoff);
+		prim_line_rect(s, g, d, &ea, &eb, xmaj, r);
 }
 
 static void prim_point_win(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
-			   const struct draw_svtx *a, float size, int front, float zoff)
+			   const struct draw_svtx *a, float size, const struct draw_raster *r)
 {
 	struct draw_svtx c[4];
-	float h = size * 0.5f;
 	static const float cs[4][2] = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 } };
 
-	if (!(h > 0.0f))
-		h = 0.5f;
-	if (h > PRIM_POINT_MAX / 2)          /* the hardware's limit Mesa reports */
-		h = PRIM_POINT_MAX / 2;
+	if (!(size >= PRIM_POINT_MIN))       /* also NaN */
+		size = PRIM_POINT_MIN;
+	if (size > PRIM_POINT_MAX)
+		size = PRIM_POINT_MAX;
+	float h = size * 0.5f;
 	for (unsigned i = 0; i < 4; i++) {
 		c[i] = *a;
 		c[i].x = a->x + (cs[i][0] ? h : -h);
@@ -404,8 +444,8 @@ static void prim_point_win(struct sim *s, struct sim_grctx *g, struct draw_setup
 			c[i].v[k][3] = 1.0f;
 		}
 	}
-	sim_raster_tri(s, g, d, &c[0], &c[1], &c[2], front, zoff);
-	sim_raster_tri(s, g, d, &c[0], &c[2], &c[3], front, zoff);
+	sim_raster_tri(s, g, d, &c[0], &c[1], &c[2], r);
+	sim_raster_tri(s, g, d, &c[0], &c[2], &c[3], r);
 }
 
 void sim_draw_line(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
@@ -445,7 +485,8 @@ void sim_draw_line(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 	prim_window(d, &vb, &sb);
 	prim_varyings(d, &va, 0, &sa);
 	prim_varyings(d, &vb, 0, &sb);
-	prim_line_win(s, g, d, &sa, &sb, 1, 0.0f);
+	struct draw_raster r = prim_raster(d, 1, 0, 0.0f);
+	prim_line_win(s, g, d, &sa, &sb, &r);
 }
 
 void sim_draw_point(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
@@ -460,5 +501,6 @@ void sim_draw_point(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		size = a->o[NV40_VPO_PSZ][0];
 	prim_window(d, a, &sa);
 	prim_varyings(d, a, 0, &sa);
-	prim_point_win(s, g, d, &sa, size, 1, 0.0f);
+	struct draw_raster r = prim_raster(d, 1, 0, 0.0f);
+	prim_point_win(s, g, d, &sa, size, &r);
 }

@@ -13,8 +13,6 @@
 
 #include "hw/enums-3d-pipe.h"
 
-#define SUB_BITS  8
-#define SUB_ONE   (1 << SUB_BITS)
 #define RASTER_COORD_MAX 1048576.0f     /* |window coordinate| beyond: dropped */
 
 static void raster_plane(struct draw_plane *p, float fa, float fb, float fc, float ex1, float ey1,
@@ -80,8 +78,8 @@ static int raster_stipple(const struct draw_setup *d, int x, int y)
 }
 
 int sim_raster_setup(const struct draw_setup *d, const struct draw_svtx *a,
-		     const struct draw_svtx *b, const struct draw_svtx *c, int front, float zoff,
-		     struct draw_tri_job *j)
+		     const struct draw_svtx *b, const struct draw_svtx *c,
+		     const struct draw_raster *r, struct draw_tri_job *j)
 {
 	const struct draw_svtx *v[3] = { a, b, c };
 	int64_t X[3], Y[3];
@@ -90,8 +88,8 @@ int sim_raster_setup(const struct draw_setup *d, const struct draw_svtx *a,
 		/* also rejects NaN */
 		if (!(fabsf(v[i]->x) < RASTER_COORD_MAX && fabsf(v[i]->y) < RASTER_COORD_MAX))
 			return 0;
-		X[i] = (int64_t)lrintf(v[i]->x * SUB_ONE);
-		Y[i] = (int64_t)lrintf(v[i]->y * SUB_ONE);
+		X[i] = (int64_t)lrintf(v[i]->x * DRAW_SUB_ONE);
+		Y[i] = (int64_t)lrintf(v[i]->y * DRAW_SUB_ONE);
 	}
 	int64_t area = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
 	if (!area)
@@ -109,10 +107,10 @@ int sim_raster_setup(const struct draw_setup *d, const struct draw_svtx *a,
 		mnx = X[i] < mnx ? X[i] : mnx; mxx = X[i] > mxx ? X[i] : mxx;
 		mny = Y[i] < mny ? Y[i] : mny; mxy = Y[i] > mxy ? Y[i] : mxy;
 	}
-	int x0 = (int)(mnx >> SUB_BITS), x1 = (int)(mxx >> SUB_BITS) + 1;
-	int y0 = (int)(mny >> SUB_BITS), y1 = (int)(mxy >> SUB_BITS) + 1;
-	x0 = x0 < d->cx0 ? d->cx0 : x0; x1 = x1 > d->cx1 ? d->cx1 : x1;
-	y0 = y0 < d->cy0 ? d->cy0 : y0; y1 = y1 > d->cy1 ? d->cy1 : y1;
+	int x0 = (int)(mnx >> DRAW_SUB_BITS), x1 = (int)(mxx >> DRAW_SUB_BITS) + 1;
+	int y0 = (int)(mny >> DRAW_SUB_BITS), y1 = (int)(mxy >> DRAW_SUB_BITS) + 1;
+	x0 = x0 < r->x0 ? r->x0 : x0; x1 = x1 > r->x1 ? r->x1 : x1;
+	y0 = y0 < r->y0 ? r->y0 : y0; y1 = y1 > r->y1 ? r->y1 : y1;
 	if (x0 >= x1 || y0 >= y1)
 		return 0;
 	int qx0 = x0 & ~1, qy0 = y0 & ~1;
@@ -123,10 +121,10 @@ int sim_raster_setup(const struct draw_setup *d, const struct draw_svtx *a,
 		unsigned k = (i + 1) % 3;
 		int64_t dx = X[k] - X[i], dy = Y[k] - Y[i];
 		int topleft = dy < 0 || (dy == 0 && dx > 0);
-		j->E0[i] = -dy * ((int64_t)qx0 * SUB_ONE + SUB_ONE / 2 - X[i]) +
-			   dx * ((int64_t)qy0 * SUB_ONE + SUB_ONE / 2 - Y[i]) - (topleft ? 0 : 1);
-		j->A[i] = -dy * SUB_ONE;       /* one pixel right */
-		j->B[i] = dx * SUB_ONE;        /* one pixel down */
+		j->E0[i] = -dy * ((int64_t)qx0 * DRAW_SUB_ONE + DRAW_SUB_ONE / 2 - X[i]) +
+			   dx * ((int64_t)qy0 * DRAW_SUB_ONE + DRAW_SUB_ONE / 2 - Y[i]) - (topleft ? 0 : 1);
+		j->A[i] = -dy * DRAW_SUB_ONE;       /* one pixel right */
+		j->B[i] = dx * DRAW_SUB_ONE;        /* one pixel down */
 	}
 
 	/* interpolation planes, pixel units, relative to vertex 0: through the
@@ -160,8 +158,9 @@ int sim_raster_setup(const struct draw_setup *d, const struct draw_svtx *a,
 		}
 	j->x0 = x0; j->x1 = x1; j->y0 = y0; j->y1 = y1;
 	j->qx0 = qx0; j->qy0 = qy0;
-	j->front = front;
-	j->zoff = zoff;
+	j->front = r->front;
+	j->stipple = r->fill && d->stipple_enable;
+	j->zoff = r->zoff;
 	j->fx0 = fx0; j->fy0 = fy0; j->z0 = v[0]->z;
 	return 1;
 }
@@ -225,7 +224,7 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 			m &= rowmask & ((qx >= x0 ? 0x5u : 0) | (qx + 1 < x1 ? 0xau : 0));
 			if (!m)
 				continue;
-			if (d->stipple_enable)
+			if (j->stipple)
 				for (unsigned p = 0; p < 4; p++)
 					if ((m >> p & 1) && !raster_stipple(d, qx + (p & 1), qy + (p >> 1)))
 						m &= ~(1u << p);
@@ -280,11 +279,11 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 
 void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		    const struct draw_svtx *a, const struct draw_svtx *b,
-		    const struct draw_svtx *c, int front, float zoff)
+		    const struct draw_svtx *c, const struct draw_raster *r)
 {
 	struct draw_tri_job j;
 
-	if (d->broken || !sim_raster_setup(d, a, b, c, front, zoff, &j))
+	if (d->broken || !sim_raster_setup(d, a, b, c, r, &j))
 		return;
 	if (sim_bands_push(s, g, d, &j))
 		return;

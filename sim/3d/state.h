@@ -18,6 +18,7 @@ struct sim_draw_state {
 	uint32_t attr[NV40_VP_INPUTS][4];     /* constant attribute values */
 	uint32_t vdata[SIM_DRAW_INLINE_MAX];  /* VERTEX_DATA words of a partial vertex */
 	uint32_t vdata_n;
+	uint32_t stipple;             /* line stipple counter: fragments since its reset */
 	/* Post-VP vertices assembly still needs (roles per primitive type, see
 	 * draw.c): the first vertex of fans/loops, the last ones of strips. */
 	uint32_t held[SIM_DRAW_HELD][NV40_VP_OUTPUTS][4];

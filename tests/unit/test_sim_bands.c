@@ -3,7 +3,8 @@
  * buffer and occlusion count, byte for byte.  The scene crosses band
  * borders everywhere: random overlapping triangles (depth tested and
  * written, blended, colours interpolated), a small draw that stays on the
- * worker, a full-screen one, a query read between draws. */
+ * worker, a wide stippled line loop, a full-screen one, a query read
+ * between draws. */
 #include "sim-host.h"
 #include "hw/enums-3d.h"
 #include "hw/enums-3d-pipe.h"
@@ -155,6 +156,19 @@ static void scene(struct host *h)
 	vertex(h, 31.0f, 19.75f, 0.0f, g);
 	vertex(h, 49.5f, 20.5f, 0.0f, g);
 	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+
+	/* a wide stippled loop across the bands: pieces kept to columns */
+	const float y[4] = { 0.9f, 0.8f, 0.1f, 0.7f };
+	m1(h, NV_CURIE_LINE_WIDTH, 3 * NV40_LINE_WIDTH_FRAC);
+	m1(h, NV_CURIE_LINE_STIPPLE_ENABLE, 1);
+	m1(h, NV_CURIE_LINE_STIPPLE_PATTERN, 0x3c6du << 16 | 1);
+	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_LINE_LOOP);
+	vertex(h, 5.25f, 3.5f, 0.25f, y);
+	vertex(h, 150.75f, 40.0f, 0.25f, y);
+	vertex(h, 120.5f, 115.25f, 0.25f, y);
+	vertex(h, 12.0f, 90.75f, 0.25f, y);
+	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+	m1(h, NV_CURIE_LINE_STIPPLE_ENABLE, 0);
 
 	/* a full-screen quad half behind what is there */
 	const float w[4] = { 1.0f, 1.0f, 1.0f, 0.5f };

@@ -857,6 +857,49 @@ static void culling_and_two_sided_colour_follow_the_winding(void **state)
 	}
 }
 
+/* A program that writes only a back colour (gl_BackColor alone: Mesa's
+ * VP_RESULT_EN has BFCn without COLn): with two-sided colour on, back faces
+ * read it through the colour input; front faces, or two-sided colour off,
+ * read the unwritten front output (0, 0, 0, 1). */
+static void back_colour_alone_reaches_back_faces(void **state)
+{
+	struct host *h = *state;
+	const float cw[3][2] = { { 4, 4 }, { 30, 4 }, { 4, 30 } };      /* clockwise: a back face */
+	static const unsigned bfc[2] = { NV40_VP_OUT_BFC0, NV40_VP_OUT_BFC1 };
+	uint32_t in = nv40_vp_src_make(NV40_VP_SRC_INPUT, 0, NV40_VP_SWZ_IDENTITY, 0);
+	uint32_t code[2][4];
+
+	fb_state(h, 0, DST_AT);
+	m1(h, 0, NV_CURIE_FRONT_FACE, NV40_FRONT_FACE_CCW);
+	for (unsigned i = 0; i < 2; i++) {
+		/* mov r0, i[col0 + i]; end */
+		uint32_t fp[4] = { 0x01001e01 | (NV40_FPI_COL0 + i) << 13, 0x1c9dc801, 0x0001c800,
+				   0x0001c800 };
+		fp_upload(h, FP_AT, fp, 4);
+		m1(h, 0, NV_CURIE_FP_ACTIVE_PROGRAM, FP_AT | NV40_FP_PROGRAM_DMA0);
+		host_vp_insn(code[0], NV40_VP_VEC_MOV, NV40_VP_OUT_POS, 0xf, in, in, 0, 0, 0);
+		host_vp_insn(code[1], NV40_VP_VEC_MOV, bfc[i], 0xf, in, in, 4, 0, 1);
+		vp_upload(h, 0, 60, (const uint32_t (*)[4])code, 2);
+		m1(h, 0, NV_CURIE_VP_START_FROM_ID, 60);
+		m1(h, 0, NV_CURIE_VP_ATTRIB_EN, 0x11);
+		m1(h, 0, NV_CURIE_VP_RESULT_EN, NV40_VP_RESULT_BFC(i));
+		for (unsigned two = 0; two < 2; two++) {
+			m1(h, 0, NV_CURIE_VERTEX_TWO_SIDE_ENABLE, two);
+			fill32(h, DST_AT, RT_W * RT_H, 0);
+			m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+			for (unsigned k = 0; k < 3; k++) {
+				attr4(h, 0, 4, 0, 0, 1, 1);
+				attr4(h, 0, 0, cw[k][0], cw[k][1], 0.5f, 1);
+			}
+			m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+			run(h, 0);
+			assert_int_equal(trapped(h), 0);
+			assert_int_equal(px(h, 8, 8), two ? 0xff0000ffu : 0xff000000u);
+			assert_int_equal(px(h, 40, 40), 0);
+		}
+	}
+}
+
 /* UNK1E98 = 0x02000000 | offset draws only if that report counted samples. */
 static void render_condition_reads_the_query_report(void **state)
 {
@@ -949,17 +992,23 @@ static void fragment_program_is_refetched_when_rebound(void **state)
 	assert_int_equal(px(h, 1, 1), 0xff00ff00u);
 }
 
+/* Lines one pixel wide in the vertex colour over a framebuffer of 0. */
+static void line_state(struct host *h)
+{
+	fp_upload(h, FP_AT, fp_col0, 4);
+	fb_state(h, 0, DST_AT);
+	vp_passthrough(h, 0);
+	m1(h, 0, NV_CURIE_LINE_WIDTH, 8);
+	fill32(h, DST_AT, RT_W * RT_H, 0);
+}
+
 /* A horizontal line one pixel wide along a row of centres. */
 static void line_strip_lights_its_pixels(void **state)
 {
 	struct host *h = *state;
 	const float c[4] = { 1, 1, 1, 1 };
 
-	fp_upload(h, FP_AT, fp_col0, 4);
-	fb_state(h, 0, DST_AT);
-	vp_passthrough(h, 0);
-	m1(h, 0, NV_CURIE_LINE_WIDTH, 8);
-	fill32(h, DST_AT, RT_W * RT_H, 0);
+	line_state(h);
 	m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_LINE_STRIP);
 	float a[4] = { 4, 10.5f, 0.5f, 1 }, b[4] = { 20.5f, 10.5f, 0.5f, 1 }, d[4] = { 20.5f, 30.5f, 0.5f, 1 };
 	imm_vertex(h, 0, a, c);
@@ -980,6 +1029,38 @@ static void line_strip_lights_its_pixels(void **state)
 	assert_int_equal(px(h, 20, 30), 0);
 }
 
+/* Lines between pixel centres, in all four directions: by the diamond-exit
+ * rule the first pixel is drawn and the last one is not. */
+static void lines_draw_their_first_pixel_not_their_last_either_way(void **state)
+{
+	struct host *h = *state;
+	static const int l[4][4] = {             /* x0 y0 x1 y1 */
+		{ 4, 4, 20, 4 }, { 20, 8, 4, 8 }, { 30, 4, 30, 20 }, { 34, 20, 34, 4 },
+	};
+	const float c[4] = { 1, 1, 1, 1 };
+
+	line_state(h);
+	m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_LINES);
+	for (unsigned i = 0; i < 4; i++) {
+		float a[4] = { l[i][0] + 0.5f, l[i][1] + 0.5f, 0.5f, 1 };
+		float b[4] = { l[i][2] + 0.5f, l[i][3] + 0.5f, 0.5f, 1 };
+		imm_vertex(h, 0, a, c);
+		imm_vertex(h, 0, b, c);
+	}
+	m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+	run(h, 0);
+	assert_int_equal(trapped(h), 0);
+	for (unsigned i = 0; i < 4; i++) {
+		int dx = (l[i][2] > l[i][0]) - (l[i][2] < l[i][0]);
+		int dy = (l[i][3] > l[i][1]) - (l[i][3] < l[i][1]);
+		for (int k = 0; k <= 16; k++) {
+			unsigned x = (unsigned)(l[i][0] + dx * k), y = (unsigned)(l[i][1] + dy * k);
+			if (px(h, x, y) != (k < 16 ? 0xffffffffu : 0))
+				fail_msg("line %u: (%u,%u) = %08x", i, x, y, px(h, x, y));
+		}
+	}
+}
+
 /* LINE_STIPPLE_PATTERN pattern << 16 | (factor - 1), gallium's encoding
  * that Mesa's nv30 passes on: bit i (LSB first) covers pixels
  * [i * factor, (i + 1) * factor) from the line's start. */
@@ -988,13 +1069,9 @@ static void stippled_line_follows_its_pattern(void **state)
 	struct host *h = *state;
 	const float c[4] = { 1, 1, 1, 1 };
 
-	fp_upload(h, FP_AT, fp_col0, 4);
-	fb_state(h, 0, DST_AT);
-	vp_passthrough(h, 0);
-	m1(h, 0, NV_CURIE_LINE_WIDTH, 8);
+	line_state(h);
 	m1(h, 0, NV_CURIE_LINE_STIPPLE_ENABLE, 1);
 	m1(h, 0, NV_CURIE_LINE_STIPPLE_PATTERN, 0x0f35u << 16 | 1);     /* factor 2 */
-	fill32(h, DST_AT, RT_W * RT_H, 0);
 	m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_LINES);
 	float a[4] = { 0, 5.5f, 0.5f, 1 }, b[4] = { 64, 5.5f, 0.5f, 1 };
 	imm_vertex(h, 0, a, c);
@@ -1006,6 +1083,94 @@ static void stippled_line_follows_its_pattern(void **state)
 		int on = 0x0f35u >> ((x / 2) & 15) & 1;
 		if (px(h, x, 5) != (on ? 0xffffffffu : 0))
 			fail_msg("x %u = %08x, want %d", x, px(h, x, 5), on);
+	}
+}
+
+/* The polygon stipple masks filled polygons only: with an all-zero pattern
+ * a filled quad draws nothing, while a line, a point and the edges of a
+ * polygon drawn in LINE mode are whole. */
+static void polygon_stipple_leaves_lines_and_points_alone(void **state)
+{
+	struct host *h = *state;
+	const float c[4] = { 1, 1, 1, 1 };
+	uint32_t zero[32] = { 0 };
+
+	line_state(h);
+	m1(h, 0, NV_CURIE_POINT_SIZE, fu(3.0f));
+	mn(h, 0, NV_CURIE_POLYGON_STIPPLE_PATTERN, 32, zero);
+	m1(h, 0, NV_CURIE_POLYGON_STIPPLE_ENABLE, 1);
+	quad_at(h, 0, 0, 0, 64, 64, 0.5f, c);
+	m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_LINES);
+	float a[4] = { 4, 5.5f, 0.5f, 1 }, b[4] = { 40, 5.5f, 0.5f, 1 };
+	imm_vertex(h, 0, a, c);
+	imm_vertex(h, 0, b, c);
+	m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_POINTS);
+	float p[4] = { 50.5f, 20.5f, 0.5f, 1 };
+	imm_vertex(h, 0, p, c);
+	m1(h, 0, NV_CURIE_POLYGON_MODE_FRONT, NV40_POLYGON_MODE_LINE);
+	m1(h, 0, NV_CURIE_POLYGON_MODE_BACK, NV40_POLYGON_MODE_LINE);
+	quad_at(h, 0, 10.5f, 30.5f, 30.5f, 50.5f, 0.5f, c);
+	run(h, 0);
+	assert_int_equal(trapped(h), 0);
+	for (unsigned y = 0; y < RT_H; y++)
+		for (unsigned x = 0; x < RT_W; x++) {
+			int line = y == 5 && x >= 4 && x < 40;
+			int point = x >= 49 && x < 52 && y >= 19 && y < 22;
+			int edge = ((y == 30 || y == 50) && x >= 10 && x <= 30) ||
+				   ((x == 10 || x == 30) && y >= 30 && y <= 50);
+			uint32_t v = px(h, x, y);
+			if (line || point)
+				assert_int_equal(v, 0xffffffffu);
+			else if (!edge)
+				assert_int_equal(v, 0);
+		}
+	assert_int_equal(px(h, 20, 30), 0xffffffffu);     /* edges, away from corners */
+	assert_int_equal(px(h, 30, 40), 0xffffffffu);
+}
+
+/* piglit linestipple's strip and loops: the stipple counter runs on from
+ * line to line of a strip or loop (GL resets it at the primitive's start
+ * and at each line of LINES), one count a fragment along the major axis;
+ * the ends are pixel centres, each shared pixel drawn by the line leaving it. */
+static void line_stipple_counts_on_along_strips_and_loops(void **state)
+{
+	struct host *h = *state;
+	static const struct {
+		uint32_t prim, factor, pattern;
+		unsigned n;
+		int v[4][2];
+	} t[3] = {
+		{ NV40_PRIM_LINE_STRIP, 1, 0x0f8f, 3, { { 0, 6 }, { 24, 6 }, { 24, 30 } } },
+		{ NV40_PRIM_LINE_LOOP, 1, 0x8cef, 4, { { 26, 0 }, { 46, 0 }, { 46, 20 }, { 26, 20 } } },
+		{ NV40_PRIM_LINE_LOOP, 3, 0xf731, 4, { { 0, 35 }, { 63, 35 }, { 63, 36 }, { 0, 36 } } },
+	};
+	const float c[4] = { 1, 1, 1, 1 };
+
+	line_state(h);
+	m1(h, 0, NV_CURIE_LINE_STIPPLE_ENABLE, 1);
+	for (unsigned i = 0; i < 3; i++) {
+		m1(h, 0, NV_CURIE_LINE_STIPPLE_PATTERN, t[i].pattern << 16 | (t[i].factor - 1));
+		fill32(h, DST_AT, RT_W * RT_H, 0);
+		m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, t[i].prim);
+		for (unsigned k = 0; k < t[i].n; k++) {
+			float p[4] = { t[i].v[k][0] + 0.5f, t[i].v[k][1] + 0.5f, 0.5f, 1 };
+			imm_vertex(h, 0, p, c);
+		}
+		m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+		run(h, 0);
+		assert_int_equal(trapped(h), 0);
+		unsigned lines = t[i].prim == NV40_PRIM_LINE_LOOP ? t[i].n : t[i].n - 1;
+		uint32_t frag = 0;
+		for (unsigned l = 0; l < lines; l++) {
+			const int *a = t[i].v[l], *b = t[i].v[(l + 1) % t[i].n];
+			int dx = (b[0] > a[0]) - (b[0] < a[0]), dy = (b[1] > a[1]) - (b[1] < a[1]);
+			for (int x = a[0], y = a[1]; x != b[0] || y != b[1]; x += dx, y += dy, frag++) {
+				int on = t[i].pattern >> ((frag / t[i].factor) & 15) & 1;
+				if (px(h, (unsigned)x, (unsigned)y) != (on ? 0xffffffffu : 0))
+					fail_msg("case %u line %u: (%d,%d) = %08x, want %d", i, l, x, y,
+						 px(h, (unsigned)x, (unsigned)y), on);
+			}
+		}
 	}
 }
 
@@ -1034,6 +1199,48 @@ static void points_are_squares_of_point_size(void **state)
 			if (px(h, x, y) != (on ? 0xffffffffu : 0))
 				fail_msg("(%u,%u) = %08x, want %d", x, y, px(h, x, y), on);
 		}
+}
+
+/* A vertex program writing PSZ (VP_RESULT_EN PSZ) sizes its points, within
+ * the 1..64 the hardware draws: 0.001 is one pixel, 3 three, 100 sixty-four. */
+static void program_point_size_is_clamped_to_1_to_64(void **state)
+{
+	struct host *h = *state;
+	static const struct { float x, y, size; unsigned x0, y0, n; } pt[3] = {
+		{ 10.5f, 10.5f, 0.001f, 10, 10, 1 }, { 30.5f, 10.5f, 3.0f, 29, 9, 3 },
+		{ 32.0f, 48.0f, 100.0f, 0, 16, 64 },
+	};
+	uint32_t in = nv40_vp_src_make(NV40_VP_SRC_INPUT, 0, NV40_VP_SWZ_IDENTITY, 0);
+	uint32_t code[3][4];
+
+	fp_upload(h, FP_AT, fp_col0, 4);
+	fb_state(h, 0, DST_AT);
+	host_vp_insn(code[0], NV40_VP_VEC_MOV, NV40_VP_OUT_POS, 0xf, in, in, 0, 0, 0);
+	host_vp_insn(code[1], NV40_VP_VEC_MOV, NV40_VP_OUT_PSZ, 0x8, in, in, 1, 0, 0);
+	host_vp_insn(code[2], NV40_VP_VEC_MOV, NV40_VP_OUT_COL0, 0xf, in, in, 3, 0, 1);
+	vp_upload(h, 0, 70, (const uint32_t (*)[4])code, 3);
+	m1(h, 0, NV_CURIE_VP_START_FROM_ID, 70);
+	m1(h, 0, NV_CURIE_VP_ATTRIB_EN, 0xb);
+	m1(h, 0, NV_CURIE_VP_RESULT_EN, NV40_VP_RESULT_COL0 | NV40_VP_RESULT_PSZ);
+	m1(h, 0, NV_CURIE_POINT_SIZE, fu(8.0f));            /* not the size drawn */
+	for (unsigned i = 0; i < 3; i++) {
+		fill32(h, DST_AT, RT_W * RT_H, 0);
+		m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_POINTS);
+		attr4(h, 0, 3, 1, 1, 1, 1);
+		attr4(h, 0, 1, pt[i].size, 0, 0, 1);
+		attr4(h, 0, 0, pt[i].x, pt[i].y, 0.5f, 1);
+		m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+		run(h, 0);
+		assert_int_equal(trapped(h), 0);
+		for (unsigned y = 0; y < RT_H; y++)
+			for (unsigned x = 0; x < RT_W; x++) {
+				int on = x >= pt[i].x0 && x < pt[i].x0 + pt[i].n &&
+					 y >= pt[i].y0 && y < pt[i].y0 + pt[i].n;
+				if (px(h, x, y) != (on ? 0xffffffffu : 0))
+					fail_msg("size %g: (%u,%u) = %08x, want %d", (double)pt[i].size,
+						 x, y, px(h, x, y), on);
+			}
+	}
 }
 
 /* Stencil REPLACE where a quad drew, then EQUAL lets a full-screen quad
@@ -1105,6 +1312,46 @@ static void flat_shading_takes_the_provoking_vertex(void **state)
 		for (unsigned y = 0; y < RT_H; y++)
 			for (unsigned x = 0; x < RT_W; x++)
 				assert_int_equal(px(h, x, y), ref_covered(t, x + 0.5, y + 0.5) ? want : 0);
+	}
+}
+
+/* piglit clipflat: flat shading survives clipping (the user clip distance
+ * in FOGC.y cuts at x = 20), quads take their last vertex's colour and
+ * polygons their first one's whatever FLATSHADE_FIRST says (Mesa's nv30
+ * reports quads not following the provoking-vertex convention). */
+static void clipped_flat_quads_and_polygons_keep_their_provoking_colour(void **state)
+{
+	struct host *h = *state;
+	const float v[4][2] = { { 4, 4 }, { 40, 4 }, { 40, 40 }, { 4, 40 } };
+	const float col[4][4] = { { 1, 0, 0, 1 }, { 0, 1, 0, 1 }, { 0, 0, 1, 1 }, { 1, 1, 1, 1 } };
+	static const struct { uint32_t prim; uint32_t want; } t[2] = {
+		{ NV40_PRIM_QUADS, 0xffffffffu }, { NV40_PRIM_POLYGON, 0xffff0000u },
+	};
+
+	fp_upload(h, FP_AT, fp_col0, 4);
+	fb_state(h, 0, DST_AT);
+	vp_four(h, 0);
+	m1(h, 0, NV_CURIE_VP_CLIP_PLANES_ENABLE, NV40_VP_CLIP_PLANE(0));
+	m1(h, 0, NV_CURIE_SHADE_MODEL, NV40_SHADE_FLAT);
+	for (unsigned i = 0; i < 4; i++) {
+		m1(h, 0, NV_CURIE_FLATSHADE_FIRST, i & 1);
+		fill32(h, DST_AT, RT_W * RT_H, 0);
+		m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, t[i / 2].prim);
+		for (unsigned k = 0; k < 4; k++) {
+			attr4(h, 0, 3, col[k][0], col[k][1], col[k][2], col[k][3]);
+			attr4(h, 0, 1, 0, 20.0f - v[k][0], 0, 1);
+			attr4(h, 0, 0, v[k][0], v[k][1], 0.5f, 1);
+		}
+		m1(h, 0, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+		run(h, 0);
+		assert_int_equal(trapped(h), 0);
+		for (unsigned y = 0; y < RT_H; y++)
+			for (unsigned x = 0; x < RT_W; x++) {
+				int in = x >= 4 && x < 20 && y >= 4 && y < 40;
+				if (px(h, x, y) != (in ? t[i / 2].want : 0))
+					fail_msg("prim %u first %u: (%u,%u) = %08x", t[i / 2].prim, i & 1,
+						 x, y, px(h, x, y));
+			}
 	}
 }
 
@@ -1228,14 +1475,20 @@ int main(void)
 		cmocka_unit_test_setup_teardown(indexed_strip_and_fan_equal_the_triangle_list, setup, teardown),
 		cmocka_unit_test_setup_teardown(user_clip_distance_cuts_the_triangle, setup, teardown),
 		cmocka_unit_test_setup_teardown(culling_and_two_sided_colour_follow_the_winding, setup, teardown),
+		cmocka_unit_test_setup_teardown(back_colour_alone_reaches_back_faces, setup, teardown),
 		cmocka_unit_test_setup_teardown(render_condition_reads_the_query_report, setup, teardown),
 		cmocka_unit_test_setup_teardown(inline_vertex_data_with_primitive_restart, setup, teardown),
 		cmocka_unit_test_setup_teardown(fragment_program_is_refetched_when_rebound, setup, teardown),
 		cmocka_unit_test_setup_teardown(line_strip_lights_its_pixels, setup, teardown),
+		cmocka_unit_test_setup_teardown(lines_draw_their_first_pixel_not_their_last_either_way, setup, teardown),
 		cmocka_unit_test_setup_teardown(stippled_line_follows_its_pattern, setup, teardown),
+		cmocka_unit_test_setup_teardown(line_stipple_counts_on_along_strips_and_loops, setup, teardown),
+		cmocka_unit_test_setup_teardown(polygon_stipple_leaves_lines_and_points_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(points_are_squares_of_point_size, setup, teardown),
+		cmocka_unit_test_setup_teardown(program_point_size_is_clamped_to_1_to_64, setup, teardown),
 		cmocka_unit_test_setup_teardown(stencil_and_alpha_tests_select_fragments, setup, teardown),
 		cmocka_unit_test_setup_teardown(flat_shading_takes_the_provoking_vertex, setup, teardown),
+		cmocka_unit_test_setup_teardown(clipped_flat_quads_and_polygons_keep_their_provoking_colour, setup, teardown),
 		cmocka_unit_test_setup_teardown(polygon_offset_wins_the_coplanar_depth_test, setup, teardown),
 		cmocka_unit_test_setup_teardown(hostile_vertices_trap_or_draw_nothing_but_never_crash, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_65535_vertex_batch_completes, setup, teardown),
