@@ -54,17 +54,20 @@ static Bool sc_is_config(Display *d, XEvent *e, XPointer w)
 	return e->type == ConfigureNotify && e->xconfigure.window == *(Window *)w;
 }
 
-static Window sc_make_window(Display *dpy, Visual *vis, int depth, Colormap cmap, int x, int y,
+/* vi NULL: the root's visual (the cover: its pixel is its colour, where a
+ * GL visual may be DirectColor). */
+static Window sc_make_window(Display *dpy, const XVisualInfo *vi, Colormap cmap, int x, int y,
 			     int w, int h, unsigned long bg)
 {
 	XSetWindowAttributes a = { .override_redirect = True, .colormap = cmap,
 				   .background_pixel = bg, .border_pixel = 0,
 				   .event_mask = StructureNotifyMask };
+	unsigned long mask = CWOverrideRedirect | CWBackPixel | CWBorderPixel | CWEventMask;
+	if (vi)
+		mask |= CWColormap;
 	Window win = XCreateWindow(dpy, DefaultRootWindow(dpy), x, y, (unsigned)w, (unsigned)h, 0,
-				   depth, InputOutput, vis,
-				   CWOverrideRedirect | CWColormap | CWBackPixel | CWBorderPixel |
-					   CWEventMask,
-				   &a);
+				   vi ? vi->depth : CopyFromParent, InputOutput,
+				   vi ? vi->visual : CopyFromParent, mask, &a);
 	XEvent e;
 	XMapRaised(dpy, win);
 	XIfEvent(dpy, &e, sc_is_map, (XPointer)&win);
@@ -106,9 +109,8 @@ static int sc_window_run(const struct scene *sc, int w, int h, const char *rende
 	}
 	Colormap cmap = XCreateColormap(dpy, DefaultRootWindow(dpy), vi->visual, AllocNone);
 	if (o->cover)
-		sc_make_window(dpy, vi->visual, vi->depth, cmap, o->cx, o->cy, o->cw, o->ch,
-			       SC_COVER_RGB);
-	Window win = sc_make_window(dpy, vi->visual, vi->depth, cmap, o->x, o->y, w, h, 0);
+		sc_make_window(dpy, NULL, cmap, o->cx, o->cy, o->cw, o->ch, SC_COVER_RGB);
+	Window win = sc_make_window(dpy, vi, cmap, o->x, o->y, w, h, 0);
 	if (o->cover)   /* the cover stays on top */
 		XLowerWindow(dpy, win);
 	GLXContext ctx = glXCreateContext(dpy, vi, NULL, True);
@@ -118,8 +120,11 @@ static int sc_window_run(const struct scene *sc, int w, int h, const char *rende
 		goto out;
 	}
 	const char *r = (const char *)glGetString(GL_RENDERER);
-	printf("renderer: %s\ndirect: %s\n", r ? r : "(null)",
-	       glXIsDirect(dpy, ctx) ? "yes" : "no");
+	GLint depth = 0, stencil = 0;
+	glGetIntegerv(GL_DEPTH_BITS, &depth);
+	glGetIntegerv(GL_STENCIL_BITS, &stencil);
+	printf("renderer: %s\ndirect: %s\ndepth %d, stencil %d bits\n", r ? r : "(null)",
+	       glXIsDirect(dpy, ctx) ? "yes" : "no", depth, stencil);
 	if (!r || !strstr(r, renderer)) {
 		fprintf(stderr, "gl-scenes: renderer \"%s\" does not contain \"%s\"\n", r ? r : "",
 			renderer);
@@ -130,6 +135,9 @@ static int sc_window_run(const struct scene *sc, int w, int h, const char *rende
 		XEvent e;
 		XMoveResizeWindow(dpy, win, o->mx, o->my, (unsigned)o->mw, (unsigned)o->mh);
 		XIfEvent(dpy, &e, sc_is_config, (XPointer)&win);
+		/* DRI2's InvalidateBuffers may follow ConfigureNotify: read it, so
+		 * that Mesa asks for buffers of the new size */
+		XSync(dpy, False);
 		rc = sc_window_frames(sc, dpy, win, o->mw, o->mh, o->frames);
 	}
 	if (rc) {
