@@ -208,7 +208,7 @@ static float tex_compare(unsigned op, float ref, float d)
 	}
 }
 
-/* The border colour as native channels (A8R8G8B8: X = B in 7:0). */
+/* The border colour as native channels (tex_prepare_border). */
 static void tex_border(const struct tex_ctx *c, float v[4])
 {
 	const struct sim_tex_view *w = c->v;
@@ -619,6 +619,35 @@ static const float *tex_chan_lut(unsigned n, unsigned i, int sgn, int srgb)
 	return tex_lut8[n - 1][sgn ? TEX_LUT_SNORM : srgb ? TEX_LUT_SRGB : TEX_LUT_UNORM];
 }
 
+/* TEX_BORDER_COLOR (A8R8G8B8) as the native channels a border texel has,
+ * before TEX_SWIZZLE.  A texel of several channels takes them by name:
+ * X = B, Y = G, Z = R, W = A, so the swizzle (a view's included) routes the
+ * border as it routes texels.  A format that stores one channel for all
+ * four (L8, A16, R32F, Z16, Z24) has one border value too: the border's
+ * channel for the first output the swizzle gives the texel to, so Mesa's
+ * A8 (L8 read into alpha) takes the border's alpha and its L8 / I8 / R8
+ * the red.  Mesa's nv30 asks for no border-colour quirk, so GL's result
+ * must come out of the card as it is; which border channel the silicon
+ * picks for a one-channel format is not documented [inferred]. */
+static void tex_prepare_border(struct sim_tex_view *v, uint32_t word)
+{
+	static const uint8_t shift[4] = { 16, 8, 0, 24 };     /* R G B A in the word */
+	const struct nv40_tex_format *f = v->f;
+	unsigned i, out = 0;
+
+	for (i = 0; i < 4; i++)
+		v->border[i] = (float)((word >> (8 * i)) & 0xff) / 255.0f;
+	if (!f->bits[0])
+		return;                                          /* DXT */
+	for (i = 1; i < 4; i++)
+		if (f->lo[i] != f->lo[0] || f->bits[i] != f->bits[0])
+			return;
+	while (out < 3 && v->swz_src[out] != NV40_TEX_SWZ_COMPONENT)
+		out++;
+	for (i = 0; i < 4; i++)
+		v->border[i] = (float)((word >> shift[out]) & 0xff) / 255.0f;
+}
+
 void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const uint8_t *mem)
 {
 	unsigned i, lvl;
@@ -673,12 +702,11 @@ void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const
 		L->km = (1u << L->k) - 1;
 		L->ysh = lw - L->k;
 	}
-	for (i = 0; i < 4; i++)
-		v->border[i] = (float)((t->border >> (8 * i)) & 0xff) / 255.0f;
 	for (i = 0; i < 4; i++) {
 		v->swz_src[i] = (uint8_t)NV40_TEX_SWZ_SRC(t->swizzle, i);
 		v->swz_ch[i] = (uint8_t)NV40_TEX_SWZ_NATIVE(NV40_TEX_SWZ_COMP(t->swizzle, i));
 	}
+	tex_prepare_border(v, t->border);
 
 	/* the decoder: tables where every channel has <= 8 bits */
 	v->dec = TEX_DEC_GENERIC;

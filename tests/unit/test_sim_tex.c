@@ -483,6 +483,36 @@ static void border_colour_is_a8r8g8b8(void **state)
 	assert_rgba(v, 1.0f, 0x40 / 255.0f, 0x20 / 255.0f, 0x80 / 255.0f, EPS);
 }
 
+/* A one-channel format has one border value: the border's channel for the
+ * first output the swizzle gives the texel.  Mesa's A8 (L8 into alpha)
+ * shows the border's alpha, its L8 the red; GL_CLAMP blends it linearly.
+ * Mesa sends GL's border (r, g, b, a) translated to the base format,
+ * (0, 0, 0, a) for alpha and (l, l, l, 1) for luminance. */
+static void one_channel_border_follows_the_swizzle(void **state)
+{
+	uint8_t mem[4] = { 10, 20, 30, 40 };
+	struct sim_tex_unit t = unit(NV40_TEX_FMT_L8, 2, 0, 1, 4, 1, 1, 0);
+	float v[4];
+
+	(void)state;
+	t.swizzle = NV40_TEX_SWZ(0, NV40_TEX_SWZ_ZERO, 0) | NV40_TEX_SWZ(1, NV40_TEX_SWZ_ZERO, 0) |
+		    NV40_TEX_SWZ(2, NV40_TEX_SWZ_ZERO, 0) | NV40_TEX_SWZ(3, NV40_TEX_SWZ_COMPONENT, 3);
+	t.border = 0xcc000000u;
+	set_wrap(&t, NV40_TEX_WRAP_CLAMP_TO_BORDER, NV40_TEX_WRAP_CLAMP_TO_BORDER);
+	sample_at(&t, mem, SIM_TEX, 1.5f, 0.5f, 0, 1, v);
+	assert_rgba(v, 0, 0, 0, 0xcc / 255.0f, EPS);
+	set_filter(&t, NV40_TEX_FILTER_LINEAR, NV40_TEX_FILTER_LINEAR);
+	set_wrap(&t, NV40_TEX_WRAP_CLAMP, NV40_TEX_WRAP_CLAMP_TO_EDGE);
+	sample_at(&t, mem, SIM_TEX, -1.0f, 0.5f, 0, 1, v);      /* half texel 0, half border */
+	assert_rgba(v, 0, 0, 0, (10 + 0xcc) / 2 / 255.0f, EPS);
+	t.swizzle = SWZ_L;
+	t.border = 0xff808080u;
+	set_filter(&t, NV40_TEX_FILTER_NEAREST, NV40_TEX_FILTER_NEAREST);
+	set_wrap(&t, NV40_TEX_WRAP_CLAMP_TO_BORDER, NV40_TEX_WRAP_CLAMP_TO_BORDER);
+	sample_at(&t, mem, SIM_TEX, 0.5f, 2.5f, 0, 1, v);
+	assert_rgba(v, 0x80 / 255.0f, 0x80 / 255.0f, 0x80 / 255.0f, 1, EPS);
+}
+
 /* RECT + LINEAR 5x3 A8R8G8B8 in a 64-byte pitch: unnormalised coordinates
  * address texels directly. */
 static void rect_coordinates_are_texels(void **state)
@@ -908,6 +938,7 @@ int main(void)
 		cmocka_unit_test(wrap_modes_fold_coordinates_past_the_edges),
 		cmocka_unit_test(linear_at_the_edge_depends_on_the_wrap),
 		cmocka_unit_test(border_colour_is_a8r8g8b8),
+		cmocka_unit_test(one_channel_border_follows_the_swizzle),
 		cmocka_unit_test(rect_coordinates_are_texels),
 		cmocka_unit_test(txp_divides_by_q),
 		cmocka_unit_test(lod_from_quad_derivatives_picks_the_level),
