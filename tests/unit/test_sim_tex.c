@@ -663,6 +663,87 @@ static void lod_bias_explicit_lod_and_clamps(void **state)
 	assert_near(mip_sample(&t, &rq), 30, 1e-3f);
 }
 
+/* ---- anisotropy ---- */
+
+/* A quad at (s0, t0) whose s steps by ds per pixel in x and t by dt in y. */
+static void aniso_quad(struct sim_tex_req *rq, float s0, float t0, float ds, float dt)
+{
+	memset(rq, 0, sizeof(*rq));
+	rq->op = SIM_TEX;
+	for (unsigned p = 0; p < 4; p++) {
+		rq->coord[p][0] = s0 + (p & 1) * ds;
+		rq->coord[p][1] = t0 + (p >> 1) * dt;
+		rq->coord[p][3] = 1;
+	}
+}
+
+static void set_aniso(struct sim_tex_unit *t, unsigned aniso)
+{
+	t->enable = (t->enable & ~(7u << NV40_TEX_ENABLE_ANISO_SHIFT)) |
+		    aniso << NV40_TEX_ENABLE_ANISO_SHIFT;
+}
+
+/* 8 texels per pixel along s, 2 along t: isotropic filtering takes LOD 3;
+ * with ANISO the shorter axis's LOD 1 (4 probes); 2X runs out of probes
+ * at a ratio of 4 and takes log2(8 / 2) = 2. */
+static void aniso_takes_the_shorter_axis_lod(void **state)
+{
+	struct sim_tex_unit t = mip_unit(NV40_TEX_FILTER_NEAREST_MIPMAP_NEAREST);
+	struct sim_tex_req rq;
+
+	(void)state;
+	aniso_quad(&rq, 0.3f, 0.3f, 8.0f / 8, 2.0f / 8);
+	assert_near(mip_sample(&t, &rq), 40, 1e-3f);
+	set_aniso(&t, 4);                                  /* 8X */
+	assert_near(mip_sample(&t, &rq), 20, 1e-3f);
+	set_aniso(&t, 1);                                  /* 2X */
+	assert_near(mip_sample(&t, &rq), 30, 1e-3f);
+	aniso_quad(&rq, 0.3f, 0.3f, 2.0f / 8, 8.0f / 8);  /* the same along t */
+	set_aniso(&t, 4);
+	assert_near(mip_sample(&t, &rq), 20, 1e-3f);
+}
+
+/* 16x16 L8 whose column x holds 10 x, nearest, one level.  4 texels per
+ * pixel along s, 1 along t: 4X probes at the middles of the pixel's four
+ * quarters along s, 1.5 and 0.5 texels either side of it. */
+static void aniso_probes_split_the_major_axis(void **state)
+{
+	static uint8_t mem[256];
+	struct sim_tex_unit t = unit(NV40_TEX_FMT_L8, 2, 0, 1, 16, 16, 1, 0);
+	struct sim_tex_req rq;
+	float o[4][4];
+
+	(void)state;
+	for (unsigned y = 0; y < 16; y++)
+		for (unsigned x = 0; x < 16; x++)
+			mem[swz_at(x, y, 4, 4, 1)] = (uint8_t)(x * 10);
+	t.swizzle = SWZ_L;
+	aniso_quad(&rq, 8.0f / 16, 4.5f / 16, 4.0f / 16, 1.0f / 16);
+	sim_tex_sample(&t, mem, &rq, o);
+	assert_near(o[0][0] * 255.0f, 80, 1e-3f);          /* one texel at s */
+	assert_near(o[1][0] * 255.0f, 120, 1e-3f);
+	set_aniso(&t, 2);                                  /* 4X */
+	sim_tex_sample(&t, mem, &rq, o);
+	assert_near(o[0][0] * 255.0f, (60 + 70 + 80 + 90) / 4.0f, 1e-3f);
+	assert_near(o[1][0] * 255.0f, (100 + 110 + 120 + 130) / 4.0f, 1e-3f);
+	assert_near(o[2][0] * 255.0f, (60 + 70 + 80 + 90) / 4.0f, 1e-3f);
+}
+
+/* A round footprint is one probe: ANISO changes nothing, to the bit. */
+static void aniso_of_a_round_footprint_is_isotropic(void **state)
+{
+	struct sim_tex_unit t = mip_unit(NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR);
+	struct sim_tex_req rq;
+	float a[4][4], b[4][4];
+
+	(void)state;
+	aniso_quad(&rq, 0.3f, 0.6f, 2.3f / 8, 2.3f / 8);
+	sim_tex_sample(&t, mip_mem, &rq, a);
+	set_aniso(&t, 7);                                  /* 16X */
+	sim_tex_sample(&t, mip_mem, &rq, b);
+	assert_memory_equal(a, b, sizeof(a));
+}
+
 /* ---- cubes, 3D ---- */
 
 /* 2x2 A8R8G8B8 cube, faces 128 bytes apart (16 bytes aligned up), each
@@ -943,6 +1024,9 @@ int main(void)
 		cmocka_unit_test(txp_divides_by_q),
 		cmocka_unit_test(lod_from_quad_derivatives_picks_the_level),
 		cmocka_unit_test(lod_bias_explicit_lod_and_clamps),
+		cmocka_unit_test(aniso_takes_the_shorter_axis_lod),
+		cmocka_unit_test(aniso_probes_split_the_major_axis),
+		cmocka_unit_test(aniso_of_a_round_footprint_is_isotropic),
 		cmocka_unit_test(cube_direction_selects_face_and_texel),
 		cmocka_unit_test(swizzled_3d_interleaves_three_coordinates),
 		cmocka_unit_test(srgb_decodes_colour_channels_not_alpha),
