@@ -812,6 +812,30 @@ static void swizzled_3d_interleaves_three_coordinates(void **state)
 	assert_near(v[0], (1 + 3 + 5 + 7 + 8 + 10 + 12 + 14) * 10 / 8.0f / 255.0f, 1e-4f);
 }
 
+/* Mesa's 3D blit (nv30_transfer_rect_blit, its readback of a swizzled 3D
+ * texture) gives DIMS 3D, RECT and TEX_SIZE1 depth 1, and r = the slice:
+ * the unit is a w x h x 1 texture, so every r reads the 2D swizzle of the
+ * first w x h texels and nothing past them (the validator's extent). */
+static void blit_state_of_a_3d_texture_reads_one_slice(void **state)
+{
+	uint8_t mem[16];
+	struct sim_tex_unit t = unit(NV40_TEX_FMT_L8, 3, NV40_TEX_FORMAT_RECT, 1, 4, 2, 1, 0);
+	unsigned i;
+	float v[4];
+
+	(void)state;
+	assert_int_equal(sim_tex_extent(&t), 8);
+	for (i = 0; i < 16; i++)
+		mem[i] = (uint8_t)(i * 10);
+	t.swizzle = SWZ_L;
+	/* (2, 0) of a 4x2 2D swizzle is index 4; in the 4x2x2 volume Mesa
+	 * wrote, index 4 is (0, 0, 1) */
+	for (i = 0; i < 2; i++) {
+		sample_at(&t, mem, SIM_TEX, 2.5f, 0.5f, (float)i, 1, v);
+		assert_near(v[0], 40 / 255.0f, EPS);
+	}
+}
+
 /* ---- sRGB, SNORM, shadow, swizzle ---- */
 
 static void srgb_decodes_colour_channels_not_alpha(void **state)
@@ -1029,6 +1053,7 @@ int main(void)
 		cmocka_unit_test(aniso_of_a_round_footprint_is_isotropic),
 		cmocka_unit_test(cube_direction_selects_face_and_texel),
 		cmocka_unit_test(swizzled_3d_interleaves_three_coordinates),
+		cmocka_unit_test(blit_state_of_a_3d_texture_reads_one_slice),
 		cmocka_unit_test(srgb_decodes_colour_channels_not_alpha),
 		cmocka_unit_test(snorm_channels_are_twos_complement),
 		cmocka_unit_test(shadow_compare_happens_per_texel_before_filtering),
