@@ -679,7 +679,10 @@ static const float *tex_chan_lut(unsigned n, unsigned i, int sgn, int srgb)
  * A8 (L8 read into alpha) takes the border's alpha and its L8 / I8 / R8
  * the red.  Mesa's nv30 asks for no border-colour quirk, so GL's result
  * must come out of the card as it is; which border channel the silicon
- * picks for a one-channel format is not documented [inferred]. */
+ * picks for a one-channel format is not documented [inferred].  A view
+ * swizzle moving such a texel to an earlier output (alpha into red) makes
+ * that output's border channel the value, where GL wants the alpha: the
+ * words cannot tell the two apart. */
 static void tex_prepare_border(struct sim_tex_view *v, uint32_t word)
 {
 	static const uint8_t shift[4] = { 16, 8, 0, 24 };     /* R G B A in the word */
