@@ -77,11 +77,20 @@ static inline unsigned nv40_tex_srgb_ch(unsigned b)
  * min_lod << 19 | max_lod << 7, each lod * 256) */
 #define NV40_TEX_ENABLE_ENABLE          0x80000000u
 #define NV40_TEX_ENABLE_ON              NV40_TEX_ENABLE_ENABLE
+#define NV40_TEX_ENABLE_ANISO_SHIFT     4
 #define NV40_TEX_ENABLE_ANISO(v)        (((v) >> 4) & 0x7u)
 #define NV40_TEX_ENABLE_MAX_LOD_SHIFT   7
 #define NV40_TEX_ENABLE_MIN_LOD_SHIFT   19
 #define NV40_TEX_ENABLE_MAX_LOD(v)      (((v) >> 7) & 0xfffu)
 #define NV40_TEX_ENABLE_MIN_LOD(v)      (((v) >> 19) & 0xfffu)
+
+/* ANISO (rnndb nv40_tex_aniso: NONE, 2X, 4X, 6X, 8X, 10X, 12X, 16X): the
+ * most probes along the footprint's major axis, 1 for NONE. */
+static inline unsigned nv40_tex_aniso_max(unsigned aniso)
+{
+	static const uint8_t n[8] = { 1, 2, 4, 6, 8, 10, 12, 16 };
+	return n[aniso & 7];
+}
 
 /* TEX_SWIZZLE (0x1a10): per output channel (0 R, 1 G, 2 B, 3 A) a 2-bit
  * component code and a 2-bit source select 8 bits above it. */

@@ -11,8 +11,11 @@
  *
  * Cube derivatives go through the face projection (quotient rule) so LOD
  * works on faces; wrap modes apply per face (NV40 has no seamless cubes).
- * Not modelled: anisotropy (trilinear stands in), TEX_WRAP EXPAND_NORMAL
- * and the aniso/trilinear optimisation knobs.  When the min filter has no
+ * TEX_ENABLE ANISO spreads up to 2..16 probes, each filtered as above,
+ * along the footprint's major axis (tex_aniso).  Not modelled: TEX_WRAP
+ * EXPAND_NORMAL and the aniso/trilinear optimisation knobs (TEX_WRAP 6:4,
+ * TEX_FILTER_OPTIMIZATION: they trade quality for speed on the silicon,
+ * the model always takes the full footprint).  When the min filter has no
  * mip mode a minified texture reads level 0 (Mesa: the hardware ignores
  * the LOD clamps then).  Z16/Z24 always compare (RCOMP 0 = NEVER): Mesa
  * samples depth without compare through A8L8 / A16L16. */
@@ -208,7 +211,7 @@ static float tex_compare(unsigned op, float ref, float d)
 	}
 }
 
-/* The border colour as native channels (A8R8G8B8: X = B in 7:0). */
+/* The border colour as native channels (tex_prepare_border). */
 static void tex_border(const struct tex_ctx *c, float v[4])
 {
 	const struct sim_tex_view *w = c->v;
@@ -590,22 +593,70 @@ static void tex_cube_map(unsigned face, const float d[3], const float dx[3], con
 	dst_x[2] = dst_y[2] = 0.0f;
 }
 
-static float tex_lambda(const struct sim_tex_view *v, const float dx[3], const float dy[3])
+/* The squared lengths of the two derivatives, in level-0 texels. */
+static inline void tex_footprint(const struct sim_tex_view *v, const float dx[3],
+				 const float dy[3], float *lx, float *ly)
 {
-	float lx = 0.0f, ly = 0.0f, rho;
 	unsigned a, axes = v->l.cube ? 2 : v->l.dims;
 
+	*lx = *ly = 0.0f;
 	for (a = 0; a < axes; a++) {
 		float s = v->lscale[a];
-		lx += dx[a] * s * dx[a] * s;
-		ly += dy[a] * s * dy[a] * s;
+		*lx += dx[a] * s * dx[a] * s;
+		*ly += dy[a] * s * dy[a] * s;
 	}
-	rho = lx > ly ? lx : ly;
+}
+
+/* The LOD of a squared length: log2 of the length, bounded. */
+static inline float tex_lod_of(float rho)
+{
 	if (!(rho > 0.0f))
 		return -64.0f;
 	if (rho > 1e30f)
 		return 64.0f;
 	return 0.5f * log2f(rho);
+}
+
+static float tex_lambda(const struct sim_tex_view *v, const float dx[3], const float dy[3])
+{
+	float lx, ly;
+
+	tex_footprint(v, dx, dy, &lx, &ly);
+	return tex_lod_of(lx > ly ? lx : ly);
+}
+
+/* The anisotropic footprint, the hardware's way in spirit: of the two
+ * scaled derivatives the longer (Pmax) and the shorter (Pmin) give N =
+ * min(ceil(Pmax / Pmin), the unit's most) probes along the longer, each
+ * filtered at the shorter's LOD, log2(Pmin), but no finer than
+ * log2(Pmax / most) where the probes run out.  Returns that LOD, *n the
+ * probes and step[] the longer derivative in coordinate units; a round
+ * footprint gives tex_lambda's LOD and one probe, the isotropic result. */
+static float tex_aniso(const struct sim_tex_view *v, const float dx[3], const float dy[3],
+		       unsigned *n, float step[3])
+{
+	float lx, ly, pmax, pmin, most = (float)v->aniso, r;
+	unsigned a;
+
+	tex_footprint(v, dx, dy, &lx, &ly);
+	pmax = lx > ly ? lx : ly;
+	pmin = lx > ly ? ly : lx;
+	for (a = 0; a < 3; a++)
+		step[a] = lx > ly ? dx[a] : dy[a];
+	*n = 1;
+	if (!(pmax > 0.0f) || pmax > 1e30f)
+		return tex_lod_of(pmax);
+	/* a ratio a rounding above a whole number counts as it: a footprint
+	 * round but for float rounding is one probe, at tex_lambda's LOD */
+	r = sqrtf(pmax / pmin) - 1.0f / 256;        /* +inf when pmin is 0 */
+	*n = r < most ? (unsigned)ceilf(r) : v->aniso;
+	if (*n <= 1) {
+		*n = 1;
+		return tex_lod_of(pmax);
+	}
+	if (!(pmin * most * most > pmax))
+		pmin = pmax / (most * most);
+	return 0.5f * log2f(pmin);
 }
 
 /* ---- the unit resolved ---- */
@@ -617,6 +668,38 @@ static const float *tex_chan_lut(unsigned n, unsigned i, int sgn, int srgb)
 	if (!n)
 		return &tex_lut_const[(i == 3 ? 1 : 0) + (srgb && !sgn ? 2 : 0)];
 	return tex_lut8[n - 1][sgn ? TEX_LUT_SNORM : srgb ? TEX_LUT_SRGB : TEX_LUT_UNORM];
+}
+
+/* TEX_BORDER_COLOR (A8R8G8B8) as the native channels a border texel has,
+ * before TEX_SWIZZLE.  A texel of several channels takes them by name:
+ * X = B, Y = G, Z = R, W = A, so the swizzle (a view's included) routes the
+ * border as it routes texels.  A format that stores one channel for all
+ * four (L8, A16, R32F, Z16, Z24) has one border value too: the border's
+ * channel for the first output the swizzle gives the texel to, so Mesa's
+ * A8 (L8 read into alpha) takes the border's alpha and its L8 / I8 / R8
+ * the red.  Mesa's nv30 asks for no border-colour quirk, so GL's result
+ * must come out of the card as it is; which border channel the silicon
+ * picks for a one-channel format is not documented [inferred].  A view
+ * swizzle moving such a texel to an earlier output (alpha into red) makes
+ * that output's border channel the value, where GL wants the alpha: the
+ * words cannot tell the two apart. */
+static void tex_prepare_border(struct sim_tex_view *v, uint32_t word)
+{
+	static const uint8_t shift[4] = { 16, 8, 0, 24 };     /* R G B A in the word */
+	const struct nv40_tex_format *f = v->f;
+	unsigned i, out = 0;
+
+	for (i = 0; i < 4; i++)
+		v->border[i] = (float)((word >> (8 * i)) & 0xff) / 255.0f;
+	if (!f->bits[0])
+		return;                                          /* DXT */
+	for (i = 1; i < 4; i++)
+		if (f->lo[i] != f->lo[0] || f->bits[i] != f->bits[0])
+			return;
+	while (out < 3 && v->swz_src[out] != NV40_TEX_SWZ_COMPONENT)
+		out++;
+	for (i = 0; i < 4; i++)
+		v->border[i] = (float)((word >> shift[out]) & 0xff) / 255.0f;
 }
 
 void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const uint8_t *mem)
@@ -644,6 +727,8 @@ void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const
 	v->rcomp = NV40_TEX_WRAP_RCOMP(t->wrap);
 	v->minf = NV40_TEX_FILTER_MIN(t->filter);
 	v->magf = NV40_TEX_FILTER_MAG(t->filter);
+	/* a 1D footprint has no second axis to be anisotropic against */
+	v->aniso = l->dims > 1 ? nv40_tex_aniso_max(NV40_TEX_ENABLE_ANISO(t->enable)) : 1;
 	v->bias = (float)NV40_TEX_FILTER_LOD_BIAS(t->filter) / 256.0f;
 	v->minlod = (float)NV40_TEX_ENABLE_MIN_LOD(t->enable) / 256.0f;
 	v->maxlod = (float)NV40_TEX_ENABLE_MAX_LOD(t->enable) / 256.0f;
@@ -673,12 +758,11 @@ void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const
 		L->km = (1u << L->k) - 1;
 		L->ysh = lw - L->k;
 	}
-	for (i = 0; i < 4; i++)
-		v->border[i] = (float)((t->border >> (8 * i)) & 0xff) / 255.0f;
 	for (i = 0; i < 4; i++) {
 		v->swz_src[i] = (uint8_t)NV40_TEX_SWZ_SRC(t->swizzle, i);
 		v->swz_ch[i] = (uint8_t)NV40_TEX_SWZ_NATIVE(NV40_TEX_SWZ_COMP(t->swizzle, i));
 	}
+	tex_prepare_border(v, t->border);
 
 	/* the decoder: tables where every channel has <= 8 bits */
 	v->dec = TEX_DEC_GENERIC;
@@ -710,6 +794,77 @@ void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const
 	v->ok = 1;
 }
 
+/* One probe at coordinates st and clamped LOD lambda: the filter and
+ * level(s) it selects, blended between two levels for a mip-linear
+ * minification.  Native channels. */
+static inline void tex_filter(struct tex_ctx *c, unsigned face, const float st[3], float lambda,
+			      float val[4])
+{
+	const struct sim_tex_view *v = c->v;
+	const struct nv40_tex_layout *l = c->l;
+	unsigned filt, lvl, lvl2 = 0, mip = 0, linear, i;
+	float mfrac = 0.0f, v2[4];
+
+	if (lambda <= 0.0f) {
+		filt = v->magf;
+		lvl = 0;
+	} else {
+		filt = v->minf;
+		lvl = 0;
+		switch (v->minf) {
+		case NV40_TEX_FILTER_NEAREST_MIPMAP_NEAREST:
+		case NV40_TEX_FILTER_LINEAR_MIPMAP_NEAREST:
+			lvl = (unsigned)tex_ifloor(lambda + 0.5f - 1e-6f);
+			if (lvl >= l->levels)
+				lvl = l->levels - 1;
+			break;
+		case NV40_TEX_FILTER_NEAREST_MIPMAP_LINEAR:
+		case NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR:
+			lvl = (unsigned)tex_ifloor(lambda);
+			if (lvl >= l->levels - 1) {
+				lvl = l->levels - 1;
+			} else {
+				lvl2 = lvl + 1;
+				mfrac = lambda - (float)lvl;
+				mip = mfrac > 0.0f;
+			}
+			break;
+		}
+	}
+	linear = filt == NV40_TEX_FILTER_LINEAR ||
+		 filt == NV40_TEX_FILTER_LINEAR_MIPMAP_NEAREST ||
+		 filt == NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR;
+
+	tex_sample_level(c, face, lvl, linear, st, val);
+	if (mip) {
+		tex_sample_level(c, face, lvl2, linear, st, v2);
+		for (i = 0; i < 4; i++)
+			val[i] += mfrac * (v2[i] - val[i]);
+	}
+}
+
+/* n probes (tex_aniso) averaged: the pixel's extent along step cut in n
+ * pieces, a probe at the middle of each, st + step * ((k - 1/2) / n - 1/2)
+ * for k = 1 .. n. */
+static void tex_filter_aniso(struct tex_ctx *c, unsigned face, const float st[3], float lambda,
+			     unsigned n, const float step[3], float val[4])
+{
+	float at[3], pv[4];
+	unsigned k, i;
+
+	val[0] = val[1] = val[2] = val[3] = 0.0f;
+	for (k = 1; k <= n; k++) {
+		float f = ((float)k - 0.5f) / (float)n - 0.5f;
+		for (i = 0; i < 3; i++)
+			at[i] = st[i] + step[i] * f;
+		tex_filter(c, face, at, lambda, pv);
+		for (i = 0; i < 4; i++)
+			val[i] += pv[i];
+	}
+	for (i = 0; i < 4; i++)
+		val[i] /= (float)n;
+}
+
 void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req *rq,
 			 float out[4][4])
 {
@@ -735,20 +890,20 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 
 	/* implicit derivatives off a cube: one LOD for the quad */
 	int quad_lod = !l->cube && rq->op != SIM_TXD && rq->op != SIM_TXL;
-	float qlambda = 0.0f;
+	float qlambda = 0.0f, qstep[3] = { 0.0f, 0.0f, 0.0f };
+	unsigned qn = 1;
 	if (quad_lod) {
 		float dx[3], dy[3];
 		for (i = 0; i < 3; i++) {
 			dx[i] = pc[1][i] - pc[0][i];
 			dy[i] = pc[2][i] - pc[0][i];
 		}
-		qlambda = tex_lambda(v, dx, dy);
+		qlambda = v->aniso > 1 ? tex_aniso(v, dx, dy, &qn, qstep) : tex_lambda(v, dx, dy);
 	}
 
 	for (p = 0; p < 4; p++) {
-		float dx[3], dy[3], st[3], dsx[3], dsy[3], lambda, val[4], v2[4];
-		unsigned face = 0, filt, lvl, lvl2 = 0, mip = 0, linear;
-		float mfrac = 0.0f;
+		float dx[3], dy[3], st[3], dsx[3], dsy[3], lambda, val[4], step[3];
+		unsigned face = 0, n = 1;
 
 		if (l->cube) {
 			if (rq->op == SIM_TXD) {
@@ -774,8 +929,16 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 		c.ref = pc[p][l->cube ? 3 : 2];
 		c.ref = !(c.ref > 0.0f) ? 0.0f : c.ref > 1.0f ? 1.0f : c.ref;
 
-		lambda = rq->op == SIM_TXL ? rq->coord[p][3] :
-			 quad_lod ? qlambda : tex_lambda(v, dsx, dsy);
+		if (rq->op == SIM_TXL) {
+			lambda = rq->coord[p][3];
+		} else if (quad_lod) {
+			lambda = qlambda;
+			n = qn;
+			memcpy(step, qstep, sizeof(step));
+		} else {
+			lambda = v->aniso > 1 ? tex_aniso(v, dsx, dsy, &n, step) :
+						tex_lambda(v, dsx, dsy);
+		}
 		lambda += v->bias;
 		if (rq->op == SIM_TXB)
 			lambda += rq->coord[p][3];
@@ -786,42 +949,10 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 		if (lambda < v->minlod)
 			lambda = v->minlod;
 
-		if (lambda <= 0.0f) {
-			filt = v->magf;
-			lvl = 0;
-		} else {
-			filt = v->minf;
-			lvl = 0;
-			switch (v->minf) {
-			case NV40_TEX_FILTER_NEAREST_MIPMAP_NEAREST:
-			case NV40_TEX_FILTER_LINEAR_MIPMAP_NEAREST:
-				lvl = (unsigned)tex_ifloor(lambda + 0.5f - 1e-6f);
-				if (lvl >= l->levels)
-					lvl = l->levels - 1;
-				break;
-			case NV40_TEX_FILTER_NEAREST_MIPMAP_LINEAR:
-			case NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR:
-				lvl = (unsigned)tex_ifloor(lambda);
-				if (lvl >= l->levels - 1) {
-					lvl = l->levels - 1;
-				} else {
-					lvl2 = lvl + 1;
-					mfrac = lambda - (float)lvl;
-					mip = mfrac > 0.0f;
-				}
-				break;
-			}
-		}
-		linear = filt == NV40_TEX_FILTER_LINEAR ||
-			 filt == NV40_TEX_FILTER_LINEAR_MIPMAP_NEAREST ||
-			 filt == NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR;
-
-		tex_sample_level(&c, face, lvl, linear, st, val);
-		if (mip) {
-			tex_sample_level(&c, face, lvl2, linear, st, v2);
-			for (i = 0; i < 4; i++)
-				val[i] += mfrac * (v2[i] - val[i]);
-		}
+		if (n > 1)
+			tex_filter_aniso(&c, face, st, lambda, n, step, val);
+		else
+			tex_filter(&c, face, st, lambda, val);
 
 		/* TEX_SWIZZLE: out R G B A from ZERO, ONE or a native channel */
 		for (i = 0; i < 4; i++) {

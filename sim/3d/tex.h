@@ -55,9 +55,10 @@ struct sim_tex_view {
 	const struct nv40_tex_format *f;
 	unsigned signed_mask, srgb_mask, compare, rcomp;
 	unsigned minf, magf;
+	unsigned aniso;               /* most probes along the major axis, 1: isotropic */
 	float bias, minlod, maxlod;
 	unsigned modes[3];
-	float lscale[3];              /* tex_lambda's per-axis scale */
+	float lscale[3];              /* tex_footprint's per-axis scale */
 	unsigned dec;                 /* texel decoder (tex.c) */
 	const float *lut[4];          /* per native channel: raw value -> float */
 	uint32_t cmask[4];

@@ -44,7 +44,7 @@ static const char *const gs_pass[] = {
 	"vbo-formats", "draw-elements", "scissor", "color-mask", "logic-op",
 	"render-to-texture", "mrt", "cull-face", "stencil-shadow", "glxgears", "draw-elements-ebo",
 	"lighting", "texenv",
-	"tex-angles", "tex-3d", "tex-rect", "tex-shadow", "tex-s3tc", "tex-formats", "rt-formats",
+	"tex-angles", "tex-aniso", "tex-3d", "tex-rect", "tex-shadow", "tex-s3tc", "tex-formats", "rt-formats",
 	"two-sided-stencil", "two-sided-lighting", "flat-shading", "polygon-mode",
 	"lines-wide-stipple", "arb-fp-opcodes", "arb-vp-opcodes", "blend-color-separate",
 	"blend-factors", "depth-range-viewport",
@@ -60,14 +60,25 @@ static const struct { const char *scene; unsigned tol; const char *why; } gs_loo
 	 * hundredths apart near level changes (mipmap-trilinear shows the same,
 	 * inside the bound, at +-4) */
 	{ "tex-angles", 4, "trilinear LOD: llvmpipe's per-quad approximate log2" },
+	/* GL leaves the anisotropic footprint to the implementation.  The
+	 * simulator probes along the major axis, each probe trilinear at the
+	 * minor axis's LOD; llvmpipe (gallivm lp_build_sample_aniso) takes an
+	 * elliptical Gaussian (EWA) of nearest texels on one level, log2 of
+	 * the minor axis truncated (lp_build_pmin's max-anisotropy clamp
+	 * compares pmin with itself and never applies), so it is blurrier
+	 * along both axes and, the checker's levels being tinted apart, up to
+	 * a level's tint away.  Beyond +-4 only the 8x panel differs.
+	 * Measured: worst 34; 0.48% of the image over +-16, 0.35% over +-18,
+	 * 0.26% over +-20, 0.13% over +-24.  With anisotropy off (trilinear)
+	 * 2.37% is over +-20 (worst 97): the bound fails it. */
+	{ "tex-aniso", 20, "anisotropic footprints are the implementation's (GL leaves them "
+			   "open): probes along the major axis against llvmpipe's EWA" },
 };
 
 /* Scenes that run and print their figures but count as skipped, and why:
  * known differences, listed like piglit's expected failures; each prints a
  * notice when it starts matching. */
 static const struct { const char *scene, *why; } gs_differ[] = {
-	{ "tex-aniso", "anisotropic footprints are the implementation's (GL leaves them open); "
-		       "the simulator's sampler has no anisotropy yet" },
 	{ "glsl-flow", "Mesa 22.3's nv30 emits a GLSL fragment loop as REP with end offset 0, so "
 		       "the loop's end is lost in the words the card gets (real NV4x too)" },
 };

@@ -483,6 +483,36 @@ static void border_colour_is_a8r8g8b8(void **state)
 	assert_rgba(v, 1.0f, 0x40 / 255.0f, 0x20 / 255.0f, 0x80 / 255.0f, EPS);
 }
 
+/* A one-channel format has one border value: the border's channel for the
+ * first output the swizzle gives the texel.  Mesa's A8 (L8 into alpha)
+ * shows the border's alpha, its L8 the red; GL_CLAMP blends it linearly.
+ * Mesa sends GL's border (r, g, b, a) translated to the base format,
+ * (0, 0, 0, a) for alpha and (l, l, l, 1) for luminance. */
+static void one_channel_border_follows_the_swizzle(void **state)
+{
+	uint8_t mem[4] = { 10, 20, 30, 40 };
+	struct sim_tex_unit t = unit(NV40_TEX_FMT_L8, 2, 0, 1, 4, 1, 1, 0);
+	float v[4];
+
+	(void)state;
+	t.swizzle = NV40_TEX_SWZ(0, NV40_TEX_SWZ_ZERO, 0) | NV40_TEX_SWZ(1, NV40_TEX_SWZ_ZERO, 0) |
+		    NV40_TEX_SWZ(2, NV40_TEX_SWZ_ZERO, 0) | NV40_TEX_SWZ(3, NV40_TEX_SWZ_COMPONENT, 3);
+	t.border = 0xcc000000u;
+	set_wrap(&t, NV40_TEX_WRAP_CLAMP_TO_BORDER, NV40_TEX_WRAP_CLAMP_TO_BORDER);
+	sample_at(&t, mem, SIM_TEX, 1.5f, 0.5f, 0, 1, v);
+	assert_rgba(v, 0, 0, 0, 0xcc / 255.0f, EPS);
+	set_filter(&t, NV40_TEX_FILTER_LINEAR, NV40_TEX_FILTER_LINEAR);
+	set_wrap(&t, NV40_TEX_WRAP_CLAMP, NV40_TEX_WRAP_CLAMP_TO_EDGE);
+	sample_at(&t, mem, SIM_TEX, -1.0f, 0.5f, 0, 1, v);      /* half texel 0, half border */
+	assert_rgba(v, 0, 0, 0, (10 + 0xcc) / 2 / 255.0f, EPS);
+	t.swizzle = SWZ_L;
+	t.border = 0xff808080u;
+	set_filter(&t, NV40_TEX_FILTER_NEAREST, NV40_TEX_FILTER_NEAREST);
+	set_wrap(&t, NV40_TEX_WRAP_CLAMP_TO_BORDER, NV40_TEX_WRAP_CLAMP_TO_BORDER);
+	sample_at(&t, mem, SIM_TEX, 0.5f, 2.5f, 0, 1, v);
+	assert_rgba(v, 0x80 / 255.0f, 0x80 / 255.0f, 0x80 / 255.0f, 1, EPS);
+}
+
 /* RECT + LINEAR 5x3 A8R8G8B8 in a 64-byte pitch: unnormalised coordinates
  * address texels directly. */
 static void rect_coordinates_are_texels(void **state)
@@ -633,6 +663,87 @@ static void lod_bias_explicit_lod_and_clamps(void **state)
 	assert_near(mip_sample(&t, &rq), 30, 1e-3f);
 }
 
+/* ---- anisotropy ---- */
+
+/* A quad at (s0, t0) whose s steps by ds per pixel in x and t by dt in y. */
+static void aniso_quad(struct sim_tex_req *rq, float s0, float t0, float ds, float dt)
+{
+	memset(rq, 0, sizeof(*rq));
+	rq->op = SIM_TEX;
+	for (unsigned p = 0; p < 4; p++) {
+		rq->coord[p][0] = s0 + (p & 1) * ds;
+		rq->coord[p][1] = t0 + (p >> 1) * dt;
+		rq->coord[p][3] = 1;
+	}
+}
+
+static void set_aniso(struct sim_tex_unit *t, unsigned aniso)
+{
+	t->enable = (t->enable & ~(7u << NV40_TEX_ENABLE_ANISO_SHIFT)) |
+		    aniso << NV40_TEX_ENABLE_ANISO_SHIFT;
+}
+
+/* 8 texels per pixel along s, 2 along t: isotropic filtering takes LOD 3;
+ * with ANISO the shorter axis's LOD 1 (4 probes); 2X runs out of probes
+ * at a ratio of 4 and takes log2(8 / 2) = 2. */
+static void aniso_takes_the_shorter_axis_lod(void **state)
+{
+	struct sim_tex_unit t = mip_unit(NV40_TEX_FILTER_NEAREST_MIPMAP_NEAREST);
+	struct sim_tex_req rq;
+
+	(void)state;
+	aniso_quad(&rq, 0.3f, 0.3f, 8.0f / 8, 2.0f / 8);
+	assert_near(mip_sample(&t, &rq), 40, 1e-3f);
+	set_aniso(&t, 4);                                  /* 8X */
+	assert_near(mip_sample(&t, &rq), 20, 1e-3f);
+	set_aniso(&t, 1);                                  /* 2X */
+	assert_near(mip_sample(&t, &rq), 30, 1e-3f);
+	aniso_quad(&rq, 0.3f, 0.3f, 2.0f / 8, 8.0f / 8);  /* the same along t */
+	set_aniso(&t, 4);
+	assert_near(mip_sample(&t, &rq), 20, 1e-3f);
+}
+
+/* 16x16 L8 whose column x holds 10 x, nearest, one level.  4 texels per
+ * pixel along s, 1 along t: 4X probes at the middles of the pixel's four
+ * quarters along s, 1.5 and 0.5 texels either side of it. */
+static void aniso_probes_split_the_major_axis(void **state)
+{
+	static uint8_t mem[256];
+	struct sim_tex_unit t = unit(NV40_TEX_FMT_L8, 2, 0, 1, 16, 16, 1, 0);
+	struct sim_tex_req rq;
+	float o[4][4];
+
+	(void)state;
+	for (unsigned y = 0; y < 16; y++)
+		for (unsigned x = 0; x < 16; x++)
+			mem[swz_at(x, y, 4, 4, 1)] = (uint8_t)(x * 10);
+	t.swizzle = SWZ_L;
+	aniso_quad(&rq, 8.0f / 16, 4.5f / 16, 4.0f / 16, 1.0f / 16);
+	sim_tex_sample(&t, mem, &rq, o);
+	assert_near(o[0][0] * 255.0f, 80, 1e-3f);          /* one texel at s */
+	assert_near(o[1][0] * 255.0f, 120, 1e-3f);
+	set_aniso(&t, 2);                                  /* 4X */
+	sim_tex_sample(&t, mem, &rq, o);
+	assert_near(o[0][0] * 255.0f, (60 + 70 + 80 + 90) / 4.0f, 1e-3f);
+	assert_near(o[1][0] * 255.0f, (100 + 110 + 120 + 130) / 4.0f, 1e-3f);
+	assert_near(o[2][0] * 255.0f, (60 + 70 + 80 + 90) / 4.0f, 1e-3f);
+}
+
+/* A round footprint is one probe: ANISO changes nothing, to the bit. */
+static void aniso_of_a_round_footprint_is_isotropic(void **state)
+{
+	struct sim_tex_unit t = mip_unit(NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR);
+	struct sim_tex_req rq;
+	float a[4][4], b[4][4];
+
+	(void)state;
+	aniso_quad(&rq, 0.3f, 0.6f, 2.3f / 8, 2.3f / 8);
+	sim_tex_sample(&t, mip_mem, &rq, a);
+	set_aniso(&t, 7);                                  /* 16X */
+	sim_tex_sample(&t, mip_mem, &rq, b);
+	assert_memory_equal(a, b, sizeof(a));
+}
+
 /* ---- cubes, 3D ---- */
 
 /* 2x2 A8R8G8B8 cube, faces 128 bytes apart (16 bytes aligned up), each
@@ -699,6 +810,30 @@ static void swizzled_3d_interleaves_three_coordinates(void **state)
 	sample_at(&t, mem, SIM_TEX, 0.5f, 0.5f, 0.5f, 1, v);
 	/* x = 1: indices 0b0?1 with x1 = 0: 1 3 5 7; x = 2: x1 = 1, x0 = 0: 8 10 12 14 */
 	assert_near(v[0], (1 + 3 + 5 + 7 + 8 + 10 + 12 + 14) * 10 / 8.0f / 255.0f, 1e-4f);
+}
+
+/* Mesa's 3D blit (nv30_transfer_rect_blit, its readback of a swizzled 3D
+ * texture) gives DIMS 3D, RECT and TEX_SIZE1 depth 1, and r = the slice:
+ * the unit is a w x h x 1 texture, so every r reads the 2D swizzle of the
+ * first w x h texels and nothing past them (the validator's extent). */
+static void blit_state_of_a_3d_texture_reads_one_slice(void **state)
+{
+	uint8_t mem[16];
+	struct sim_tex_unit t = unit(NV40_TEX_FMT_L8, 3, NV40_TEX_FORMAT_RECT, 1, 4, 2, 1, 0);
+	unsigned i;
+	float v[4];
+
+	(void)state;
+	assert_int_equal(sim_tex_extent(&t), 8);
+	for (i = 0; i < 16; i++)
+		mem[i] = (uint8_t)(i * 10);
+	t.swizzle = SWZ_L;
+	/* (2, 0) of a 4x2 2D swizzle is index 4; in the 4x2x2 volume Mesa
+	 * wrote, index 4 is (0, 0, 1) */
+	for (i = 0; i < 2; i++) {
+		sample_at(&t, mem, SIM_TEX, 2.5f, 0.5f, (float)i, 1, v);
+		assert_near(v[0], 40 / 255.0f, EPS);
+	}
 }
 
 /* ---- sRGB, SNORM, shadow, swizzle ---- */
@@ -908,12 +1043,17 @@ int main(void)
 		cmocka_unit_test(wrap_modes_fold_coordinates_past_the_edges),
 		cmocka_unit_test(linear_at_the_edge_depends_on_the_wrap),
 		cmocka_unit_test(border_colour_is_a8r8g8b8),
+		cmocka_unit_test(one_channel_border_follows_the_swizzle),
 		cmocka_unit_test(rect_coordinates_are_texels),
 		cmocka_unit_test(txp_divides_by_q),
 		cmocka_unit_test(lod_from_quad_derivatives_picks_the_level),
 		cmocka_unit_test(lod_bias_explicit_lod_and_clamps),
+		cmocka_unit_test(aniso_takes_the_shorter_axis_lod),
+		cmocka_unit_test(aniso_probes_split_the_major_axis),
+		cmocka_unit_test(aniso_of_a_round_footprint_is_isotropic),
 		cmocka_unit_test(cube_direction_selects_face_and_texel),
 		cmocka_unit_test(swizzled_3d_interleaves_three_coordinates),
+		cmocka_unit_test(blit_state_of_a_3d_texture_reads_one_slice),
 		cmocka_unit_test(srgb_decodes_colour_channels_not_alpha),
 		cmocka_unit_test(snorm_channels_are_twos_complement),
 		cmocka_unit_test(shadow_compare_happens_per_texel_before_filtering),
