@@ -342,6 +342,16 @@ static uint32_t line_word(const char *row, unsigned k, unsigned cpp, unsigned w)
 	return v;
 }
 
+/* The IFC colour format of the pixmap's surface format: the engine
+ * converts between the two, so they must have the same layout (nouveau
+ * sends 15-bit pixels as R5G6B5, which the card would convert). */
+static unsigned ifc_format(PixmapPtr pix)
+{
+	if (pix->drawable.bitsPerPixel == 32)
+		return NV_IFC_COLOR_FORMAT_A8R8G8B8;
+	return pix->drawable.depth == 16 ? NV_IFC_COLOR_FORMAT_R5G6B5 : NV_IFC_COLOR_FORMAT_X1R5G5B5;
+}
+
 /* IFC: the lines inline in the push buffer, each padded to 8 bytes. */
 static void ifc_upload(struct nvdx_push *p, PixmapPtr pix, int x, int y, int w, int h,
 		       const char *src, int src_pitch)
@@ -363,7 +373,7 @@ static void ifc_upload(struct nvdx_push *p, PixmapPtr pix, int x, int y, int w, 
 		set_surfaces(p, pix, pix, surf_format(pix, FALSE));
 		nvdx_push_mthd(p, NVDX_SUBC_IFC, NV_IFC_OPERATION, 5);
 		nvdx_push_word(p, NV_2D_OPERATION_SRCCOPY);
-		nvdx_push_word(p, cpp == 2 ? NV_IFC_COLOR_FORMAT_R5G6B5 : NV_IFC_COLOR_FORMAT_A8R8G8B8);
+		nvdx_push_word(p, ifc_format(pix));
 		nvdx_push_word(p, (uint32_t)(y + done) << 16 | (uint32_t)x);
 		nvdx_push_word(p, (uint32_t)n << 16 | (uint32_t)w);
 		nvdx_push_word(p, (uint32_t)n << 16 | (line / cpp));
