@@ -63,6 +63,12 @@ void nvt_x_cleanup(struct nvt_x *x);
  * program). */
 int nvt_x_run(const struct nvt_x *x, const char *const *argv, char **out, size_t *len);
 
+/* x11perf ARGS (NULL-terminated) on the server, its stderr with its
+ * stdout (in *out, malloc'd, when out is not NULL), within nvt_x_run's time
+ * limit.  *rate: the objects per second of its last result line ("N reps @
+ * T msec (R/sec): ..."), 0 when there is none.  Returns as nvt_x_run. */
+int nvt_x_x11perf(const struct nvt_x *x, const char *const *args, char **out, double *rate);
+
 /* ---- xwd ---- */
 
 /* Parse an XWD file (`xwd -root -silent`): the header's 25 big-endian
