@@ -255,11 +255,15 @@ static Bool nvdx_check_composite(int op, PicturePtr src, PicturePtr mask, Pictur
 
 /* ---- Prepare ---- */
 
-static Bool pixmap_usable(PixmapPtr pix)
+/* Why the engine cannot use the pixmap, or NVDX_REF_COUNT when it can. */
+static enum nvdx_refusal pixmap_unusable(PixmapPtr pix)
 {
 	struct nvdx_pixmap *np = nvdx_pixmap(pix);
-	return np && np->bo && pix->drawable.width <= NVDX_3D_MAX &&
-	       pix->drawable.height <= NVDX_3D_MAX;
+	if (!np || !np->bo)
+		return NVDX_REF_PIXMAP;
+	if (pix->drawable.width > NVDX_3D_MAX || pix->drawable.height > NVDX_3D_MAX)
+		return NVDX_REF_SIZE;    /* a screen of two heads side by side */
+	return NVDX_REF_COUNT;
 }
 
 static void unit_constants(struct unit *t, PictTransformPtr m, float w, float h)
@@ -307,7 +311,8 @@ static uint32_t filter_word(unsigned f)
 
 #define SOLID_PITCH 64
 
-static Bool prepare_unit(struct nvdx *nx, struct unit *t, PicturePtr pict, PixmapPtr pix)
+static enum nvdx_refusal prepare_unit(struct nvdx *nx, struct unit *t, PicturePtr pict,
+				       PixmapPtr pix)
 {
 	if (!pict->pDrawable) {
 		/* a solid picture: its colour, a8r8g8b8 and premultiplied */
@@ -320,10 +325,11 @@ static Bool prepare_unit(struct nvdx *nx, struct unit *t, PicturePtr pict, Pixma
 		t->size = 1u << 16 | 1;
 		t->pitch = SOLID_PITCH;
 		unit_constants(t, NULL, 1, 1);
-		return TRUE;
+		return NVDX_REF_COUNT;
 	}
-	if (!pix || !pixmap_usable(pix))
-		return FALSE;
+	enum nvdx_refusal why = pix ? pixmap_unusable(pix) : NVDX_REF_PIXMAP;
+	if (why != NVDX_REF_COUNT)
+		return why;
 	struct nvdx_pixmap *np = nvdx_pixmap(pix);
 	t->bo = np->bo;
 	t->offset = 0;
@@ -335,7 +341,7 @@ static Bool prepare_unit(struct nvdx *nx, struct unit *t, PicturePtr pict, Pixma
 	t->size = (uint32_t)pix->drawable.width << 16 | pix->drawable.height;
 	t->pitch = np->pitch;
 	unit_constants(t, pict->transform, pix->drawable.width, pix->drawable.height);
-	return TRUE;
+	return NVDX_REF_COUNT;
 }
 
 /* nouveau's adjustments of the factors: without destination alpha it is
@@ -388,10 +394,12 @@ static Bool nvdx_prepare_composite(int op, PicturePtr src, PicturePtr mask, Pict
 	struct nvdx *nx = nvdx(xf86ScreenToScrn(screen));
 	struct nvdx_push *p = &nx->push;
 
+	enum nvdx_refusal why;
+
 	if (p->err)
 		return FALSE;
-	if (!pixmap_usable(pdst))
-		return refuse(screen, NVDX_REF_PIXMAP);
+	if ((why = pixmap_unusable(pdst)) != NVDX_REF_COUNT)
+		return refuse(screen, why);
 	memset(&cs, 0, sizeof(cs));
 	cs.dst = nvdx_pixmap(pdst)->bo;
 	cs.rt_format = NV40_RT_TYPE_LINEAR << NV40_RT_FORMAT_TYPE_SHIFT |
@@ -401,9 +409,9 @@ static Bool nvdx_prepare_composite(int op, PicturePtr src, PicturePtr mask, Pict
 	cs.w = pdst->drawable.width;
 	cs.h = pdst->drawable.height;
 	cs.nunits = mask ? 2 : 1;
-	if (!prepare_unit(nx, &cs.unit[0], src, psrc) ||
-	    (mask && !prepare_unit(nx, &cs.unit[1], mask, pmask)))
-		return refuse(screen, NVDX_REF_PIXMAP);
+	if ((why = prepare_unit(nx, &cs.unit[0], src, psrc)) != NVDX_REF_COUNT ||
+	    (mask && (why = prepare_unit(nx, &cs.unit[1], mask, pmask)) != NVDX_REF_COUNT))
+		return refuse(screen, why);
 	prepare_blend(op, dst, ca_mask(mask));
 	cs.fp = pick_program(op, mask, dst) * NVDX_3D_SLOT;
 	nvdx_push_space(p, STATE_WORDS + RECT_WORDS, 4, 4);

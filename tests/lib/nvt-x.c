@@ -304,6 +304,12 @@ static int find_nvd_x(char *out, size_t len)
 
 int nvt_x_start(struct nvt_x *x, const char *nvd_sock, const char *const *extra)
 {
+	return nvt_x_start_config(x, nvd_sock, NULL, extra);
+}
+
+int nvt_x_start_config(struct nvt_x *x, const char *nvd_sock, const char *config,
+		       const char *const *extra)
+{
 	char nvd_x[PATH_MAX + 16];
 	const char *argv[64];
 	unsigned n = 0;
@@ -320,6 +326,10 @@ int nvt_x_start(struct nvt_x *x, const char *nvd_sock, const char *const *extra)
 	argv[n++] = nvd_sock;
 	argv[n++] = "--logfile";
 	argv[n++] = x->log;
+	if (config) {
+		argv[n++] = "--config";
+		argv[n++] = config;
+	}
 	argv[n++] = x->name;
 	if (extra && extra[0]) {
 		argv[n++] = "--";

@@ -37,6 +37,9 @@ struct nvt_x {
  * succeeds before Xorg has screens).  On failure the log's tail is printed
  * and nothing is left running.  0 or -errno. */
 int nvt_x_start(struct nvt_x *x, const char *nvd_sock, const char *const *extra);
+/* The same with nvd-x --config CONFIG (another xorg.conf, another driver). */
+int nvt_x_start_config(struct nvt_x *x, const char *nvd_sock, const char *config,
+		       const char *const *extra);
 /* Xvfb :N -screen 0 SCREEN ("320x240x24") -noreset -nolisten tcp [extra...]. */
 int nvt_xvfb_start(struct nvt_x *x, const char *screen, const char *const *extra);
 /* 1 while the server process has not exited. */
