@@ -13,7 +13,8 @@
  * text (core fonts and Render A8 glyphs) and render (Render's operators
  * on solid, ARGB32 and masked sources, repeats, a scale, FillRectangles)
  * and pictures (Render's other source formats, bilinear scaling,
- * projective transforms of a source and a mask, component alpha) and
+ * projective transforms of a source and a mask, component alpha, an a8
+ * destination) and
  * depth16 (Render into r5g6b5 pixmaps); all draws each in a cell of a grid
  * of two rows.
  *
@@ -919,6 +920,26 @@ static int xd_scene_pictures(struct xd *d, int x, int y, int w, int h)
 			XRenderComposite(dpy, ca_ops[i], r ? argb : solid, ca, d->rootpic, 0, 0, 0, 0,
 					 x + (int)i * ccw + 1, cy + (int)r * (ch / 2) + 1,
 					 (unsigned)(ccw - 2), (unsigned)(ch / 2 - 2));
+
+	/* an a8 destination (the card's B8): Src, Over, In, Out, Atop, Xor and
+	 * Add into a8 pixmaps that start half covered, each then the mask of
+	 * a solid Over the blocks */
+	static const int a8_ops[] = { PictOpSrc, PictOpOver, PictOpIn, PictOpOut, PictOpAtop,
+				      PictOpXor, PictOpAdd };
+	enum { NA8 = sizeof(a8_ops) / sizeof(a8_ops[0]) };
+	int ay = y + 3 * ch, aw = w / NA8, ah = h - 3 * ch - 2;
+	XRenderColor half = { 0, 0, 0, 0x8000 };
+	for (unsigned i = 0; i < NA8; i++) {
+		Pixmap pa8 = XCreatePixmap(dpy, d->root, (unsigned)aw, (unsigned)ah, 8);
+		Picture a8 = XRenderCreatePicture(dpy, pa8, d->a8, 0, NULL);
+		XFreePixmap(dpy, pa8);
+		XRenderFillRectangle(dpy, PictOpSrc, a8, &half, 0, 0, (unsigned)aw, (unsigned)ah);
+		XRenderComposite(dpy, a8_ops[i], argb, i % 2 ? mask : None, a8, 0, 0, 0, 0, 0, 0,
+				 (unsigned)aw, (unsigned)ah);
+		XRenderComposite(dpy, PictOpOver, solid, a8, d->rootpic, 0, 0, 0, 0,
+				 x + (int)i * aw, ay, (unsigned)aw, (unsigned)ah);
+		XRenderFreePicture(dpy, a8);
+	}
 
 	XRenderFreePicture(dpy, argb);
 	XRenderFreePicture(dpy, solid);
