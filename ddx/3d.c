@@ -1,7 +1,7 @@
 /* The 3D engine for Render, as nouveau's DDX drives it on NV40
  * (NVAccelInitNV40TCL): the 3D object on subchannel 7, the state set once,
  * a vertex program that passes positions through and makes each texture
- * unit's coordinates from its picture transform, and seven fragment
+ * unit's coordinates from its picture transform, and six fragment
  * programs in a scratch buffer (a source alone, source times mask alpha,
  * component alpha, a8 destinations).  The scratch buffer also holds the
  * 1x1 textures of solid pictures, written by the CPU into a ring of slots.

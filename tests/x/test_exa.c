@@ -4,7 +4,8 @@
  * pixman in software); `xwd -root` of the two are compared pixel for pixel
  * and each scene prints how many pixels differ and by how much at worst.
  *
- * The 2D scenes must match exactly.  Render's scenes may differ by the
+ * The 2D scenes (fill, copy, put, get, and lowdepth: raster operations at
+ * 16 and 8 bpp) must match exactly.  Render's scenes may differ by the
  * rounding of 8-bit arithmetic: pixman rounds after each product (source
  * IN mask, then the blend, each to 8 bits), the 3D engine computes in
  * floating point and rounds once when it writes; glyphs add a rounding
@@ -66,6 +67,7 @@ static const struct scene scenes[] = {
 	  "Render rectangles", used_render },
 	{ "depth16", 9, "writing r5g6b5 pixman truncates to 5 and 6 bits, the card rounds: "
 	  "one 5-bit step is 8, with the blend's rounding 9", "Render rectangles", used_render },
+	{ "lowdepth", 0, NULL, "copies", used_copy },
 };
 
 static struct {

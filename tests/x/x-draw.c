@@ -15,8 +15,9 @@
  * and pictures (Render's other source formats, bilinear scaling,
  * projective transforms of a source and a mask, component alpha, an a8
  * destination) and
- * depth16 (Render into r5g6b5 pixmaps); all draws each in a cell of a grid
- * of two rows.
+ * depth16 (Render into r5g6b5 pixmaps), lowdepth (fills and copies with
+ * every GC function and a plane mask in depth 16 and 8 pixmaps, read back
+ * exactly); all draws each in a cell of a grid of two rows.
  *
  * It draws on the root window: its pixels outlive the client (a window of
  * ours would go with it), with the server started with -noreset (else the
@@ -999,6 +1000,91 @@ static int xd_scene_depth16(struct xd *d, int x, int y, int w, int h)
 	return 0;
 }
 
+/* ---- lowdepth ---- */
+
+/* Pixmap p (depth 16 or 8) read back and put on the root at (x, y), its
+ * pixels widened in this client (565 by bit replication, 8 bits as grey):
+ * what the server stored, exactly. */
+static int xd_show_low(struct xd *d, Pixmap p, int depth, int w, int h, int x, int y)
+{
+	XImage *in = XGetImage(d->dpy, p, 0, 0, (unsigned)w, (unsigned)h, AllPlanes, ZPixmap);
+	XImage *out = xd_image(d, d->depth, w, h);
+	if (!in || !out) {
+		if (in)
+			XDestroyImage(in);
+		if (out)
+			XDestroyImage(out);
+		return -EIO;
+	}
+	for (int j = 0; j < h; j++)
+		for (int i = 0; i < w; i++) {
+			unsigned long v = XGetPixel(in, i, j);
+			unsigned r, g, b;
+			if (depth == 16) {
+				r = (unsigned)(v >> 11 & 31), g = (unsigned)(v >> 5 & 63), b = (unsigned)(v & 31);
+				r = r << 3 | r >> 2, g = g << 2 | g >> 4, b = b << 3 | b >> 2;
+			} else {
+				r = g = b = (unsigned)(v & 255);
+			}
+			XPutPixel(out, i, j, xd_pixel(d, r, g, b));
+		}
+	XPutImage(d->dpy, d->root, d->gc, out, 0, 0, x, y, (unsigned)w, (unsigned)h);
+	XDestroyImage(in);
+	XDestroyImage(out);
+	return 0;
+}
+
+/* Fills and copies with every GC function, with and without a plane mask,
+ * in a depth 16 and a depth 8 pixmap: the 2D engine's raster operations
+ * (at 32 bpp only the plain copy is the card's). */
+static int xd_scene_lowdepth(struct xd *d, int x, int y, int w, int h)
+{
+	static const int funcs[] = {
+		GXclear, GXand, GXandReverse, GXcopy, GXandInverted, GXnoop, GXxor, GXor,
+		GXnor, GXequiv, GXinvert, GXorReverse, GXcopyInverted, GXorInverted, GXnand,
+		GXset,
+	};
+	static const int depths[2] = { 16, 8 };
+	Display *dpy = d->dpy;
+	int pw = w, ph = h / 2;
+
+	for (unsigned k = 0; k < 2; k++) {
+		int depth = depths[k];
+		unsigned long all = depth == 16 ? 0xffff : 0xff;
+		Pixmap p = XCreatePixmap(dpy, d->root, (unsigned)pw, (unsigned)ph, (unsigned)depth);
+		GC gc = XCreateGC(dpy, p, 0, NULL);
+		/* a background of blocks of many values */
+		for (int j = 0; j < ph; j += 8)
+			for (int i = 0; i < pw; i += 8) {
+				XSetForeground(dpy, gc, (unsigned long)(i * 97 + j * 31 + i * j) & all);
+				XFillRectangle(dpy, p, gc, i, j, 8, 8);
+			}
+		int cw = pw / 16, rh = ph / 4;
+		for (unsigned f = 0; f < 16; f++) {
+			XSetFunction(dpy, gc, funcs[f]);
+			XSetForeground(dpy, gc, 0xa5c3 & all);
+			XFillRectangle(dpy, p, gc, (int)f * cw + 1, 1, (unsigned)(cw - 2),
+				       (unsigned)(rh - 2));
+			XSetPlaneMask(dpy, gc, 0xf0f3 & all);
+			XSetForeground(dpy, gc, 0x5a3c & all);
+			XFillRectangle(dpy, p, gc, (int)f * cw + 1, rh + 1, (unsigned)(cw - 2),
+				       (unsigned)(rh - 2));
+			/* copies from the blocks below, plain and through the mask */
+			XCopyArea(dpy, p, p, gc, (int)f * cw + 3, 3 * rh + 2, (unsigned)(cw - 2),
+				  (unsigned)(rh - 2), (int)f * cw + 1, 2 * rh + 1);
+			XSetPlaneMask(dpy, gc, AllPlanes);
+			XCopyArea(dpy, p, p, gc, (int)f * cw + 5, 3 * rh + 4, (unsigned)(cw - 6),
+				  (unsigned)(rh / 2), (int)f * cw + 3, 3 * rh + 1);
+		}
+		XFreeGC(dpy, gc);
+		int r = xd_show_low(d, p, depth, pw, ph, x, y + (int)k * ph);
+		XFreePixmap(dpy, p);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* ---- the scenes ---- */
 
 struct xd_scene {
@@ -1015,6 +1101,7 @@ static const struct xd_scene xd_scenes[] = {
 	{ "render", xd_scene_render },
 	{ "pictures", xd_scene_pictures },
 	{ "depth16", xd_scene_depth16 },
+	{ "lowdepth", xd_scene_lowdepth },
 };
 #define XD_NSCENES (sizeof(xd_scenes) / sizeof(xd_scenes[0]))
 
