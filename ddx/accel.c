@@ -200,6 +200,9 @@ Bool nvdx_accel_init(ScrnInfoPtr scrn)
 	p->refs[0] = (struct nvc_bo_ref){ p->bo, NVC_READ };
 	p->nrefs = 1;
 	bind_objects(p);
+	struct nvc_info info;
+	if (nvc_info(nx->c, &info) == 0)
+		nvdx_3d_init(scrn, info.chipset);
 	if (nvdx_push_kick(p) < 0)
 		goto fail;
 	return TRUE;
@@ -215,6 +218,7 @@ void nvdx_accel_fini(ScrnInfoPtr scrn)
 
 	if (p->ch && p->fence)
 		nvc_fence_wait(p->ch, p->fence, -1);
+	nvdx_3d_fini(scrn);
 	if (p->bo)
 		nvc_bo_free(p->bo);
 	if (p->ch)

@@ -52,7 +52,6 @@ static DRI2BufferPtr dri2_create_buffer2(ScreenPtr screen, DrawablePtr draw,
 {
 	struct nvdx_dri2_buffer *b = calloc(1, sizeof(*b));
 	PixmapPtr pix;
-	unsigned pitch;
 	uint32_t name;
 
 	if (!b)
@@ -70,7 +69,8 @@ static DRI2BufferPtr dri2_create_buffer2(ScreenPtr screen, DrawablePtr draw,
 		}
 	}
 	exaMoveInPixmap(pix);
-	struct nvc_bo *bo = nvdx_pixmap_bo(pix, &pitch);
+	struct nvdx_pixmap *np = nvdx_pixmap(pix);
+	struct nvc_bo *bo = np ? np->bo : NULL;
 	if (!bo || nvc_bo_flink(bo, &name) < 0) {
 		xf86DrvMsg(xf86ScreenToScrn(screen)->scrnIndex, X_WARNING,
 			   "DRI2: no card buffer for attachment %u (%dx%d): %s\n", attachment,
@@ -82,7 +82,7 @@ static DRI2BufferPtr dri2_create_buffer2(ScreenPtr screen, DrawablePtr draw,
 	b->pixmap = pix;
 	b->base.attachment = attachment;
 	b->base.name = name;
-	b->base.pitch = pitch;
+	b->base.pitch = np->pitch;
 	b->base.cpp = pix->drawable.bitsPerPixel / 8;
 	b->base.format = format;
 	b->base.driverPrivate = b;

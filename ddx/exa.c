@@ -4,7 +4,7 @@
  * Every nvd buffer is memory the server has mapped, so the CPU reads and
  * writes pixmaps in place once the card is done with them (PrepareAccess,
  * downloads and large uploads), where nouveau has to stage through GART.
- * Composite is left to fb for now. */
+ * Render's Composite runs on the 3D engine (composite.c). */
 #include <string.h>
 
 #include "ddx/nvdx.h"
@@ -25,14 +25,14 @@ static struct nvdx *screen_nvdx(ScreenPtr screen)
 	return nvdx(xf86ScreenToScrn(screen));
 }
 
-static struct nvdx_pixmap *pix_priv(PixmapPtr pix)
+struct nvdx_pixmap *nvdx_pixmap(PixmapPtr pix)
 {
 	return exaGetPixmapDriverPrivate(pix);
 }
 
 static struct nvc_bo *pix_bo(PixmapPtr pix)
 {
-	struct nvdx_pixmap *np = pix_priv(pix);
+	struct nvdx_pixmap *np = nvdx_pixmap(pix);
 	return np ? np->bo : NULL;
 }
 
@@ -73,15 +73,6 @@ static void exa_destroy_pixmap(ScreenPtr screen, void *priv)
 		nvc_bo_free(np->bo);
 	}
 	free(np);
-}
-
-struct nvc_bo *nvdx_pixmap_bo(PixmapPtr pix, unsigned *pitch)
-{
-	struct nvdx_pixmap *np = pix_priv(pix);
-	if (!np || !np->bo)
-		return NULL;
-	*pitch = np->pitch;
-	return np->bo;
 }
 
 static Bool exa_pixmap_is_offscreen(PixmapPtr pix)
@@ -203,7 +194,7 @@ static Bool pixmap_ok(PixmapPtr pix)
 /* SURFACE_2D on src and dst (the same pixmap for fills and uploads). */
 static void set_surfaces(struct nvdx_push *p, PixmapPtr src, PixmapPtr dst, unsigned format)
 {
-	struct nvdx_pixmap *s = pix_priv(src), *d = pix_priv(dst);
+	struct nvdx_pixmap *s = nvdx_pixmap(src), *d = nvdx_pixmap(dst);
 
 	nvdx_push_mthd(p, NVDX_SUBC_SURF, NV_SURF2D_FORMAT, 4);
 	nvdx_push_word(p, format);
@@ -265,8 +256,10 @@ static Bool exa_prepare_solid(PixmapPtr pix, int alu, Pixel planemask, Pixel fg)
 
 static void exa_solid(PixmapPtr pix, int x1, int y1, int x2, int y2)
 {
-	struct nvdx_push *p = &screen_nvdx(pix->drawable.pScreen)->push;
+	struct nvdx *nx = screen_nvdx(pix->drawable.pScreen);
+	struct nvdx_push *p = &nx->push;
 
+	nx->stats.solid++;
 	op_space(p, NVDX_SUBC_GDI, NV_GDI_OPERATION, 5);
 	nvdx_push_mthd(p, NVDX_SUBC_GDI, NV_GDI_COLOR1_A, 1);
 	nvdx_push_word(p, op.fg);
@@ -299,8 +292,10 @@ static Bool exa_prepare_copy(PixmapPtr src, PixmapPtr dst, int dx, int dy, int a
 
 static void exa_copy(PixmapPtr dst, int sx, int sy, int dx, int dy, int w, int h)
 {
-	struct nvdx_push *p = &screen_nvdx(dst->drawable.pScreen)->push;
+	struct nvdx *nx = screen_nvdx(dst->drawable.pScreen);
+	struct nvdx_push *p = &nx->push;
 
+	nx->stats.copy++;
 	op_space(p, NVDX_SUBC_BLIT, NV_BLIT_OPERATION, 4);
 	nvdx_push_mthd(p, NVDX_SUBC_BLIT, NV_BLIT_POINT_IN, 3);
 	nvdx_push_word(p, (uint32_t)sy << 16 | (uint32_t)sx);
@@ -315,7 +310,7 @@ static void exa_copy(PixmapPtr dst, int sx, int sy, int dx, int dy, int w, int h
 static Bool cpu_upload(struct nvdx *nx, PixmapPtr pix, int x, int y, int w, int h,
 		       const char *src, int src_pitch)
 {
-	struct nvdx_pixmap *np = pix_priv(pix);
+	struct nvdx_pixmap *np = nvdx_pixmap(pix);
 	unsigned cpp = pix->drawable.bitsPerPixel / 8;
 
 	if (nvdx_push_sync(&nx->push, np->bo, NVDX_SYNC_RW) < 0)
@@ -347,6 +342,16 @@ static uint32_t line_word(const char *row, unsigned k, unsigned cpp, unsigned w)
 	return v;
 }
 
+/* The IFC colour format of the pixmap's surface format: the engine
+ * converts between the two, so they must have the same layout (nouveau
+ * sends 15-bit pixels as R5G6B5, which the card would convert). */
+static unsigned ifc_format(PixmapPtr pix)
+{
+	if (pix->drawable.bitsPerPixel == 32)
+		return NV_IFC_COLOR_FORMAT_A8R8G8B8;
+	return pix->drawable.depth == 16 ? NV_IFC_COLOR_FORMAT_R5G6B5 : NV_IFC_COLOR_FORMAT_X1R5G5B5;
+}
+
 /* IFC: the lines inline in the push buffer, each padded to 8 bytes. */
 static void ifc_upload(struct nvdx_push *p, PixmapPtr pix, int x, int y, int w, int h,
 		       const char *src, int src_pitch)
@@ -368,7 +373,7 @@ static void ifc_upload(struct nvdx_push *p, PixmapPtr pix, int x, int y, int w, 
 		set_surfaces(p, pix, pix, surf_format(pix, FALSE));
 		nvdx_push_mthd(p, NVDX_SUBC_IFC, NV_IFC_OPERATION, 5);
 		nvdx_push_word(p, NV_2D_OPERATION_SRCCOPY);
-		nvdx_push_word(p, cpp == 2 ? NV_IFC_COLOR_FORMAT_R5G6B5 : NV_IFC_COLOR_FORMAT_A8R8G8B8);
+		nvdx_push_word(p, ifc_format(pix));
 		nvdx_push_word(p, (uint32_t)(y + done) << 16 | (uint32_t)x);
 		nvdx_push_word(p, (uint32_t)n << 16 | (uint32_t)w);
 		nvdx_push_word(p, (uint32_t)n << 16 | (line / cpp));
@@ -390,8 +395,11 @@ static Bool exa_upload(PixmapPtr pix, int x, int y, int w, int h, char *src, int
 	if (!pixmap_ok(pix))
 		return FALSE;
 	if (nx->push.err || cpp == 1 || (unsigned)w * cpp > IFC_MAX_WORDS * 4 ||
-	    (size_t)w * h * cpp > IFC_MAX_BYTES)
+	    (size_t)w * h * cpp > IFC_MAX_BYTES) {
+		nx->stats.upload_cpu++;
 		return cpu_upload(nx, pix, x, y, w, h, src, src_pitch);
+	}
+	nx->stats.upload_ifc++;
 	ifc_upload(&nx->push, pix, x, y, w, h, src, src_pitch);
 	return TRUE;
 }
@@ -399,11 +407,12 @@ static Bool exa_upload(PixmapPtr pix, int x, int y, int w, int h, char *src, int
 static Bool exa_download(PixmapPtr pix, int x, int y, int w, int h, char *dst, int dst_pitch)
 {
 	struct nvdx *nx = screen_nvdx(pix->drawable.pScreen);
-	struct nvdx_pixmap *np = pix_priv(pix);
+	struct nvdx_pixmap *np = nvdx_pixmap(pix);
 	unsigned cpp = pix->drawable.bitsPerPixel / 8;
 
 	if (!np || !np->bo || nvdx_push_sync(&nx->push, np->bo, NVDX_SYNC_READ) < 0)
 		return FALSE;
+	nx->stats.download++;
 	const char *src = (const char *)nvc_bo_map(np->bo) + (size_t)y * np->pitch + (size_t)x * cpp;
 	for (int i = 0; i < h; i++)
 		memcpy(dst + (size_t)i * dst_pitch, src + (size_t)i * np->pitch, (size_t)w * cpp);
@@ -417,7 +426,7 @@ void nvdx_exa_set_fb(ScreenPtr screen)
 {
 	struct nvdx *nx = screen_nvdx(screen);
 	PixmapPtr root = screen->GetScreenPixmap(screen);
-	struct nvdx_pixmap *np = pix_priv(root);
+	struct nvdx_pixmap *np = nvdx_pixmap(root);
 
 	if (!np)
 		return;
@@ -456,6 +465,8 @@ Bool nvdx_exa_init(ScreenPtr screen)
 	exa->DoneCopy = exa_done;
 	exa->UploadToScreen = exa_upload;
 	exa->DownloadFromScreen = exa_download;
+	if (nx->t3d.ok)
+		nvdx_composite_hooks(exa);
 	if (!exaDriverInit(screen, exa)) {
 		free(exa);
 		return FALSE;
@@ -466,10 +477,19 @@ Bool nvdx_exa_init(ScreenPtr screen)
 
 void nvdx_exa_fini(ScreenPtr screen)
 {
-	struct nvdx *nx = screen_nvdx(screen);
+	ScrnInfoPtr scrn = xf86ScreenToScrn(screen);
+	struct nvdx *nx = nvdx(scrn);
+	const struct nvdx_stats *st = &nx->stats;
 
 	if (!nx->exa)
 		return;
+	xf86DrvMsg(scrn->scrnIndex, X_INFO,
+		   "EXA on the card: %lu solid fills, %lu copies, %lu uploads through IFC "
+		   "(%lu by the CPU), %lu downloads, %lu Render rectangles\n",
+		   st->solid, st->copy, st->upload_ifc, st->upload_cpu, st->download,
+		   st->composite);
+	if (nx->t3d.ok)
+		nvdx_composite_report(scrn);
 	exaDriverFini(screen);
 	free(nx->exa);
 	nx->exa = NULL;

@@ -34,12 +34,13 @@ struct nvdx_fb {
  * (1 is nvd's own); handles easy to spot in nvd's logs. */
 enum {
 	NVDX_SUBC_M2MF = 0, NVDX_SUBC_SURF = 2, NVDX_SUBC_GDI = 3, NVDX_SUBC_BLIT = 4,
-	NVDX_SUBC_IFC = 5, NVDX_SUBC_MISC = 6,
+	NVDX_SUBC_IFC = 5, NVDX_SUBC_MISC = 6, NVDX_SUBC_3D = 7,
 };
 enum {
 	NVDX_H_NULL = 0, NVDX_H_M2MF = 0x4e580039, NVDX_H_SURF2D = 0x4e580062,
 	NVDX_H_GDI = 0x4e58004a, NVDX_H_BLIT = 0x4e58009f, NVDX_H_IFC = 0x4e58008a,
 	NVDX_H_ROP = 0x4e580043, NVDX_H_PATT = 0x4e580044, NVDX_H_CLIP = 0x4e580019,
+	NVDX_H_3D = 0x4e584097,
 };
 
 #define NVDX_PUSH_REFS   64
@@ -66,10 +67,29 @@ void nvdx_accel_fini(ScrnInfoPtr scrn);
 void nvdx_push_space(struct nvdx_push *p, uint32_t words, unsigned bos, unsigned relocs);
 void nvdx_push_mthd(struct nvdx_push *p, unsigned subc, uint32_t mthd, unsigned n);
 void nvdx_push_word(struct nvdx_push *p, uint32_t w);
+void nvdx_push_float(struct nvdx_push *p, float f);
 void nvdx_push_ref(struct nvdx_push *p, struct nvc_bo *bo, unsigned access);
 void nvdx_push_reloc(struct nvdx_push *p, struct nvc_bo *bo, uint32_t delta, unsigned access);
 int nvdx_push_kick(struct nvdx_push *p);
 int nvdx_push_sync(struct nvdx_push *p, struct nvc_bo *bo, enum nvdx_sync how);
+
+/* 3d.c: the 3D engine for Render.  Its scratch buffer holds the fragment
+ * programs (NVDX_FP_*, one a slot) and, from NVDX_3D_SOLID_BASE, a ring of
+ * 1x1 textures for solid pictures. */
+enum { NVDX_FP_S, NVDX_FP_S_A8, NVDX_FP_C, NVDX_FP_C_A8, NVDX_FP_CCA, NVDX_FP_CCASA,
+       NVDX_FP_COUNT };
+#define NVDX_3D_SLOT        256
+#define NVDX_3D_SOLID_BASE  0x1000
+#define NVDX_3D_MAX         4096     /* render targets and textures, either way */
+
+struct nvdx_3d {
+	Bool ok;
+	struct nvc_bo *scratch;      /* VRAM, mapped */
+	uint32_t *map;
+	uint32_t solid_next;         /* the ring's next slot */
+	uint32_t solid_last;         /* the slot last written (0: none) and its colour */
+	uint32_t solid_argb;
+};
 
 struct nvdx_crtc {
 	unsigned head;
@@ -83,6 +103,20 @@ struct nvdx_output {
 	uint8_t edid[128];           /* xf86InterpretEDID keeps a pointer to it */
 };
 
+/* What EXA had the card do, and Render operations the card was not given
+ * (by reason, composite.c): the Xorg log shows them when the screen closes. */
+enum nvdx_refusal {
+	NVDX_REF_OP, NVDX_REF_DST_FORMAT, NVDX_REF_FORMAT, NVDX_REF_SIZE, NVDX_REF_FILTER,
+	NVDX_REF_GRADIENT, NVDX_REF_CA_SRC_ALPHA, NVDX_REF_XRGB_BORDER, NVDX_REF_WINDOW, NVDX_REF_PIXMAP,
+	NVDX_REF_COUNT
+};
+
+struct nvdx_stats {
+	unsigned long solid, copy, upload_ifc, upload_cpu, download;
+	unsigned long composite;                  /* rectangles drawn */
+	unsigned long refused[NVDX_REF_COUNT];
+};
+
 /* exa.c: a pixmap's storage, EXA's driver private. */
 struct nvdx_pixmap {
 	struct nvc_bo *bo;           /* VRAM; NULL: the pixmap lives in system memory */
@@ -94,6 +128,8 @@ struct nvdx {
 	struct nvc *c;
 	struct nvdx_fb fb;
 	struct nvdx_push push;
+	struct nvdx_3d t3d;
+	struct nvdx_stats stats;
 	Bool accel;
 	struct _ExaDriver *exa;
 	Bool dri2;
@@ -121,8 +157,19 @@ void nvdx_display_off(ScrnInfoPtr scrn);
 Bool nvdx_exa_init(ScreenPtr screen);
 void nvdx_exa_fini(ScreenPtr screen);
 void nvdx_exa_set_fb(ScreenPtr screen);
-/* The pixmap's card buffer and pitch, NULL when it has none. */
-struct nvc_bo *nvdx_pixmap_bo(PixmapPtr pix, unsigned *pitch);
+/* exa.c: a pixmap's private, and whether the engines can use it. */
+struct nvdx_pixmap *nvdx_pixmap(PixmapPtr pix);
+
+/* 3d.c */
+Bool nvdx_3d_init(ScrnInfoPtr scrn, unsigned chipset);
+void nvdx_3d_fini(ScrnInfoPtr scrn);
+/* The scratch offset of a 1x1 texture of colour argb (a8r8g8b8). */
+uint32_t nvdx_3d_solid(struct nvdx *nx, uint32_t argb);
+
+/* composite.c: EXA's Composite hooks on the 3D engine, when it runs. */
+void nvdx_composite_hooks(struct _ExaDriver *exa);
+/* The Xorg log's line on what Render left to software, and why. */
+void nvdx_composite_report(ScrnInfoPtr scrn);
 
 /* dri2.c: direct rendering for GL clients (after EXA) */
 Bool nvdx_dri2_init(ScreenPtr screen);

@@ -103,6 +103,9 @@ enum { NV40_FPI_WPOS = 0, NV40_FPI_COL0 = 1, NV40_FPI_COL1 = 2, NV40_FPI_FOGC = 
  * unknown [inferred]: bit 8 is taken to mean "positions are window
  * coordinates: no clipping and no perspective divide". */
 #define NV40_ENGINE_WINDOW_SPACE   0x00000100u
+/* rnndb's ENGINE.FP alone: what nouveau's DDX writes, with its own vertex
+ * program running on clip-space positions (w = 1) */
+#define NV40_ENGINE_FP             0x00000001u
 
 /* POINT_SPRITE (0x1ee8) */
 #define NV40_POINT_SPRITE_ENABLE   0x1u

@@ -14,6 +14,8 @@
 #define NV40_RT_FORMAT_MSAA(v)     (((v) >> 12) & 0xf)
 #define NV40_RT_FORMAT_LOG2W(v)    (((v) >> 16) & 0xff)
 #define NV40_RT_FORMAT_LOG2H(v)    (((v) >> 24) & 0xff)
+#define NV40_RT_FORMAT_ZETA_SHIFT  5
+#define NV40_RT_FORMAT_TYPE_SHIFT  8
 enum { NV40_RT_TYPE_LINEAR = 1, NV40_RT_TYPE_SWIZZLED = 2 };
 
 /* RT_FORMAT COLOR: X(name, value, bytes per pixel) */

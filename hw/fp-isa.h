@@ -241,5 +241,6 @@ static inline unsigned nv40_fp_insn_size(const uint32_t *w)
 #define NV40_FP_CONTROL_DEPTH       0x0000000eu  /* the program exports depth (R1.z) */
 #define NV40_FP_CONTROL_KIL         0x00000080u  /* the program uses KIL */
 #define NV40_FP_CONTROL_TEMP_COUNT(v) (((v) >> 24) & 0xff)  /* R registers used */
+#define NV40_FP_CONTROL_TEMP_COUNT_SHIFT 24
 
 #endif

@@ -202,6 +202,27 @@ static inline void nv40_vp_set_src(uint32_t insn[4], unsigned n, uint32_t src)
 	}
 }
 
+/* The vector instruction "op o[dest].mask, s0, s1": no temp and no scalar
+ * half written, an input as the unread third source. */
+static inline void nv40_vp_vec_to_output(uint32_t o[4], unsigned op, unsigned dest, unsigned mask,
+					 uint32_t s0, uint32_t s1, unsigned input, unsigned cst,
+					 int last)
+{
+	o[0] = o[1] = o[2] = o[3] = 0;
+	nv40_vp_set_VEC_RESULT(o, 1);
+	nv40_vp_set_VEC_DST_TEMP(o, NV40_VP_NONE_TEMP);
+	nv40_vp_set_VEC_OPCODE(o, op);
+	nv40_vp_set_INPUT_SRC(o, input);
+	nv40_vp_set_CONST_SRC(o, cst);
+	nv40_vp_set_src(o, 0, s0);
+	nv40_vp_set_src(o, 1, s1);
+	nv40_vp_set_src(o, 2, nv40_vp_src_make(NV40_VP_SRC_INPUT, 0, NV40_VP_SWZ_IDENTITY, 0));
+	nv40_vp_set_DEST(o, dest);
+	nv40_vp_set_SCA_DST_TEMP(o, NV40_VP_NONE_TEMP);
+	nv40_vp_set_VEC_WRITEMASK(o, mask);
+	nv40_vp_set_LAST(o, (uint32_t)last);
+}
+
 /* BRA/CAL target slot (9 bits): SRC2H holds bits 8:3, d3 31:29 bits 2:0. */
 static inline uint32_t nv40_vp_target(const uint32_t insn[4])
 {

@@ -304,6 +304,12 @@ static int find_nvd_x(char *out, size_t len)
 
 int nvt_x_start(struct nvt_x *x, const char *nvd_sock, const char *const *extra)
 {
+	return nvt_x_start_config(x, nvd_sock, NULL, extra);
+}
+
+int nvt_x_start_config(struct nvt_x *x, const char *nvd_sock, const char *config,
+		       const char *const *extra)
+{
 	char nvd_x[PATH_MAX + 16];
 	const char *argv[64];
 	unsigned n = 0;
@@ -320,6 +326,10 @@ int nvt_x_start(struct nvt_x *x, const char *nvd_sock, const char *const *extra)
 	argv[n++] = nvd_sock;
 	argv[n++] = "--logfile";
 	argv[n++] = x->log;
+	if (config) {
+		argv[n++] = "--config";
+		argv[n++] = config;
+	}
 	argv[n++] = x->name;
 	if (extra && extra[0]) {
 		argv[n++] = "--";
@@ -579,6 +589,32 @@ int nvt_x_run(const struct nvt_x *x, const char *const *argv, char **out, size_t
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
 	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+int nvt_x_x11perf(const struct nvt_x *x, const char *const *args, char **out, double *rate)
+{
+	const char *argv[48] = { "sh", "-c", "exec x11perf \"$@\" 2>&1", "x11perf" };
+	unsigned n = 4;
+	char *text;
+
+	for (unsigned i = 0; args[i] && n < 47; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	*rate = 0;
+	int r = nvt_x_run(x, argv, &text, NULL);
+	if (r < 0)
+		return r;
+	for (const char *l = text; (l = strstr(l, " reps @ ")); l++) {
+		const char *open = strchr(l, '(');
+		double v;
+		if (open && sscanf(open + 1, "%lf/sec)", &v) == 1)
+			*rate = v;
+	}
+	if (out)
+		*out = text;
+	else
+		free(text);
+	return r;
 }
 
 /* ---- xwd ---- */

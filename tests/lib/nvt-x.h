@@ -37,6 +37,9 @@ struct nvt_x {
  * succeeds before Xorg has screens).  On failure the log's tail is printed
  * and nothing is left running.  0 or -errno. */
 int nvt_x_start(struct nvt_x *x, const char *nvd_sock, const char *const *extra);
+/* The same with nvd-x --config CONFIG (another xorg.conf, another driver). */
+int nvt_x_start_config(struct nvt_x *x, const char *nvd_sock, const char *config,
+		       const char *const *extra);
 /* Xvfb :N -screen 0 SCREEN ("320x240x24") -noreset -nolisten tcp [extra...]. */
 int nvt_xvfb_start(struct nvt_x *x, const char *screen, const char *const *extra);
 /* 1 while the server process has not exited. */
@@ -62,6 +65,12 @@ void nvt_x_cleanup(struct nvt_x *x);
  * -ETIMEDOUT, or -errno when it could not be started (-ENOENT: no such
  * program). */
 int nvt_x_run(const struct nvt_x *x, const char *const *argv, char **out, size_t *len);
+
+/* x11perf ARGS (NULL-terminated) on the server, its stderr with its
+ * stdout (in *out, malloc'd, when out is not NULL), within nvt_x_run's time
+ * limit.  *rate: the objects per second of its last result line ("N reps @
+ * T msec (R/sec): ..."), 0 when there is none.  Returns as nvt_x_run. */
+int nvt_x_x11perf(const struct nvt_x *x, const char *const *args, char **out, double *rate);
 
 /* ---- xwd ---- */
 

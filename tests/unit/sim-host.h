@@ -189,20 +189,7 @@ static inline void host_free(struct host *h)
 static inline void host_vp_insn(uint32_t o[4], unsigned op, unsigned dest, unsigned mask,
 				uint32_t s0, uint32_t s1, unsigned input, unsigned cst, int last)
 {
-	uint32_t none = nv40_vp_src_make(NV40_VP_SRC_INPUT, 0, NV40_VP_SWZ_IDENTITY, 0);
-	memset(o, 0, 16);
-	nv40_vp_set_VEC_RESULT(o, 1);
-	nv40_vp_set_VEC_DST_TEMP(o, NV40_VP_NONE_TEMP);
-	nv40_vp_set_VEC_OPCODE(o, op);
-	nv40_vp_set_INPUT_SRC(o, input);
-	nv40_vp_set_CONST_SRC(o, cst);
-	nv40_vp_set_src(o, 0, s0);
-	nv40_vp_set_src(o, 1, s1);
-	nv40_vp_set_src(o, 2, none);
-	nv40_vp_set_DEST(o, dest);
-	nv40_vp_set_SCA_DST_TEMP(o, NV40_VP_NONE_TEMP);
-	nv40_vp_set_VEC_WRITEMASK(o, mask);
-	nv40_vp_set_LAST(o, last);
+	nv40_vp_vec_to_output(o, op, dest, mask, s0, s1, input, cst, last);
 }
 
 /* ---- push buffer ---- */

@@ -11,16 +11,22 @@
  * directions, pixmaps to and from the window), put (XPutImage of depth 24
  * and 32, small and over 1 MiB, XShmPutImage), get (XGetImage put back),
  * text (core fonts and Render A8 glyphs) and render (Render's operators
- * on solid, ARGB32 and masked sources, repeats, a scale, FillRectangles);
- * all draws each in a cell of a 3x2 grid.
+ * on solid, ARGB32 and masked sources, repeats, a scale, FillRectangles)
+ * and pictures (Render's other source formats, bilinear scaling,
+ * projective transforms of a source and a mask, component alpha, an a8
+ * destination) and
+ * depth16 (Render into r5g6b5 pixmaps), lowdepth (fills and copies with
+ * every GC function and a plane mask in depth 16 and 8 pixmaps, read back
+ * exactly); all draws each in a cell of a grid of two rows.
  *
  * It draws on the root window: its pixels outlive the client (a window of
  * ours would go with it), with the server started with -noreset (else the
  * last client leaving resets the root).  The root's background becomes
  * black and its cursor an empty one (nvd's screenshot of a head shows the
  * hardware cursor; xwd does not).  What a server lacks (MIT-SHM, the
- * "fixed" font) is said on stderr and drawn another way or left out, the
- * same way on every server.  Exit 0 drawn, 1 an X error or failure, 2
+ * "fixed" font, depth 15 pixmaps: Xvfb needs -pixdepths 1 4 8 15 16 24 32)
+ * is said on stderr and drawn another way or left out, the same way on
+ * every server.  Exit 0 drawn, 1 an X error or failure, 2
  * usage. */
 #include <errno.h>
 #include <stdint.h>
@@ -618,8 +624,27 @@ static int xd_scene_text(struct xd *d, int x, int y, int w, int h)
 
 /* ---- render ---- */
 
-/* A w x h picture of format fmt (depth 32 or 8) whose pixels come from
- * px(i, j) as ARGB (A8: the alpha). */
+/* An 8-bit channel in a format's field. */
+static unsigned long xd_field(unsigned v, int shift, int mask)
+{
+	int bits = 0;
+	while (mask >> bits & 1)
+		bits++;
+	return bits ? (unsigned long)(v >> (8 - bits)) << shift : 0;
+}
+
+/* Premultiplied ARGB in format f's pixel. */
+static unsigned long xd_format_pixel(const XRenderPictFormat *f, unsigned long argb)
+{
+	const XRenderDirectFormat *c = &f->direct;
+	return xd_field((unsigned)(argb >> 24 & 255), c->alpha, c->alphaMask) |
+	       xd_field((unsigned)(argb >> 16 & 255), c->red, c->redMask) |
+	       xd_field((unsigned)(argb >> 8 & 255), c->green, c->greenMask) |
+	       xd_field((unsigned)(argb & 255), c->blue, c->blueMask);
+}
+
+/* A w x h picture of format fmt whose pixels come from px(i, j) as
+ * premultiplied ARGB. */
 static Picture xd_picture(struct xd *d, XRenderPictFormat *fmt, int w, int h,
 			  unsigned long (*px)(int i, int j, int w, int h), int repeat)
 {
@@ -630,10 +655,8 @@ static Picture xd_picture(struct xd *d, XRenderPictFormat *fmt, int w, int h,
 	GC gc = XCreateGC(d->dpy, p, 0, NULL);
 	if (im && (im->data = malloc((size_t)im->bytes_per_line * (size_t)h))) {
 		for (int j = 0; j < h; j++)
-			for (int i = 0; i < w; i++) {
-				unsigned long v = px(i, j, w, h);
-				XPutPixel(im, i, j, fmt->depth == 8 ? v >> 24 : v);
-			}
+			for (int i = 0; i < w; i++)
+				XPutPixel(im, i, j, xd_format_pixel(fmt, px(i, j, w, h)));
 		XPutImage(d->dpy, p, gc, im, 0, 0, 0, 0, (unsigned)w, (unsigned)h);
 	}
 	if (im)
@@ -768,6 +791,300 @@ static int xd_scene_render(struct xd *d, int x, int y, int w, int h)
 	return 0;
 }
 
+/* ---- pictures ---- */
+
+/* The Render format of this depth, type and channel masks (shift, bits),
+ * or NULL. */
+static XRenderPictFormat *xd_format(struct xd *d, int depth, int ash, int abits, int rsh,
+				    int gsh, int bsh, int rgbbits, int gbits)
+{
+	XRenderPictFormat t = { .type = PictTypeDirect, .depth = depth };
+	t.direct.alpha = (short)ash;
+	t.direct.alphaMask = (short)((1 << abits) - 1);
+	t.direct.red = (short)rsh;
+	t.direct.redMask = (short)((1 << rgbbits) - 1);
+	t.direct.green = (short)gsh;
+	t.direct.greenMask = (short)((1 << gbits) - 1);
+	t.direct.blue = (short)bsh;
+	t.direct.blueMask = (short)((1 << rgbbits) - 1);
+	unsigned long m = PictFormatType | PictFormatDepth | PictFormatAlpha | PictFormatAlphaMask |
+			  PictFormatRed | PictFormatRedMask | PictFormatGreen |
+			  PictFormatGreenMask | PictFormatBlue | PictFormatBlueMask;
+	return XRenderFindFormat(d->dpy, m, &t, 0);
+}
+
+/* A perspective that keeps the scenes' source coordinates positive. */
+static XTransform xd_persp = {
+	{ { XDoubleToFixed(0.9), XDoubleToFixed(0.3), XDoubleToFixed(4) },
+	  { XDoubleToFixed(-0.1), XDoubleToFixed(0.8), XDoubleToFixed(20) },
+	  { XDoubleToFixed(0.004), XDoubleToFixed(0.002), XDoubleToFixed(1) } }
+};
+
+/* Smooth colour and alpha everywhere: what bilinear filtering blends. */
+static unsigned long xd_px_smooth(int i, int j, int w, int h)
+{
+	unsigned a = 96 + (unsigned)(i * 159 / (w - 1));
+	unsigned r = (unsigned)(j * 255 / (h - 1)), g = (unsigned)((i * 7 + j * 3) & 255);
+	unsigned b = 255 - (unsigned)(i * 255 / (w - 1));
+	return (unsigned long)a << 24 | (r * a / 255) << 16 | (g * a / 255) << 8 | b * a / 255;
+}
+
+/* Per-channel coverage, as subpixel text has it. */
+static unsigned long xd_px_ca(int i, int j, int w, int h)
+{
+	unsigned r = (unsigned)(i * 255 / (w - 1)), g = (unsigned)(j * 255 / (h - 1));
+	unsigned b = (unsigned)(((i + j) * 16) & 255);
+	unsigned a = r > g ? (r > b ? r : b) : (g > b ? g : b);
+	return (unsigned long)a << 24 | r << 16 | g << 8 | b;
+}
+
+static int xd_scene_pictures(struct xd *d, int x, int y, int w, int h)
+{
+	Display *dpy = d->dpy;
+	int cw = w / 8, ch = h / 4;
+	if (cw < 8 || ch < 8)
+		return 0;
+
+	xd_blocks(d, d->root, x, y, w, h);
+	/* the row of source formats, Over the blocks and through the A8
+	 * mask */
+	struct { const char *name; XRenderPictFormat *f; } fmts[] = {
+		{ "a8r8g8b8", d->argb },
+		{ "x8r8g8b8", xd_format(d, 24, 0, 0, 16, 8, 0, 8, 8) },
+		{ "x8b8g8r8", xd_format(d, 24, 0, 0, 0, 8, 16, 8, 8) },
+		{ "a1r5g5b5", xd_format(d, 16, 15, 1, 10, 5, 0, 5, 5) },
+		{ "x1r5g5b5", xd_format(d, 15, 0, 0, 10, 5, 0, 5, 5) },
+		{ "r5g6b5", xd_format(d, 16, 0, 0, 11, 5, 0, 5, 6) },
+		{ "a8", d->a8 },
+	};
+	Picture mask = xd_picture(d, d->a8, cw, ch / 2, xd_px_mask, RepeatNone);
+	for (unsigned i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		if (!fmts[i].f) {
+			fprintf(stderr, "x-draw: pictures: the server has no %s format\n",
+				fmts[i].name);
+			continue;
+		}
+		Picture p = xd_picture(d, fmts[i].f, cw, ch, xd_px_argb, RepeatNone);
+		XRenderComposite(dpy, PictOpOver, p, None, d->rootpic, 0, 0, 0, 0,
+				 x + (int)i * cw + 1, y + 1, (unsigned)(cw - 2), (unsigned)(ch / 2 - 2));
+		XRenderComposite(dpy, PictOpOver, p, mask, d->rootpic, 0, ch / 2, 0, 0,
+				 x + (int)i * cw + 1, y + ch / 2 + 1, (unsigned)(cw - 2),
+				 (unsigned)(ch / 2 - 2));
+		XRenderFreePicture(dpy, p);
+	}
+
+	/* bilinear: 2.5x up and 0.75x down, pad and none; a projective
+	 * transform, repeating (its source coordinates stay positive: pixman
+	 * wraps negative ones of a projective transform to other rows) */
+	int by = y + ch, bw = w / 4;
+	Picture sm = xd_picture(d, d->argb, 16, 12, xd_px_smooth, RepeatNone);
+	XRenderSetPictureFilter(dpy, sm, FilterBilinear, NULL, 0);
+	static const double scales[2] = { 1 / 2.5, 1 / 0.75 };
+	static const int srep[2] = { RepeatPad, RepeatNone };
+	for (unsigned i = 0; i < 2; i++) {
+		XTransform t = { { { XDoubleToFixed(scales[i]), 0, 0 },
+				   { 0, XDoubleToFixed(scales[i]), 0 },
+				   { 0, 0, XDoubleToFixed(1) } } };
+		XRenderPictureAttributes pa = { .repeat = srep[i] };
+		XRenderChangePicture(dpy, sm, CPRepeat, &pa);
+		XRenderSetPictureTransform(dpy, sm, &t);
+		XRenderComposite(dpy, PictOpOver, sm, None, d->rootpic, 0, 0, 0, 0,
+				 x + (int)i * bw + 1, by + 1, (unsigned)(bw - 2), (unsigned)(ch - 2));
+	}
+	XRenderPictureAttributes rep = { .repeat = RepeatNormal };
+	XRenderChangePicture(dpy, sm, CPRepeat, &rep);
+	XRenderSetPictureTransform(dpy, sm, &xd_persp);
+	XRenderComposite(dpy, PictOpOver, sm, None, d->rootpic, 0, 0, 0, 0, x + 2 * bw + 1,
+			 by + 1, (unsigned)(bw - 2), (unsigned)(ch - 2));
+	/* the mask transformed: nearest would pick other texels than pixman
+	 * where a sample falls on a texel's edge, after both round */
+	Picture q = xd_picture(d, d->argb, 16, 16, xd_px_quads, RepeatNormal);
+	XRenderSetPictureTransform(dpy, mask, &xd_persp);
+	XRenderSetPictureFilter(dpy, mask, FilterBilinear, NULL, 0);
+	XRenderComposite(dpy, PictOpOver, q, mask, d->rootpic, 0, 0, 0, 0, x + 3 * bw + 1,
+			 by + 1, (unsigned)(w - 3 * bw - 2), (unsigned)(ch - 2));
+
+	/* component alpha: Src, Add, In, OutReverse, InReverse and Over (two
+	 * passes), from a solid and from an ARGB32 source */
+	static const int ca_ops[] = { PictOpSrc, PictOpAdd, PictOpIn, PictOpOutReverse,
+				      PictOpInReverse, PictOpOver };
+	enum { NCA = sizeof(ca_ops) / sizeof(ca_ops[0]) };
+	int cy = y + 2 * ch, ccw = w / NCA;
+	Picture ca = xd_picture(d, d->argb, ccw, ch / 2, xd_px_ca, RepeatNone);
+	XRenderPictureAttributes cav = { .component_alpha = True };
+	XRenderChangePicture(dpy, ca, CPComponentAlpha, &cav);
+	XRenderColor solid_c = { 0x8000, 0x4000, 0xc000, 0xe000 };
+	Picture solid = XRenderCreateSolidFill(dpy, &solid_c);
+	Picture argb = xd_picture(d, d->argb, ccw, ch / 2, xd_px_argb, RepeatNone);
+	for (unsigned i = 0; i < NCA; i++)
+		for (unsigned r = 0; r < 2; r++)
+			XRenderComposite(dpy, ca_ops[i], r ? argb : solid, ca, d->rootpic, 0, 0, 0, 0,
+					 x + (int)i * ccw + 1, cy + (int)r * (ch / 2) + 1,
+					 (unsigned)(ccw - 2), (unsigned)(ch / 2 - 2));
+
+	/* an a8 destination (the card's B8): Src, Over, In, Out, Atop, Xor and
+	 * Add into a8 pixmaps that start half covered, each then the mask of
+	 * a solid Over the blocks */
+	static const int a8_ops[] = { PictOpSrc, PictOpOver, PictOpIn, PictOpOut, PictOpAtop,
+				      PictOpXor, PictOpAdd };
+	enum { NA8 = sizeof(a8_ops) / sizeof(a8_ops[0]) };
+	int ay = y + 3 * ch, aw = w / NA8, ah = h - 3 * ch - 2;
+	XRenderColor half = { 0, 0, 0, 0x8000 };
+	for (unsigned i = 0; i < NA8; i++) {
+		Pixmap pa8 = XCreatePixmap(dpy, d->root, (unsigned)aw, (unsigned)ah, 8);
+		Picture a8 = XRenderCreatePicture(dpy, pa8, d->a8, 0, NULL);
+		XFreePixmap(dpy, pa8);
+		XRenderFillRectangle(dpy, PictOpSrc, a8, &half, 0, 0, (unsigned)aw, (unsigned)ah);
+		XRenderComposite(dpy, a8_ops[i], argb, i % 2 ? mask : None, a8, 0, 0, 0, 0, 0, 0,
+				 (unsigned)aw, (unsigned)ah);
+		XRenderComposite(dpy, PictOpOver, solid, a8, d->rootpic, 0, 0, 0, 0,
+				 x + (int)i * aw, ay, (unsigned)aw, (unsigned)ah);
+		XRenderFreePicture(dpy, a8);
+	}
+
+	XRenderFreePicture(dpy, argb);
+	XRenderFreePicture(dpy, solid);
+	XRenderFreePicture(dpy, ca);
+	XRenderFreePicture(dpy, q);
+	XRenderFreePicture(dpy, sm);
+	XRenderFreePicture(dpy, mask);
+	return 0;
+}
+
+/* ---- depth16 ---- */
+
+/* Render into r5g6b5 pixmaps (a solid fill, Over, Add, through a mask),
+ * each shown on the root with Src. */
+static int xd_scene_depth16(struct xd *d, int x, int y, int w, int h)
+{
+	Display *dpy = d->dpy;
+	XRenderPictFormat *f565 = xd_format(d, 16, 0, 0, 11, 5, 0, 5, 6);
+	int pw = w / 2, ph = h / 2;
+
+	xd_blocks(d, d->root, x, y, w, h);
+	if (!f565) {
+		fprintf(stderr, "x-draw: depth16: the server has no r5g6b5 format\n");
+		return 0;
+	}
+	Picture argb = xd_picture(d, d->argb, pw / 2, ph, xd_px_argb, RepeatNone);
+	Picture sm = xd_picture(d, d->argb, 16, 12, xd_px_smooth, RepeatReflect);
+	XTransform up = { { { XDoubleToFixed(1 / 3.5), 0, 0 }, { 0, XDoubleToFixed(1 / 3.5), 0 },
+			    { 0, 0, XDoubleToFixed(1) } } };
+	XRenderSetPictureTransform(dpy, sm, &up);
+	XRenderSetPictureFilter(dpy, sm, FilterBilinear, NULL, 0);
+	Picture mask = xd_picture(d, d->a8, pw, ph, xd_px_mask, RepeatNone);
+	static const XRenderColor greys[2] = { { 0x7000, 0x9000, 0x5000, 0xffff },
+					       { 0x2000, 0x1000, 0x3800, 0xffff } };
+	for (int k = 0; k < 4; k++) {
+		Pixmap p16 = XCreatePixmap(dpy, d->root, (unsigned)pw, (unsigned)ph, 16);
+		Picture d16 = XRenderCreatePicture(dpy, p16, f565, 0, NULL);
+		XFreePixmap(dpy, p16);
+		XRenderFillRectangle(dpy, PictOpSrc, d16, &greys[k & 1], 0, 0, (unsigned)pw,
+				     (unsigned)ph);
+		if (k < 2) {
+			XRenderComposite(dpy, PictOpOver, argb, None, d16, 0, 0, 0, 0, 0, 0,
+					 (unsigned)(pw / 2), (unsigned)ph);
+			XRenderComposite(dpy, PictOpAdd, sm, None, d16, 0, 0, 0, 0, pw / 2, 0,
+					 (unsigned)(pw / 2), (unsigned)ph);
+		} else {
+			XRenderComposite(dpy, k == 2 ? PictOpOver : PictOpIn, sm, mask, d16, 0, 0,
+					 0, 0, 0, 0, (unsigned)pw, (unsigned)ph);
+		}
+		XRenderComposite(dpy, PictOpSrc, d16, None, d->rootpic, 0, 0, 0, 0,
+				 x + k % 2 * pw, y + k / 2 * ph, (unsigned)pw, (unsigned)ph);
+		XRenderFreePicture(dpy, d16);
+	}
+	XRenderFreePicture(dpy, mask);
+	XRenderFreePicture(dpy, sm);
+	XRenderFreePicture(dpy, argb);
+	return 0;
+}
+
+/* ---- lowdepth ---- */
+
+/* Pixmap p (depth 16 or 8) read back and put on the root at (x, y), its
+ * pixels widened in this client (565 by bit replication, 8 bits as grey):
+ * what the server stored, exactly. */
+static int xd_show_low(struct xd *d, Pixmap p, int depth, int w, int h, int x, int y)
+{
+	XImage *in = XGetImage(d->dpy, p, 0, 0, (unsigned)w, (unsigned)h, AllPlanes, ZPixmap);
+	XImage *out = xd_image(d, d->depth, w, h);
+	if (!in || !out) {
+		if (in)
+			XDestroyImage(in);
+		if (out)
+			XDestroyImage(out);
+		return -EIO;
+	}
+	for (int j = 0; j < h; j++)
+		for (int i = 0; i < w; i++) {
+			unsigned long v = XGetPixel(in, i, j);
+			unsigned r, g, b;
+			if (depth == 16) {
+				r = (unsigned)(v >> 11 & 31), g = (unsigned)(v >> 5 & 63), b = (unsigned)(v & 31);
+				r = r << 3 | r >> 2, g = g << 2 | g >> 4, b = b << 3 | b >> 2;
+			} else {
+				r = g = b = (unsigned)(v & 255);
+			}
+			XPutPixel(out, i, j, xd_pixel(d, r, g, b));
+		}
+	XPutImage(d->dpy, d->root, d->gc, out, 0, 0, x, y, (unsigned)w, (unsigned)h);
+	XDestroyImage(in);
+	XDestroyImage(out);
+	return 0;
+}
+
+/* Fills and copies with every GC function, with and without a plane mask,
+ * in a depth 16 and a depth 8 pixmap: the 2D engine's raster operations
+ * (at 32 bpp only the plain copy is the card's). */
+static int xd_scene_lowdepth(struct xd *d, int x, int y, int w, int h)
+{
+	static const int funcs[] = {
+		GXclear, GXand, GXandReverse, GXcopy, GXandInverted, GXnoop, GXxor, GXor,
+		GXnor, GXequiv, GXinvert, GXorReverse, GXcopyInverted, GXorInverted, GXnand,
+		GXset,
+	};
+	static const int depths[2] = { 16, 8 };
+	Display *dpy = d->dpy;
+	int pw = w, ph = h / 2;
+
+	for (unsigned k = 0; k < 2; k++) {
+		int depth = depths[k];
+		unsigned long all = depth == 16 ? 0xffff : 0xff;
+		Pixmap p = XCreatePixmap(dpy, d->root, (unsigned)pw, (unsigned)ph, (unsigned)depth);
+		GC gc = XCreateGC(dpy, p, 0, NULL);
+		/* a background of blocks of many values */
+		for (int j = 0; j < ph; j += 8)
+			for (int i = 0; i < pw; i += 8) {
+				XSetForeground(dpy, gc, (unsigned long)(i * 97 + j * 31 + i * j) & all);
+				XFillRectangle(dpy, p, gc, i, j, 8, 8);
+			}
+		int cw = pw / 16, rh = ph / 4;
+		for (unsigned f = 0; f < 16; f++) {
+			XSetFunction(dpy, gc, funcs[f]);
+			XSetForeground(dpy, gc, 0xa5c3 & all);
+			XFillRectangle(dpy, p, gc, (int)f * cw + 1, 1, (unsigned)(cw - 2),
+				       (unsigned)(rh - 2));
+			XSetPlaneMask(dpy, gc, 0xf0f3 & all);
+			XSetForeground(dpy, gc, 0x5a3c & all);
+			XFillRectangle(dpy, p, gc, (int)f * cw + 1, rh + 1, (unsigned)(cw - 2),
+				       (unsigned)(rh - 2));
+			/* copies from the blocks below, plain and through the mask */
+			XCopyArea(dpy, p, p, gc, (int)f * cw + 3, 3 * rh + 2, (unsigned)(cw - 2),
+				  (unsigned)(rh - 2), (int)f * cw + 1, 2 * rh + 1);
+			XSetPlaneMask(dpy, gc, AllPlanes);
+			XCopyArea(dpy, p, p, gc, (int)f * cw + 5, 3 * rh + 4, (unsigned)(cw - 6),
+				  (unsigned)(rh / 2), (int)f * cw + 3, 3 * rh + 1);
+		}
+		XFreeGC(dpy, gc);
+		int r = xd_show_low(d, p, depth, pw, ph, x, y + (int)k * ph);
+		XFreePixmap(dpy, p);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* ---- the scenes ---- */
 
 struct xd_scene {
@@ -782,17 +1099,21 @@ static const struct xd_scene xd_scenes[] = {
 	{ "get", xd_scene_get },
 	{ "text", xd_scene_text },
 	{ "render", xd_scene_render },
+	{ "pictures", xd_scene_pictures },
+	{ "depth16", xd_scene_depth16 },
+	{ "lowdepth", xd_scene_lowdepth },
 };
 #define XD_NSCENES (sizeof(xd_scenes) / sizeof(xd_scenes[0]))
 
 static int xd_draw(struct xd *d, const char *scene, int w, int h)
 {
 	if (!strcmp(scene, "all")) {
-		/* 3 x 2 cells, each scene seeded as when drawn alone */
+		/* two rows of cells, each scene seeded as when drawn alone */
+		int cols = (int)(XD_NSCENES + 1) / 2;
 		for (unsigned i = 0; i < XD_NSCENES; i++) {
-			int cx = (int)(i % 3) * (w / 3), cy = (int)(i / 3) * (h / 2);
+			int cx = (int)i % cols * (w / cols), cy = (int)i / cols * (h / 2);
 			d->seed = 0x2545f491u + i;
-			int r = xd_scenes[i].draw(d, cx, cy, w / 3, h / 2);
+			int r = xd_scenes[i].draw(d, cx, cy, w / cols, h / 2);
 			if (r < 0) {
 				fprintf(stderr, "x-draw: %s: %s\n", xd_scenes[i].name, strerror(-r));
 				return r;

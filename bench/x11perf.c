@@ -1,0 +1,227 @@
+/* bench/x11perf: x11perf's rates for a filled rectangle, a window-to-window
+ * copy, a MIT-SHM put, anti-aliased text and a Render composite of an
+ * ARGB32 pixmap (all 500x500 but the text) on three X servers, one after
+ * the other in the same run: Xorg with nvd_drv.so on an nvd (EXA on the
+ * simulated card), Xvfb, and Xorg with the dummy driver (both in software),
+ * all of the size and depth nvd's monitors give the first.  Prints each
+ * rate and its ratio against each software server; never passes or fails.
+ * Xorg needs root for -config and -modulepath with a path. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/lib/nvt-x.h"
+#include "tests/lib/nvt.h"
+
+enum { XP_NVD, XP_XVFB, XP_DUMMY, XP_SERVERS };
+static const char *const xp_names[XP_SERVERS] = { "nvd", "Xvfb", "dummy" };
+
+static const struct { const char *label; const char *args[3]; } xp_tests[] = {
+	{ "rect500", { "-rect500" } },
+	{ "copywinwin500", { "-copywinwin500" } },
+	{ "shmput500", { "-shmput500" } },
+	{ "aa10text", { "-aa10text" } },
+	{ "comppixwin500 ARGB32", { "-format", "ARGB32", "-comppixwin500" } },
+};
+#define XP_NTESTS (sizeof(xp_tests) / sizeof(xp_tests[0]))
+
+/* The dummy driver's server: the headless flags of ddx/xorg.conf, video
+ * memory for the screen, a monitor that takes any mode. */
+static int xp_dummy_conf(const char *path, unsigned w, unsigned h)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f,
+		"Section \"ServerFlags\"\n"
+		"    Option \"AutoAddDevices\" \"off\"\n"
+		"    Option \"AutoAddGPU\" \"off\"\n"
+		"    Option \"AutoEnableDevices\" \"off\"\n"
+		"    Option \"DontVTSwitch\" \"true\"\n"
+		"EndSection\n"
+		"Section \"Device\"\n"
+		"    Identifier \"dummy0\"\n"
+		"    Driver \"dummy\"\n"
+		"    VideoRam %u\n"
+		"EndSection\n"
+		"Section \"Monitor\"\n"
+		"    Identifier \"any\"\n"
+		"    HorizSync 5.0 - 1000.0\n"
+		"    VertRefresh 5.0 - 200.0\n"
+		"EndSection\n"
+		"Section \"Screen\"\n"
+		"    Identifier \"dummy-screen\"\n"
+		"    Device \"dummy0\"\n"
+		"    Monitor \"any\"\n"
+		"    DefaultDepth 24\n"
+		"    SubSection \"Display\"\n"
+		"        Depth 24\n"
+		"        Virtual %u %u\n"
+		"    EndSubSection\n"
+		"EndSection\n",
+		(w * h * 4 / 1024 + 1023) / 1024 * 1024 + 16384, w, h);
+	return fclose(f) ? -errno : 0;
+}
+
+static int xp_start(struct nvt_x *x, unsigned which, const char *sock, const char *screen,
+		    const char *conf)
+{
+	switch (which) {
+	case XP_NVD: return nvt_x_start(x, sock, NULL);
+	case XP_XVFB: return nvt_xvfb_start(x, screen, NULL);
+	default: return nvt_x_start_config(x, sock, conf, NULL);
+	}
+}
+
+/* Every test on one server; rates[i] 0 when it gave none. */
+static void xp_run(unsigned which, const char *sock, const char *screen, const char *conf,
+		   const char *seconds, const char *repeat, double rates[XP_NTESTS])
+{
+	struct nvt_x x;
+
+	memset(rates, 0, sizeof(double) * XP_NTESTS);
+	if (xp_start(&x, which, sock, screen, conf) < 0) {
+		printf("  %s: the server did not start\n", xp_names[which]);
+		return;
+	}
+	for (unsigned i = 0; i < XP_NTESTS; i++) {
+		const char *args[10] = { "-repeat", repeat, "-time", seconds };
+		unsigned n = 4;
+		char *out;
+		for (unsigned k = 0; k < 3 && xp_tests[i].args[k]; k++)
+			args[n++] = xp_tests[i].args[k];
+		args[n] = NULL;
+		int r = nvt_x_x11perf(&x, args, &out, &rates[i]);
+		if (r != 0 || (out && strstr(out, "rror"))) {
+			printf("  %s, %s: x11perf exit %d%s\n", xp_names[which], xp_tests[i].label, r,
+			       out && strstr(out, "rror") ? ", with an X error" : "");
+			rates[i] = 0;
+		}
+		free(out);
+	}
+	if (nvt_x_stop(&x) < 0)
+		printf("  (%s did not stop cleanly)\n", xp_names[which]);
+	nvt_x_cleanup(&x);
+}
+
+static void xp_ratio(double a, double b)
+{
+	if (a > 0 && b > 0)
+		printf(" %10.4f", a / b);
+	else
+		printf(" %10s", "n/a");
+}
+
+static void xp_usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [-s PATH] [-t SECONDS] [-r REPEAT] [--no-dummy]\n"
+		"  -s, --socket PATH    use a running nvd (default: start one, $NVD_BIN or\n"
+		"                       ../bin/nvd beside this program)\n"
+		"  -t, --time SECONDS   x11perf -time (default 2, 1 to 5)\n"
+		"  -r, --repeat N       x11perf -repeat (default 1, 1 to 3)\n"
+		"      --no-dummy       leave out Xorg's dummy driver\n",
+		prog);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "socket", required_argument, 0, 's' }, { "time", required_argument, 0, 't' },
+		{ "repeat", required_argument, 0, 'r' }, { "no-dummy", no_argument, 0, 'D' },
+		{ "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 },
+	};
+	const char *sock = NULL, *seconds = "2", *repeat = "1";
+	int c, dummy = 1;
+
+	while ((c = getopt_long(argc, argv, "s:t:r:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 's': sock = optarg; break;
+		case 't': seconds = optarg; break;
+		case 'r': repeat = optarg; break;
+		case 'D': dummy = 0; break;
+		default: xp_usage(argv[0]); return c == 'h' ? 0 : 2;
+		}
+	}
+	/* each x11perf run must end within the harness's 30 s */
+	if (optind != argc || atoi(seconds) < 1 || atoi(seconds) > 5 || atoi(repeat) < 1 ||
+	    atoi(repeat) > 3) {
+		xp_usage(argv[0]);
+		return 2;
+	}
+	if (getuid() != 0) {
+		fprintf(stderr, "x11perf: Xorg takes -config and -modulepath only from root\n");
+		return 1;
+	}
+	struct nvt_paths at;
+	if (nvt_paths(&at, "../bin") < 0) {
+		fprintf(stderr, "x11perf: /proc/self/exe: %s\n", strerror(errno));
+		return 1;
+	}
+	char tools[PATH_MAX + 16];
+	snprintf(tools, sizeof(tools), "%s/../bin", at.dir);
+	setenv("NVD_TOOLS", tools, 0);          /* nvd-x */
+
+	struct nvt_daemon d = { 0 };
+	if (!sock) {
+		if (nvt_daemon_start(&d, NULL) < 0) {
+			fprintf(stderr, "x11perf: cannot start nvd\n");
+			nvt_daemon_cleanup(&d);
+			return 1;
+		}
+		sock = d.sock;
+	}
+	/* the software servers get the size of nvd's screen */
+	struct nvt_x x;
+	unsigned w = 0, h = 0, depth = 0;
+	if (nvt_x_start(&x, sock, NULL) == 0) {
+		nvt_x_dpyinfo(&x, &w, &h, &depth);
+		nvt_x_stop(&x);
+	}
+	nvt_x_cleanup(&x);
+	char screen[32], dir[] = "/tmp/nvd-bench-x11perf-XXXXXX", conf[64];
+	snprintf(screen, sizeof(screen), "%ux%ux24", w, h);
+	int ok = w && h && mkdtemp(dir);
+	if (ok) {
+		snprintf(conf, sizeof(conf), "%s/dummy.conf", dir);
+		ok = xp_dummy_conf(conf, w, h) == 0;
+	}
+	if (!ok) {
+		fprintf(stderr, "x11perf: no X on nvd, or no room for the dummy's xorg.conf\n");
+		if (d.pid)
+			nvt_daemon_stop(&d);
+		nvt_daemon_cleanup(&d);
+		return 1;
+	}
+
+	printf("x11perf -repeat %s -time %s on a %ux%u screen of depth 24: objects per second\n",
+	       repeat, seconds, w, h);
+	fflush(stdout);
+	double rates[XP_SERVERS][XP_NTESTS];
+	unsigned n = dummy ? XP_SERVERS : XP_DUMMY;
+	for (unsigned s = 0; s < n; s++)
+		xp_run(s, sock, screen, conf, seconds, repeat, rates[s]);
+	printf("  %-22s %10s %10s", "test", "nvd", "Xvfb");
+	if (dummy)
+		printf(" %10s", "dummy");
+	printf(" %10s%s\n", "nvd/Xvfb", dummy ? "  nvd/dummy" : "");
+	for (unsigned i = 0; i < XP_NTESTS; i++) {
+		printf("  %-22s", xp_tests[i].label);
+		for (unsigned s = 0; s < n; s++)
+			printf(" %10.1f", rates[s][i]);
+		xp_ratio(rates[XP_NVD][i], rates[XP_XVFB][i]);
+		if (dummy)
+			xp_ratio(rates[XP_NVD][i], rates[XP_DUMMY][i]);
+		printf("\n");
+	}
+	unlink(conf);
+	rmdir(dir);
+	if (d.pid && nvt_daemon_stop(&d) < 0)
+		printf("(nvd did not stop cleanly)\n");
+	nvt_daemon_cleanup(&d);
+	return 0;
+}
