@@ -159,4 +159,31 @@ GLB_API void glb_daemon_stop(struct nvt_daemon *d, int own)
 	}
 }
 
+/* For the benches that start Xorg: root (Xorg takes -config and
+ * -modulepath with a path only from root), where this program is, NVD_TOOLS
+ * for nvd-x beside it, and an nvd of its own unless *sock names one.
+ * 0, or 1 with the reason said under the bench's name. */
+GLB_API int glb_x_begin(const char *name, struct nvt_paths *at, struct nvt_daemon *d,
+			const char **sock, int *own)
+{
+	static char tools[PATH_MAX + 16];
+	const char *why = NULL;
+	*own = 0;
+	memset(d, 0, sizeof(*d));
+	if (getuid() != 0)
+		why = "Xorg takes -config and -modulepath only from root";
+	else if (nvt_paths(at, "../bin") < 0)
+		why = "cannot read /proc/self/exe";
+	if (!why) {
+		snprintf(tools, sizeof(tools), "%s/../bin", at->dir);
+		setenv("NVD_TOOLS", tools, 0);
+		why = glb_daemon_start(d, sock, 1, at->nvd_run, NULL, own);
+	}
+	if (!why)
+		return 0;
+	fprintf(stderr, "%s: %s\n", name, why);
+	glb_daemon_stop(d, *own);
+	return 1;
+}
+
 #endif

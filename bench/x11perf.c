@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/glbench.h"
 #include "tests/lib/nvt-x.h"
-#include "tests/lib/nvt.h"
 
 enum { XP_NVD, XP_XVFB, XP_DUMMY, XP_SERVERS };
 static const char *const xp_names[XP_SERVERS] = { "nvd", "Xvfb", "dummy" };
@@ -28,44 +28,6 @@ static const struct { const char *label; const char *args[3]; } xp_tests[] = {
 	{ "comppixwin500 ARGB32", { "-format", "ARGB32", "-comppixwin500" } },
 };
 #define XP_NTESTS (sizeof(xp_tests) / sizeof(xp_tests[0]))
-
-/* The dummy driver's server: the headless flags of ddx/xorg.conf, video
- * memory for the screen, a monitor that takes any mode. */
-static int xp_dummy_conf(const char *path, unsigned w, unsigned h)
-{
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	fprintf(f,
-		"Section \"ServerFlags\"\n"
-		"    Option \"AutoAddDevices\" \"off\"\n"
-		"    Option \"AutoAddGPU\" \"off\"\n"
-		"    Option \"AutoEnableDevices\" \"off\"\n"
-		"    Option \"DontVTSwitch\" \"true\"\n"
-		"EndSection\n"
-		"Section \"Device\"\n"
-		"    Identifier \"dummy0\"\n"
-		"    Driver \"dummy\"\n"
-		"    VideoRam %u\n"
-		"EndSection\n"
-		"Section \"Monitor\"\n"
-		"    Identifier \"any\"\n"
-		"    HorizSync 5.0 - 1000.0\n"
-		"    VertRefresh 5.0 - 200.0\n"
-		"EndSection\n"
-		"Section \"Screen\"\n"
-		"    Identifier \"dummy-screen\"\n"
-		"    Device \"dummy0\"\n"
-		"    Monitor \"any\"\n"
-		"    DefaultDepth 24\n"
-		"    SubSection \"Display\"\n"
-		"        Depth 24\n"
-		"        Virtual %u %u\n"
-		"    EndSubSection\n"
-		"EndSection\n",
-		(w * h * 4 / 1024 + 1023) / 1024 * 1024 + 16384, w, h);
-	return fclose(f) ? -errno : 0;
-}
 
 static int xp_start(struct nvt_x *x, unsigned which, const char *sock, const char *screen,
 		    const char *conf)
@@ -153,28 +115,11 @@ int main(int argc, char **argv)
 		xp_usage(argv[0]);
 		return 2;
 	}
-	if (getuid() != 0) {
-		fprintf(stderr, "x11perf: Xorg takes -config and -modulepath only from root\n");
-		return 1;
-	}
 	struct nvt_paths at;
-	if (nvt_paths(&at, "../bin") < 0) {
-		fprintf(stderr, "x11perf: /proc/self/exe: %s\n", strerror(errno));
+	struct nvt_daemon d;
+	int own;
+	if (glb_x_begin("x11perf", &at, &d, &sock, &own))
 		return 1;
-	}
-	char tools[PATH_MAX + 16];
-	snprintf(tools, sizeof(tools), "%s/../bin", at.dir);
-	setenv("NVD_TOOLS", tools, 0);          /* nvd-x */
-
-	struct nvt_daemon d = { 0 };
-	if (!sock) {
-		if (nvt_daemon_start(&d, NULL) < 0) {
-			fprintf(stderr, "x11perf: cannot start nvd\n");
-			nvt_daemon_cleanup(&d);
-			return 1;
-		}
-		sock = d.sock;
-	}
 	/* the software servers get the size of nvd's screen */
 	struct nvt_x x;
 	unsigned w = 0, h = 0, depth = 0;
@@ -188,13 +133,11 @@ int main(int argc, char **argv)
 	int ok = w && h && mkdtemp(dir);
 	if (ok) {
 		snprintf(conf, sizeof(conf), "%s/dummy.conf", dir);
-		ok = xp_dummy_conf(conf, w, h) == 0;
+		ok = nvt_x_dummy_conf(conf, w, h) == 0;
 	}
 	if (!ok) {
 		fprintf(stderr, "x11perf: no X on nvd, or no room for the dummy's xorg.conf\n");
-		if (d.pid)
-			nvt_daemon_stop(&d);
-		nvt_daemon_cleanup(&d);
+		glb_daemon_stop(&d, own);
 		return 1;
 	}
 
@@ -220,8 +163,6 @@ int main(int argc, char **argv)
 	}
 	unlink(conf);
 	rmdir(dir);
-	if (d.pid && nvt_daemon_stop(&d) < 0)
-		printf("(nvd did not stop cleanly)\n");
-	nvt_daemon_cleanup(&d);
+	glb_daemon_stop(&d, own);
 	return 0;
 }

@@ -617,6 +617,44 @@ int nvt_x_x11perf(const struct nvt_x *x, const char *const *args, char **out, do
 	return r;
 }
 
+/* ---- Xorg's dummy driver ---- */
+
+int nvt_x_dummy_conf(const char *path, unsigned w, unsigned h)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f,
+		"Section \"ServerFlags\"\n"
+		"    Option \"AutoAddDevices\" \"off\"\n"
+		"    Option \"AutoAddGPU\" \"off\"\n"
+		"    Option \"AutoEnableDevices\" \"off\"\n"
+		"    Option \"DontVTSwitch\" \"true\"\n"
+		"EndSection\n"
+		"Section \"Device\"\n"
+		"    Identifier \"dummy0\"\n"
+		"    Driver \"dummy\"\n"
+		"    VideoRam %u\n"
+		"EndSection\n"
+		"Section \"Monitor\"\n"
+		"    Identifier \"any\"\n"
+		"    HorizSync 5.0 - 1000.0\n"
+		"    VertRefresh 5.0 - 200.0\n"
+		"EndSection\n"
+		"Section \"Screen\"\n"
+		"    Identifier \"dummy-screen\"\n"
+		"    Device \"dummy0\"\n"
+		"    Monitor \"any\"\n"
+		"    DefaultDepth 24\n"
+		"    SubSection \"Display\"\n"
+		"        Depth 24\n"
+		"        Virtual %u %u\n"
+		"    EndSubSection\n"
+		"EndSection\n",
+		(w * h * 4 / 1024 + 1023) / 1024 * 1024 + 16384, w, h);
+	return fclose(f) ? -errno : 0;
+}
+
 /* ---- xwd ---- */
 
 enum {

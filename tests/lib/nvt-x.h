@@ -44,6 +44,11 @@ int nvt_x_start_config(struct nvt_x *x, const char *nvd_sock, const char *config
 int nvt_xvfb_start(struct nvt_x *x, const char *screen, const char *const *extra);
 /* 1 while the server process has not exited. */
 int nvt_x_alive(struct nvt_x *x);
+/* An xorg.conf for Xorg's dummy driver (software only) at path: the
+ * headless flags of ddx/xorg.conf, video memory for a w x h screen of
+ * depth 24, a monitor that takes any mode; for nvt_x_start_config.  The
+ * baseline the benches measure nvd_drv.so against.  0 or -errno. */
+int nvt_x_dummy_conf(const char *path, unsigned w, unsigned h);
 /* SIGTERM, wait (5 s, then SIGKILL); 0 when it exited with status 0 on
  * SIGTERM.  Prints the log's tail otherwise. */
 int nvt_x_stop(struct nvt_x *x);
