@@ -70,12 +70,10 @@ static const struct nvd_vobj *bench_lookup(void *ctx, uint32_t handle)
 	return NULL;
 }
 
-/* The channel's fragment program shadow (nvd_vfp): every bind takes a slot;
- * the card is taken to be done with the area by the time it comes round. */
+/* The channel's fragment program shadow (nvd_vfp): every bind takes a slot. */
 #define B_FP_AREA (256u << 10)
-static uint8_t bench_fp_area[B_FP_AREA];
 static struct nvd_vfp bench_fp = {
-	0, 0, 0, bench_fp_area, 0x7f000000u, B_FP_AREA,
+	0, 0x7f000000u, B_FP_AREA,
 	0x80000101, 0x80000102, 0x80000103, 0x80000104, 0x80000105,
 };
 
@@ -361,7 +359,6 @@ int main(int argc, char **argv)
 						   subs[s].nrel, bench_lookup, NULL, 0, NULL,
 						   &bench_fp };
 			struct nvd_verror e;
-			bench_fp.tail = bench_fp.head;
 			long n = nvd_validate(vs, &sub, out + at, cap - at, &e);
 			if (n < 0) {
 				printf("validate: refused submission %u: %s (method 0x%04x data 0x%08x "

@@ -284,7 +284,7 @@ static int chan_fp_setup(struct nvd_chan *ch)
 		}
 	}
 	ch->vfp = (struct nvd_vfp){
-		0, 0, 0, d->card->vram + ch->fp_area, ch->fp_area, NVD_FP_AREA_SIZE,
+		0, ch->fp_area, NVD_FP_AREA_SIZE,
 		NVD_FP_M2MF_HANDLE, NVD_FP_VRAM_HANDLE, NVD_FP_GART_HANDLE, NVD_FP_AREA_HANDLE,
 		NVD_SW_HANDLE,
 	};

@@ -30,7 +30,7 @@ struct event;
 #define NVD_SW_HANDLE       0x8000000fu   /* the daemon's software object */
 /* The daemon's objects for the fragment program shadow (validate.h, struct
  * nvd_vfp): its M2MF, ctxdmas over the clients' VRAM and GART (read) and
- * over the channel's shadow area (write).  Like NVD_SW_HANDLE, in RAMHT
+ * over the channel's shadow area (read and write).  Like NVD_SW_HANDLE, in RAMHT
  * only: no client may name, make or free them. */
 #define NVD_FP_M2MF_HANDLE  0x80000010u
 #define NVD_FP_VRAM_HANDLE  0x80000011u
@@ -118,7 +118,6 @@ struct nvd_inflight_bo {
 struct nvd_inflight {
 	uint32_t seq;
 	uint32_t ring_end;       /* hardware ring offset after this submission */
-	uint64_t fp_keep;        /* the program shadow in use from here on after it */
 	unsigned nbos;
 	struct nvd_inflight_bo *bos;
 };

@@ -177,7 +177,7 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 			n = nvd_validate(ch->vs, &vs, &ch->ring[ch->wptr / 4],
 					 space / 4 - FENCE_WORDS, &e);
 		}
-		if ((n == -E2BIG || n == -ENOSPC) && ch->if_count) {
+		if (n == -E2BIG && ch->if_count) {
 			nvd_sync_stall(ch, bo_list, sb, h->nr_bos);
 			free(held);
 			return 0;   /* the card is still busy with earlier work: retry later */
@@ -203,7 +203,6 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	struct nvd_inflight *f = &ch->inflight[(ch->if_head + ch->if_count) % NVD_FENCE_STATUS];
 	f->seq = h->seq;
 	f->ring_end = ch->wptr;
-	f->fp_keep = ch->vfp.keep;
 	f->nbos = 0;
 	f->bos = held;
 	if (!err) {
@@ -306,7 +305,6 @@ static void retire_one(struct nvd_chan *ch)
 	f->bos = NULL;
 	f->nbos = 0;
 	ch->hw_free_from = f->ring_end;
-	ch->vfp.tail = f->fp_keep;
 	ch->if_head = (ch->if_head + 1) % NVD_FENCE_STATUS;
 	ch->if_count--;
 }

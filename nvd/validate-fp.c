@@ -11,35 +11,43 @@
  * FP_ACTIVE_PROGRAM word is replaced by
  *
  *   the daemon's M2MF (bound on NVD_SUBC_DAEMON, its own ctxdmas):
- *     len bytes from the client's program to a slot of the channel's area;
+ *     len bytes from the client's program to a slot of the channel's area,
+ *     then the two NOP|END instructions of the area's first bytes (a
+ *     template no slot covers) to slot + len;
  *   the software object back on NVD_SUBC_DAEMON;
  *   FP_ACTIVE_PROGRAM = the slot, through whichever DMA_TEXTURE0/1 is the
- *     channel's VRAM ctxdma (checked again at every draw);
+ *     channel's VRAM ctxdma (checked again at every draw).
  *
- * with two NOP|END instructions at slot + len, written here.  The card
- * runs the copy in order, so it copies what the commands before it (a
- * staging upload into the program's buffer, as Mesa's pipe_buffer_write
- * does) left there, and whatever the client writes meanwhile, a straight
- * run of its bytes ends in the daemon's END (two of them: the client's
- * last instruction may take the first as its constant).  Branches may jump
- * past it: what follows a slot up to the area's end is this channel's
- * earlier copies or the END fill the daemon writes when the channel is
- * made, and the channel's VRAM ctxdma ends with its area.
+ * The card runs the copies in order, so it copies what the commands before
+ * them (a staging upload into the program's buffer, as Mesa's
+ * pipe_buffer_write does) left there, and whatever the client writes
+ * meanwhile, a straight run of its bytes ends in the daemon's END (two of
+ * them: the client's last instruction may take the first as its constant).
+ * Branches may jump past it: what follows a slot up to the area's end is
+ * this channel's earlier copies or the END fill the daemon writes when the
+ * channel is made, and the channel's VRAM ctxdma ends with its area.
+ *
+ * Only the card writes slots, in the channel's command order, and a slot
+ * is fetched only by the draws between its bind and the next: by the time
+ * a copy lands, every draw of the channel that could fetch what it
+ * overwrites has run.  So slots simply go round the area, as many in one
+ * submission as it binds (Mesa's nv30 copies its program again after every
+ * change of a constant: a few KiB per draw).
  *
  * len is the program as this validation reads it (through the M2MF copies
  * recorded so far, as inline indices are read) up to its END instruction
  * and that one's constant: the cost follows the program, not its buffer.
  * Without an END, min(bytes left in the buffer, NV40_FP_MAX_BYTES).  A
  * program bound again in the same submission, no recorded copy having
- * written its buffer since, reuses its slot (Mesa rebinds programs
- * often).
+ * written its buffer since and no later slot over its own, reuses its slot
+ * (Mesa rebinds programs often).
  *
- * The daemon's copy leaves its values in the channel's M2MF state (one per
- * channel, whichever object sets it): the shadow takes them, and
+ * The daemon's copies leave their values in the channel's M2MF state (one
+ * per channel, whichever object sets it): the shadow takes them, and
  * DMA_BUFFER_IN/OUT read as not set, so a client's copy must set them
  * again (Mesa's always do) and never writes through the daemon's ctxdma.
  * A notification the client armed before the bind fires at the daemon's
- * copy, into the client's own M2MF notifier. */
+ * first copy, into the client's own M2MF notifier. */
 #include <errno.h>
 
 #include "hw/enums-2d.h"
@@ -53,6 +61,7 @@
 
 #define NVD_VFP_SLOT_ALIGN 64u
 #define NVD_VFP_TAIL (2 * NV40_FP_INSN_BYTES)      /* the two END instructions */
+#define NVD_VFP_FIRST NVD_VFP_SLOT_ALIGN           /* the template's room; slots after it */
 
 static void nvd_vfp_end(uint8_t *p)
 {
@@ -108,7 +117,8 @@ static int nvd_vfp_unwritten(const struct nvd_vctx *x, const struct nvd_vfpslot 
 	return 1;
 }
 
-/* The daemon's copy of len bytes from off (through h_src) to the slot. */
+/* The daemon's copy of len bytes from off (through h_src) to the slot, and
+ * of the END template after them. */
 static void nvd_vfp_copy(struct nvd_vctx *x, const struct nvd_vfp *fp, uint32_t h_src, uint32_t off,
 			 uint32_t slot, uint32_t len)
 {
@@ -120,24 +130,32 @@ static void nvd_vfp_copy(struct nvd_vctx *x, const struct nvd_vfp *fp, uint32_t 
 	o[n++] = NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_M2MF_DMA_BUFFER_IN, 2);
 	o[n++] = h_src;
 	o[n++] = fp->h_dst;
-	o[n++] = NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_M2MF_OFFSET_IN, 8);
-	o[n++] = off;                       /* OFFSET_IN */
-	o[n++] = slot;                      /* OFFSET_OUT */
-	o[n++] = len;                       /* PITCH_IN */
-	o[n++] = len;                       /* PITCH_OUT */
-	o[n++] = len;                       /* LINE_LENGTH_IN */
-	o[n++] = 1;                         /* LINE_COUNT */
-	o[n++] = NV_M2MF_FORMAT(1, 1);
-	o[n++] = 0;                         /* BUF_NOTIFY */
+	const uint32_t copies[2][3] = { { off, slot, len }, { 0, slot + len, NVD_VFP_TAIL } };
+	for (unsigned c = 0; c < 2; c++) {
+		if (c) {
+			o[n++] = NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_M2MF_DMA_BUFFER_IN, 1);
+			o[n++] = fp->h_dst;
+		}
+		o[n++] = NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_M2MF_OFFSET_IN, 8);
+		o[n++] = copies[c][0];              /* OFFSET_IN */
+		o[n++] = copies[c][1];              /* OFFSET_OUT */
+		o[n++] = copies[c][2];              /* PITCH_IN */
+		o[n++] = copies[c][2];              /* PITCH_OUT */
+		o[n++] = copies[c][2];              /* LINE_LENGTH_IN */
+		o[n++] = 1;                         /* LINE_COUNT */
+		o[n++] = NV_M2MF_FORMAT(1, 1);
+		o[n++] = 0;                         /* BUF_NOTIFY */
+	}
 	o[n++] = NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_FIFO_OBJECT, 1);
 	o[n++] = fp->h_sw;
-	_Static_assert(NVD_VFP_INSERT_WORDS == 16, "the copy is 16 words");
+	_Static_assert(NVD_VFP_INSERT_WORDS == 27, "the copies are 27 words");
 	x->fp_nins = n;
 
-	/* what the channel's M2MF state now holds */
-	val[NVD_W_M2MF_OFFSET_IN] = off;
-	val[NVD_W_M2MF_OFFSET_OUT] = slot;
-	val[NVD_W_M2MF_PITCH_IN] = val[NVD_W_M2MF_PITCH_OUT] = val[NVD_W_M2MF_LINE_LENGTH_IN] = len;
+	/* what the channel's M2MF state now holds: the second copy */
+	val[NVD_W_M2MF_OFFSET_IN] = 0;
+	val[NVD_W_M2MF_OFFSET_OUT] = slot + len;
+	val[NVD_W_M2MF_PITCH_IN] = val[NVD_W_M2MF_PITCH_OUT] = NVD_VFP_TAIL;
+	val[NVD_W_M2MF_LINE_LENGTH_IN] = NVD_VFP_TAIL;
 	val[NVD_W_M2MF_LINE_COUNT] = 1;
 	val[NVD_W_M2MF_FORMAT] = NV_M2MF_FORMAT(1, 1);
 	uint32_t dmas[2] = { NV_M2MF_DMA_BUFFER_IN, NV_M2MF_DMA_BUFFER_OUT };
@@ -152,12 +170,12 @@ int nvd_v3d_fp_bind(struct nvd_vctx *x, unsigned elem, uint32_t v)
 {
 	struct nvd_vfp *fp = x->sub->fp;
 	unsigned sel = v & (NV40_FP_PROGRAM_DMA0 | NV40_FP_PROGRAM_DMA1);
-	uint32_t off = v & ~3u, h_src, bit;
-	uint64_t room, pos;
+	uint32_t off = v & ~3u, h_src, bit, slot;
+	uint64_t room;
 	int r;
 
 	(void)elem;
-	if (!fp || fp->size < NV40_FP_MAX_BYTES + NVD_VFP_TAIL + NVD_VFP_SLOT_ALIGN)
+	if (!fp || fp->size < NVD_VFP_FIRST + NV40_FP_MAX_BYTES + NVD_VFP_TAIL + NVD_VFP_SLOT_ALIGN)
 		return nvd_v_fail(x, EINVAL, "the channel has no fragment program shadow");
 	if (sel != NV40_FP_PROGRAM_DMA0 && sel != NV40_FP_PROGRAM_DMA1)
 		return nvd_v_fail(x, EINVAL, "FP_ACTIVE_PROGRAM names %s of DMA_TEXTURE0/1",
@@ -196,30 +214,34 @@ int nvd_v3d_fp_bind(struct nvd_vctx *x, unsigned elem, uint32_t v)
 	for (unsigned k = 0; k < x->fp_nseen; k++) {
 		const struct nvd_vfpslot *e = &x->fp_seen[k];
 		if (e->val == v && e->len == len && e->bo == bo && nvd_vfp_unwritten(x, e)) {
-			pos = e->pos;
+			slot = e->slot;
 			goto bound;
 		}
 	}
 	uint32_t bytes = (len + NVD_VFP_TAIL + NVD_VFP_SLOT_ALIGN - 1) & ~(NVD_VFP_SLOT_ALIGN - 1);
-	pos = fp->head;
-	if (pos % fp->size + bytes > fp->size)
-		pos += fp->size - pos % fp->size;      /* a slot never wraps */
-	if (pos + bytes - fp->tail > fp->size)
-		return nvd_v_fail(x, ENOSPC, "the channel's fragment program shadow is full");
-	fp->head = pos + bytes;
-	uint32_t slot = (uint32_t)(pos % fp->size);
-	nvd_vfp_end(fp->map + slot + len);
-	nvd_vfp_end(fp->map + slot + len + NV40_FP_INSN_BYTES);
+	slot = fp->head >= NVD_VFP_FIRST && fp->head + bytes <= fp->size ? fp->head : NVD_VFP_FIRST;
+	fp->head = slot + bytes;
+	/* a slot of this submission the new one lands on is not reused */
+	for (unsigned k = 0; k < x->fp_nseen;) {
+		const struct nvd_vfpslot *e = &x->fp_seen[k];
+		if (e->slot < slot + bytes && slot < e->slot + e->bytes)
+			x->fp_seen[k] = x->fp_seen[--x->fp_nseen];
+		else
+			k++;
+	}
 	nvd_vfp_copy(x, fp, h_src, off, slot, len);
-	struct nvd_vfpslot *e = &x->fp_seen[x->fp_next];
-	*e = (struct nvd_vfpslot){ v, len, bo, x->copies_lost, x->ncopies, pos };
-	x->fp_next = (x->fp_next + 1) % (sizeof(x->fp_seen) / sizeof(x->fp_seen[0]));
-	if (x->fp_nseen < sizeof(x->fp_seen) / sizeof(x->fp_seen[0]))
-		x->fp_nseen++;
+	const unsigned nslots = sizeof(x->fp_seen) / sizeof(x->fp_seen[0]);
+	struct nvd_vfpslot *e;
+	if (x->fp_nseen < nslots) {
+		e = &x->fp_seen[x->fp_nseen++];
+	} else {
+		e = &x->fp_seen[x->fp_next];
+		x->fp_next = (x->fp_next + 1) % nslots;
+	}
+	*e = (struct nvd_vfpslot){ v, len, bo, x->copies_lost, x->ncopies, slot, bytes };
 bound:
-	x->fp_val = (fp->addr + (uint32_t)(pos % fp->size)) | bit;
+	x->fp_val = (fp->addr + slot) | bit;
 	x->sh->val[NVD_W_CURIE_FP_ACTIVE_PROGRAM] = x->fp_val;
 	x->fp_split = 1;
-	fp->keep = pos;
 	return 0;
 }

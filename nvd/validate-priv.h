@@ -37,9 +37,10 @@
 	W(CURIE, TEX_SIZE1)
 
 /* Words the daemon puts before a rewritten FP_ACTIVE_PROGRAM
- * (validate-fp.c): bind its M2MF, two ctxdmas, eight copy methods, and the
+ * (validate-fp.c): bind its M2MF, two ctxdmas, eight copy methods, the
+ * source ctxdma and eight methods again for the END template, and the
  * software object back. */
-#define NVD_VFP_INSERT_WORDS 16
+#define NVD_VFP_INSERT_WORDS 27
 
 /* The operations that touch memory: T(table, method, check, once).  once:
  * checked once per packet (inline data whose extent the packet cannot
@@ -139,7 +140,7 @@ struct nvd_vctx {
 		uint32_t val, len;           /* as the client wrote it; bytes copied */
 		uint32_t bo;
 		uint32_t lost, ncopies;      /* copies_lost and ncopies then */
-		uint64_t pos;                /* the slot (struct nvd_vfp) */
+		uint32_t slot, bytes;        /* its place in the area */
 	} fp_seen[8];
 	unsigned fp_nseen, fp_next;
 };

@@ -1124,11 +1124,9 @@ long nvd_validate(struct nvd_vstate *vs, const struct nvd_vsubmit *sub, uint32_t
 		  size_t cap, struct nvd_verror *e)
 {
 	struct nvd_vfp *fp = sub ? sub->fp : NULL;
-	uint64_t head = fp ? fp->head : 0, keep = fp ? fp->keep : 0;
+	uint32_t head = fp ? fp->head : 0;
 	long n = nvd_validate_run(vs, sub, out, cap, e);
-	if (n < 0 && fp) {
+	if (n < 0 && fp)
 		fp->head = head;          /* the slots it took are given back */
-		fp->keep = keep;
-	}
 	return n;
 }

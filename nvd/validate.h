@@ -33,7 +33,7 @@
  *    access, or inside the DMA_BO ctxdma (-EFAULT).  3D (Curie) addresses
  *    are checked at their start only: their extents come with the 3D engine;
  *  - FP_ACTIVE_PROGRAM is rewritten to the channel's program shadow (struct
- *    nvd_vfp), the daemon's copy inserted before it;
+ *    nvd_vfp), the daemon's copies inserted before it;
  *  - relocations patch the word before it is validated (-EINVAL for a bad
  *    index, an unaligned word or one outside its buffer, two on one word).
  * Validator state (per channel: bound classes, the handle and method values
@@ -89,28 +89,24 @@ void nvd_vstate_free(struct nvd_vstate *vs);
 /* The channel's fragment program shadow: a daemon-owned area of VRAM that
  * no client buffer overlaps and no validated address reaches, the last
  * bytes the channel's VRAM ctxdma covers.  Every FP_ACTIVE_PROGRAM a client
- * writes goes to the card as an address in it, right after an M2MF copy
+ * writes goes to the card as an address in it, right after M2MF copies
  * (the daemon's own objects, on NVD_SUBC_DAEMON) of the client's program
- * into it, followed by two NOP|END instructions the client cannot reach:
- * the card never fetches a program byte outside the client's buffer, the
- * area's padding or the daemon's END (validate-fp.c). */
+ * into it and of two NOP|END instructions after it: the card never fetches
+ * a program byte outside the client's buffer, the area's padding or the
+ * daemon's END (validate-fp.c). */
 struct nvd_vfp {
-	/* Slots are a ring counted in running bytes (a slot is at pos % size,
-	 * never wrapping the area): [tail, head) may be in use by the card,
-	 * and the caller moves tail up as fences retire; a bind that would
-	 * take head more than one lap past tail is refused (ENOSPC).  keep is
-	 * where the slot the card's FP_ACTIVE_PROGRAM names starts, which
-	 * stays in use past every fence.  A refused validation leaves head and
-	 * keep as they were. */
-	uint64_t head, tail, keep;
-	uint8_t *map;              /* the area, as the daemon writes it */
+	/* Where the next slot goes; slots go round the area after its first
+	 * 64 bytes (the END template), only the card writing them, in command
+	 * order.  A refused validation leaves head as it was. */
+	uint32_t head;
 	uint32_t addr, size;       /* its VRAM address and bytes */
 	/* the daemon's objects in the channel: an M2MF, ctxdmas over the
-	 * clients' VRAM and GART (read) and over the area (write), and the
-	 * software object NVD_SUBC_DAEMON holds between copies */
+	 * clients' VRAM and GART (read) and over the area (read and write),
+	 * and the software object NVD_SUBC_DAEMON holds between copies */
 	uint32_t h_m2mf, h_src_vram, h_src_gart, h_dst, h_sw;
 };
-/* Fill an area with NOP|END instructions (a new channel's shadow). */
+/* Fill an area with NOP|END instructions (a new channel's shadow; its
+ * first two are the template the daemon's END copies take). */
 void nvd_vfp_fill(uint8_t *area, uint32_t bytes);
 
 struct nvd_vsubmit {

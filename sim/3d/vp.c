@@ -380,15 +380,57 @@ static void vp_write_out(const struct vp_state *st, const uint32_t insn[4],
 		vp_write(out[o], v, mask);
 }
 
+/* The watchdog's count, kept short: at each backward jump the whole
+ * machine (registers, stack, outputs, where it is) is compared with a copy
+ * saved at an earlier one, the copy moving on after 1, 2, 4 ... jumps
+ * (Brent's cycle finding).  A match means the instructions since the copy
+ * repeat unchanged until the watchdog, so whole rounds of them are skipped
+ * and the vertex ends as if it had run them.  Mesa 22.3's GLSL loops never
+ * end: such vertices were nearly all the time of the tests that have them. */
+struct vp_cycle {
+	struct vp_state st;
+	float out[NV40_VP_OUTPUTS][4];
+	unsigned pc, step, jumps, lap;
+	int saved;
+};
+
+static void vp_cycle_at_jump(struct vp_cycle *c, const struct vp_state *st,
+			     const float out[NV40_VP_OUTPUTS][4], unsigned pc, unsigned *step)
+{
+	if (c->saved && c->pc == pc && !memcmp(&c->st, st, sizeof *st) &&
+	    !memcmp(c->out, out, sizeof c->out)) {
+		unsigned round = *step - c->step;
+
+		/* still short of the watchdog: this step runs */
+		*step += (NV40_VP_TIMEOUT - 1 - *step) / round * round;
+		c->saved = 0;
+		c->lap = 0;
+		return;
+	}
+	if (c->saved && ++c->jumps < c->lap)
+		return;
+	memcpy(&c->st, st, sizeof *st);
+	memcpy(c->out, out, sizeof c->out);
+	c->pc = pc;
+	c->step = *step;
+	c->jumps = 0;
+	c->lap = c->lap ? 2 * c->lap : 1;
+	c->saved = 1;
+}
+
 int sim_vp_run(const uint32_t code[NV40_VP_INSNS][4], unsigned start,
 	       const uint32_t cst[NV40_VP_CONSTS][4], const float in[NV40_VP_INPUTS][4],
 	       float out[NV40_VP_OUTPUTS][4])
 {
 	struct vp_state st;
+	struct vp_cycle cyc;
 	unsigned pc = start;
+	int jumped = 0;
 
 	memset(&st, 0, sizeof st);
 	memset(st.cc, CC_EQ, sizeof st.cc);
+	cyc.saved = 0;
+	cyc.lap = 0;
 
 	for (unsigned step = 0; step < NV40_VP_TIMEOUT; step++) {
 		const uint32_t *insn;
@@ -396,6 +438,8 @@ int sim_vp_run(const uint32_t code[NV40_VP_INSNS][4], unsigned start,
 		float s[3][4], vres[4], sres[4];
 		int has_v, has_s, flow_ok = 1;
 
+		if (jumped)
+			vp_cycle_at_jump(&cyc, &st, (const float (*)[4])out, pc, &step);
 		if (pc >= NV40_VP_INSNS)
 			return -1;
 		insn = code[pc];
@@ -517,6 +561,7 @@ int sim_vp_run(const uint32_t code[NV40_VP_INSNS][4], unsigned start,
 
 		if (nv40_vp_LAST(insn))
 			return 0;
+		jumped = next <= pc;
 		pc = next;
 	}
 	return 1;   /* the watchdog */

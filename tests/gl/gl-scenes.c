@@ -2760,6 +2760,48 @@ static int sc_glsl_flow(const struct sc *s)
 	return 0;
 }
 
+/* A long fragment program drawn 256 times, its uniform new each time:
+ * Mesa's nv30 keeps uniforms as the program's inline constants and copies
+ * the whole program again before each draw, some 12 KiB a draw, and binds
+ * 32 of them in one submission: more than nvd's program shadow holds at
+ * once.  Each 8x8 cell shows its own k in red and green, constants of the
+ * copy made for its draw: a draw that ran another draw's copy shows.  (The
+ * chain only makes the program long: it ends near its fixed point whatever
+ * k is.) */
+static int sc_uniform_per_draw(const struct sc *s)
+{
+	char fs[16384];
+	int n = snprintf(fs, sizeof(fs), "#version 110\n"
+			 "uniform vec4 k;\n"
+			 "void main() {\n"
+			 "  vec4 c = k;\n");
+	/* abs keeps the steps from folding into one; the factor under 1
+	 * keeps rounding differences from growing */
+	for (unsigned i = 0; i < 200; i++)
+		n += snprintf(fs + n, sizeof(fs) - (size_t)n,
+			      "  c = abs(c * %.4f - vec4(%.4f, %.4f, %.4f, %.4f));\n",
+			      0.95 - 0.001 * (i % 7), 0.02 * (i % 5), 0.01 * (i % 3), 0.03 * (i % 4),
+			      0.015 * (i % 6));
+	snprintf(fs + n, sizeof(fs) - (size_t)n,
+		 "  gl_FragColor = vec4(k.x, k.y, clamp(c.z * 4.0, 0.0, 1.0), 1.0);\n"
+		 "}\n");
+	GLuint prog = sc_program(NULL, fs);
+	if (!prog)
+		return -1;
+	sc_clear_pixels(s, 0, 0, 0, 1);
+	glUseProgram(prog);
+	GLint k = glGetUniformLocation(prog, "k");
+	float cw = (float)s->w / 16, ch = (float)s->h / 16;
+	for (unsigned y = 0; y < 16; y++)
+		for (unsigned x = 0; x < 16; x++) {
+			glUniform4f(k, (float)x / 15, (float)y / 15, (float)(x + y) / 30, 1.0f);
+			sc_rect((float)x * cw, (float)y * ch, (float)(x + 1) * cw, (float)(y + 1) * ch);
+		}
+	glUseProgram(0);
+	glDeleteProgram(prog);
+	return 0;
+}
+
 /* glBlendColor with separate colour and alpha factors and equations,
  * alpha visible: the RGB and A of each panel follow different rules. */
 static int sc_blend_color_separate(const struct sc *s)
@@ -2942,6 +2984,7 @@ static const struct scene {
 	{ "blend-color-separate", sc_blend_color_separate },
 	{ "blend-factors", sc_blend_factors },
 	{ "depth-range-viewport", sc_depth_range_viewport },
+	{ "uniform-per-draw", sc_uniform_per_draw },
 };
 
 #include "tests/gl/sc-window.h"

@@ -47,7 +47,7 @@ static const char *const gs_pass[] = {
 	"tex-angles", "tex-aniso", "tex-3d", "tex-rect", "tex-shadow", "tex-s3tc", "tex-formats", "rt-formats",
 	"two-sided-stencil", "two-sided-lighting", "flat-shading", "polygon-mode",
 	"lines-wide-stipple", "arb-fp-opcodes", "arb-vp-opcodes", "blend-color-separate",
-	"blend-factors", "depth-range-viewport",
+	"blend-factors", "depth-range-viewport", "uniform-per-draw",
 };
 
 /* Scenes compared with a looser per-channel bound, and why. */

@@ -124,10 +124,9 @@ static void add_reloc(uint32_t word, uint32_t bo, uint32_t flags, uint32_t data,
 	rel[nrel++] = (struct nvd_submit_reloc){ BO_PUSH, word * 4, bo, flags, data, vor, tor };
 }
 
-/* The channel's fragment program shadow: a 256 KiB area, every slot new. */
+/* The channel's fragment program shadow: a 256 KiB area. */
 #define FP_AREA (256u << 10)
-static uint8_t fparea[FP_AREA];
-static struct nvd_vfp fpsh = { 0, 0, 0, fparea, 0x07000000u, FP_AREA,
+static struct nvd_vfp fpsh = { 0, 0x07000000u, FP_AREA,
 			       0x8000f001, 0x8000f002, 0x8000f003, 0x8000f004, 0x8000f005 };
 
 static long submit_cap(unsigned nbos, size_t cap)
@@ -137,7 +136,6 @@ static long submit_cap(unsigned nbos, size_t cap)
 		npush = 1;
 	}
 	struct nvd_vsubmit s = { bos, nbos, push, npush, rel, nrel, lookup, chan, 0, NULL, &fpsh };
-	fpsh.tail = fpsh.head;     /* the card is done with earlier slots */
 	memset(&err, 0, sizeof err);
 	memset(out, 0xa5, sizeof out);
 	return nvd_validate(vs, &s, out, cap, &err);

@@ -92,22 +92,18 @@ static void pkt(int ni, uint32_t mthd, unsigned n, const uint32_t *d)
 #define NI(m, ...)  pkt(1, m, NARGS(__VA_ARGS__), (const uint32_t[]){ __VA_ARGS__ })
 
 /* The channel's fragment program shadow: FP_AREA bytes at FP_AREA_ADDR of
- * VRAM.  Each submission finds the card done with it, unless fp_tight
- * leaves the tail where a test put it. */
+ * VRAM, its first slot after the 64 bytes of the END template. */
 #define FP_AREA      (256u << 10)
 #define FP_AREA_ADDR 0x07000000u
+#define FP_FIRST     64u
 enum { FH_M2MF = 0x8000f001, FH_SRC_VRAM, FH_SRC_GART, FH_DST, FH_SW };
-static uint8_t fparea[FP_AREA];
-static int fp_tight;
-static struct nvd_vfp fpsh = { 0, 0, 0, fparea, FP_AREA_ADDR, FP_AREA,
+static struct nvd_vfp fpsh = { 0, FP_AREA_ADDR, FP_AREA,
 			       FH_M2MF, FH_SRC_VRAM, FH_SRC_GART, FH_DST, FH_SW };
 
 static long submit(void)
 {
 	struct nvd_submit_push p = { BO_PUSH, 0, pn * 4 };
 	struct nvd_vsubmit s = { bos, NBOS, &p, 1, NULL, 0, lookup, NULL, 0, NULL, &fpsh };
-	if (!fp_tight)
-		fpsh.tail = fpsh.head;
 	long n = nvd_validate(vs, &s, out, OUT_CAP, &err);
 	pn = 0;
 	return n;
@@ -153,8 +149,7 @@ static int setup(void **state)
 	(void)state;
 	vs = nvd_vstate_new();
 	pn = 0;
-	fpsh.head = fpsh.tail = fpsh.keep = 0;
-	fp_tight = 0;
+	fpsh.head = 0;
 	return vs ? 0 : -1;
 }
 
@@ -492,15 +487,8 @@ static uint32_t fp_insn(uint32_t off, unsigned op, int end, int cst)
 	return off + NV40_FP_INSN_BYTES;
 }
 
-static int fp_is_end(const uint8_t *p)
-{
-	uint32_t w[NV40_FP_INSN_WORDS];
-	for (unsigned i = 0; i < NV40_FP_INSN_WORDS; i++)
-		w[i] = nv_rd32le(p + 4 * i);
-	return NV40_FP_GET(w, END) && NV40_FP_GET(w, OPCODE) == NV40_FP_OP_NOP;
-}
-
-/* The daemon's copy of len bytes from src into slot, at out[at..], and the
+/* The daemon's copy of len bytes from src into slot and of the two END
+ * instructions of the area's start right after them, at out[at..], and the
  * FP_ACTIVE_PROGRAM packet after it naming the slot through DMA0. */
 static void assert_fp_copy(unsigned at, uint32_t src, uint32_t slot, uint32_t len)
 {
@@ -509,6 +497,9 @@ static void assert_fp_copy(unsigned at, uint32_t src, uint32_t slot, uint32_t le
 		NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_M2MF_DMA_BUFFER_IN, 2), FH_SRC_VRAM, FH_DST,
 		NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_M2MF_OFFSET_IN, 8), src, slot, len, len, len, 1,
 		NV_M2MF_FORMAT(1, 1), 0,
+		NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_M2MF_DMA_BUFFER_IN, 1), FH_DST,
+		NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_M2MF_OFFSET_IN, 8), 0, slot + len, 32, 32, 32, 1,
+		NV_M2MF_FORMAT(1, 1), 0,
 		NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_FIFO_OBJECT, 1), FH_SW,
 		NV_CMD_INC_WORD(S3D, NV_CURIE_FP_ACTIVE_PROGRAM, 1), (FP_AREA_ADDR + slot) | NV40_FP_PROGRAM_DMA0,
 	};
@@ -516,11 +507,10 @@ static void assert_fp_copy(unsigned at, uint32_t src, uint32_t slot, uint32_t le
 		if (nv_rd32le(&out[at + i]) != want[i])
 			fail_msg("word %u of the program copy: 0x%08x, want 0x%08x", i,
 				 nv_rd32le(&out[at + i]), want[i]);
-	/* the daemon's two END instructions right after the copy */
-	assert_true(fp_is_end(fparea + slot + len));
-	assert_true(fp_is_end(fparea + slot + len + NV40_FP_INSN_BYTES));
+	/* the slot and its END stay inside the area, clear of the template */
+	assert_true(slot >= FP_FIRST && slot + len + 32 <= FP_AREA);
 }
-#define FP_COPY_WORDS 18
+#define FP_COPY_WORDS 29
 
 /* Mesa's program (TEX, MOV from an inline constant, END): 64 bytes are
  * copied, whatever follows in its buffer; the card gets the slot. */
@@ -539,7 +529,7 @@ static void test_program_bind_becomes_a_copy_of_the_program_into_the_shadow(void
 	long n = submit();
 	assert_ok(n);
 	/* init3d's binding took the first slot: 64 KiB + 32 rounded to 64 */
-	uint32_t slot = NV40_FP_MAX_BYTES + 64;
+	uint32_t slot = FP_FIRST + NV40_FP_MAX_BYTES + 64;
 	assert_fp_copy(first + FP_COPY_WORDS - 2, FPM_ADDR + 0x100, slot, 0x40);
 	assert_int_equal(n, first + FP_COPY_WORDS - 2 + FP_COPY_WORDS);
 	/* the slot after it: 0x40 + 32 bytes take 128 */
@@ -559,12 +549,13 @@ static void test_program_without_end_is_copied_to_its_buffers_end(void **state)
 	INC(NV_CURIE_FP_ACTIVE_PROGRAM, (FPM_ADDR + 0x800) | NV40_FP_PROGRAM_DMA0);
 	long n = submit();
 	assert_ok(n);
-	assert_fp_copy((uint32_t)n - FP_COPY_WORDS, FPM_ADDR + 0x800, NV40_FP_MAX_BYTES + 64, 0x800);
+	assert_fp_copy((uint32_t)n - FP_COPY_WORDS, FPM_ADDR + 0x800, FP_FIRST + NV40_FP_MAX_BYTES + 64,
+		       0x800);
 	/* in FB (no END known: not mapped here) from 16 bytes before its end */
 	INC(NV_CURIE_FP_ACTIVE_PROGRAM, (FB_ADDR + FB_SIZE - 16) | NV40_FP_PROGRAM_DMA0);
 	n = submit();
 	assert_int_equal(n, FP_COPY_WORDS);
-	assert_fp_copy(0, FB_ADDR + FB_SIZE - 16, NV40_FP_MAX_BYTES + 64 + 0x840, 16);
+	assert_fp_copy(0, FB_ADDR + FB_SIZE - 16, FP_FIRST + NV40_FP_MAX_BYTES + 64 + 0x840, 16);
 }
 
 /* The program comes from an M2MF copy earlier in the submission (Mesa's
@@ -593,7 +584,7 @@ static void test_program_length_is_read_through_an_earlier_m2mf_copy(void **stat
 	INC(NV_CURIE_FP_ACTIVE_PROGRAM, FPM_ADDR | NV40_FP_PROGRAM_DMA0);
 	long n = submit();
 	assert_ok(n);
-	assert_fp_copy((uint32_t)n - FP_COPY_WORDS, FPM_ADDR, NV40_FP_MAX_BYTES + 64, 0x40);
+	assert_fp_copy((uint32_t)n - FP_COPY_WORDS, FPM_ADDR, FP_FIRST + NV40_FP_MAX_BYTES + 64, 0x40);
 	/* the daemon's copy left the channel's M2MF without ctxdmas: a copy
 	 * that does not set them again is refused */
 	emit(NV_CMD_INC_WORD(2, NV_M2MF_BUF_NOTIFY, 1));
@@ -616,18 +607,17 @@ static void test_program_bound_twice_in_a_submission_reuses_its_slot(void **stat
 	long n = submit();
 	/* OBJECT (2) DMA_NOTIFY (4), copy 0, copy 1, the reuse (2) */
 	assert_int_equal(n, 6 + 2 * FP_COPY_WORDS + 2);
-	assert_fp_copy(6, FPM_ADDR, 0, 16);
+	assert_fp_copy(6, FPM_ADDR, FP_FIRST, 16);
 	/* the second copy right after the first FP_ACTIVE_PROGRAM, the rest of
 	 * the packet under a header of its own */
-	assert_fp_copy(6 + FP_COPY_WORDS, FPM_ADDR + 0x40, 64, 16);
+	assert_fp_copy(6 + FP_COPY_WORDS, FPM_ADDR + 0x40, FP_FIRST + 64, 16);
 	assert_int_equal(nv_rd32le(&out[n - 2]), NV_CMD_NONINC_WORD(S3D, NV_CURIE_FP_ACTIVE_PROGRAM, 1));
-	assert_int_equal(nv_rd32le(&out[n - 1]), FP_AREA_ADDR | NV40_FP_PROGRAM_DMA0);
+	assert_int_equal(nv_rd32le(&out[n - 1]), (FP_AREA_ADDR + FP_FIRST) | NV40_FP_PROGRAM_DMA0);
 }
 
 /* The card fetches the shadow through DMA_TEXTURE0 = the VRAM ctxdma: a
- * draw after DMA_TEXTURE0 became something else is refused; a full shadow
- * refuses the bind (the daemon retries it once the card caught up). */
-static void test_program_ctxdma_change_and_full_shadow_refused(void **state)
+ * draw after DMA_TEXTURE0 became something else is refused. */
+static void test_program_ctxdma_change_refused(void **state)
 {
 	(void)state;
 	memset(fpmem, 0, sizeof(fpmem));
@@ -645,10 +635,37 @@ static void test_program_ctxdma_change_and_full_shadow_refused(void **state)
 	assert_ok(n);
 	assert_int_equal(nv_rd32le(&out[3]), FH_SRC_GART);
 	assert_int_equal(nv_rd32le(&out[n - 1]) & 3, NV40_FP_PROGRAM_DMA0);
-	fpsh.tail = fpsh.head + 32 - FP_AREA;   /* 32 bytes of room left */
-	fp_tight = 1;
-	INC(NV_CURIE_FP_ACTIVE_PROGRAM, FPM_ADDR | NV40_FP_PROGRAM_DMA0);
-	assert_refused(submit(), -ENOSPC, NV_CURIE_FP_ACTIVE_PROGRAM);
+}
+
+/* Programs of 64 KiB (in FB: not mapped here, no END known), four in one
+ * submission: the fourth goes round to the area's first slot, over the
+ * first program's copy, so binding that one again copies it again (after
+ * the fourth), as the next one, whose slot that copy covers; the last one
+ * bound again, untouched since, reuses its slot.  Mesa's nv30 copies its
+ * program again after every constant change, a few KiB a draw: a
+ * submission may bind more than the area holds. */
+static void test_program_slots_go_round_the_area_in_one_submission(void **state)
+{
+	(void)state;
+	const uint32_t len = NV40_FP_MAX_BYTES, step = NV40_FP_MAX_BYTES + 64;
+	const uint32_t prog[4] = { FB_ADDR, FB_ADDR + 0x10000, FB_ADDR + 0x20000, FB_ADDR + 0x30000 };
+	const uint32_t slot[6] = { FP_FIRST, FP_FIRST + step, FP_FIRST + 2 * step,
+				   FP_FIRST, FP_FIRST + step, FP_FIRST + 2 * step };
+	assert_true(FP_FIRST + 3 * step + len + 32 > FP_AREA);   /* a fourth does not fit */
+	INC(NV_FIFO_OBJECT, H_3D);
+	INC(NV_CURIE_DMA_NOTIFY, H_NTFY, H_VRAM, H_GART);
+	for (unsigned i = 0; i < 6; i++)
+		INC(NV_CURIE_FP_ACTIVE_PROGRAM, prog[i % 4] | NV40_FP_PROGRAM_DMA0);
+	INC(NV_CURIE_FP_ACTIVE_PROGRAM, prog[1] | NV40_FP_PROGRAM_DMA0);
+	long n = submit();
+	assert_int_equal(n, 6 + 6 * FP_COPY_WORDS + 2);
+	for (unsigned i = 0; i < 6; i++)
+		assert_fp_copy(6 + i * FP_COPY_WORDS, prog[i % 4], slot[i], len);
+	assert_int_equal(nv_rd32le(&out[n - 1]), (FP_AREA_ADDR + slot[5]) | NV40_FP_PROGRAM_DMA0);
+	/* the next submission goes on from there: round again */
+	INC(NV_CURIE_FP_ACTIVE_PROGRAM, prog[2] | NV40_FP_PROGRAM_DMA0);
+	assert_int_equal(submit(), FP_COPY_WORDS);
+	assert_fp_copy(0, prog[2], FP_FIRST, len);
 }
 
 /* Fence: 4 bytes inside the 32-byte notifier; query: 16 bytes in 3968. */
@@ -727,7 +744,8 @@ int main(void)
 		T(test_program_without_end_is_copied_to_its_buffers_end),
 		T(test_program_length_is_read_through_an_earlier_m2mf_copy),
 		T(test_program_bound_twice_in_a_submission_reuses_its_slot),
-		T(test_program_ctxdma_change_and_full_shadow_refused),
+		T(test_program_ctxdma_change_refused),
+		T(test_program_slots_go_round_the_area_in_one_submission),
 		T(test_fence_and_query_targets),
 		T(test_refusal_rolls_back_3d_state),
 		T(test_mesa_clear_stream_passes),

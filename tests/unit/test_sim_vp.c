@@ -792,6 +792,31 @@ static void watchdog_stops_a_runaway_loop_and_keeps_its_outputs(void **state)
 	assert_vec(out[NV40_VP_OUT_TC2], SENTINEL, SENTINEL, SENTINEL, SENTINEL);
 }
 
+/* A runaway loop whose whole state comes back (R0's components rotate:
+ * every third round is the same machine) still ends exactly where the
+ * watchdog stops it, rounds skipped or not: the rotations done tell the
+ * count to the instruction.  With the loop R0 = R0.yzxw, BRA 1 after slot
+ * 0: (TIMEOUT - 1) / 2 = 32767 rotations, 1 mod 3; with a NOP between
+ * them, 21845 rotations (the last round cut after the NOP), 2 mod 3. */
+static void watchdog_count_is_exact_through_a_repeating_loop(void **state)
+{
+	(void)state;
+	for (unsigned nop = 0; nop < 2; nop++) {
+		reset(NULL);
+		set_cst(1, 1, 2, 3, 0);
+		with_c(vec(0, NV40_VP_VEC_MOV, 0, -1, XYZW, C(), V(), V()), 1);
+		vec(1, NV40_VP_VEC_MOV, 0, NV40_VP_OUT_TC1, XYZW, S(R(0), "yzxw"), V(), V());
+		if (nop)
+			blank(2);
+		flow(2 + nop, NV40_VP_SCA_BRA, 1);
+		assert_int_equal(run(0), 1);
+		if (nop)
+			assert_vec(out[NV40_VP_OUT_TC1], 3, 1, 2, 0);   /* 21845 rotations */
+		else
+			assert_vec(out[NV40_VP_OUT_TC1], 2, 3, 1, 0);   /* 32767 rotations */
+	}
+}
+
 /* ---- programs as Mesa's nvfx_vertprog.c emits them ---- */
 
 /* The emitter's choices, spelled out: cc test TR with identity cc swizzle;
@@ -1040,6 +1065,7 @@ int main(void)
 		cmocka_unit_test_setup(zero_times_anything_is_zero, reset),
 		cmocka_unit_test_setup(runaway_and_bad_programs_fail, reset),
 		cmocka_unit_test_setup(watchdog_stops_a_runaway_loop_and_keeps_its_outputs, reset),
+		cmocka_unit_test_setup(watchdog_count_is_exact_through_a_repeating_loop, reset),
 		cmocka_unit_test_setup(mesa_mvp_transform_matches_cpu_reference, reset),
 		cmocka_unit_test_setup(mesa_scalar_slot_programs_and_clip_distance, reset),
 		cmocka_unit_test_setup(disasm_names_modifiers_and_both_halves, reset),
