@@ -30,6 +30,10 @@
 #include "hw/tex.h"
 #include "sim/swizzle.h"
 
+/* The per-texel helpers, inlined into the level samplers specialised per
+ * decoder (tex_level2d_bgra8 and the others). */
+#define TEX_INLINE static inline __attribute__((always_inline))
+
 /* The last DXT block a request decoded: its colours (and alphas) as native
  * floats, so the texels of a bilinear footprint decode the block once. */
 struct tex_dxt_cache {
@@ -228,14 +232,15 @@ static void tex_border(const struct tex_ctx *c, float v[4])
 }
 
 /* The texel at p (x, y: its place, for DXT's texel in the block) as
- * native floats. */
-static inline void tex_decode(struct tex_ctx *c, const uint8_t *p, uint32_t x, uint32_t y,
-			      float v[4])
+ * native floats, through decoder dec (the view's: a constant where the
+ * caller is specialised for one). */
+TEX_INLINE void tex_decode(struct tex_ctx *c, const uint8_t *p, uint32_t x, uint32_t y,
+			   float v[4], unsigned dec)
 {
 	const struct sim_tex_view *w = c->v;
 	unsigned i;
 
-	switch (w->dec) {
+	switch (dec) {
 	case TEX_DEC_BGRA8:
 		v[0] = w->lut[0][p[0]];
 		v[1] = w->lut[1][p[1]];
@@ -301,7 +306,9 @@ static inline void tex_decode(struct tex_ctx *c, const uint8_t *p, uint32_t x, u
 				v[i] = tex_srgb(v[i]);
 }
 
-/* Byte offset of texel (x, y) from its 2D level's start (x, y inside). */
+/* Byte offset of texel (x, y) from its 2D level's start (x, y inside):
+ * tex_addr_x(x) + tex_addr_y(y) (swizzled: the parts of sim_swz_index's
+ * sum, times the texel's bytes). */
 static inline uint64_t tex_addr_x(const struct nv40_tex_layout *l, const struct sim_tex_lvl *L,
 				  uint32_t x)
 {
@@ -309,7 +316,7 @@ static inline uint64_t tex_addr_x(const struct nv40_tex_layout *l, const struct 
 		return (uint64_t)(x / 4) * l->bytes;
 	if (l->linear)
 		return (uint64_t)x * l->bytes;
-	return sim_swz_spread(x & L->km) + ((x >> L->k) << (2 * L->k));
+	return (uint64_t)(sim_swz_spread(x & L->km) + ((x >> L->k) << (2 * L->k))) * l->bytes;
 }
 
 static inline uint64_t tex_addr_y(const struct nv40_tex_layout *l, const struct sim_tex_lvl *L,
@@ -319,22 +326,21 @@ static inline uint64_t tex_addr_y(const struct nv40_tex_layout *l, const struct 
 		return (uint64_t)(y / 4) * lv->pitch;
 	if (l->linear)
 		return (uint64_t)y * lv->pitch;
-	return (sim_swz_spread(y & L->km) << 1) + (((y >> L->k) << L->ysh) << (2 * L->k));
+	return (uint64_t)((sim_swz_spread(y & L->km) << 1) +
+			  (((y >> L->k) << L->ysh) << (2 * L->k))) * l->bytes;
 }
 
-/* Texel (x, y) of a 2D face and level from the address parts above
- * (swizzled: texel indices, summed as sim_swz_index sums them). */
-static inline void tex_fetch2d(struct tex_ctx *c, uint64_t base, uint64_t ax, uint64_t ay,
-			       uint32_t x, uint32_t y, float v[4])
+/* Texel (x, y) of a 2D face and level at byte offset off. */
+TEX_INLINE void tex_fetch2d(struct tex_ctx *c, uint64_t off, uint32_t x, uint32_t y, float v[4],
+			    unsigned dec)
 {
 	const struct nv40_tex_layout *l = c->l;
-	uint64_t off = base + (l->swizzled ? (uint64_t)(uint32_t)(ax + ay) * l->bytes : ax + ay);
 
 	if (off + l->bytes > l->extent) {   /* cannot happen: the layout bounds it */
 		v[0] = v[1] = v[2] = v[3] = 0.0f;
 		return;
 	}
-	tex_decode(c, c->v->mem + off, x, y, v);
+	tex_decode(c, c->v->mem + off, x, y, v, dec);
 }
 
 /* Texel (x, y, z) of a face and level, inside the level, as native floats. */
@@ -360,10 +366,18 @@ static void tex_fetch(struct tex_ctx *c, unsigned face, unsigned lvl, uint32_t x
 		v[0] = v[1] = v[2] = v[3] = 0.0f;
 		return;
 	}
-	tex_decode(c, c->v->mem + off, x, y, v);
+	tex_decode(c, c->v->mem + off, x, y, v, c->v->dec);
 }
 
 /* ---- addressing ---- */
+
+/* floorf(x) as an integer for |x| <= 2^24, where the conversions are
+ * exact (floorf itself is a library call on baseline x86-64). */
+static inline int32_t tex_floor24(float x)
+{
+	int32_t t = (int32_t)x;
+	return (float)t > x ? t - 1 : t;
+}
 
 static inline int32_t tex_ifloor(float x)
 {
@@ -373,11 +387,11 @@ static inline int32_t tex_ifloor(float x)
 		x = -16777216.0f;
 	if (x > 16777216.0f)
 		x = 16777216.0f;
-	return (int32_t)floorf(x);
+	return tex_floor24(x);
 }
 
 /* Integer texel index under a wrap mode: -1 = the border. */
-static inline int32_t tex_wrap_index(int32_t i, int32_t n, unsigned mode, int linear)
+TEX_INLINE int32_t tex_wrap_index(int32_t i, int32_t n, unsigned mode, int linear)
 {
 	int32_t m;
 
@@ -407,7 +421,7 @@ static inline int32_t tex_wrap_index(int32_t i, int32_t n, unsigned mode, int li
 
 /* Coordinate x in texels (of a level n wide) to one (nearest) or two
  * (linear) indices and the weight of the second. */
-static inline void tex_wrap(float x, int32_t n, unsigned mode, int linear, int32_t idx[2],
+TEX_INLINE void tex_wrap(float x, int32_t n, unsigned mode, int linear, int32_t idx[2],
 			    float *frac)
 {
 	int32_t i0;
@@ -434,7 +448,7 @@ static inline void tex_wrap(float x, int32_t n, unsigned mode, int linear, int32
 		float fl;
 		x -= 0.5f;
 		i0 = tex_ifloor(x);
-		fl = floorf(x);
+		fl = fabsf(x) < 8388608.0f ? (float)i0 : x;   /* floorf(x): 2^23 up are whole */
 		*frac = x - fl;
 		if (!(*frac >= 0.0f && *frac <= 1.0f))
 			*frac = 0.0f;
@@ -446,11 +460,28 @@ static inline void tex_wrap(float x, int32_t n, unsigned mode, int linear, int32
 	}
 }
 
+/* One texel of a 2D bilinear footprint, weight wgt, added to v (-1
+ * indices: the border). */
+TEX_INLINE void tex_tap(struct tex_ctx *c, float wgt, int32_t ix, int32_t iy, uint64_t ax,
+			uint64_t ay, float v[4], unsigned dec)
+{
+	float tv[4];
+
+	if (wgt == 0.0f)
+		return;
+	if (ix < 0 || iy < 0)
+		tex_border(c, tv);
+	else
+		tex_fetch2d(c, ax + ay, (uint32_t)ix, (uint32_t)iy, tv, dec);
+	for (unsigned i = 0; i < 4; i++)
+		v[i] += wgt * tv[i];
+}
+
 /* One level of a 1D or 2D texture (or cube face), nearest or linear, at
  * coordinates in level-0 units: the footprint's addresses computed once
- * per row and column. */
-static void tex_sample_level2d(struct tex_ctx *c, unsigned face, unsigned lvl, int linear,
-			       const float st[3], float v[4])
+ * per row and column; texels through decoder dec. */
+TEX_INLINE void tex_level2d(struct tex_ctx *c, unsigned face, unsigned lvl, int linear,
+			    const float st[3], float v[4], unsigned dec)
 {
 	const struct sim_tex_view *w = c->v;
 	const struct nv40_tex_layout *l = c->l;
@@ -468,43 +499,47 @@ static void tex_sample_level2d(struct tex_ctx *c, unsigned face, unsigned lvl, i
 		if (ix[0] < 0 || iy[0] < 0)
 			tex_border(c, tv);
 		else
-			tex_fetch2d(c, base, tex_addr_x(l, L, (uint32_t)ix[0]),
-				    tex_addr_y(l, L, lv, (uint32_t)iy[0]), (uint32_t)ix[0],
-				    (uint32_t)iy[0], tv);
+			tex_fetch2d(c, base + tex_addr_x(l, L, (uint32_t)ix[0]) +
+					    tex_addr_y(l, L, lv, (uint32_t)iy[0]),
+				    (uint32_t)ix[0], (uint32_t)iy[0], tv, dec);
 		for (i = 0; i < 4; i++)
 			v[i] = 0.0f + tv[i];          /* as the blend below sums it */
 		return;
 	}
 
-	/* the weights tex_sample_level gives (its z factor is 1) */
+	/* the weights tex_level3d gives (its z factor is 1) */
 	float wx[2] = { 1.0f - fx, fx }, wy[2] = { 1.0f - fy, fy };
-	uint64_t ax[2] = { 0, 0 }, ay[2] = { 0, 0 };
+	uint64_t ax[2] = { 0, 0 }, ay[2] = { base, base };
 	for (i = 0; i < 2; i++) {
 		if (ix[i] >= 0)
 			ax[i] = tex_addr_x(l, L, (uint32_t)ix[i]);
 		if (iy[i] >= 0)
-			ay[i] = tex_addr_y(l, L, lv, (uint32_t)iy[i]);
+			ay[i] += tex_addr_y(l, L, lv, (uint32_t)iy[i]);
 	}
 	v[0] = v[1] = v[2] = v[3] = 0.0f;
-	for (unsigned k = 0; k < 4; k++) {
-		unsigned bx = k & 1, by = k >> 1;
-		float wgt = wx[bx] * wy[by];
-
-		if (wgt == 0.0f)
-			continue;
-		if (ix[bx] < 0 || iy[by] < 0)
-			tex_border(c, tv);
-		else
-			tex_fetch2d(c, base, ax[bx], ay[by], (uint32_t)ix[bx], (uint32_t)iy[by], tv);
-		for (i = 0; i < 4; i++)
-			v[i] += wgt * tv[i];
-	}
+	tex_tap(c, wx[0] * wy[0], ix[0], iy[0], ax[0], ay[0], v, dec);
+	tex_tap(c, wx[1] * wy[0], ix[1], iy[0], ax[1], ay[0], v, dec);
+	tex_tap(c, wx[0] * wy[1], ix[0], iy[1], ax[0], ay[1], v, dec);
+	tex_tap(c, wx[1] * wy[1], ix[1], iy[1], ax[1], ay[1], v, dec);
 }
 
-/* One level, nearest or linear, at coordinates in level-0 units
- * (normalised, or texels for RECT): any texture, 3D included. */
-static void tex_sample_level(struct tex_ctx *c, unsigned face, unsigned lvl, int linear,
-			     const float st[3], float v[4])
+/* tex_level2d for the common A8R8G8B8 texels and for any other. */
+static void tex_level2d_bgra8(struct tex_ctx *c, unsigned face, unsigned lvl, int linear,
+			      const float st[3], float v[4])
+{
+	tex_level2d(c, face, lvl, linear, st, v, TEX_DEC_BGRA8);
+}
+
+static void tex_level2d_any(struct tex_ctx *c, unsigned face, unsigned lvl, int linear,
+			    const float st[3], float v[4])
+{
+	tex_level2d(c, face, lvl, linear, st, v, c->v->dec);
+}
+
+/* One level of a 3D texture, nearest or linear, at coordinates in level-0
+ * units (normalised, or texels for RECT). */
+static void tex_level3d(struct tex_ctx *c, unsigned face, unsigned lvl, int linear,
+			const float st[3], float v[4])
 {
 	const struct sim_tex_view *w = c->v;
 	const struct nv40_tex_level *lv = &c->l->level[lvl];
@@ -514,10 +549,6 @@ static void tex_sample_level(struct tex_ctx *c, unsigned face, unsigned lvl, int
 	float fr[3], x[3];
 	unsigned a, k, corners;
 
-	if (c->l->dims < 3) {
-		tex_sample_level2d(c, face, lvl, linear, st, v);
-		return;
-	}
 	for (a = 0; a < 3; a++)
 		x[a] = st[a] * L->fs[a];
 	for (a = 0; a < 3; a++)
@@ -761,6 +792,8 @@ void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const
 	for (i = 0; i < 4; i++) {
 		v->swz_src[i] = (uint8_t)NV40_TEX_SWZ_SRC(t->swizzle, i);
 		v->swz_ch[i] = (uint8_t)NV40_TEX_SWZ_NATIVE(NV40_TEX_SWZ_COMP(t->swizzle, i));
+		v->swz_idx[i] = v->swz_src[i] == NV40_TEX_SWZ_COMPONENT ? v->swz_ch[i] :
+				v->swz_src[i] == NV40_TEX_SWZ_ONE ? 5 : 4;
 	}
 	tex_prepare_border(v, t->border);
 
@@ -791,19 +824,23 @@ void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const
 				v->dec = TEX_DEC_BGRA8;
 		}
 	}
+	v->level = l->dims == 3 ? tex_level3d :
+		   v->dec == TEX_DEC_BGRA8 ? tex_level2d_bgra8 : tex_level2d_any;
 	v->ok = 1;
 }
 
-/* One probe at coordinates st and clamped LOD lambda: the filter and
- * level(s) it selects, blended between two levels for a mip-linear
- * minification.  Native channels. */
-static inline void tex_filter(struct tex_ctx *c, unsigned face, const float st[3], float lambda,
-			      float val[4])
+/* What a clamped LOD selects: the level (and the next one, weighted
+ * mfrac, for a mip-linear minification) and whether the filter is linear. */
+struct tex_sel {
+	unsigned lvl, lvl2, mip, linear;
+	float mfrac;
+};
+
+static void tex_select(const struct sim_tex_view *v, float lambda, struct tex_sel *sel)
 {
-	const struct sim_tex_view *v = c->v;
-	const struct nv40_tex_layout *l = c->l;
-	unsigned filt, lvl, lvl2 = 0, mip = 0, linear, i;
-	float mfrac = 0.0f, v2[4];
+	const struct nv40_tex_layout *l = &v->l;
+	unsigned filt, lvl, lvl2 = 0, mip = 0;
+	float mfrac = 0.0f;
 
 	if (lambda <= 0.0f) {
 		filt = v->magf;
@@ -831,16 +868,38 @@ static inline void tex_filter(struct tex_ctx *c, unsigned face, const float st[3
 			break;
 		}
 	}
-	linear = filt == NV40_TEX_FILTER_LINEAR ||
-		 filt == NV40_TEX_FILTER_LINEAR_MIPMAP_NEAREST ||
-		 filt == NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR;
+	sel->lvl = lvl;
+	sel->lvl2 = lvl2;
+	sel->mip = mip;
+	sel->mfrac = mfrac;
+	sel->linear = filt == NV40_TEX_FILTER_LINEAR ||
+		      filt == NV40_TEX_FILTER_LINEAR_MIPMAP_NEAREST ||
+		      filt == NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR;
+}
 
-	tex_sample_level(c, face, lvl, linear, st, val);
-	if (mip) {
-		tex_sample_level(c, face, lvl2, linear, st, v2);
-		for (i = 0; i < 4; i++)
-			val[i] += mfrac * (v2[i] - val[i]);
+/* One probe at coordinates st through what tex_select chose, blended
+ * between two levels for a mip-linear minification.  Native channels. */
+static inline void tex_filter_sel(struct tex_ctx *c, unsigned face, const float st[3],
+				  const struct tex_sel *sel, float val[4])
+{
+	float v2[4];
+
+	c->v->level(c, face, sel->lvl, sel->linear, st, val);
+	if (sel->mip) {
+		c->v->level(c, face, sel->lvl2, sel->linear, st, v2);
+		for (unsigned i = 0; i < 4; i++)
+			val[i] += sel->mfrac * (v2[i] - val[i]);
 	}
+}
+
+/* One probe at coordinates st and clamped LOD lambda. */
+static void tex_filter(struct tex_ctx *c, unsigned face, const float st[3], float lambda,
+		       float val[4])
+{
+	struct tex_sel sel;
+
+	tex_select(c->v, lambda, &sel);
+	tex_filter_sel(c, face, st, &sel, val);
 }
 
 /* n probes (tex_aniso) averaged: the pixel's extent along step cut in n
@@ -901,8 +960,10 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 		qlambda = v->aniso > 1 ? tex_aniso(v, dx, dy, &qn, qstep) : tex_lambda(v, dx, dy);
 	}
 
+	struct tex_sel sel;
+	float sel_lambda = 0.0f;
 	for (p = 0; p < 4; p++) {
-		float dx[3], dy[3], st[3], dsx[3], dsy[3], lambda, val[4], step[3];
+		float dx[3], dy[3], st[3], dsx[3], dsy[3], lambda, val[6], step[3];
 		unsigned face = 0, n = 1;
 
 		if (l->cube) {
@@ -949,19 +1010,21 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 		if (lambda < v->minlod)
 			lambda = v->minlod;
 
-		if (n > 1)
+		if (n > 1) {
 			tex_filter_aniso(&c, face, st, lambda, n, step, val);
-		else
-			tex_filter(&c, face, st, lambda, val);
-
-		/* TEX_SWIZZLE: out R G B A from ZERO, ONE or a native channel */
-		for (i = 0; i < 4; i++) {
-			unsigned src = v->swz_src[i];
-			if (src == NV40_TEX_SWZ_COMPONENT)
-				out[p][i] = val[v->swz_ch[i]];
-			else
-				out[p][i] = src == NV40_TEX_SWZ_ONE ? 1.0f : 0.0f;
+		} else {
+			/* the pixels of a quad mostly share their LOD */
+			if (p == 0 || lambda != sel_lambda)
+				tex_select(v, lambda, &sel);
+			sel_lambda = lambda;
+			tex_filter_sel(&c, face, st, &sel, val);
 		}
+
+		/* TEX_SWIZZLE: out R G B A from a native channel, ZERO or ONE */
+		val[4] = 0.0f;
+		val[5] = 1.0f;
+		for (i = 0; i < 4; i++)
+			out[p][i] = val[v->swz_idx[i]];
 	}
 }
 

@@ -47,6 +47,7 @@ struct sim_tex_lvl {
 	unsigned k, ysh;              /* swizzled: square bits, y tile shift (log2 w - k) */
 	uint32_t km;
 };
+struct tex_ctx;
 struct sim_tex_view {
 	int ok;
 	struct sim_tex_unit unit;
@@ -65,6 +66,10 @@ struct sim_tex_view {
 	uint8_t lo[4];
 	float border[4];              /* native channels, before any compare */
 	uint8_t swz_src[4], swz_ch[4];
+	uint8_t swz_idx[4];           /* output i: native channel 0-3, 4 zero, 5 one */
+	/* one level's sampler for the view's dimensions and decoder */
+	void (*level)(struct tex_ctx *c, unsigned face, unsigned lvl, int linear,
+		      const float st[3], float v[4]);
 	struct sim_tex_lvl lv[NV40_TEX_MAX_LEVELS];
 };
 void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const uint8_t *mem);
