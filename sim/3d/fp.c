@@ -279,6 +279,11 @@ static void fp_read_src_d(const struct fp_machine *m, const struct sim_fp_dec *d
 			memcpy(out[p], v, sizeof(out[p]));
 			continue;
 		}
+		if (!sr->mod) {
+			for (unsigned c = 0; c < 4; c++)
+				out[p][c] = v[sr->swz[c]];
+			continue;
+		}
 		for (unsigned c = 0; c < 4; c++) {
 			float x = v[sr->swz[c]];
 			if (sr->abs)
@@ -409,6 +414,32 @@ static void fp_alu(unsigned op, const float a[4], const float b[4], const float 
 
 static const float fp_scale[8] = { 1.0f, 2.0f, 4.0f, 8.0f, 1.0f, 0.5f, 0.25f, 0.125f };
 
+/* Writes fp_write does without its tests: no condition, CC, scale or
+ * saturation, a destination register, fp32 or fp16 precision. */
+enum { FP_DIRECT_NO, FP_DIRECT_COPY, FP_DIRECT_HALF };
+
+/* fp_write for d->direct: the value as the precision and an H
+ * destination round it. */
+static void fp_write_direct(struct fp_machine *m, const struct sim_fp_dec *d, float res[4][4])
+{
+	float (*dst)[4] = fp_reg_write(m, d->dst, d->half);
+	unsigned mask = d->mask;
+
+	for (unsigned p = 0; p < 4; p++) {
+		if (!(m->exec >> p & 1))
+			continue;
+		if (d->direct == FP_DIRECT_COPY) {
+			for (unsigned c = 0; c < 4; c++)
+				if (mask >> c & 1)
+					dst[p][c] = res[p][c];
+		} else {
+			for (unsigned c = 0; c < 4; c++)
+				if (mask >> c & 1)
+					dst[p][c] = fp_half(res[p][c]);
+		}
+	}
+}
+
 /* Scale, precision, saturate, write through the masks, update CC. */
 static void fp_write(struct fp_machine *m, const struct sim_fp_dec *d, float res[4][4])
 {
@@ -492,7 +523,8 @@ static void fp_decode(const uint8_t *prog, size_t len, uint64_t pc, struct sim_f
 		sr->indexed = type == NV40_FP_SRC_INPUT && NV40_FP_GET(w, INDEX_INPUT);
 		for (unsigned c = 0; c < 4; c++)
 			sr->swz[c] = (uint8_t)nv40_fp_swz(swz, c);
-		sr->plain = swz == NV40_FP_SWZ_IDENTITY && !sr->abs && !sr->neg;
+		sr->mod = sr->abs || sr->neg;
+		sr->plain = swz == NV40_FP_SWZ_IDENTITY && !sr->mod;
 	}
 	d->none = (uint8_t)NV40_FP_GET(w, OUT_NONE);
 	d->half = (uint8_t)NV40_FP_GET(w, DST_HALF);
@@ -504,6 +536,13 @@ static void fp_decode(const uint8_t *prog, size_t len, uint64_t pc, struct sim_f
 	d->dst = (uint8_t)NV40_FP_GET(w, DST);
 	d->scale = fp_scale[NV40_FP_GET(w, DST_SCALE)];
 	d->scaled = d->scale != 1.0f;
+	if (d->tr && !d->ccu && !d->scaled && !d->sat && !d->none && d->mask) {
+		/* fp16 precision rounds as an H destination does, and once */
+		if (d->prec == NV40_FP_PREC_FP16 || (d->prec == NV40_FP_PREC_FP32 && d->half))
+			d->direct = FP_DIRECT_HALF;
+		else if (d->prec == NV40_FP_PREC_FP32)
+			d->direct = FP_DIRECT_COPY;
+	}
 }
 
 /* One arithmetic/texture instruction.  Returns its length in bytes, or -1. */
@@ -559,7 +598,10 @@ static int fp_exec(struct fp_machine *m, const struct sim_fp_dec *d, struct sim_
 		for (unsigned p = 0; p < 4; p++)
 			fp_alu(op, s[0][p], s[1][p], s[2][p], res[p]);
 	}
-	fp_write(m, d, res);
+	if (d->direct)
+		fp_write_direct(m, d, res);
+	else
+		fp_write(m, d, res);
 	return d->size;
 }
 
@@ -781,6 +823,7 @@ int sim_fp_cache_check(struct sim_fp_cache *c, const uint8_t *prog, size_t len)
 		 * no flow control, no KIL, an END inside the cached slots */
 		uint64_t pc = 0;
 		c->simple = 0;
+		c->nseq = 0;
 		for (unsigned i = 0; prog && i < SIM_FP_CACHE_SLOTS; i++) {
 			struct sim_fp_dec tmp;
 			if (pc > len || len - pc < NV40_FP_INSN_BYTES || pc / NV40_FP_INSN_BYTES >= SIM_FP_CACHE_SLOTS)
@@ -788,6 +831,7 @@ int sim_fp_cache_check(struct sim_fp_cache *c, const uint8_t *prog, size_t len)
 			const struct sim_fp_dec *d = fp_fetch(c, prog, len, pc, &tmp);
 			if (d->branch || d->size < 0 || d->kind == NV40_FP_KIND_KIL)
 				break;
+			c->seq[c->nseq++] = (uint8_t)(pc / NV40_FP_INSN_BYTES);
 			if (d->end) {
 				c->simple = 1;
 				break;
@@ -813,6 +857,12 @@ static int fp_run(struct sim_fp_cache *c, const uint8_t *prog, size_t len, uint3
 	q->kill = 0;
 	q->depth_written = 0;
 
+	if (c && c->simple == 1) {
+		/* checked straight through to END: no flow, every pixel on */
+		for (unsigned i = 0; i < c->nseq; i++)
+			fp_exec(&m, &c->dec[c->seq[i]], q, sample, ctx);
+		goto done;
+	}
 	for (;;) {
 		struct sim_fp_dec tmp;
 		const struct sim_fp_dec *d;
@@ -838,6 +888,7 @@ static int fp_run(struct sim_fp_cache *c, const uint8_t *prog, size_t len, uint3
 		if (r > 0 || d->end)
 			break;
 	}
+done:;
 	static const unsigned rt_reg[NV40_FP_RTS] = { 0, 2, 3, 4 };
 	for (unsigned t = 0; t < NV40_FP_RTS; t++) {
 		const float (*v)[4] = fp_reg_read(&m, rt_reg[t], 0);

@@ -47,10 +47,12 @@ struct sim_fp_dec {
 	int8_t size;                 /* bytes with the constant; -1: refused */
 	uint8_t branch, end, op, kind, nsrc;
 	uint8_t none, half, prec, sat, mask, ccu, tr, scaled, dst;
+	uint8_t direct;              /* FP_DIRECT_*: the result goes to dst unconditioned */
 	float scale;
 	float cst[4];
 	struct {
 		uint8_t type, reg, half, abs, neg, plain, indexed, in;
+		uint8_t mod;             /* abs or neg */
 		uint8_t swz[4];
 	} src[3];
 };
@@ -59,6 +61,8 @@ struct sim_fp_cache {
 	size_t len;
 	size_t hi;                   /* raw holds prog[0, hi) */
 	int simple;                  /* straight line to END, no KIL: cannot fail or kill */
+	unsigned nseq;               /* simple: its instructions' slots, in order */
+	uint8_t seq[SIM_FP_CACHE_SLOTS];
 	uint8_t have[SIM_FP_CACHE_SLOTS];
 	uint8_t raw[SIM_FP_CACHE_SLOTS * 16 + 16];
 	struct sim_fp_dec dec[SIM_FP_CACHE_SLOTS];
