@@ -356,9 +356,11 @@ static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 		return;
 	}
 	d->rt_mask = 0;
-	for (unsigned i = 0; i < 4; i++)
+	for (unsigned i = 0; i < 4; i++) {
 		if ((DRAW_C(g, RT_ENABLE) & NV40_RT_ENABLE_COLOR(i)) && d->rts.color[i].mem)
 			d->rt_mask |= 1u << i;
+		sim_rt8_of(d->rts.color[i].format, &d->rt8[i]);
+	}
 	draw_rop_state(g, d);
 	d->zbits = 0;
 	if (d->depth_test || d->depth_write || d->stencil_any || d->zbounds) {

@@ -90,6 +90,7 @@ struct draw_setup {
 
 	/* render targets and ROP */
 	struct sim_rts rts;
+	struct sim_rt8 rt8[4];        /* the colour buffers' bytes, when 8-bit channels */
 	unsigned rt_mask;             /* colour buffers written */
 	unsigned cmask[4];            /* per buffer: bit 0 R, 1 G, 2 B, 3 A */
 	unsigned blend[4];

@@ -50,39 +50,55 @@ static inline unsigned rop_stencil_op(unsigned op, unsigned s, unsigned ref)
 	}
 }
 
-static void rop_factor(unsigned f, const float s[4], const float dst[4], const float k[4],
-		       unsigned c, float *out)
+/* Blend factor f for channels [c0, c1) of out (one decision for them). */
+static inline __attribute__((always_inline)) void rop_factors(unsigned f, const float s[4],
+							      const float dst[4],
+							      const float k[4], unsigned c0,
+							      unsigned c1, float out[4])
 {
+	unsigned c;
+
 	switch (f) {
-	case NV40_BF_ZERO: *out = 0.0f; break;
-	case NV40_BF_ONE: *out = 1.0f; break;
-	case NV40_BF_SRC_COLOR: *out = s[c]; break;
-	case NV40_BF_ONE_MINUS_SRC_COLOR: *out = 1.0f - s[c]; break;
-	case NV40_BF_SRC_ALPHA: *out = s[3]; break;
-	case NV40_BF_ONE_MINUS_SRC_ALPHA: *out = 1.0f - s[3]; break;
-	case NV40_BF_DST_ALPHA: *out = dst[3]; break;
-	case NV40_BF_ONE_MINUS_DST_ALPHA: *out = 1.0f - dst[3]; break;
-	case NV40_BF_DST_COLOR: *out = dst[c]; break;
-	case NV40_BF_ONE_MINUS_DST_COLOR: *out = 1.0f - dst[c]; break;
+	case NV40_BF_ZERO: for (c = c0; c < c1; c++) out[c] = 0.0f; break;
+	case NV40_BF_ONE: for (c = c0; c < c1; c++) out[c] = 1.0f; break;
+	case NV40_BF_SRC_COLOR: for (c = c0; c < c1; c++) out[c] = s[c]; break;
+	case NV40_BF_ONE_MINUS_SRC_COLOR: for (c = c0; c < c1; c++) out[c] = 1.0f - s[c]; break;
+	case NV40_BF_SRC_ALPHA: for (c = c0; c < c1; c++) out[c] = s[3]; break;
+	case NV40_BF_ONE_MINUS_SRC_ALPHA: for (c = c0; c < c1; c++) out[c] = 1.0f - s[3]; break;
+	case NV40_BF_DST_ALPHA: for (c = c0; c < c1; c++) out[c] = dst[3]; break;
+	case NV40_BF_ONE_MINUS_DST_ALPHA: for (c = c0; c < c1; c++) out[c] = 1.0f - dst[3]; break;
+	case NV40_BF_DST_COLOR: for (c = c0; c < c1; c++) out[c] = dst[c]; break;
+	case NV40_BF_ONE_MINUS_DST_COLOR: for (c = c0; c < c1; c++) out[c] = 1.0f - dst[c]; break;
 	case NV40_BF_SRC_ALPHA_SATURATE:
-		*out = c == 3 ? 1.0f : (s[3] < 1.0f - dst[3] ? s[3] : 1.0f - dst[3]);
+		for (c = c0; c < c1; c++)
+			out[c] = c == 3 ? 1.0f : (s[3] < 1.0f - dst[3] ? s[3] : 1.0f - dst[3]);
 		break;
-	case NV40_BF_CONSTANT_COLOR: *out = k[c]; break;
-	case NV40_BF_ONE_MINUS_CONSTANT_COLOR: *out = 1.0f - k[c]; break;
-	case NV40_BF_CONSTANT_ALPHA: *out = k[3]; break;
-	case NV40_BF_ONE_MINUS_CONSTANT_ALPHA: *out = 1.0f - k[3]; break;
-	default: *out = 0.0f; break;
+	case NV40_BF_CONSTANT_COLOR: for (c = c0; c < c1; c++) out[c] = k[c]; break;
+	case NV40_BF_ONE_MINUS_CONSTANT_COLOR: for (c = c0; c < c1; c++) out[c] = 1.0f - k[c]; break;
+	case NV40_BF_CONSTANT_ALPHA: for (c = c0; c < c1; c++) out[c] = k[3]; break;
+	case NV40_BF_ONE_MINUS_CONSTANT_ALPHA: for (c = c0; c < c1; c++) out[c] = 1.0f - k[3]; break;
+	default: for (c = c0; c < c1; c++) out[c] = 0.0f; break;
 	}
 }
 
-static inline float rop_eq(unsigned eq, float s, float fs, float d, float fd)
+/* Blend equation eq for channels [c0, c1) of out. */
+static inline __attribute__((always_inline)) void rop_eqs(unsigned eq, const float s[4],
+							  const float fs[4], const float d[4],
+							  const float fd[4], unsigned c0,
+							  unsigned c1, float out[4])
 {
+	unsigned c;
+
 	switch (eq) {
-	case NV40_BEQ_MIN: return s < d ? s : d;
-	case NV40_BEQ_MAX: return s > d ? s : d;
-	case NV40_BEQ_FUNC_SUBTRACT: return s * fs - d * fd;
-	case NV40_BEQ_FUNC_REVERSE_SUBTRACT: return d * fd - s * fs;
-	default: return s * fs + d * fd;
+	case NV40_BEQ_MIN: for (c = c0; c < c1; c++) out[c] = s[c] < d[c] ? s[c] : d[c]; break;
+	case NV40_BEQ_MAX: for (c = c0; c < c1; c++) out[c] = s[c] > d[c] ? s[c] : d[c]; break;
+	case NV40_BEQ_FUNC_SUBTRACT:
+		for (c = c0; c < c1; c++) out[c] = s[c] * fs[c] - d[c] * fd[c];
+		break;
+	case NV40_BEQ_FUNC_REVERSE_SUBTRACT:
+		for (c = c0; c < c1; c++) out[c] = d[c] * fd[c] - s[c] * fs[c];
+		break;
+	default: for (c = c0; c < c1; c++) out[c] = s[c] * fs[c] + d[c] * fd[c]; break;
 	}
 }
 
@@ -103,16 +119,18 @@ static int rop_unorm(unsigned fmt)
 	       fmt != NV40_RT_COLOR_R32_FLOAT;
 }
 
-static void rop_blend(const struct draw_setup *d, const float src[4], const float dst[4],
-		      float out[4])
+static inline void rop_blend(const struct draw_setup *d, const float src[4], const float dst[4],
+			     float out[4])
 {
-	for (unsigned c = 0; c < 4; c++) {
-		float fs, fd;
-		unsigned a = c == 3;
-		rop_factor(a ? d->bsrc_a : d->bsrc_rgb, src, dst, d->bconst, c, &fs);
-		rop_factor(a ? d->bdst_a : d->bdst_rgb, src, dst, d->bconst, c, &fd);
-		out[c] = rop_eq(a ? d->beq_a : d->beq_rgb, src[c], fs, dst[c], fd);
-	}
+	float fs[4], fd[4];
+
+	/* colour and alpha each: the factors, then the equation */
+	rop_factors(d->bsrc_rgb, src, dst, d->bconst, 0, 3, fs);
+	rop_factors(d->bdst_rgb, src, dst, d->bconst, 0, 3, fd);
+	rop_eqs(d->beq_rgb, src, fs, dst, fd, 0, 3, out);
+	rop_factors(d->bsrc_a, src, dst, d->bconst, 3, 4, fs);
+	rop_factors(d->bdst_a, src, dst, d->bconst, 3, 4, fd);
+	rop_eqs(d->beq_a, src, fs, dst, fd, 3, 4, out);
 }
 
 static uint32_t rop_logic(unsigned op, uint32_t s, uint32_t d)
@@ -137,20 +155,47 @@ static uint32_t rop_logic(unsigned op, uint32_t s, uint32_t d)
 	}
 }
 
+/* sim_rt_read of an 8-bit-channel pixel at p. */
+static inline void rop_read8(const struct sim_rt8 *r, const uint8_t *p, float rgba[4])
+{
+	for (unsigned k = 0; k < 3; k++)
+		rgba[k] = (float)p[r->at[k]] / 255.0f;
+	rgba[3] = r->at[3] < 0 ? 1.0f : (float)p[3] / 255.0f;
+}
+
+/* sim_rt_write of saturated c to an 8-bit-channel pixel at p. */
+static inline void rop_write8(const struct sim_rt8 *r, uint8_t *p, const float c[4],
+			      unsigned mask)
+{
+	for (unsigned k = 0; k < 4; k++)
+		if ((mask >> k & 1) && r->at[k] >= 0)
+			p[r->at[k]] = (uint8_t)(c[k] * 255.0f + 0.5f);
+	if (r->at[3] < 0)
+		p[3] = r->x;
+}
+
 static void rop_color(const struct draw_setup *d, unsigned x, unsigned y, const float *col)
 {
 	for (unsigned i = 0; i < 4; i++) {
 		const struct sim_rt *rt = &d->rts.color[i];
+		const struct sim_rt8 *r8 = &d->rt8[i];
 		float c[4], dst[4];
+		uint8_t *p8 = NULL;
 
 		if (!(d->rt_mask & (1u << i)) || !d->cmask[i])
 			continue;
+		if (r8->on && !(p8 = rop_pixel(rt, x, y)))
+			continue;                /* outside: nothing to write */
 		const float *src = col + 4 * i;
 		int un = rop_unorm(rt->format);
 		for (unsigned k = 0; k < 4; k++)
 			c[k] = un ? sim_sat(src[k]) : src[k];
-		if (d->blend[i] || d->logic_enable)
-			sim_rt_read(rt, x, y, dst);
+		if (d->blend[i] || d->logic_enable) {
+			if (p8)
+				rop_read8(r8, p8, dst);
+			else
+				sim_rt_read(rt, x, y, dst);
+		}
 		if (d->logic_enable && un) {
 			/* on the 8-bit channel values */
 			for (unsigned k = 0; k < 4; k++) {
@@ -164,18 +209,10 @@ static void rop_color(const struct draw_setup *d, unsigned x, unsigned y, const 
 			for (unsigned k = 0; k < 4; k++)
 				c[k] = un ? sim_sat(o[k]) : o[k];
 		}
-		if (rt->format == NV40_RT_COLOR_A8R8G8B8) {
-			/* the common case without the generic packer */
-			uint8_t *p = rop_pixel(rt, x, y);
-			if (!p)
-				continue;
-			static const uint8_t byte[4] = { 2, 1, 0, 3 };    /* R G B A -> B G R A */
-			for (unsigned k = 0; k < 4; k++)
-				if (d->cmask[i] >> k & 1)
-					p[byte[k]] = (uint8_t)(c[k] * 255.0f + 0.5f);
-			continue;
-		}
-		sim_rt_write(rt, x, y, c, d->cmask[i]);
+		if (p8)
+			rop_write8(r8, p8, c, d->cmask[i]);   /* c is saturated: rt_unorm's value */
+		else
+			sim_rt_write(rt, x, y, c, d->cmask[i]);
 	}
 }
 

@@ -170,6 +170,34 @@ static inline int rt_8888_bgra(unsigned fmt)
 	       fmt == NV40_RT_COLOR_X8R8G8B8_O8R8G8B8;
 }
 
+void sim_rt8_of(unsigned fmt, struct sim_rt8 *r)
+{
+	int rs = rt_8888_bgra(fmt) ? 2 : 0;
+
+	memset(r, 0, sizeof(*r));
+	switch (fmt) {
+	case NV40_RT_COLOR_A8R8G8B8:
+	case NV40_RT_COLOR_A8B8G8R8:
+		r->at[3] = 3;
+		break;
+	case NV40_RT_COLOR_X8R8G8B8_Z8R8G8B8:
+	case NV40_RT_COLOR_X8B8G8R8_Z8B8G8R8:
+		r->at[3] = -1;
+		break;
+	case NV40_RT_COLOR_X8R8G8B8_O8R8G8B8:
+	case NV40_RT_COLOR_X8B8G8R8_O8B8G8R8:
+		r->at[3] = -1;
+		r->x = 0xff;
+		break;
+	default:
+		return;
+	}
+	r->on = 1;
+	r->at[0] = (int8_t)rs;
+	r->at[1] = 1;
+	r->at[2] = (int8_t)(2 - rs);
+}
+
 void sim_rt_read(const struct sim_rt *rt, unsigned x, unsigned y, float rgba[4])
 {
 	const uint8_t *p = sim_rt_pixel(rt, x, y);

@@ -40,6 +40,17 @@ void sim_rt_zs_read(const struct sim_rt *rt, unsigned x, unsigned y, float *z, u
 void sim_rt_zs_write(const struct sim_rt *rt, unsigned x, unsigned y, float z, unsigned s,
 		     int write_z, unsigned stencil_mask);
 
+/* A colour format of four 8-bit channels: the byte each of R G B A is in
+ * (A -1 for the X formats, whose byte 3 is x whenever a channel is
+ * written), so the ROP reads and writes them without the generic packer;
+ * on = 0 for other formats. */
+struct sim_rt8 {
+	int on;
+	int8_t at[4];
+	uint8_t x;
+};
+void sim_rt8_of(unsigned fmt, struct sim_rt8 *r);
+
 /* Colour format fmt's pixel bytes for rgba and the byte mask of the
  * channels in mask (bit 0 R .. 3 A); returns bytes per pixel, 0 for an
  * unknown format.  For fills (clear.c) and the ROP. */
