@@ -175,7 +175,7 @@ static const float (*fp_reg_read(const struct fp_machine *m, unsigned reg, unsig
 	return (m->r_live >> reg & 1) ? m->r[reg] : fp_zero;
 }
 
-static float (*fp_reg_write(struct fp_machine *m, unsigned reg, unsigned half))[4]
+static inline float (*fp_reg_write(struct fp_machine *m, unsigned reg, unsigned half))[4]
 {
 	if (half && (reg & 1)) {
 		reg >>= 1;
@@ -249,7 +249,7 @@ static void fp_read_src(const struct fp_machine *m, const uint32_t *w, unsigned 
 }
 
 /* The same from the decoded instruction: fields read once per program. */
-static void fp_read_src_d(const struct fp_machine *m, const struct sim_fp_dec *d, unsigned n,
+static inline void fp_read_src_d(const struct fp_machine *m, const struct sim_fp_dec *d, unsigned n,
 			  const struct sim_fp_quad *q, float out[4][4])
 {
 	const __typeof__(d->src[0]) *sr = &d->src[n];
@@ -425,6 +425,10 @@ static void fp_write_direct(struct fp_machine *m, const struct sim_fp_dec *d, fl
 	float (*dst)[4] = fp_reg_write(m, d->dst, d->half);
 	unsigned mask = d->mask;
 
+	if (m->exec == 0xf && mask == 0xf && d->direct == FP_DIRECT_COPY) {
+		memcpy(dst, res, sizeof(float) * 16);
+		return;
+	}
 	for (unsigned p = 0; p < 4; p++) {
 		if (!(m->exec >> p & 1))
 			continue;
@@ -565,8 +569,7 @@ static int fp_exec(struct fp_machine *m, const struct sim_fp_dec *d, struct sim_
 		fp_read_src_d(m, d, (unsigned)n, q, s[n]);
 
 	if (kind == NV40_FP_KIND_TEX) {
-		struct sim_tex_req rq;
-		memset(&rq, 0, sizeof(rq));
+		struct sim_tex_req rq;               /* ddx, ddy are TXD's only */
 		rq.unit = NV40_FP_GET(d->w, TEX_UNIT);
 		rq.op = op == NV40_FP_OP_TXP ? SIM_TXP : op == NV40_FP_OP_TXB ? SIM_TXB :
 			op == NV40_FP_OP_TXL ? SIM_TXL : op == NV40_FP_OP_TXD ? SIM_TXD : SIM_TEX;
@@ -799,6 +802,7 @@ void sim_fp_cache_reset(struct sim_fp_cache *c)
 	memset(c->have, 0, sizeof(c->have));
 	c->hi = 0;
 	c->simple = -1;
+	c->inputs = ~0u;
 }
 
 /* Keyed by the bytes, not the address: nvd copies every bind of a program
@@ -821,9 +825,10 @@ int sim_fp_cache_check(struct sim_fp_cache *c, const uint8_t *prog, size_t len)
 	if (c->simple < 0) {
 		/* straight line: every instruction from 0 in bounds and accepted,
 		 * no flow control, no KIL, an END inside the cached slots */
-		uint64_t pc = 0;
+		uint64_t pc = 0, inputs = 0;
 		c->simple = 0;
 		c->nseq = 0;
+		c->inputs = ~0u;
 		for (unsigned i = 0; prog && i < SIM_FP_CACHE_SLOTS; i++) {
 			struct sim_fp_dec tmp;
 			if (pc > len || len - pc < NV40_FP_INSN_BYTES || pc / NV40_FP_INSN_BYTES >= SIM_FP_CACHE_SLOTS)
@@ -832,8 +837,13 @@ int sim_fp_cache_check(struct sim_fp_cache *c, const uint8_t *prog, size_t len)
 			if (d->branch || d->size < 0 || d->kind == NV40_FP_KIND_KIL)
 				break;
 			c->seq[c->nseq++] = (uint8_t)(pc / NV40_FP_INSN_BYTES);
+			for (unsigned n = 0; n < d->nsrc; n++)
+				if (d->src[n].type == NV40_FP_SRC_INPUT)
+					inputs |= d->src[n].indexed ? ((1u << NV40_FP_INPUT_TC_COUNT) - 1) << NV40_FP_INPUT_TC0 :
+						  1u << d->src[n].in;
 			if (d->end) {
 				c->simple = 1;
+				c->inputs = (uint32_t)inputs;
 				break;
 			}
 			pc += (unsigned)d->size;

@@ -187,6 +187,12 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 	/* the program as decoded for earlier primitives, unless it changed */
 	int early_z = sim_fp_cache_check(l->fpc, d->fp, d->fp_len) == 1 &&
 		      sim_rop_early_z_ok(d, front);
+	/* only the inputs it may read are interpolated */
+	uint32_t reads = l->fpc->inputs;
+	unsigned vk[DRAW_MAX_VARY], nvk = 0;
+	for (unsigned k = 0; k < d->nvary; k++)
+		if (reads >> d->vary[k].fpi & 1)
+			vk[nvk++] = k;
 
 	/* all vertices at one w: no division per pixel */
 	int affine = j->pq.dx == 0.0f && j->pq.dy == 0.0f;
@@ -244,13 +250,16 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 				float dx = px - fx0, dy = py - fy0;
 				float qq = j->pq.a0 + j->pq.dx * dx + j->pq.dy * dy;
 				float w = affine ? winv : 1.0f / qq;
-				float *wp = q->in[p][NV40_FPI_WPOS];
-				wp[0] = px - 0.5f + wc;
-				/* inverted: rows count from the bottom, then the centre */
-				wp[1] = wy_inv ? wy_h - (py + 0.5f - wc) : py - 0.5f + wc;
-				wp[2] = z[p];
-				wp[3] = qq;
-				for (unsigned k = 0; k < d->nvary; k++) {
+				if (reads >> NV40_FPI_WPOS & 1) {
+					float *wp = q->in[p][NV40_FPI_WPOS];
+					wp[0] = px - 0.5f + wc;
+					/* inverted: rows count from the bottom, then the centre */
+					wp[1] = wy_inv ? wy_h - (py + 0.5f - wc) : py - 0.5f + wc;
+					wp[2] = z[p];
+					wp[3] = qq;
+				}
+				for (unsigned i = 0; i < nvk; i++) {
+					unsigned k = vk[i];
 					float *o = q->in[p][d->vary[k].fpi];
 					const struct draw_plane *pk = pv + 4 * k;
 					if (d->vary[k].flat) {

@@ -983,8 +983,8 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 		} else {
 			for (i = 0; i < 3; i++) {
 				st[i] = pc[p][i];
-				dsx[i] = quad_lod ? 0.0f : rq->ddx[p][i];
-				dsy[i] = quad_lod ? 0.0f : rq->ddy[p][i];
+				dsx[i] = rq->op == SIM_TXD ? rq->ddx[p][i] : 0.0f;
+				dsy[i] = rq->op == SIM_TXD ? rq->ddy[p][i] : 0.0f;
 			}
 		}
 		c.ref = pc[p][l->cube ? 3 : 2];

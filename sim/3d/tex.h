@@ -24,7 +24,7 @@ enum sim_tex_op { SIM_TEX, SIM_TXP, SIM_TXB, SIM_TXL, SIM_TXD };
 struct sim_tex_req {
 	unsigned unit, op;
 	float coord[4][4];              /* per pixel: s t r q (TXB: bias in w, TXL: lod in w) */
-	float ddx[4][4], ddy[4][4];     /* TXD only */
+	float ddx[4][4], ddy[4][4];     /* TXD only (not read for the others) */
 };
 
 /* Bytes from the unit's offset the texture occupies (every level and face),
