@@ -50,7 +50,56 @@ static inline unsigned rop_stencil_op(unsigned op, unsigned s, unsigned ref)
 	}
 }
 
-/* Blend factor f for channels [c0, c1) of out (one decision for them). */
+static void rop_factor(unsigned f, const float s[4], const float dst[4], const float k[4],
+		       unsigned c, float *out)
+{
+	switch (f) {
+	case NV40_BF_ZERO: *out = 0.0f; break;
+	case NV40_BF_ONE: *out = 1.0f; break;
+	case NV40_BF_SRC_COLOR: *out = s[c]; break;
+	case NV40_BF_ONE_MINUS_SRC_COLOR: *out = 1.0f - s[c]; break;
+	case NV40_BF_SRC_ALPHA: *out = s[3]; break;
+	case NV40_BF_ONE_MINUS_SRC_ALPHA: *out = 1.0f - s[3]; break;
+	case NV40_BF_DST_ALPHA: *out = dst[3]; break;
+	case NV40_BF_ONE_MINUS_DST_ALPHA: *out = 1.0f - dst[3]; break;
+	case NV40_BF_DST_COLOR: *out = dst[c]; break;
+	case NV40_BF_ONE_MINUS_DST_COLOR: *out = 1.0f - dst[c]; break;
+	case NV40_BF_SRC_ALPHA_SATURATE:
+		*out = c == 3 ? 1.0f : (s[3] < 1.0f - dst[3] ? s[3] : 1.0f - dst[3]);
+		break;
+	case NV40_BF_CONSTANT_COLOR: *out = k[c]; break;
+	case NV40_BF_ONE_MINUS_CONSTANT_COLOR: *out = 1.0f - k[c]; break;
+	case NV40_BF_CONSTANT_ALPHA: *out = k[3]; break;
+	case NV40_BF_ONE_MINUS_CONSTANT_ALPHA: *out = 1.0f - k[3]; break;
+	default: *out = 0.0f; break;
+	}
+}
+
+static inline float rop_eq(unsigned eq, float s, float fs, float d, float fd)
+{
+	switch (eq) {
+	case NV40_BEQ_MIN: return s < d ? s : d;
+	case NV40_BEQ_MAX: return s > d ? s : d;
+	case NV40_BEQ_FUNC_SUBTRACT: return s * fs - d * fd;
+	case NV40_BEQ_FUNC_REVERSE_SUBTRACT: return d * fd - s * fs;
+	default: return s * fs + d * fd;
+	}
+}
+
+static void rop_blend(const struct draw_setup *d, const float src[4], const float dst[4],
+		      float out[4])
+{
+	for (unsigned c = 0; c < 4; c++) {
+		float fs, fd;
+		unsigned a = c == 3;
+		rop_factor(a ? d->bsrc_a : d->bsrc_rgb, src, dst, d->bconst, c, &fs);
+		rop_factor(a ? d->bdst_a : d->bdst_rgb, src, dst, d->bconst, c, &fd);
+		out[c] = rop_eq(a ? d->beq_a : d->beq_rgb, src[c], fs, dst[c], fd);
+	}
+}
+
+/* The 8-bit-channel formats' blend (rop_blend8): blend factor f for
+ * channels [c0, c1) of out, one decision for them. */
 static inline __attribute__((always_inline)) void rop_factors(unsigned f, const float s[4],
 							      const float dst[4],
 							      const float k[4], unsigned c0,
@@ -81,7 +130,7 @@ static inline __attribute__((always_inline)) void rop_factors(unsigned f, const 
 	}
 }
 
-/* Blend equation eq for channels [c0, c1) of out. */
+/* Blend equation eq for channels [c0, c1) of out, saturated. */
 static inline __attribute__((always_inline)) void rop_eqs(unsigned eq, const float s[4],
 							  const float fs[4], const float d[4],
 							  const float fd[4], unsigned c0,
@@ -90,15 +139,21 @@ static inline __attribute__((always_inline)) void rop_eqs(unsigned eq, const flo
 	unsigned c;
 
 	switch (eq) {
-	case NV40_BEQ_MIN: for (c = c0; c < c1; c++) out[c] = s[c] < d[c] ? s[c] : d[c]; break;
-	case NV40_BEQ_MAX: for (c = c0; c < c1; c++) out[c] = s[c] > d[c] ? s[c] : d[c]; break;
+	case NV40_BEQ_MIN:
+		for (c = c0; c < c1; c++) out[c] = sim_sat(s[c] < d[c] ? s[c] : d[c]);
+		break;
+	case NV40_BEQ_MAX:
+		for (c = c0; c < c1; c++) out[c] = sim_sat(s[c] > d[c] ? s[c] : d[c]);
+		break;
 	case NV40_BEQ_FUNC_SUBTRACT:
-		for (c = c0; c < c1; c++) out[c] = s[c] * fs[c] - d[c] * fd[c];
+		for (c = c0; c < c1; c++) out[c] = sim_sat(s[c] * fs[c] - d[c] * fd[c]);
 		break;
 	case NV40_BEQ_FUNC_REVERSE_SUBTRACT:
-		for (c = c0; c < c1; c++) out[c] = d[c] * fd[c] - s[c] * fs[c];
+		for (c = c0; c < c1; c++) out[c] = sim_sat(d[c] * fd[c] - s[c] * fs[c]);
 		break;
-	default: for (c = c0; c < c1; c++) out[c] = s[c] * fs[c] + d[c] * fd[c]; break;
+	default:
+		for (c = c0; c < c1; c++) out[c] = sim_sat(s[c] * fs[c] + d[c] * fd[c]);
+		break;
 	}
 }
 
@@ -119,18 +174,21 @@ static int rop_unorm(unsigned fmt)
 	       fmt != NV40_RT_COLOR_R32_FLOAT;
 }
 
-static inline void rop_blend(const struct draw_setup *d, const float src[4], const float dst[4],
-			     float out[4])
+/* rop_blend for the 8-bit-channel formats, in place and saturated, each
+ * decision taken once for colour and once for alpha.  Source, destination
+ * and constant are all in [0, 1] there (the constant is the bytes' when
+ * the buffers are 8-bit), so no term is NaN and the result is rop_blend's
+ * to the bit whatever order the compiler adds the terms in. */
+static inline void rop_blend8(const struct draw_setup *d, float c[4], const float dst[4])
 {
 	float fs[4], fd[4];
 
-	/* colour and alpha each: the factors, then the equation */
-	rop_factors(d->bsrc_rgb, src, dst, d->bconst, 0, 3, fs);
-	rop_factors(d->bdst_rgb, src, dst, d->bconst, 0, 3, fd);
-	rop_eqs(d->beq_rgb, src, fs, dst, fd, 0, 3, out);
-	rop_factors(d->bsrc_a, src, dst, d->bconst, 3, 4, fs);
-	rop_factors(d->bdst_a, src, dst, d->bconst, 3, 4, fd);
-	rop_eqs(d->beq_a, src, fs, dst, fd, 3, 4, out);
+	rop_factors(d->bsrc_rgb, c, dst, d->bconst, 0, 3, fs);
+	rop_factors(d->bsrc_a, c, dst, d->bconst, 3, 4, fs);
+	rop_factors(d->bdst_rgb, c, dst, d->bconst, 0, 3, fd);
+	rop_factors(d->bdst_a, c, dst, d->bconst, 3, 4, fd);
+	rop_eqs(d->beq_rgb, c, fs, dst, fd, 0, 3, c);
+	rop_eqs(d->beq_a, c, fs, dst, fd, 3, 4, c);
 }
 
 static uint32_t rop_logic(unsigned op, uint32_t s, uint32_t d)
@@ -159,8 +217,8 @@ static uint32_t rop_logic(unsigned op, uint32_t s, uint32_t d)
 static inline void rop_read8(const struct sim_rt8 *r, const uint8_t *p, float rgba[4])
 {
 	for (unsigned k = 0; k < 3; k++)
-		rgba[k] = (float)p[r->at[k]] / 255.0f;
-	rgba[3] = r->at[3] < 0 ? 1.0f : (float)p[3] / 255.0f;
+		rgba[k] = r->unorm[p[r->at[k]]];
+	rgba[3] = r->at[3] < 0 ? 1.0f : r->unorm[p[3]];
 }
 
 /* sim_rt_write of saturated c to an 8-bit-channel pixel at p. */
@@ -203,6 +261,8 @@ static void rop_color(const struct draw_setup *d, unsigned x, unsigned y, const 
 				uint32_t dv = (uint32_t)(sim_sat(dst[k]) * 255.0f + 0.5f);
 				c[k] = (float)(rop_logic(d->logic_op, sv, dv) & 0xff) * (1.0f / 255.0f);
 			}
+		} else if (d->blend[i] && p8) {
+			rop_blend8(d, c, dst);
 		} else if (d->blend[i]) {
 			float o[4];
 			rop_blend(d, c, dst, o);

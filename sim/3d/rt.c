@@ -29,6 +29,7 @@
 #include "half.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "hw/enums-3d.h"
@@ -170,11 +171,23 @@ static inline int rt_8888_bgra(unsigned fmt)
 	       fmt == NV40_RT_COLOR_X8R8G8B8_O8R8G8B8;
 }
 
+/* rt_from_unorm(v, 8) for every byte, once. */
+static float rt_unorm8[256];
+static pthread_once_t rt_unorm8_once = PTHREAD_ONCE_INIT;
+
+static void rt_unorm8_init(void)
+{
+	for (unsigned v = 0; v < 256; v++)
+		rt_unorm8[v] = rt_from_unorm(v, 8);
+}
+
 void sim_rt8_of(unsigned fmt, struct sim_rt8 *r)
 {
 	int rs = rt_8888_bgra(fmt) ? 2 : 0;
 
 	memset(r, 0, sizeof(*r));
+	pthread_once(&rt_unorm8_once, rt_unorm8_init);
+	r->unorm = rt_unorm8;
 	switch (fmt) {
 	case NV40_RT_COLOR_A8R8G8B8:
 	case NV40_RT_COLOR_A8B8G8R8:

@@ -48,6 +48,7 @@ struct sim_rt8 {
 	int on;
 	int8_t at[4];
 	uint8_t x;
+	const float *unorm;           /* byte -> channel value, as sim_rt_read gives it */
 };
 void sim_rt8_of(unsigned fmt, struct sim_rt8 *r);
 
