@@ -244,6 +244,12 @@ static void *sim_worker(void *arg)
 	while (!s->stop) {
 		words = 0;
 		int more = sim_pfifo_work(s, SIM_CHUNK_WORDS, &words);
+		if (more && !__atomic_load_n(&s->mmio_waiting, __ATOMIC_RELAXED)) {
+			/* nobody waits for the lock: queued fragment work may
+			 * go on into the next chunk */
+			sim_irq_update(s, 0);
+			continue;
+		}
 		sim_3d_sync(s);          /* nothing queued while the lock is free */
 		if (more) {
 			sim_irq_update(s, 0);
@@ -284,10 +290,10 @@ unsigned long sim_run(struct sim *s)
 	unsigned long words = 0;
 
 	pthread_mutex_lock(&s->lock);
-	while (words < SIM_RUN_MAX_WORDS && sim_pfifo_work(s, SIM_CHUNK_WORDS, &words)) {
-		sim_3d_sync(s);
+	/* the lock is held throughout: queued fragment work may go on
+	 * from chunk to chunk */
+	while (words < SIM_RUN_MAX_WORDS && sim_pfifo_work(s, SIM_CHUNK_WORDS, &words))
 		sim_irq_update(s, 0);
-	}
 	sim_3d_sync(s);
 	sim_crtc_tick(s);
 	sim_irq_update(s, 0);

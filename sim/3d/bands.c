@@ -5,22 +5,28 @@
  * pixel is written by one thread in submission order and the result is
  * the single-threaded one bit for bit.  The pattern is fixed for a batch;
  * between batches the worker's part grows or shrinks by a band after
- * whoever waited for the other (bands_balance).  Lane 0 is the
- * worker (its scratch is the draw's own: d->quad, d->fpc, the channel's
- * query counter); the helpers have their own and their sample counts are
- * summed after the batch.
+ * whoever waited for the other (bands_balance).  Lane 0 is the worker;
+ * every lane has its own scratch (quad, program decode, sample count; the
+ * worker's counts into the channel's query counter directly, the
+ * helpers' are summed after the batch).
  *
- * A batch belongs to one draw setup.  The helpers join it only once its
- * triangles cover BANDS_SPLIT_AREA pixels of bounding box: a small draw
- * stays on the worker, which rasterises it whole at sync, without a
- * hand-over.  Once joined, the helpers follow the queue as it grows and
- * the worker does its own share every BANDS_WORKER_STEP triangles and at
- * sync, where it waits for them (spinning briefly, then sleeping).
+ * A batch spans draws: each triangle carries its draw's setup, and the
+ * setups stay as they are while queued (they come from a ring here,
+ * sim_bands_setup, which syncs before it hands out one the batch holds).  A draw joins the batch
+ * when sim_draw_may_follow says the bands of both map to the same bytes
+ * and neither samples what the other writes, and when only state and
+ * vertices of the same 3D object came between (sim_3d_sync_mthd).  The
+ * helpers join a batch only once its triangles cover BANDS_SPLIT_AREA
+ * pixels of bounding box: small batches stay on the worker, which
+ * rasterises them whole at sync, without a hand-over.  Once joined, the
+ * helpers follow the queue as it grows and the worker does its own share
+ * every BANDS_WORKER_STEP triangles and at sync, where it waits for them
+ * (spinning briefly, then sleeping).
  *
  * A fragment program failure (sim_raster_run's lane fail) traps at sync,
- * on the last method the draw executed, and stops that lane: the pixels a
- * failing draw leaves may differ from one thread's then, but nothing is
- * ever written outside the draw's render targets. */
+ * on the last method executed, and stops that lane's part of the draw: the
+ * pixels a failing draw leaves may differ from one thread's then, but
+ * nothing is ever written outside the draw's render targets. */
 #include "bands.h"
 
 #include <errno.h>
@@ -33,24 +39,32 @@
 #include <time.h>
 
 #include "curie.h"
+#include "hw/enums-3d.h"
 #include "pipe.h"
 
 #define BANDS_ROWS         16       /* even: 2x2 quads never straddle bands */
 #define BANDS_PERIOD       6        /* bands the ownership pattern repeats after */
-#define BANDS_JOBS         1024     /* triangles one batch holds */
+#define BANDS_JOBS         4096     /* triangles one batch holds */
+#define BANDS_SETUPS       32       /* draws one batch may span */
 #define BANDS_SPLIT_AREA   4096     /* bounding-box pixels before helpers join */
 #define BANDS_WORKER_STEP  32
 #define BANDS_SPIN_NS      200000   /* spin this long before sleeping */
 #define BANDS_MAX          BANDS_PERIOD   /* every lane owns a band of a period */
 #define BANDS_BALANCE_NS   20000    /* difference in waits that moves a band */
 
+/* A lane's scratch and the first draw whose program failed on it. */
+struct bands_lane {
+	struct draw_lane l;
+	struct sim_fp_quad quad;
+	struct sim_fp_cache fpc;
+	const struct draw_setup *failed;
+};
+
 struct bands_helper {
 	struct sim_bands *b;
 	pthread_t th;
 	unsigned idx;                     /* lane number, 1.. */
-	struct draw_lane lane;
-	struct sim_fp_quad quad;
-	struct sim_fp_cache fpc;
+	struct bands_lane lane;
 	uint32_t samples;
 	unsigned done;                    /* last epoch finished (atomic) */
 	uint64_t idle_ns;                 /* waiting for the worker's triangles, this epoch */
@@ -66,10 +80,13 @@ struct sim_bands {
 	int pending, engaged;
 	unsigned njobs, wpos;
 	uint64_t area;
-	struct draw_setup *d;
+	struct draw_setup *setups;        /* BANDS_SETUPS, a ring (sim_bands_setup) */
+	unsigned cur;
+	struct draw_setup *ds[BANDS_SETUPS];  /* the setups of the queued triangles */
+	unsigned nds;
 	struct sim_grctx *g;
 	unsigned chid, subc;
-	struct draw_lane wl;
+	struct bands_lane wl;
 	unsigned share;                   /* bands of a period the worker owns */
 
 	/* shared: the owners of a period's bands, set before an epoch starts */
@@ -140,17 +157,37 @@ static void bands_wake(struct sim_bands *b, pthread_cond_t *cv, int *count)
 
 /* ---- one lane's share ---- */
 
-/* Lane k's rows of j: the bands of j's rows the pattern gives k (a test
- * per band of rows, not per pixel). */
-static void bands_run(const struct sim_bands *b, const struct draw_setup *d, struct draw_lane *l,
-		      unsigned k, const struct draw_tri_job *j)
+static void bands_lane_init(struct bands_lane *bl, uint32_t *samples)
 {
+	bl->l = (struct draw_lane){ &bl->quad, &bl->fpc, samples, 0, NULL };
+	bl->failed = NULL;
+}
+
+/* Lane k's rows of j: the bands of j's rows the pattern gives k (a test
+ * per band of rows, not per pixel); k < 0: every row.  The quad's inputs
+ * start from the defaults at each new draw (those its varyings do not
+ * write read so). */
+static void bands_run(const struct sim_bands *b, struct bands_lane *bl, int k,
+		      const struct draw_tri_job *j)
+{
+	const struct draw_setup *d = j->d;
+	struct draw_lane *l = &bl->l;
 	unsigned band = (unsigned)j->y0 / BANDS_ROWS, r = band % BANDS_PERIOD;
 
-	for (; (int)(band * BANDS_ROWS) < j->y1; band++, r = r + 1 == BANDS_PERIOD ? 0 : r + 1)
+	if (l->d != d) {
+		memcpy(l->q->in, d->quad.in, sizeof(l->q->in));
+		l->d = d;
+	}
+	l->fail = bl->failed == d;
+	if (k < 0)
+		sim_raster_run(d, l, j, INT_MIN, INT_MAX);
+	for (; k >= 0 && (int)(band * BANDS_ROWS) < j->y1;
+	     band++, r = r + 1 == BANDS_PERIOD ? 0 : r + 1)
 		if (b->own[r] == k)
 			sim_raster_run(d, l, j, (int)(band * BANDS_ROWS),
 				       (int)((band + 1) * BANDS_ROWS));
+	if (l->fail && !bl->failed)
+		bl->failed = d;
 }
 
 /* ---- helpers ---- */
@@ -186,12 +223,11 @@ static void *bands_helper_main(void *arg)
 		if (LD(b->stop))
 			break;
 		wn.seen = LD(b->epoch);
-		const struct draw_setup *d = b->d;      /* written before the epoch */
 		struct bands_wait_jobs wj = { wn.seen, 0 };
 		for (;;) {
 			unsigned np = LD(b->published);
 			for (; wj.have < np; wj.have++)
-				bands_run(b, d, &h->lane, h->idx, &b->jobs[wj.have]);
+				bands_run(b, &h->lane, (int)h->idx, &b->jobs[wj.have]);
 			if (LD(b->closed) == wn.seen && LD(b->published) == wj.have)
 				break;
 			uint64_t t0 = bands_now();
@@ -217,16 +253,12 @@ static int bands_all_done(struct sim_bands *b, void *arg)
 
 static void bands_engage(struct sim_bands *b)
 {
-	struct draw_setup *d = b->d;
-
 	for (unsigned i = 0; i + 1 < b->n; i++) {
 		struct bands_helper *h = &b->h[i];
-		memcpy(&h->quad, &d->quad, sizeof(h->quad));   /* the inputs' defaults */
 		h->samples = 0;
 		h->idle_ns = 0;
-		h->lane = (struct draw_lane){ &h->quad, &h->fpc, &h->samples, 0 };
+		bands_lane_init(&h->lane, &h->samples);
 	}
-	b->wl = (struct draw_lane){ &d->quad, &d->fpc, &b->g->c3d.query_samples, 0 };
 	b->engaged = 1;
 	/* the worker's bands first, the helpers' round the rest */
 	for (unsigned r = 0; r < BANDS_PERIOD; r++)
@@ -239,7 +271,7 @@ static void bands_engage(struct sim_bands *b)
 static void bands_worker_share(struct sim_bands *b)
 {
 	for (; b->wpos < b->njobs; b->wpos++)
-		bands_run(b, b->d, &b->wl, 0, &b->jobs[b->wpos]);
+		bands_run(b, &b->wl, 0, &b->jobs[b->wpos]);
 }
 
 /* The worker also assembles, transforms and sets up every triangle: move
@@ -253,19 +285,26 @@ static void bands_balance(struct sim_bands *b, uint64_t waited, uint64_t idle)
 		b->share--;
 }
 
+/* A draw whose program failed on a lane is over: it traps, once. */
+static int bands_failed(struct sim_bands *b, const struct draw_setup *failed)
+{
+	for (unsigned i = 0; failed && i < b->nds; i++)
+		if (b->ds[i] == failed)
+			b->ds[i]->broken = 1;
+	return failed != NULL;
+}
+
 void sim_3d_sync(struct sim *s)
 {
 	struct sim_bands *b = s->bands;
 
 	if (!b || !b->pending)
 		return;
-	struct draw_setup *d = b->d;
 	int fail;
 	if (!b->engaged) {
-		struct draw_lane l = { &d->quad, &d->fpc, &b->g->c3d.query_samples, 0 };
-		for (unsigned i = 0; i < b->njobs && !l.fail; i++)
-			sim_raster_run(d, &l, &b->jobs[i], INT_MIN, INT_MAX);
-		fail = l.fail;
+		for (unsigned i = 0; i < b->njobs; i++)
+			bands_run(b, &b->wl, -1, &b->jobs[i]);
+		fail = bands_failed(b, b->wl.failed);
 	} else {
 		ST(b->closed, b->epoch);
 		bands_wake(b, &b->work, &b->sleepers);
@@ -273,10 +312,10 @@ void sim_3d_sync(struct sim *s)
 		uint64_t t0 = bands_now();
 		bands_wait(b, &b->done, &b->wwait, bands_all_done, NULL);
 		uint64_t waited = bands_now() - t0, idle = 0;
-		fail = b->wl.fail;
+		fail = bands_failed(b, b->wl.failed);
 		for (unsigned i = 0; i + 1 < b->n; i++) {
 			b->g->c3d.query_samples += b->h[i].samples;
-			fail |= b->h[i].lane.fail;
+			fail |= bands_failed(b, b->h[i].lane.failed);
 			idle = b->h[i].idle_ns > idle ? b->h[i].idle_ns : idle;
 		}
 		bands_balance(b, waited, idle);
@@ -284,10 +323,9 @@ void sim_3d_sync(struct sim *s)
 	b->pending = 0;
 	b->engaged = 0;
 	b->njobs = 0;
-	if (fail) {
+	b->nds = 0;
+	if (fail)
 		sim_gr_trap(s, NV_PGRAPH_NSOURCE_DATA_ERROR);
-		d->broken = 1;
-	}
 }
 
 void sim_3d_sync_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd)
@@ -296,10 +334,42 @@ void sim_3d_sync_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd
 
 	if (!b || !b->pending)
 		return;
-	if (chid == b->chid && subc == b->subc && mthd != NV_CURIE_VERTEX_BEGIN_END &&
-	    sim_curie_is_draw(mthd))
+	if (chid == b->chid && subc == b->subc && sim_curie_keeps_queue(mthd))
 		return;
 	sim_3d_sync(s);
+}
+
+static int bands_holds(const struct sim_bands *b, const struct draw_setup *d)
+{
+	for (unsigned i = 0; b && b->pending && i < b->nds; i++)
+		if (b->ds[i] == d)
+			return 1;
+	return 0;
+}
+
+struct draw_setup *sim_bands_setup(struct sim *s, int fresh)
+{
+	struct sim_bands *b = s->bands;
+
+	if (fresh) {
+		b->cur = (b->cur + 1) % BANDS_SETUPS;
+		if (bands_holds(b, &b->setups[b->cur]))
+			sim_3d_sync(s);
+	}
+	return &b->setups[b->cur];
+}
+
+/* May d's triangles join the queued ones? */
+static int bands_may_join(const struct sim_bands *b, const struct draw_setup *d)
+{
+	if (bands_holds(b, d))
+		return 1;
+	if (b->nds == BANDS_SETUPS)
+		return 0;
+	for (unsigned i = 0; i < b->nds; i++)
+		if (!sim_draw_may_follow(b->ds[i], d))
+			return 0;
+	return 1;
 }
 
 int sim_bands_push(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
@@ -309,8 +379,8 @@ int sim_bands_push(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 
 	if (!b)
 		return 0;
-	if (b->pending && (b->d != d || b->g != g || b->chid != s->gr_chid ||
-			   b->subc != s->gr_subc || b->njobs == BANDS_JOBS))
+	if (b->pending && (b->g != g || b->chid != s->gr_chid || b->subc != s->gr_subc ||
+			   b->njobs == BANDS_JOBS || !d->split || !bands_may_join(b, d)))
 		sim_3d_sync(s);
 	if (d->broken)
 		return 1;                    /* the sync trapped: the draw is over */
@@ -322,14 +392,18 @@ int sim_bands_push(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		b->njobs = 0;
 		b->wpos = 0;
 		b->area = 0;
-		b->d = d;
+		b->nds = 0;
 		b->g = g;
 		b->chid = s->gr_chid;
 		b->subc = s->gr_subc;
+		bands_lane_init(&b->wl, &g->c3d.query_samples);
 	}
+	if (!bands_holds(b, d))
+		b->ds[b->nds++] = d;
 	/* the planes of the varyings the draw has */
-	memcpy(&b->jobs[b->njobs++], j,
-	       offsetof(struct draw_tri_job, pv) + d->nvary * sizeof(j->pv[0]));
+	struct draw_tri_job *q = &b->jobs[b->njobs++];
+	memcpy(q, j, offsetof(struct draw_tri_job, pv) + d->nvary * sizeof(j->pv[0]));
+	q->d = d;
 	if (b->engaged) {
 		ST(b->published, b->njobs);
 		bands_wake(b, &b->work, &b->sleepers);
@@ -360,10 +434,12 @@ int sim_bands_start(struct sim *s, unsigned threads)
 	b->n = threads;
 	b->share = BANDS_PERIOD / threads > 0 ? BANDS_PERIOD / threads : 1;
 	b->jobs = malloc(sizeof(*b->jobs) * BANDS_JOBS);
+	b->setups = calloc(BANDS_SETUPS, sizeof(*b->setups));
 	if (posix_memalign((void **)&b->h, 64, sizeof(*b->h) * (threads - 1)))
 		b->h = NULL;
-	if (!b->jobs || !b->h) {
+	if (!b->jobs || !b->setups || !b->h) {
 		free(b->jobs);
+		free(b->setups);
 		free(b->h);
 		free(b);
 		return -1;
@@ -402,6 +478,7 @@ void sim_bands_stop(struct sim *s)
 	pthread_cond_destroy(&b->done);
 	pthread_mutex_destroy(&b->mu);
 	free(b->jobs);
+	free(b->setups);
 	free(b->h);
 	free(b);
 	s->bands = NULL;

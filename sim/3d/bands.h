@@ -1,11 +1,12 @@
-/* The 3D engine's fragment threads (bands.c): the fragment work of a draw
+/* The 3D engine's fragment threads (bands.c): the fragment work of draws
  * (rasterisation, early depth, fragment program, textures, ROP) is shared
  * by the worker and helper threads by screen area, interleaved bands of
- * rows, so each pixel has one owner that sees the draw's primitives in
- * order.  Vertex work, clipping and triangle setup stay on the worker.
- * Queued work is finished (sim_3d_sync) before anything else may look at
- * memory or state: any method that is not vertex data of the same draw,
- * the end of a chunk of the worker, sim_run's return. */
+ * rows, so each pixel has one owner that sees the primitives in order.
+ * Vertex work, clipping and triangle setup stay on the worker.  Queued
+ * work is finished (sim_3d_sync) before anything else may look at memory
+ * or state: any method but draws and state of the same 3D object
+ * (sim_curie_keeps_queue), a draw the queued ones conflict with, the
+ * worker letting MMIO in between chunks, sim_run's return. */
 #ifndef NV_SIM_3D_BANDS_H
 #define NV_SIM_3D_BANDS_H
 

@@ -74,6 +74,18 @@ static const struct {
 	{ NV_CURIE_QUERY_GET, sim_3d_query_get },
 };
 
+int sim_curie_keeps_queue(uint32_t mthd)
+{
+	if (sim_curie_is_draw(mthd))
+		return 1;
+	if (mthd < NV_CURIE_DMA_NOTIFY)      /* the object, NOP, NOTIFY */
+		return 0;
+	for (size_t i = 0; i < sizeof(curie_ops) / sizeof(curie_ops[0]); i++)
+		if (mthd == curie_ops[i].mthd)
+			return 0;
+	return 1;
+}
+
 void sim_curie_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned elem,
 		    uint32_t data)
 {

@@ -11,6 +11,10 @@
 sim_mthd_fn sim_curie_mthd;
 /* 1 when mthd goes to the pipeline (draw.c): VERTEX_BEGIN_END, vertex data. */
 int sim_curie_is_draw(uint32_t mthd);
+/* 1 when mthd draws or only stores state that queued fragments do not
+ * read (they read their draw's setup and memory): it need not wait for
+ * them (bands.c).  Clears, fences, queries, NOP and NOTIFY do. */
+int sim_curie_keeps_queue(uint32_t mthd);
 
 /* CLEAR_BUFFERS with the value `mode` (hw/enums-3d.h NV40_CLEAR_*). */
 void sim_3d_clear(struct sim *s, struct sim_grctx *g, uint32_t mode);

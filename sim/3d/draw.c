@@ -46,9 +46,8 @@
 
 #define FP_MAX_BYTES (1u << 20)
 
-static __thread struct draw_setup draw_tls;
+static __thread struct draw_setup draw_tls;   /* without fragment threads */
 static __thread uint32_t draw_gen;          /* bumped at every VERTEX_BEGIN_END */
-static __thread uint32_t draw_tls_gen;
 
 uint32_t sim_draw_gen(void)
 {
@@ -251,41 +250,86 @@ struct draw_range {
 	const uint8_t *lo, *hi;
 };
 
+/* The surfaces d writes: colour buffers with a channel on, zeta when
+ * used.  Their number. */
+static unsigned draw_writes(const struct draw_setup *d, const struct sim_rt *w[5])
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < 5; i++) {
+		const struct sim_rt *rt = i < 4 ? &d->rts.color[i] : &d->rts.zeta;
+		if (i < 4 ? !(d->rt_mask >> i & 1) || !d->cmask[i] : !d->zbits)
+			continue;
+		if (rt->mem)
+			w[n++] = rt;
+	}
+	return n;
+}
+
+static struct draw_range draw_rt_range(const struct sim_rt *rt)
+{
+	return (struct draw_range){ rt->mem, rt->mem + rt->len };
+}
+
+static int draw_overlap(struct draw_range a, struct draw_range b)
+{
+	return a.lo < b.hi && b.lo < a.hi;
+}
+
+/* Does d sample memory one of the n surfaces w lies in? */
+static int draw_reads_any(const struct draw_setup *d, const struct sim_rt *const w[], unsigned n)
+{
+	for (unsigned u = 0; u < NV40_TEX_UNITS; u++) {
+		if (!d->texmem[u])
+			continue;
+		struct draw_range r = { d->texmem[u], d->texmem[u] + sim_tex_extent(&d->tex[u]) };
+		for (unsigned k = 0; k < n; k++)
+			if (draw_overlap(r, draw_rt_range(w[k])))
+				return 1;
+	}
+	return 0;
+}
+
 /* May fragment threads share the draw by rows (bands.c)?  Only when no
  * pixel it writes aliases another pixel's memory (a linear row reaching
  * into the next, surfaces overlapping) and it samples nothing it writes;
  * else a pixel's owner would not be the only thread touching its bytes. */
 static int draw_split_ok(const struct draw_setup *d)
 {
-	struct draw_range w[5], r;
-	unsigned nw = 0;
+	const struct sim_rt *w[5];
+	unsigned nw = draw_writes(d, w);
 	int xmax = d->cx1 + (d->tx > 0 ? d->tx : 0);
 
-	for (unsigned i = 0; i < 5; i++) {
-		const struct sim_rt *rt = i < 4 ? &d->rts.color[i] : &d->rts.zeta;
-		if (i < 4 ? !(d->rt_mask >> i & 1) || !d->cmask[i] : !d->zbits)
-			continue;
-		if (!rt->mem)
-			continue;
-		if (!rt->swizzled && (uint64_t)xmax * rt->bpp > rt->pitch)
+	for (unsigned i = 0; i < nw; i++) {
+		if (!w[i]->swizzled && (uint64_t)xmax * w[i]->bpp > w[i]->pitch)
 			return 0;
-		w[nw].lo = rt->mem;
-		w[nw].hi = rt->mem + rt->len;
-		for (unsigned k = 0; k < nw; k++)
-			if (w[nw].lo < w[k].hi && w[k].lo < w[nw].hi)
-				return 0;
-		nw++;
-	}
-	for (unsigned u = 0; u < NV40_TEX_UNITS; u++) {
-		if (!d->texmem[u])
-			continue;
-		r.lo = d->texmem[u];
-		r.hi = r.lo + sim_tex_extent(&d->tex[u]);
-		for (unsigned k = 0; k < nw; k++)
-			if (r.lo < w[k].hi && w[k].lo < r.hi)
+		for (unsigned k = 0; k < i; k++)
+			if (draw_overlap(draw_rt_range(w[i]), draw_rt_range(w[k])))
 				return 0;
 	}
-	return 1;
+	return !draw_reads_any(d, w, nw);
+}
+
+/* Do a pixel of a and the same pixel of b lie at the same bytes? */
+static int draw_same_layout(const struct draw_setup *a, const struct sim_rt *ra,
+			    const struct draw_setup *b, const struct sim_rt *rb)
+{
+	return ra->mem == rb->mem && ra->pitch == rb->pitch && ra->bpp == rb->bpp &&
+	       ra->swizzled == rb->swizzled && ra->log2w == rb->log2w && ra->log2h == rb->log2h &&
+	       a->tx == b->tx && a->ty == b->ty;
+}
+
+int sim_draw_may_follow(const struct draw_setup *a, const struct draw_setup *b)
+{
+	const struct sim_rt *wa[5], *wb[5];
+	unsigned na = draw_writes(a, wa), nb = draw_writes(b, wb);
+
+	for (unsigned i = 0; i < na; i++)
+		for (unsigned k = 0; k < nb; k++)
+			if (draw_overlap(draw_rt_range(wa[i]), draw_rt_range(wb[k])) &&
+			    !draw_same_layout(a, wa[i], b, wb[k]))
+				return 0;
+	return !draw_reads_any(a, wb, nb) && !draw_reads_any(b, wa, na);
 }
 
 static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
@@ -393,16 +437,17 @@ static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 
 struct draw_setup *sim_draw_setup(struct sim *s, struct sim_grctx *g)
 {
-	struct draw_setup *d = &draw_tls;
+	struct draw_setup *d = s->bands ? sim_bands_setup(s, 0) : &draw_tls;
 	static __thread uint32_t key[NV_CURIE__NSLOTS];
 
 	draw_key(g, key);
-	if (!d->valid || d->s != s || draw_tls_gen != draw_gen ||
-	    memcmp(key, d->key, sizeof(key))) {
+	if (!d->valid || d->s != s || d->gen != draw_gen || memcmp(key, d->key, sizeof(key))) {
+		if (s->bands)
+			d = sim_bands_setup(s, 1);   /* a new one: queued fragments keep theirs */
 		memcpy(d->key, key, sizeof(key));
 		d->s = s;
 		d->valid = 1;
-		draw_tls_gen = draw_gen;
+		d->gen = draw_gen;
 		draw_build(s, g, d);
 	}
 	return d->broken || !d->render ? NULL : d;
@@ -802,7 +847,6 @@ void sim_draw_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 		}
 		if (ds->prim)
 			draw_finish(&c);
-		sim_3d_sync(s);             /* the draw's fragments are done */
 		draw_gen++;                 /* state may have changed: resolve again */
 		ds->prim = data;
 		ds->nverts = 0;

@@ -44,11 +44,14 @@ struct draw_stencil {
 	unsigned enable, wmask, func, ref, vmask, op_fail, op_zfail, op_zpass;
 };
 
-/* Everything a primitive needs that one draw resolves once.  Lives in a
- * per-thread cache, revalidated against the method slots. */
+/* Everything a primitive needs that one draw resolves once, revalidated
+ * against the method slots.  With fragment threads, one of a ring
+ * (sim_bands_setup), so queued fragments of earlier draws keep theirs;
+ * else a per-thread one. */
 struct draw_setup {
 	const struct sim *s;
 	int valid, broken;            /* broken: resolution trapped, draw nothing */
+	uint32_t gen;                 /* sim_draw_gen() it was built for */
 	uint32_t key[NV_CURIE__NSLOTS];
 
 	/* geometry */
@@ -163,6 +166,7 @@ struct draw_plane {
 /* A window-space triangle set up for rasterisation (sim_raster_setup):
  * what every thread that rasterises a part of it shares, read-only. */
 struct draw_tri_job {
+	const struct draw_setup *d;   /* its draw's setup (bands.c sets it) */
 	int x0, x1, y0, y1;           /* pixels it may touch, clipped */
 	int qx0, qy0;                 /* quad-aligned origin of E0 */
 	int front;
@@ -177,12 +181,14 @@ struct draw_tri_job {
 
 /* One rasterising thread's scratch: the quad the fragment program runs
  * on, its decode cache, where passed samples count; fail: the program
- * failed (the caller traps). */
+ * failed (the caller traps).  d: the setup whose draw the quad's inputs
+ * belong to (bands.c: they start from the defaults at each new draw). */
 struct draw_lane {
 	struct sim_fp_quad *q;
 	struct sim_fp_cache *fpc;
 	uint32_t *samples;
 	int fail;
+	const struct draw_setup *d;
 };
 
 /* How a triangle is rasterised: front, its facing (1 front, 0 back); fill:
@@ -214,6 +220,17 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
  * 0 when there are none (the caller rasterises it now). */
 int sim_bands_push(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		   const struct draw_tri_job *j);
+/* The setup of the current draw (fresh: the next of the ring, for a new
+ * draw; the queued fragments that still read it are finished first).
+ * Only with fragment threads (s->bands). */
+struct draw_setup *sim_bands_setup(struct sim *s, int fresh);
+
+/* ---- draw.c ---- */
+/* May b's fragments be queued behind a's, the threads taking both by the
+ * same bands?  Not when a pixel b writes is another row's in a (surfaces
+ * overlapping in another layout or at another origin), or one reads what
+ * the other writes (render to texture). */
+int sim_draw_may_follow(const struct draw_setup *a, const struct draw_setup *b);
 
 /* ---- rop.c ---- */
 /* The quad's fragments after the fragment program (q->color, q->depth,

@@ -296,7 +296,7 @@ void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		return;
 	if (sim_bands_push(s, g, d, &j))
 		return;
-	struct draw_lane l = { &d->quad, &d->fpc, &g->c3d.query_samples, 0 };
+	struct draw_lane l = { &d->quad, &d->fpc, &g->c3d.query_samples, 0, d };
 	sim_raster_run(d, &l, &j, INT_MIN, INT_MAX);
 	if (l.fail) {
 		sim_gr_trap(s, NV_PGRAPH_NSOURCE_DATA_ERROR);

@@ -4,10 +4,13 @@
  * borders everywhere: random overlapping triangles (depth tested and
  * written, blended, colours interpolated), a small draw that stays on the
  * worker, a wide stippled line loop, a full-screen one, a query read
- * between draws. */
+ * between draws; then draws the threads may not take together: triangles
+ * into a texture and a quad sampling it right after, a quad written at
+ * another origin (VIEWPORT_TX_ORIGIN) over the same buffer. */
 #include "sim-host.h"
 #include "hw/enums-3d.h"
 #include "hw/enums-3d-pipe.h"
+#include "hw/tex.h"
 
 #define SUBC_3D 7
 #define H_3D    0xbeef3097u
@@ -16,6 +19,9 @@
 #define OBJ_3D  HOST_OBJ(2)
 
 #define FP_AT   0x010000u
+#define FPT_AT  0x010100u        /* the texturing program */
+#define TEX_AT  0x100000u        /* TEX_W x TEX_W A8R8G8B8, linear */
+#define TEX_W   64
 #define DST_AT  0x200000u
 #define ZETA_AT 0x300000u
 #define QRY_AT  0x300000u        /* system memory */
@@ -46,13 +52,32 @@ static uint32_t fu(float f)
 
 /* mov r0, i[col0]; end */
 static const uint32_t fp_col0[4] = { 0x01003e01, 0x1c9dc801, 0x0001c800, 0x0001c800 };
+/* texr r0, i[tex0], texture[0]; end */
+static const uint32_t fp_tex[8] = {
+	0x17009e00, 0x1c9dc801, 0x0001c800, 0x3fe1c800,
+	0x01401e81, 0x1c9dc800, 0x0001c800, 0x0001c800,
+};
 
-/* o[hpos] = a[0], o[col0] = a[3]; window coordinates (viewport identity) */
-static void scene_state(struct host *h)
+/* The vertex program o[hpos] = a[0], o[out] = a[input] at slot `at`,
+ * started, with its attributes and VP_RESULT_EN result. */
+static void vp_pass(struct host *h, unsigned at, unsigned out, unsigned input, uint32_t result)
 {
 	uint32_t code[2][4];
 	uint32_t in = nv40_vp_src_make(NV40_VP_SRC_INPUT, 0, NV40_VP_SWZ_IDENTITY, 0);
 
+	host_vp_insn(code[0], NV40_VP_VEC_MOV, NV40_VP_OUT_POS, 0xf, in, in, 0, 0, 0);
+	host_vp_insn(code[1], NV40_VP_VEC_MOV, out, 0xf, in, in, input, 0, 1);
+	m1(h, NV_CURIE_VP_UPLOAD_FROM_ID, at);
+	for (unsigned i = 0; i < 2; i++)
+		mn(h, NV_CURIE_VP_UPLOAD_INST, 4, code[i]);
+	m1(h, NV_CURIE_VP_START_FROM_ID, at);
+	m1(h, NV_CURIE_VP_ATTRIB_EN, 1u | 1u << input);
+	m1(h, NV_CURIE_VP_RESULT_EN, result);
+}
+
+/* o[hpos] = a[0], o[col0] = a[3]; window coordinates (viewport identity) */
+static void scene_state(struct host *h)
+{
 	host_grobj(h, OBJ_3D, NV_CLASS_CURIE_NV40);
 	host_chan_new(h, 0, HOST_PB_DMA);
 	host_ramht_add(h, H_3D, 0, NV_ENGINE_GR, OBJ_3D);
@@ -89,14 +114,7 @@ static void scene_state(struct host *h)
 	m1(h, NV_CURIE_FP_CONTROL, 0x02000000);
 	for (unsigned i = 0; i < 16; i++)
 		m1(h, NV_CURIE_VTXFMT + 4 * i, NV40_VTXFMT_V32_FLOAT);
-	host_vp_insn(code[0], NV40_VP_VEC_MOV, NV40_VP_OUT_POS, 0xf, in, in, 0, 0, 0);
-	host_vp_insn(code[1], NV40_VP_VEC_MOV, NV40_VP_OUT_COL0, 0xf, in, in, 3, 0, 1);
-	m1(h, NV_CURIE_VP_UPLOAD_FROM_ID, 10);
-	for (unsigned i = 0; i < 2; i++)
-		mn(h, NV_CURIE_VP_UPLOAD_INST, 4, code[i]);
-	m1(h, NV_CURIE_VP_START_FROM_ID, 10);
-	m1(h, NV_CURIE_VP_ATTRIB_EN, 0x9);
-	m1(h, NV_CURIE_VP_RESULT_EN, NV40_VP_RESULT_COL0);
+	vp_pass(h, 10, NV40_VP_OUT_COL0, 3, NV40_VP_RESULT_COL0);
 }
 
 static void vertex(struct host *h, float x, float y, float z, const float col[4])
@@ -115,6 +133,73 @@ static float rnd(float lo, float hi)
 	return lo + (hi - lo) * (float)(rnd_state >> 8) / (float)(1u << 24);
 }
 
+/* Colour buffer 0 at `at`, w x h, linear A8R8G8B8, and the viewport over it. */
+static void target(struct host *h, uint32_t at, unsigned w, unsigned hh)
+{
+	uint32_t rt[5] = { w << 16, hh << 16,
+			   NV40_RT_COLOR_A8R8G8B8 | NV40_RT_ZETA_Z24S8 << 5 | NV40_RT_TYPE_LINEAR << 8,
+			   w * 4, at };
+	mn(h, NV_CURIE_RT_HORIZ, 5, rt);
+	m1(h, NV_CURIE_VIEWPORT_HORIZ, w << 16);
+	m1(h, NV_CURIE_VIEWPORT_VERT, hh << 16);
+}
+
+/* Draws fragment threads must not run side by side (bands.c), each right
+ * after the one it depends on: the second samples what the first wrote,
+ * the third writes the buffer at another origin. */
+static void dependent_draws(struct host *h)
+{
+	/* into the texture, over what is there */
+	m1(h, NV_CURIE_DEPTH_TEST_ENABLE, 0);
+	m1(h, NV_CURIE_DEPTH_WRITE_ENABLE, 0);
+	target(h, TEX_AT, TEX_W, TEX_W);
+	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	for (unsigned t = 0; t < NTRI; t++) {
+		float cx = rnd(0, TEX_W), cy = rnd(0, TEX_W), r = rnd(8, 40);
+		for (unsigned v = 0; v < 3; v++) {
+			float col[4] = { rnd(0, 1), rnd(0, 1), rnd(0, 1), rnd(0.3f, 1) };
+			vertex(h, cx + rnd(-r, r), cy + rnd(-r, r), 0.0f, col);
+		}
+	}
+	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+
+	/* the texture over the scene: o[hpos] = a[0], o[tex0] = a[8] */
+	target(h, DST_AT, RT_W, RT_H);
+	m1(h, NV_CURIE_DEPTH_TEST_ENABLE, 1);
+	vp_pass(h, 20, NV40_VP_OUT_TC0, 8, NV40_VP_RESULT_TC(0));
+	m1(h, NV_CURIE_FP_ACTIVE_PROGRAM, FPT_AT | NV40_FP_PROGRAM_DMA0);
+	uint32_t tex[8] = {
+		TEX_AT, NV40_TEX_FMT_A8R8G8B8 << NV40_TEX_FORMAT_FORMAT_SHIFT |
+			1 << NV40_TEX_FORMAT_MIPMAP_COUNT_SHIFT | NV40_TEX_FORMAT_NO_BORDER | 0x8000 |
+			2 << NV40_TEX_FORMAT_DIMS_SHIFT | NV40_TEX_FORMAT_LINEAR | NV40_TEX_FORMAT_DMA0,
+		0x00030303, NV40_TEX_ENABLE_ENABLE, 0x0000aae4, 2u << 16 | 2u << 24,
+		TEX_W << 16 | TEX_W, 0
+	};
+	mn(h, NV_CURIE_TEX_OFFSET, 8, tex);
+	m1(h, NV_CURIE_TEX_SIZE1, 0x00100000 | TEX_W * 4);
+	static const float qx[4] = { 0, 1, 1, 0 }, qy[4] = { 0, 0, 1, 1 };
+	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_QUADS);
+	for (unsigned i = 0; i < 4; i++) {
+		uint32_t tc[4] = { fu(qx[i] * 1.5f - 0.25f), fu(qy[i] * 1.5f - 0.25f), fu(0), fu(1) };
+		uint32_t pw[4] = { fu(qx[i] * RT_W), fu(qy[i] * RT_H), fu(0.25f), fu(1.0f) };
+		mn(h, NV_CURIE_VTX_ATTR_4F + 8 * 16, 4, tc);
+		mn(h, NV_CURIE_VTX_ATTR_4F, 4, pw);
+	}
+	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+
+	/* the same buffer written 9 rows and 3 columns on */
+	vp_pass(h, 10, NV40_VP_OUT_COL0, 3, NV40_VP_RESULT_COL0);
+	m1(h, NV_CURIE_FP_ACTIVE_PROGRAM, FP_AT | NV40_FP_PROGRAM_DMA0);
+	m1(h, NV_CURIE_VIEWPORT_TX_ORIGIN, 9u << 16 | 3u);
+	const float c[4] = { 0.2f, 0.4f, 0.9f, 0.6f };
+	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_QUADS);
+	vertex(h, 10, 5, 0.1f, c);
+	vertex(h, RT_W - 20, 5, 0.1f, c);
+	vertex(h, RT_W - 20, RT_H - 20, 0.1f, c);
+	vertex(h, 10, RT_H - 20, 0.1f, c);
+	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+}
+
 /* The scene; the push buffer is the same for every thread count. */
 static void scene(struct host *h)
 {
@@ -125,6 +210,10 @@ static void scene(struct host *h)
 	}
 	for (unsigned i = 0; i < 4; i++)
 		nv_wr32le(sim_vram(h->s) + FP_AT + 4 * i, fp_col0[i]);
+	for (unsigned i = 0; i < 8; i++)
+		nv_wr32le(sim_vram(h->s) + FPT_AT + 4 * i, fp_tex[i]);
+	for (unsigned i = 0; i < TEX_W * TEX_W; i++)
+		nv_wr32le(sim_vram(h->s) + TEX_AT + 4 * i, 0xff000000u | i * 0x010307u);
 	scene_state(h);
 	m1(h, NV_CURIE_DEPTH_TEST_ENABLE, 1);
 	m1(h, NV_CURIE_DEPTH_WRITE_ENABLE, 1);
@@ -178,13 +267,14 @@ static void scene(struct host *h)
 	vertex(h, RT_W, RT_H, 0.5f, w);
 	vertex(h, 0, RT_H, 0.5f, w);
 	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+	dependent_draws(h);
 	m1(h, NV_CURIE_QUERY_GET, NV40_QUERY_REPORT_SAMPLES << 24 | (QRY_AT + 0x10));
 	host_kick(h, 0);
 	sim_run(h->s);
 }
 
 struct picture {
-	uint8_t color[RT_W * RT_H * 4], zeta[RT_W * RT_H * 4];
+	uint8_t color[RT_W * RT_H * 4], zeta[RT_W * RT_H * 4], tex[TEX_W * TEX_W * 4];
 	uint32_t samples[2];
 	uint32_t intr;
 };
@@ -198,6 +288,7 @@ static void render(unsigned threads, struct picture *p)
 	scene(&h);
 	memcpy(p->color, sim_vram(h.s) + DST_AT, sizeof(p->color));
 	memcpy(p->zeta, sim_vram(h.s) + ZETA_AT, sizeof(p->zeta));
+	memcpy(p->tex, sim_vram(h.s) + TEX_AT, sizeof(p->tex));
 	p->samples[0] = nv_rd32le(h.sysmem + QRY_AT + 8);
 	p->samples[1] = nv_rd32le(h.sysmem + QRY_AT + 0x10 + 8);
 	p->intr = sim_rd32(h.s, NV_PGRAPH_INTR);
@@ -229,6 +320,7 @@ static void two_to_four_threads_render_what_one_renders_byte_for_byte(void **sta
 		assert_int_equal(many.intr & NV_PGRAPH_INTR_ERROR, 0);
 		assert_memory_equal(one.color, many.color, sizeof(one.color));
 		assert_memory_equal(one.zeta, many.zeta, sizeof(one.zeta));
+		assert_memory_equal(one.tex, many.tex, sizeof(one.tex));
 		assert_int_equal(one.samples[0], many.samples[0]);
 		assert_int_equal(one.samples[1], many.samples[1]);
 	}
