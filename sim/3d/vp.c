@@ -418,6 +418,178 @@ static void vp_cycle_at_jump(struct vp_cycle *c, const struct vp_state *st,
 	c->saved = 1;
 }
 
+/* ---- straight programs ----
+ *
+ * A program that runs from its start to LAST without flow control, stack,
+ * address register, condition test or indexing (Mesa's fixed-function
+ * programs and most shaders are) has its fields decoded once, in a
+ * per-thread cache keyed by its words, and runs without them being
+ * looked at again: the same reads, the same arithmetic (vp_vec_op,
+ * vp_sca_op) and the same writes in the same order as the loop below.  Its
+ * condition register updates are left out: nothing in it tests them. */
+#define VP_STRAIGHT_MAX 128
+
+struct vp_src_dec {
+	uint8_t type, reg, abs, neg;
+	uint8_t swz[4];
+};
+struct vp_dec {
+	uint8_t vop, sop, sat, vmask, smask, vtemp, stemp, vresult;
+	uint8_t dest;                /* output, NV40_VP_NONE_DEST none */
+	uint16_t input, cnst;        /* INPUT_SRC, CONST_SRC */
+	struct vp_src_dec src[3];
+};
+struct vp_straight {
+	int valid, ok;               /* ok: straight, dec[] holds it */
+	unsigned start, n;           /* the key: code[start .. start + n) */
+	uint32_t words[VP_STRAIGHT_MAX][4];
+	struct vp_dec dec[VP_STRAIGHT_MAX];
+};
+static __thread struct vp_straight vp_straight;
+
+static int vp_straight_op(const uint32_t insn[4])
+{
+	unsigned vop = nv40_vp_VEC_OPCODE(insn), sop = nv40_vp_SCA_OPCODE(insn);
+
+	if (!vp_vec_op_exists(vop) || !vp_sca_op_exists(sop))
+		return 0;
+	if (vop == NV40_VP_VEC_ARL || vop == NV40_VP_VEC_ARR || vop == NV40_VP_VEC_ARA)
+		return 0;
+	if (sop == NV40_VP_SCA_BRA || sop == NV40_VP_SCA_CAL || sop == NV40_VP_SCA_RET ||
+	    sop == NV40_VP_SCA_PUSHA || sop == NV40_VP_SCA_POPA)
+		return 0;
+	return !nv40_vp_COND_TEST_EN(insn) && !nv40_vp_INDEX_INPUT(insn) &&
+	       !nv40_vp_INDEX_OUTPUT(insn) && !nv40_vp_INDEX_CONST(insn);
+}
+
+static void vp_straight_decode(const uint32_t insn[4], struct vp_dec *d)
+{
+	d->vop = (uint8_t)nv40_vp_VEC_OPCODE(insn);
+	d->sop = (uint8_t)nv40_vp_SCA_OPCODE(insn);
+	d->sat = (uint8_t)nv40_vp_SAT(insn);
+	d->vmask = (uint8_t)nv40_vp_VEC_WRITEMASK(insn);
+	d->smask = (uint8_t)nv40_vp_SCA_WRITEMASK(insn);
+	d->vtemp = (uint8_t)nv40_vp_VEC_DST_TEMP(insn);
+	d->stemp = (uint8_t)nv40_vp_SCA_DST_TEMP(insn);
+	d->vresult = (uint8_t)nv40_vp_VEC_RESULT(insn);
+	d->dest = (uint8_t)nv40_vp_DEST(insn);
+	d->input = (uint16_t)nv40_vp_INPUT_SRC(insn);
+	d->cnst = (uint16_t)nv40_vp_CONST_SRC(insn);
+	for (unsigned n = 0; n < 3; n++) {
+		uint32_t src = nv40_vp_src(insn, n);
+		struct vp_src_dec *sd = &d->src[n];
+		sd->type = (uint8_t)nv40_vp_src_TYPE(src);
+		sd->reg = (uint8_t)(nv40_vp_src_REG(src) % VP_TEMPS);
+		sd->abs = (insn[0] >> (21 + n)) & 1;
+		sd->neg = (uint8_t)nv40_vp_src_NEG(src);
+		for (unsigned c = 0; c < 4; c++)
+			sd->swz[c] = (uint8_t)vp_swz(nv40_vp_src_SWZ(src), c);
+	}
+}
+
+/* The cache for the program at start: decoded again when its words
+ * changed (a program that is not straight is remembered as such). */
+static const struct vp_straight *vp_straight_of(const uint32_t code[NV40_VP_INSNS][4],
+						unsigned start)
+{
+	struct vp_straight *p = &vp_straight;
+
+	if (p->valid && p->start == start && !memcmp(p->words, code[start], p->n * sizeof(p->words[0])))
+		return p;
+	p->valid = 1;
+	p->ok = 0;
+	p->start = start;
+	p->n = 0;
+	for (unsigned pc = start; pc < NV40_VP_INSNS && p->n < VP_STRAIGHT_MAX; pc++) {
+		memcpy(p->words[p->n], code[pc], sizeof(p->words[0]));
+		if (!vp_straight_op(code[pc])) {
+			p->n++;
+			break;
+		}
+		vp_straight_decode(code[pc], &p->dec[p->n++]);
+		if (nv40_vp_LAST(code[pc])) {
+			p->ok = 1;
+			break;
+		}
+	}
+	return p;
+}
+
+/* vp_read_src for a decoded source (no indexing). */
+static inline void vp_straight_read(const struct vp_dec *d, unsigned n, const float r[VP_TEMPS][4],
+				    const uint32_t cst[NV40_VP_CONSTS][4],
+				    const float in[NV40_VP_INPUTS][4], float v[4])
+{
+	const struct vp_src_dec *sd = &d->src[n];
+	float raw[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+
+	switch (sd->type) {
+	case NV40_VP_SRC_TEMP:
+		memcpy(raw, r[sd->reg], sizeof raw);
+		break;
+	case NV40_VP_SRC_INPUT:
+		if (d->input < NV40_VP_INPUTS)
+			memcpy(raw, in[d->input], sizeof raw);
+		break;
+	case NV40_VP_SRC_CONST:
+		if (d->cnst < NV40_VP_CONSTS)
+			for (unsigned c = 0; c < 4; c++)
+				raw[c] = sim_u2f(cst[d->cnst][c]);
+		break;
+	}
+	for (unsigned c = 0; c < 4; c++) {
+		float f = raw[sd->swz[c]];
+
+		if (sd->abs)
+			f = fabsf(f);
+		if (sd->neg)
+			f = -f;
+		v[c] = f;
+	}
+}
+
+static void vp_straight_out(float out[NV40_VP_OUTPUTS][4], unsigned dest, const float v[4],
+			    unsigned mask)
+{
+	if (dest != NV40_VP_NONE_DEST && dest < NV40_VP_OUTPUTS)
+		vp_write(out[dest], v, mask);
+}
+
+static int vp_straight_run(const struct vp_straight *p, const uint32_t cst[NV40_VP_CONSTS][4],
+			   const float in[NV40_VP_INPUTS][4], float out[NV40_VP_OUTPUTS][4])
+{
+	float r[VP_TEMPS][4];
+
+	memset(r, 0, sizeof r);
+	for (unsigned i = 0; i < p->n; i++) {
+		const struct vp_dec *d = &p->dec[i];
+		float s[3][4], vres[4], sres[4];
+
+		for (unsigned n = 0; n < 3; n++)
+			vp_straight_read(d, n, (const float (*)[4])r, cst, in, s[n]);
+		int has_v = vp_vec_op(d->vop, (const float (*)[4])s, vres);
+		int has_s = vp_sca_op(d->sop, s[2], sres);
+		if (d->sat)
+			for (unsigned c = 0; c < 4; c++) {
+				vres[c] = sim_sat(vres[c]);
+				sres[c] = sim_sat(sres[c]);
+			}
+		if (has_v) {
+			if (d->vtemp != NV40_VP_NONE_TEMP)
+				vp_write(r[d->vtemp % VP_TEMPS], vres, d->vmask);
+			if (d->vresult)
+				vp_straight_out(out, d->dest, vres, d->vmask);
+		}
+		if (has_s) {
+			if (d->stemp != NV40_VP_NONE_TEMP)
+				vp_write(r[d->stemp % VP_TEMPS], sres, d->smask);
+			if (!d->vresult)
+				vp_straight_out(out, d->dest, sres, d->smask);
+		}
+	}
+	return 0;
+}
+
 int sim_vp_run(const uint32_t code[NV40_VP_INSNS][4], unsigned start,
 	       const uint32_t cst[NV40_VP_CONSTS][4], const float in[NV40_VP_INPUTS][4],
 	       float out[NV40_VP_OUTPUTS][4])
@@ -427,6 +599,11 @@ int sim_vp_run(const uint32_t code[NV40_VP_INSNS][4], unsigned start,
 	unsigned pc = start;
 	int jumped = 0;
 
+	if (start < NV40_VP_INSNS) {
+		const struct vp_straight *p = vp_straight_of(code, start);
+		if (p->ok)
+			return vp_straight_run(p, cst, in, out);
+	}
 	memset(&st, 0, sizeof st);
 	memset(st.cc, CC_EQ, sizeof st.cc);
 	cyc.saved = 0;
