@@ -68,6 +68,24 @@ static const struct gr_class *gr_class_find(uint32_t cls)
 	return NULL;
 }
 
+/* A class's tables, the last ones looked up remembered (every method
+ * asks; the tables are constant). */
+static void gr_class_lookup(uint32_t cls, const struct gr_class **gc,
+			    const struct nv_class_desc **desc)
+{
+	static __thread uint32_t last_cls;
+	static __thread const struct gr_class *last_gc;
+	static __thread const struct nv_class_desc *last_desc;
+
+	if (!last_gc || last_cls != cls) {
+		last_cls = cls;
+		last_gc = gr_class_find(cls);
+		last_desc = nv_class_find(cls);
+	}
+	*gc = last_gc;
+	*desc = last_desc;
+}
+
 /* ---- traps ---- */
 
 void sim_gr_trap(struct sim *s, uint32_t nsource)
@@ -192,8 +210,7 @@ void sim_pgraph_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd,
 	s->gr_mthd = mthd;
 	s->gr_data = data;
 
-	gc = gr_class_find(g->subc_class[subc]);
-	desc = nv_class_find(g->subc_class[subc]);
+	gr_class_lookup(g->subc_class[subc], &gc, &desc);
 	md = desc && desc->is_gr && mthd >= 0x100 ? nv_mthd_find(desc, mthd, &elem) : NULL;
 	if (!gc || !md || md->slot + elem >= gc->nslots) {
 		sim_gr_trap(s, NV_PGRAPH_NSOURCE_ILLEGAL_MTHD);

@@ -36,6 +36,7 @@
 #include "draw.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "hw/enums-3d.h"
@@ -56,22 +57,59 @@ uint32_t sim_draw_gen(void)
 
 /* ---- the per-draw setup ---- */
 
-/* Slots that carry vertex data, not state: left out of the cache key. */
+/* Slots that carry vertex data, not state: left out of the cache key (as
+ * zeros); the slots between them, the ranges the key is compared over. */
+struct draw_span {
+	unsigned first, last;
+};
+static const struct draw_span draw_skip[] = {
+#define DRAW_SKIP_(name) { NV_CURIE_##name##__SLOT, NV_CURIE_##name##__SLOT_LAST },
+	DRAW_SKIP_(VTX_ATTR_1F) DRAW_SKIP_(VTX_ATTR_2F) DRAW_SKIP_(VTX_ATTR_3F_X)
+	DRAW_SKIP_(VTX_ATTR_3F_Y) DRAW_SKIP_(VTX_ATTR_3F_Z) DRAW_SKIP_(VTX_ATTR_4F)
+	DRAW_SKIP_(VTX_ATTR_2I) DRAW_SKIP_(VTX_ATTR_4UB) DRAW_SKIP_(VTX_ATTR_3I_XY)
+	DRAW_SKIP_(VTX_ATTR_3I_Z) DRAW_SKIP_(VTX_ATTR_4I_XY) DRAW_SKIP_(VTX_ATTR_4I_ZW)
+	DRAW_SKIP_(VERTEX_DATA) DRAW_SKIP_(VB_ELEMENT_U16) DRAW_SKIP_(VB_ELEMENT_U32)
+	DRAW_SKIP_(VB_VERTEX_BATCH) DRAW_SKIP_(VB_INDEX_BATCH) DRAW_SKIP_(VERTEX_BEGIN_END)
+	DRAW_SKIP_(QUERY_GET) DRAW_SKIP_(FENCE_VALUE) DRAW_SKIP_(TEX_CACHE_CTL)
+};
+#define DRAW_NSKIP (sizeof(draw_skip) / sizeof(draw_skip[0]))
+static struct draw_span draw_kept[DRAW_NSKIP + 1];
+static unsigned draw_nkept;
+static pthread_once_t draw_kept_once = PTHREAD_ONCE_INIT;
+
+static void draw_kept_init(void)
+{
+	uint8_t skipped[NV_CURIE__NSLOTS] = { 0 };
+
+	for (unsigned i = 0; i < DRAW_NSKIP; i++)
+		memset(skipped + draw_skip[i].first, 1, draw_skip[i].last - draw_skip[i].first + 1);
+	for (unsigned i = 0; i < NV_CURIE__NSLOTS; i++) {
+		if (skipped[i])
+			continue;
+		if (draw_nkept && draw_kept[draw_nkept - 1].last + 1 == i)
+			draw_kept[draw_nkept - 1].last = i;
+		else
+			draw_kept[draw_nkept++] = (struct draw_span){ i, i };
+	}
+}
+
 static void draw_key(const struct sim_grctx *g, uint32_t *key)
 {
-	static const struct { unsigned first, last; } skip[] = {
-#define DRAW_SKIP_(name) { NV_CURIE_##name##__SLOT, NV_CURIE_##name##__SLOT_LAST },
-		DRAW_SKIP_(VTX_ATTR_1F) DRAW_SKIP_(VTX_ATTR_2F) DRAW_SKIP_(VTX_ATTR_3F_X)
-		DRAW_SKIP_(VTX_ATTR_3F_Y) DRAW_SKIP_(VTX_ATTR_3F_Z) DRAW_SKIP_(VTX_ATTR_4F)
-		DRAW_SKIP_(VTX_ATTR_2I) DRAW_SKIP_(VTX_ATTR_4UB) DRAW_SKIP_(VTX_ATTR_3I_XY)
-		DRAW_SKIP_(VTX_ATTR_3I_Z) DRAW_SKIP_(VTX_ATTR_4I_XY) DRAW_SKIP_(VTX_ATTR_4I_ZW)
-		DRAW_SKIP_(VERTEX_DATA) DRAW_SKIP_(VB_ELEMENT_U16) DRAW_SKIP_(VB_ELEMENT_U32)
-		DRAW_SKIP_(VB_VERTEX_BATCH) DRAW_SKIP_(VB_INDEX_BATCH) DRAW_SKIP_(VERTEX_BEGIN_END)
-		DRAW_SKIP_(QUERY_GET) DRAW_SKIP_(FENCE_VALUE) DRAW_SKIP_(TEX_CACHE_CTL)
-	};
 	memcpy(key, g->curie, sizeof(g->curie));
-	for (unsigned i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
-		memset(key + skip[i].first, 0, (skip[i].last - skip[i].first + 1) * 4);
+	for (unsigned i = 0; i < DRAW_NSKIP; i++)
+		memset(key + draw_skip[i].first, 0, (draw_skip[i].last - draw_skip[i].first + 1) * 4);
+}
+
+/* Is g's state the one key was taken of (draw_key)? */
+static int draw_key_same(const struct sim_grctx *g, const uint32_t *key)
+{
+	pthread_once(&draw_kept_once, draw_kept_init);
+	for (unsigned i = 0; i < draw_nkept; i++) {
+		const struct draw_span *k = &draw_kept[i];
+		if (memcmp(key + k->first, g->curie + k->first, (k->last - k->first + 1) * 4))
+			return 0;
+	}
+	return 1;
 }
 
 static int draw_fp_resolve(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
@@ -438,13 +476,11 @@ static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 struct draw_setup *sim_draw_setup(struct sim *s, struct sim_grctx *g)
 {
 	struct draw_setup *d = s->bands ? sim_bands_setup(s, 0) : &draw_tls;
-	static __thread uint32_t key[NV_CURIE__NSLOTS];
 
-	draw_key(g, key);
-	if (!d->valid || d->s != s || d->gen != draw_gen || memcmp(key, d->key, sizeof(key))) {
+	if (!d->valid || d->s != s || d->gen != draw_gen || !draw_key_same(g, d->key)) {
 		if (s->bands)
 			d = sim_bands_setup(s, 1);   /* a new one: queued fragments keep theirs */
-		memcpy(d->key, key, sizeof(key));
+		draw_key(g, d->key);
 		d->s = s;
 		d->valid = 1;
 		d->gen = draw_gen;
