@@ -39,16 +39,17 @@ static double gx_fps(const char *out)
 	return best;
 }
 
-/* glxgears for `seconds` on the server: under nvd-run, or in software. */
+/* glxgears for `seconds` on the server: under nvd-run, or in software.
+ * Unthrottled on every server (vblank_mode=0: swap interval 0), so the
+ * figures are frames drawn, not the refresh rate nvd_drv's swaps follow. */
 static double gx_run(const struct nvt_x *x, const char *nvd_run, const char *sock, int software,
 		     const char *seconds)
 {
-	const char *argv[12] = { "timeout", seconds };
-	unsigned n = 2;
+	const char *argv[12] = { "timeout", seconds, "env", "vblank_mode=0" };
+	unsigned n = 4;
 	char *out = NULL;
 
 	if (software) {
-		argv[n++] = "env";
 		argv[n++] = "LIBGL_ALWAYS_SOFTWARE=1";
 	} else {
 		argv[n++] = nvd_run;

@@ -234,3 +234,38 @@ int nvc_disp_page_flip(struct nvc *c, unsigned head, uint32_t fb, uint64_t user_
 	struct nvd_rep_none r;
 	return nvc_call(c, NVD_MSG_DISP_PAGE_FLIP, &rq, &r, NULL);
 }
+
+int nvc_disp_vblank(struct nvc *c, unsigned head, uint64_t *sequence, uint64_t *time_ns)
+{
+	struct nvd_req_disp_vblank rq = { head };
+	struct nvd_rep_disp_vblank r;
+	int ret = nvc_call(c, NVD_MSG_DISP_VBLANK, &rq, &r, NULL);
+	if (ret < 0)
+		return ret;
+	if (sequence)
+		*sequence = r.sequence;
+	if (time_ns)
+		*time_ns = r.time_ns;
+	return 0;
+}
+
+_Static_assert(NVC_VBLANK_RELATIVE == NVD_VBLANK_RELATIVE, "libnvd's flags are the protocol's");
+_Static_assert(NVC_VBLANK_EVENTS_MAX == NVD_VBLANK_EVENTS_MAX, "libnvd's limit is nvd's");
+_Static_assert(NVC_DISP_EVENT_VBLANK == NVD_DISP_EVENT_VBLANK, "libnvd's events are nvd's");
+
+int nvc_disp_vblank_event(struct nvc *c, unsigned head, unsigned flags, uint64_t sequence,
+			  uint64_t user_data, uint64_t *target)
+{
+	struct nvd_req_disp_vblank_event rq = { head, flags, sequence, user_data };
+	struct nvd_rep_disp_vblank_event r;
+	/* the socket the event comes on, before it can come */
+	int ret = nvc_disp_event_fd(c);
+	if (ret < 0)
+		return ret;
+	ret = nvc_call(c, NVD_MSG_DISP_VBLANK_EVENT, &rq, &r, NULL);
+	if (ret < 0)
+		return ret;
+	if (target)
+		*target = r.sequence;
+	return 0;
+}

@@ -196,11 +196,11 @@ int nvc_disp_cursor_move(struct nvc *c, unsigned head, int32_t x, int32_t y);
  * the same fd on every call, closed by nvc_close) for POLLIN, then take
  * them with nvc_disp_event_read: 1 and *ev, or 0 when none is queued (it
  * never blocks).  A client that does not read them loses the newest. */
-enum { NVC_DISP_EVENT_FLIP = 1 };
+enum { NVC_DISP_EVENT_FLIP = 1, NVC_DISP_EVENT_VBLANK = 2 };
 struct nvc_disp_event {
 	unsigned type;             /* NVC_DISP_EVENT_* */
 	unsigned head;
-	uint64_t user_data;        /* the flip's */
+	uint64_t user_data;        /* the flip's or the vblank wait's */
 	uint64_t sequence;         /* vblanks nvd has counted on the head */
 	uint64_t time_ns;          /* CLOCK_MONOTONIC at the vblank */
 };
@@ -212,6 +212,28 @@ int nvc_disp_event_read(struct nvc *c, struct nvc_disp_event *ev);
  * -EBUSY while the head has a flip pending, -EINVAL when the head is off.
  * A mode set or the head going off drops a pending flip without an event. */
 int nvc_disp_page_flip(struct nvc *c, unsigned head, uint32_t fb, uint64_t user_data);
+
+/* Vblanks, as DRM's drmCrtcGetSequence and drmCrtcQueueSequence.  A head
+ * that is on counts its vblanks at its mode's refresh rate; the count goes
+ * on across mode sets and stands still while the head is off.
+ * nvc_disp_vblank: the count now and the CLOCK_MONOTONIC time of the head's
+ * last vblank; anyone may ask.  -EINVAL for no such head or a head that is
+ * off. */
+int nvc_disp_vblank(struct nvc *c, unsigned head, uint64_t *sequence, uint64_t *time_ns);
+/* Master only (-EACCES).  An NVC_DISP_EVENT_VBLANK with user_data on
+ * nvc_disp_event_fd() at vblank `sequence` of the head (with
+ * NVC_VBLANK_RELATIVE: `sequence` vblanks after the last one); *target
+ * (may be NULL) is that vblank's absolute number.  A vblank already reached
+ * (or a relative 0) sends the event at once with the count now.  Events of
+ * one head come in the order of their targets, then in the order asked.
+ * -EINVAL for a head that is off or a target more than 2^32 vblanks away,
+ * -EMFILE when the connection has NVC_VBLANK_EVENTS_MAX waiting.  A mode
+ * set or the head going off sends its waiting events at once: their
+ * sequence is then the count reached, below their target. */
+#define NVC_VBLANK_RELATIVE   1u
+#define NVC_VBLANK_EVENTS_MAX 128
+int nvc_disp_vblank_event(struct nvc *c, unsigned head, unsigned flags, uint64_t sequence,
+			  uint64_t user_data, uint64_t *target);
 
 /* ---- channels and objects ---- */
 

@@ -4,13 +4,21 @@
  * magic with nvd (we are the display master), hand it pixmaps' buffers by
  * flink name, and copy back to front on the card at SwapBuffers.  nvd
  * orders the copy after the client's rendering and the client's next frame
- * after the copy (implicit sync between channels), so no one waits here. */
+ * after the copy (implicit sync between channels), so no one waits here.
+ *
+ * Swaps and MSC waits follow the head (CRTC) that shows most of the
+ * window, as nouveau's nouveau_dri2.c does on DRM vblank events: the MSC
+ * is nvd's vblank count of that head, a swap for a later MSC waits for an
+ * nvd vblank event and copies then, and so GLX_OML_sync_control and the
+ * swap interval work; the DRI2 core blocks the client meanwhile. */
 #include <errno.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "ddx/nvdx.h"
 
+#include <dixstruct.h>
 #include <dri2.h>
 #include <exa.h>
 #include <gcstruct.h>
@@ -25,6 +33,7 @@ static const char *const driver_names[] = { "nouveau", "nouveau" };
 struct nvdx_dri2_buffer {
 	DRI2BufferRec base;
 	PixmapPtr pixmap;
+	unsigned refcnt;             /* the DRI2 core's, and each pending swap's */
 };
 
 /* The interposer's primary node (glx/node.c owns the rule): the first
@@ -80,6 +89,7 @@ static DRI2BufferPtr dri2_create_buffer2(ScreenPtr screen, DrawablePtr draw,
 		return NULL;
 	}
 	b->pixmap = pix;
+	b->refcnt = 1;
 	b->base.attachment = attachment;
 	b->base.name = name;
 	b->base.pitch = np->pitch;
@@ -89,14 +99,20 @@ static DRI2BufferPtr dri2_create_buffer2(ScreenPtr screen, DrawablePtr draw,
 	return &b->base;
 }
 
+static void buffer_unref(ScreenPtr screen, DRI2BufferPtr buf)
+{
+	struct nvdx_dri2_buffer *b = buf->driverPrivate;
+	if (--b->refcnt)
+		return;
+	screen->DestroyPixmap(b->pixmap);
+	free(b);
+}
+
 static void dri2_destroy_buffer2(ScreenPtr screen, DrawablePtr draw, DRI2BufferPtr buf)
 {
 	(void)draw;
-	if (!buf)
-		return;
-	struct nvdx_dri2_buffer *b = buf->driverPrivate;
-	screen->DestroyPixmap(b->pixmap);
-	free(b);
+	if (buf)
+		buffer_unref(screen, buf);
 }
 
 /* The front is the drawable itself (a window clips); the others are ours. */
@@ -127,6 +143,251 @@ static void dri2_copy_region2(ScreenPtr screen, DrawablePtr draw, RegionPtr regi
 	nvdx_push_kick(&nvdx(xf86ScreenToScrn(screen))->push);
 }
 
+/* ---- swaps and waits on the heads' vblanks ---- */
+
+/* A swap or an MSC wait until nvd's vblank event with its id. */
+struct nvdx_frame {
+	struct nvdx_frame *next;
+	uint64_t id;
+	Bool swap;                   /* else an MSC wait */
+	ClientPtr client;            /* NULL once the client is gone */
+	XID draw_id;                 /* the drawable may go meanwhile: looked up again */
+	DrawablePtr draw;
+	DRI2BufferPtr front, back;   /* referenced, for swaps */
+	DRI2SwapEventPtr func;
+	void *data;
+};
+
+/* Where no head shows the drawable: a made-up 60 Hz count on the
+ * monotonic clock, so that the MSC still moves. */
+#define FAKE_MSC_HZ 60
+
+static uint64_t mono_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* The head showing most of a window (ties: the first), or -1: none, a
+ * pixmap, or heads that are off. */
+static int best_head(DrawablePtr draw)
+{
+	ScrnInfoPtr scrn = xf86ScreenToScrn(draw->pScreen);
+	xf86CrtcConfigPtr config = XF86_CRTC_CONFIG_PTR(scrn);
+	int best = -1;
+	long best_area = 0;
+
+	if (draw->type != DRAWABLE_WINDOW)
+		return -1;
+	for (int i = 0; i < config->num_crtc; i++) {
+		xf86CrtcPtr crtc = config->crtc[i];
+		struct nvdx_crtc *nc = crtc->driver_private;
+		if (!crtc->enabled || !nc->on)
+			continue;
+		/* min and max: Xorg's macros (misc.h) */
+		long x1 = max((long)draw->x, (long)crtc->x), y1 = max((long)draw->y, (long)crtc->y);
+		long x2 = min((long)draw->x + draw->width, (long)crtc->x + crtc->mode.HDisplay);
+		long y2 = min((long)draw->y + draw->height, (long)crtc->y + crtc->mode.VDisplay);
+		if (x2 <= x1 || y2 <= y1)
+			continue;
+		long area = (x2 - x1) * (y2 - y1);
+		if (area > best_area) {
+			best_area = area;
+			best = (int)nc->head;
+		}
+	}
+	return best;
+}
+
+/* The MSC and UST (microseconds, CLOCK_MONOTONIC) of the drawable's head,
+ * and the head; -1 and the made-up count when it has none. */
+static int head_msc(DrawablePtr draw, CARD64 *ust, CARD64 *msc)
+{
+	struct nvdx *nx = nvdx(xf86ScreenToScrn(draw->pScreen));
+	int head = best_head(draw);
+	uint64_t seq, t;
+
+	if (head >= 0 && nvc_disp_vblank(nx->c, (unsigned)head, &seq, &t) == 0) {
+		*msc = seq;
+		*ust = t / 1000;
+		return head;
+	}
+	*ust = mono_us();
+	*msc = *ust * FAKE_MSC_HZ / 1000000u;
+	return -1;
+}
+
+static Bool dri2_get_msc(DrawablePtr draw, CARD64 *ust, CARD64 *msc)
+{
+	head_msc(draw, ust, msc);
+	return TRUE;
+}
+
+/* The DRI2 spec: past the target, the next MSC with msc % divisor ==
+ * remainder. */
+static CARD64 next_msc(CARD64 current, CARD64 target, CARD64 divisor, CARD64 remainder)
+{
+	if (!divisor || current < target)
+		return target;
+	CARD64 t = current - current % divisor + remainder % divisor;
+	return t <= current ? t + divisor : t;
+}
+
+static void swap_copy(DrawablePtr draw, DRI2BufferPtr front, DRI2BufferPtr back)
+{
+	BoxRec box = { 0, 0, draw->width, draw->height };
+	RegionRec region;
+	RegionInit(&region, &box, 0);
+	dri2_copy_region2(draw->pScreen, draw, &region, front, back);
+	RegionUninit(&region);
+}
+
+static void swap_complete(ClientPtr client, DrawablePtr draw, CARD64 msc, CARD64 ust,
+			  DRI2SwapEventPtr func, void *data)
+{
+	DRI2SwapComplete(client, draw, (int)msc, (unsigned)(ust / 1000000u),
+			 (unsigned)(ust % 1000000u), DRI2_BLIT_COMPLETE, func, data);
+}
+
+static void frame_free(ScreenPtr screen, struct nvdx_frame *f)
+{
+	if (f->front)
+		buffer_unref(screen, f->front);
+	if (f->back)
+		buffer_unref(screen, f->back);
+	free(f);
+}
+
+/* An event for frame f at head's vblank target (absolute): queued, or
+ * FALSE (the caller does it now). */
+static Bool frame_queue(ScrnInfoPtr scrn, struct nvdx_frame *f, int head, CARD64 *target)
+{
+	struct nvdx *nx = nvdx(scrn);
+	uint64_t tg;
+
+	if (nx->event_fd < 0)
+		return FALSE;
+	f->id = ++nx->frame_next;
+	if (nvc_disp_vblank_event(nx->c, (unsigned)head, 0, *target, f->id, &tg) < 0) {
+		xf86DrvMsg(scrn->scrnIndex, X_WARNING, "DRI2: no vblank event on head %d: %s\n",
+			   head, nvc_error());
+		return FALSE;
+	}
+	*target = tg;
+	f->next = nx->frames;
+	nx->frames = f;
+	return TRUE;
+}
+
+static Bool dri2_schedule_swap(ClientPtr client, DrawablePtr draw, DRI2BufferPtr front,
+			       DRI2BufferPtr back, CARD64 *target_msc, CARD64 divisor,
+			       CARD64 remainder, DRI2SwapEventPtr func, void *data)
+{
+	ScreenPtr screen = draw->pScreen;
+	CARD64 ust, msc;
+	int head = head_msc(draw, &ust, &msc);
+
+	*target_msc = next_msc(msc, *target_msc, divisor, remainder);
+	if (head >= 0 && *target_msc > msc) {
+		struct nvdx_frame *f = calloc(1, sizeof(*f));
+		if (f) {
+			*f = (struct nvdx_frame){ .swap = TRUE, .client = client,
+						  .draw_id = draw->id, .draw = draw, .front = front,
+						  .back = back, .func = func, .data = data };
+			if (frame_queue(xf86ScreenToScrn(screen), f, head, target_msc)) {
+				((struct nvdx_dri2_buffer *)front->driverPrivate)->refcnt++;
+				((struct nvdx_dri2_buffer *)back->driverPrivate)->refcnt++;
+				return TRUE;
+			}
+			free(f);
+		}
+	}
+	/* the target has passed (or there is no head to wait on): now */
+	swap_copy(draw, front, back);
+	*target_msc = msc;
+	swap_complete(client, draw, msc, ust, func, data);
+	return TRUE;
+}
+
+static Bool dri2_schedule_wait_msc(ClientPtr client, DrawablePtr draw, CARD64 target_msc,
+				   CARD64 divisor, CARD64 remainder)
+{
+	CARD64 ust, msc;
+	int head = head_msc(draw, &ust, &msc);
+
+	target_msc = next_msc(msc, target_msc, divisor, remainder);
+	if (head >= 0 && target_msc > msc) {
+		struct nvdx_frame *f = calloc(1, sizeof(*f));
+		if (f) {
+			*f = (struct nvdx_frame){ .client = client, .draw_id = draw->id,
+						  .draw = draw };
+			if (frame_queue(xf86ScreenToScrn(draw->pScreen), f, head, &target_msc)) {
+				DRI2BlockClient(client, draw);
+				return TRUE;
+			}
+			free(f);
+		}
+	}
+	DRI2WaitMSCComplete(client, draw, (int)msc, (unsigned)(ust / 1000000u),
+			    (unsigned)(ust % 1000000u));
+	return TRUE;
+}
+
+/* nvd's vblank event for frame f: the drawable and the client may have
+ * gone since; then it only goes. */
+static void frame_done(ScreenPtr screen, struct nvdx_frame *f, const struct nvc_disp_event *ev)
+{
+	DrawablePtr draw;
+	CARD64 ust = ev->time_ns / 1000;
+
+	if (f->client && dixLookupDrawable(&draw, f->draw_id, serverClient, M_ANY,
+					   DixWriteAccess) == Success && draw == f->draw) {
+		if (f->swap) {
+			swap_copy(draw, f->front, f->back);
+			swap_complete(f->client, draw, ev->sequence, ust, f->func, f->data);
+		} else {
+			DRI2WaitMSCComplete(f->client, draw, (int)ev->sequence,
+					    (unsigned)(ust / 1000000u), (unsigned)(ust % 1000000u));
+		}
+	}
+	frame_free(screen, f);
+}
+
+static void dri2_events(int fd, int ready, void *arg)
+{
+	ScreenPtr screen = arg;
+	struct nvdx *nx = nvdx(xf86ScreenToScrn(screen));
+	struct nvc_disp_event ev;
+
+	(void)fd, (void)ready;
+	while (nvc_disp_event_read(nx->c, &ev) == 1) {
+		if (ev.type != NVC_DISP_EVENT_VBLANK)
+			continue;
+		for (struct nvdx_frame **p = &nx->frames; *p; p = &(*p)->next)
+			if ((*p)->id == ev.user_data) {
+				struct nvdx_frame *f = *p;
+				*p = f->next;
+				frame_done(screen, f, &ev);
+				break;
+			}
+	}
+}
+
+/* A client that goes leaves its frames without anyone to tell. */
+static void dri2_client_state(CallbackListPtr *list, void *arg, void *calldata)
+{
+	struct nvdx *nx = arg;
+	NewClientInfoRec *ci = calldata;
+
+	(void)list;
+	if (ci->client->clientState != ClientStateGone)
+		return;
+	for (struct nvdx_frame *f = nx->frames; f; f = f->next)
+		if (f->client == ci->client)
+			f->client = NULL;
+}
+
 static int dri2_auth_magic2(ScreenPtr screen, uint32_t magic)
 {
 	struct nvdx *nx = nvdx(xf86ScreenToScrn(screen));
@@ -153,8 +414,22 @@ Bool nvdx_dri2_init(ScreenPtr screen)
 		.CreateBuffer2 = dri2_create_buffer2,
 		.DestroyBuffer2 = dri2_destroy_buffer2,
 		.CopyRegion2 = dri2_copy_region2,
+		.ScheduleSwap = dri2_schedule_swap,
+		.GetMSC = dri2_get_msc,
+		.ScheduleWaitMSC = dri2_schedule_wait_msc,
 	};
 
+	nx->event_fd = -1;
+	int fd = nvc_disp_event_fd(nx->c);
+	if (fd < 0 || !AddCallback(&ClientStateCallback, dri2_client_state, nx) ||
+	    !SetNotifyFd(fd, dri2_events, X_NOTIFY_READ, screen)) {
+		xf86DrvMsg(scrn->scrnIndex, X_WARNING,
+			   "DRI2: no vblank events (%s): swaps go at once\n",
+			   fd < 0 ? nvc_error() : "cannot watch them");
+		DeleteCallback(&ClientStateCallback, dri2_client_state, nx);
+	} else {
+		nx->event_fd = fd;
+	}
 	primary_node(nx->dri2_device, sizeof(nx->dri2_device));
 	if (!DRI2ScreenInit(screen, &info)) {
 		xf86DrvMsg(scrn->scrnIndex, X_WARNING, "DRI2 failed to start: no direct rendering\n");
@@ -169,6 +444,16 @@ Bool nvdx_dri2_init(ScreenPtr screen)
 void nvdx_dri2_fini(ScreenPtr screen)
 {
 	struct nvdx *nx = nvdx(xf86ScreenToScrn(screen));
+	if (nx->event_fd >= 0) {
+		RemoveNotifyFd(nx->event_fd);
+		DeleteCallback(&ClientStateCallback, dri2_client_state, nx);
+		nx->event_fd = -1;
+	}
+	while (nx->frames) {
+		struct nvdx_frame *f = nx->frames;
+		nx->frames = f->next;
+		frame_free(screen, f);
+	}
 	if (nx->dri2)
 		DRI2CloseScreen(screen);
 	nx->dri2 = FALSE;

@@ -178,6 +178,7 @@ static Bool nvdx_pre_init(ScrnInfoPtr scrn, int flags)
 		return FALSE;
 	if (!(nx = scrn->driverPrivate = calloc(1, sizeof(*nx))))
 		return FALSE;
+	nx->event_fd = -1;
 	scrn->monitor = scrn->confScreen->monitor;
 
 	if (!xf86SetDepthBpp(scrn, 24, 0, 0, Support32bppFb))

@@ -134,6 +134,9 @@ struct nvdx {
 	struct _ExaDriver *exa;
 	Bool dri2;
 	char dri2_device[32];        /* the node DRI2Connect names */
+	struct nvdx_frame *frames;   /* dri2.c: swaps and MSC waits for a vblank */
+	uint64_t frame_next;         /* their ids, nvd's user_data */
+	int event_fd;                /* nvd's display events, watched (-1: not) */
 	OptionInfoPtr options;
 	CloseScreenProcPtr CloseScreen;
 	CreateScreenResourcesProcPtr CreateScreenResources;

@@ -213,6 +213,119 @@ static void head_hw_on(struct nvd *d, unsigned head, const struct nvd_head *h, u
 	sr_wr(d, head, NV_SR01_CLOCK, NV_SR01_VALUE & ~NV_SR01_SCREEN_OFF);
 }
 
+/* ---- vblanks ----
+ *
+ * The CRTC raises a vblank interrupt once a frame but counts nothing, as
+ * on nouveau's NV04-class display; DRM counts from the interrupts while
+ * someone waits and from timestamps in between.  nvd does the same: the
+ * interrupt is on only while a flip or an event waits (a head that nobody
+ * watches costs no wake-ups), and the count is brought up to date from the
+ * raster position whenever it is read: the time of the last vblank is now
+ * less the lines since vblank start, and the vblanks since the one counted
+ * last are that time's distance over the frame period. */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The frame of a head just set: period, vtotal and vblank start as the
+ * CRTC times them (the VPLL's clock, the character-rounded htotal). */
+static void head_frame(struct nvd *d, unsigned head, uint32_t vpll)
+{
+	struct nvd_head *h = &d->disp.head[head];
+	struct nv_crtc_timing t;
+	uint8_t cr[NV_CR_COUNT] = { 0 };
+	uint32_t ref = nv_crystal_khz(nvd_rd32(d->card, NV_PEXTDEV_BOOT_0));
+	uint32_t khz = nv_vpll_khz(vpll, 0, ref);
+
+	mode_to_timing(&h->mode, &t);
+	nv_crtc_timing_to_cr(&t, h->fb->pitch, cr);
+	h->vtotal = t.vtotal;
+	h->vbs = nv_crtc_vblank_start(cr);
+	if (h->vbs >= t.vtotal)
+		h->vbs = t.vtotal - 1;
+	h->period_ns = khz ? (uint64_t)t.htotal * t.vtotal * 1000000u / khz : 0;
+	h->vblank_ns = 0;
+}
+
+/* Bring the head's count up to now (a head that is on). */
+static void vblank_sync(struct nvd *d, unsigned head)
+{
+	struct nvd_head *h = &d->disp.head[head];
+	if (!h->fb || !h->period_ns || !h->vtotal)
+		return;
+	uint32_t line = NV_PCRTC_RASTER_POSITION(nvd_rd32(d->card,
+							  NV_HEAD_REG(NV_PCRTC_RASTER, head)));
+	uint64_t now = mono_ns();
+	if (line >= h->vtotal)
+		line = h->vtotal - 1;
+	uint64_t since = (uint64_t)((line + h->vtotal - h->vbs) % h->vtotal) * h->period_ns /
+			 h->vtotal;
+	uint64_t last = now > since ? now - since : 0;
+	if (!h->vblank_ns) {                 /* the first look since the head came on */
+		h->vblank_ns = last;
+		return;
+	}
+	if (last <= h->vblank_ns + h->period_ns / 2)
+		return;                      /* still the vblank counted last */
+	h->vblanks += (last - h->vblank_ns + h->period_ns / 2) / h->period_ns;
+	h->vblank_ns = last;
+}
+
+/* The vblank interrupt is on while a flip or an event waits. */
+static void vblank_irq(struct nvd *d, unsigned head)
+{
+	const struct nvd_head *h = &d->disp.head[head];
+	uint32_t reg = NV_HEAD_REG(NV_PCRTC_INTR_EN_0, head);
+	uint32_t want = h->fb && (h->flip_fb || h->waits) ? NV_PCRTC_INTR_EN_0_VBLANK : 0;
+	if (nvd_rd32(d->card, reg) == want)
+		return;
+	if (want)   /* a vblank from before is no news */
+		nvd_wr32(d->card, NV_HEAD_REG(NV_PCRTC_INTR_0, head), NV_PCRTC_INTR_0_VBLANK);
+	nvd_wr32(d->card, reg, want);
+}
+
+static void event_send(struct nvd *d, struct nvd_client *cl, const struct nvd_disp_event *ev);
+
+static void vblank_wait_send(struct nvd *d, unsigned head, struct nvd_vblank_wait *w)
+{
+	const struct nvd_head *h = &d->disp.head[head];
+	struct nvd_disp_event ev = { NVD_DISP_EVENT_VBLANK, head, w->user_data, h->vblanks,
+				     h->vblank_ns };
+	event_send(d, w->cl, &ev);
+	free(w);
+}
+
+/* Send the events whose vblank has come (the count is up to date). */
+static void vblank_waits_due(struct nvd *d, unsigned head)
+{
+	struct nvd_head *h = &d->disp.head[head];
+	while (h->waits && h->waits->target <= h->vblanks) {
+		struct nvd_vblank_wait *w = h->waits;
+		h->waits = w->next;
+		vblank_wait_send(d, head, w);
+	}
+}
+
+/* The head goes off or changes mode: its events go now, with the count
+ * as it stands, so that nobody waits for a vblank that will not come. */
+static void vblank_waits_end(struct nvd *d, unsigned head)
+{
+	struct nvd_head *h = &d->disp.head[head];
+	if (!h->waits)
+		return;
+	vblank_sync(d, head);
+	while (h->waits) {
+		struct nvd_vblank_wait *w = h->waits;
+		h->waits = w->next;
+		vblank_wait_send(d, head, w);
+	}
+	vblank_irq(d, head);
+}
+
 /* A pending flip is dropped (a new mode, the head off): no event. */
 static void flip_cancel(struct nvd *d, unsigned head)
 {
@@ -222,7 +335,7 @@ static void flip_cancel(struct nvd *d, unsigned head)
 	h->flip_fb->bo->pins--;
 	h->flip_fb = NULL;
 	h->flip_cl = NULL;
-	nvd_wr32(d->card, NV_HEAD_REG(NV_PCRTC_INTR_EN_0, head), 0);
+	vblank_irq(d, head);
 }
 
 /* The head leaves its framebuffer: the buffer may move again. */
@@ -230,6 +343,7 @@ static void head_release(struct nvd *d, unsigned head)
 {
 	struct nvd_head *h = &d->disp.head[head];
 	flip_cancel(d, head);
+	vblank_waits_end(d, head);
 	if (!h->fb)
 		return;
 	h->fb->heads &= ~(1u << head);
@@ -237,10 +351,12 @@ static void head_release(struct nvd *d, unsigned head)
 	h->fb = NULL;
 	memset(&h->mode, 0, sizeof(h->mode));
 	h->x = h->y = h->outputs = 0;
+	h->vblank_ns = 0;
 }
 
 static void head_off(struct nvd *d, unsigned head)
 {
+	vblank_waits_end(d, head);   /* counted while the CRTC still runs */
 	head_hw_off(d, head);
 	head_release(d, head);
 }
@@ -428,9 +544,21 @@ void nvd_disp_client_gone(struct nvd_client *cl)
 		close(l->fd);
 		free(l);
 	}
-	for (unsigned i = 0; i < NVD_DISP_HEADS; i++)
-		if (d->disp.head[i].flip_cl == cl)
+	for (unsigned i = 0; i < NVD_DISP_HEADS; i++) {
+		struct nvd_head *h = &d->disp.head[i];
+		for (struct nvd_vblank_wait **p = &h->waits; *p;) {
+			struct nvd_vblank_wait *w = *p;
+			if (w->cl != cl) {
+				p = &w->next;
+				continue;
+			}
+			*p = w->next;
+			free(w);
+		}
+		vblank_irq(d, i);
+		if (h->flip_cl == cl)
 			flip_cancel(d, i);
+	}
 	for (struct nvd_fb *fb = d->disp.fbs, *next; fb; fb = next) {
 		next = fb->next;
 		if (fb->cl == cl) {
@@ -673,6 +801,8 @@ int nvd_disp_set_head(struct nvd_client *cl, uint32_t head, const struct nvd_hea
 		return -EINVAL;
 	}
 	flip_cancel(d, head);
+	vblank_sync(d, head);      /* the count goes on from here in the new mode */
+	vblank_waits_end(d, head);
 	/* Scanout reads VRAM: the buffer goes there and stays while shown. */
 	if (h->fb != fb) {
 		r = nvd_bo_move(d, fb->bo, NVD_DOMAIN_VRAM);
@@ -692,6 +822,8 @@ int nvd_disp_set_head(struct nvd_client *cl, uint32_t head, const struct nvd_hea
 	h->mode = s->mode;
 	h->mode.preferred = 0;
 	head_hw_on(d, head, h, vpll);
+	head_frame(d, head, vpll);
+	vblank_sync(d, head);
 	nvd_clog(cl, NULL, "head %u: framebuffer %u (%ux%u) at (%u, %u), %ux%u@%u", head, fb->id,
 		 fb->width, fb->height, s->x, s->y, s->mode.hdisplay, s->mode.vdisplay,
 		 nvd_mode_hz(&s->mode));
@@ -736,9 +868,12 @@ static void event_send(struct nvd *d, struct nvd_client *cl, const struct nvd_di
 {
 	for (struct nvd_disp_listener *l = d->disp.listeners; l; l = l->next)
 		if (l->cl == cl) {
-			/* A client that does not read loses events, never stalls nvd. */
-			if (send(l->fd, ev, sizeof(*ev), MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
-				nvd_clog(cl, NULL, "display event dropped: %s", strerror(errno));
+			/* A client that does not read loses events, never stalls nvd
+			 * (nor fills its log: the first drop and every 1024th). */
+			if (send(l->fd, ev, sizeof(*ev), MSG_DONTWAIT | MSG_NOSIGNAL) < 0 &&
+			    (++l->dropped == 1 || l->dropped % 1024 == 0))
+				nvd_clog(cl, NULL, "display event dropped: %s (%lu so far)",
+					 strerror(errno), l->dropped);
 			return;
 		}
 }
@@ -800,9 +935,107 @@ int nvd_disp_page_flip(struct nvd_client *cl, uint32_t head, uint32_t id, uint64
 		cr_wr(d, head, NV_CR19_RPC0, cr[NV_CR19_RPC0]);
 		cr_wr(d, head, NV_CR42, cr[NV_CR42]);
 	}
+	vblank_sync(d, head);      /* the interrupt cleared next may be theirs */
+	vblank_waits_due(d, head);
 	nvd_wr32(d->card, NV_HEAD_REG(NV_PCRTC_INTR_0, head), NV_PCRTC_INTR_0_VBLANK);
 	nvd_wr32(d->card, NV_HEAD_REG(NV_PCRTC_START, head), fb_start(fb, h->x, h->y));
 	nvd_wr32(d->card, NV_HEAD_REG(NV_PCRTC_INTR_EN_0, head), NV_PCRTC_INTR_EN_0_VBLANK);
+	return 0;
+}
+
+int nvd_disp_vblank(struct nvd_client *cl, uint32_t head, uint64_t *sequence, uint64_t *time_ns,
+		    char *why, size_t whylen)
+{
+	struct nvd *d = cl->d;
+	if (head >= NVD_DISP_HEADS) {
+		snprintf(why, whylen, "no head %u (the card has %u)", head, NVD_DISP_HEADS);
+		return -EINVAL;
+	}
+	struct nvd_head *h = &d->disp.head[head];
+	if (!h->fb) {
+		snprintf(why, whylen, "head %u is off: it counts no vblanks", head);
+		return -EINVAL;
+	}
+	vblank_sync(d, head);
+	vblank_waits_due(d, head);
+	vblank_irq(d, head);
+	*sequence = h->vblanks;
+	*time_ns = h->vblank_ns;
+	return 0;
+}
+
+/* Events are the master's: one at a time per drawable is what DRI2 and
+ * KMS clients need, and they go through the X server or are the master;
+ * anyone else could only keep nvd taking interrupts. */
+int nvd_disp_vblank_event(struct nvd_client *cl, const struct nvd_req_disp_vblank_event *rq,
+			  uint64_t *target, char *why, size_t whylen)
+{
+	struct nvd *d = cl->d;
+	unsigned n = 0;
+
+	if (d->master != cl) {
+		snprintf(why, whylen, "only the master may wait for vblanks");
+		return -EACCES;
+	}
+	if (rq->head >= NVD_DISP_HEADS) {
+		snprintf(why, whylen, "no head %u (the card has %u)", rq->head, NVD_DISP_HEADS);
+		return -EINVAL;
+	}
+	if (rq->flags & ~(uint32_t)NVD_VBLANK_RELATIVE) {
+		snprintf(why, whylen, "vblank flags 0x%x: only RELATIVE (0x%x) is known", rq->flags,
+			 NVD_VBLANK_RELATIVE);
+		return -EINVAL;
+	}
+	struct nvd_head *h = &d->disp.head[rq->head];
+	if (!h->fb) {
+		snprintf(why, whylen, "head %u is off: it counts no vblanks", rq->head);
+		return -EINVAL;
+	}
+	vblank_sync(d, rq->head);
+	vblank_waits_due(d, rq->head);
+	uint64_t t = rq->sequence;
+	if (rq->flags & NVD_VBLANK_RELATIVE) {
+		if (t > NVD_VBLANK_MAX_AHEAD) {
+			snprintf(why, whylen, "%llu vblanks ahead: at most %llu",
+				 (unsigned long long)t, (unsigned long long)NVD_VBLANK_MAX_AHEAD);
+			return -EINVAL;
+		}
+		t += h->vblanks;
+	} else if (t > h->vblanks && t - h->vblanks > NVD_VBLANK_MAX_AHEAD) {
+		snprintf(why, whylen, "vblank %llu is %llu ahead of head %u's count %llu: at most "
+			 "%llu", (unsigned long long)t, (unsigned long long)(t - h->vblanks),
+			 rq->head, (unsigned long long)h->vblanks,
+			 (unsigned long long)NVD_VBLANK_MAX_AHEAD);
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < NVD_DISP_HEADS; i++)
+		for (const struct nvd_vblank_wait *w = d->disp.head[i].waits; w; w = w->next)
+			n += w->cl == cl;
+	if (n >= NVD_VBLANK_EVENTS_MAX) {
+		snprintf(why, whylen, "client limit of %u waiting vblank events reached",
+			 NVD_VBLANK_EVENTS_MAX);
+		return -EMFILE;
+	}
+	struct nvd_vblank_wait *w = calloc(1, sizeof(*w));
+	if (!w) {
+		snprintf(why, whylen, "out of memory");
+		return -ENOMEM;
+	}
+	w->cl = cl;
+	w->target = t;
+	w->user_data = rq->user_data;
+	if (t <= h->vblanks) {     /* passed already: at once, as DRM */
+		*target = h->vblanks;
+		vblank_wait_send(d, rq->head, w);
+		return 0;
+	}
+	*target = t;
+	struct nvd_vblank_wait **p = &h->waits;
+	while (*p && (*p)->target <= t)
+		p = &(*p)->next;
+	w->next = *p;
+	*p = w;
+	vblank_irq(d, rq->head);
 	return 0;
 }
 
@@ -816,15 +1049,14 @@ void nvd_disp_irq(struct nvd *d, uint32_t pmc_intr)
 		if (!(st & NV_PCRTC_INTR_0_VBLANK))
 			continue;
 		struct nvd_head *h = &d->disp.head[i];
-		h->vblanks++;
+		vblank_sync(d, i);
+		vblank_waits_due(d, i);
 		if (!h->flip_fb) {
-			nvd_wr32(d->card, NV_HEAD_REG(NV_PCRTC_INTR_EN_0, i), 0);
+			vblank_irq(d, i);
 			continue;
 		}
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
 		struct nvd_disp_event ev = { NVD_DISP_EVENT_FLIP, i, h->flip_data, h->vblanks,
-					     (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec };
+					     h->vblank_ns };
 		struct nvd_client *cl = h->flip_cl;
 		/* the old framebuffer's pin goes, the new one's stays as the head's */
 		h->fb->heads &= ~(1u << i);
@@ -833,7 +1065,7 @@ void nvd_disp_irq(struct nvd *d, uint32_t pmc_intr)
 		h->fb->heads |= 1u << i;
 		h->flip_fb = NULL;
 		h->flip_cl = NULL;
-		nvd_wr32(d->card, NV_HEAD_REG(NV_PCRTC_INTR_EN_0, i), 0);
+		vblank_irq(d, i);
 		event_send(d, cl, &ev);
 	}
 }

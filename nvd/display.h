@@ -40,7 +40,20 @@ struct nvd_head {
 	 * vblank that shows it */
 	struct nvd_fb *flip_fb;
 	struct nvd_client *flip_cl;
-	uint64_t flip_data, vblanks;
+	uint64_t flip_data;
+	/* Vblanks counted (nvd_disp_vblank_sync) and the CLOCK_MONOTONIC time
+	 * of the last; 0: not yet read since the head came on.  The CRTC's
+	 * frame: period_ns, vtotal lines, vblank from line vbs. */
+	uint64_t vblanks, vblank_ns, period_ns;
+	uint32_t vtotal, vbs;
+	struct nvd_vblank_wait *waits;   /* by target, then in the order asked */
+};
+
+/* A DISP_VBLANK_EVENT waiting for its vblank. */
+struct nvd_vblank_wait {
+	struct nvd_vblank_wait *next;
+	struct nvd_client *cl;
+	uint64_t target, user_data;
 };
 
 /* A connection's display event socket (nvd's end). */
@@ -48,6 +61,7 @@ struct nvd_disp_listener {
 	struct nvd_disp_listener *next;
 	struct nvd_client *cl;
 	int fd;
+	unsigned long dropped;         /* events it did not read in time */
 };
 
 struct nvd_disp {
@@ -87,7 +101,14 @@ int nvd_disp_cursor_move(struct nvd_client *cl, uint32_t head, int32_t x, int32_
 int nvd_disp_events(struct nvd_client *cl, int *fd, char *why, size_t whylen);
 int nvd_disp_page_flip(struct nvd_client *cl, uint32_t head, uint32_t fb, uint64_t user_data,
 		       char *why, size_t whylen);
-/* PMC_INTR said PCRTC: ack the heads' vblanks, finish their flips. */
+/* The head's vblank count and the time of its last vblank (-EINVAL when
+ * off); an event at a vblank (master only). */
+int nvd_disp_vblank(struct nvd_client *cl, uint32_t head, uint64_t *sequence, uint64_t *time_ns,
+		    char *why, size_t whylen);
+int nvd_disp_vblank_event(struct nvd_client *cl, const struct nvd_req_disp_vblank_event *rq,
+			  uint64_t *target, char *why, size_t whylen);
+/* PMC_INTR said PCRTC: ack the heads' vblanks, finish their flips, send
+ * the vblank events due. */
 void nvd_disp_irq(struct nvd *d, uint32_t pmc_intr);
 /* *fd: a sealed memfd of w * h XRGB8888 pixels. */
 int nvd_disp_screenshot(struct nvd_client *cl, uint32_t head, uint32_t *w, uint32_t *h, int *fd,

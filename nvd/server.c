@@ -431,6 +431,19 @@ static int do_disp_page_flip(struct nvd_client *cl, const void *rq_, struct repl
 	return nvd_disp_page_flip(cl, rq->head, rq->fb, rq->user_data, r->why, sizeof(r->why));
 }
 
+static int do_disp_vblank(struct nvd_client *cl, const void *rq_, struct reply *r)
+{
+	const struct nvd_req_disp_vblank *rq = rq_;
+	struct nvd_rep_disp_vblank *p = (void *)r->body;
+	return nvd_disp_vblank(cl, rq->head, &p->sequence, &p->time_ns, r->why, sizeof(r->why));
+}
+
+static int do_disp_vblank_event(struct nvd_client *cl, const void *rq, struct reply *r)
+{
+	struct nvd_rep_disp_vblank_event *p = (void *)r->body;
+	return nvd_disp_vblank_event(cl, rq, &p->sequence, r->why, sizeof(r->why));
+}
+
 typedef int handler_fn(struct nvd_client *cl, const void *rq, struct reply *r);
 static handler_fn *const handlers[NVD_MSG_COUNT] = {
 	[NVD_MSG_HELLO] = do_hello,       [NVD_MSG_STATUS] = do_status,
@@ -449,6 +462,7 @@ static handler_fn *const handlers[NVD_MSG_COUNT] = {
 	[NVD_MSG_DISP_SCREENSHOT] = do_disp_screenshot,
 	[NVD_MSG_DISP_CURSOR_SET] = do_disp_cursor_set, [NVD_MSG_DISP_CURSOR_MOVE] = do_disp_cursor_move,
 	[NVD_MSG_DISP_EVENTS] = do_disp_events, [NVD_MSG_DISP_PAGE_FLIP] = do_disp_page_flip,
+	[NVD_MSG_DISP_VBLANK] = do_disp_vblank, [NVD_MSG_DISP_VBLANK_EVENT] = do_disp_vblank_event,
 };
 
 /* ---- sessions ---- */

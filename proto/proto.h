@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #define NVD_PROTO_MAGIC   0x3044564eu   /* "NVD0" */
-#define NVD_PROTO_VERSION 5
+#define NVD_PROTO_VERSION 6
 #define NVD_MSG_MAX       512           /* no datagram is larger */
 #define NVD_MSG_MAX_FDS   4
 #define NVD_NAME_LEN      32
@@ -192,7 +192,8 @@ struct nvd_req_disp_cursor_move { uint32_t head; int32_t x, y; };
  * same one on every call), a SOCK_SEQPACKET end on which nvd writes one
  * struct nvd_disp_event per datagram.  A flip shows fb from the next
  * vblank on; its event comes with that vblank. */
-#define NVD_DISP_EVENT_FLIP 1
+#define NVD_DISP_EVENT_FLIP   1
+#define NVD_DISP_EVENT_VBLANK 2
 struct nvd_disp_event {
 	uint32_t type, head;
 	uint64_t user_data;
@@ -200,6 +201,29 @@ struct nvd_disp_event {
 	uint64_t time_ns;        /* CLOCK_MONOTONIC of the vblank */
 };
 struct nvd_req_disp_page_flip { uint32_t head, fb; uint64_t user_data; };
+/* Vblanks (protocol 6), DRM's WAIT_VBLANK and CRTC_QUEUE_SEQUENCE.  A head
+ * that is on counts its vblanks; the count goes on across mode sets and
+ * while the head is off it stands still.  DISP_VBLANK: the count and the
+ * CLOCK_MONOTONIC time of the head's last vblank (-EINVAL for a head that
+ * is off).  DISP_VBLANK_EVENT: an NVD_DISP_EVENT_VBLANK with user_data at
+ * vblank `sequence` (with NVD_VBLANK_RELATIVE: that many after the last
+ * one); the reply gives the absolute target.  A target already reached
+ * sends the event at once, with the count now.  A target more than
+ * NVD_VBLANK_MAX_AHEAD away is refused; a connection has at most
+ * NVD_VBLANK_EVENTS_MAX waiting (-EMFILE).  A mode set or the head going
+ * off sends the head's waiting events at once (their sequence is then
+ * below the target), as DRM's vblank_off does.  Anyone may ask the count;
+ * events are the master's (-EACCES): they keep nvd taking interrupts. */
+#define NVD_VBLANK_RELATIVE   1
+#define NVD_VBLANK_MAX_AHEAD  (1ull << 32)
+#define NVD_VBLANK_EVENTS_MAX 128
+struct nvd_req_disp_vblank { uint32_t head; };
+struct nvd_rep_disp_vblank { uint64_t sequence, time_ns; };
+struct nvd_req_disp_vblank_event {
+	uint32_t head, flags;
+	uint64_t sequence, user_data;
+};
+struct nvd_rep_disp_vblank_event { uint64_t sequence; };
 
 /* X(NAME, id, request body, reply body, fds in the request, fds in the reply) */
 #define NVD_MESSAGES(X) \
@@ -232,7 +256,9 @@ struct nvd_req_disp_page_flip { uint32_t head, fb; uint64_t user_data; };
 	X(DISP_CURSOR_SET, 27, nvd_req_disp_cursor_set, nvd_rep_none, 0, 0) \
 	X(DISP_CURSOR_MOVE, 28, nvd_req_disp_cursor_move, nvd_rep_none, 0, 0) \
 	X(DISP_EVENTS,  29, nvd_req_none,       nvd_rep_none,      0, 1) \
-	X(DISP_PAGE_FLIP, 30, nvd_req_disp_page_flip, nvd_rep_none, 0, 0)
+	X(DISP_PAGE_FLIP, 30, nvd_req_disp_page_flip, nvd_rep_none, 0, 0) \
+	X(DISP_VBLANK,  31, nvd_req_disp_vblank, nvd_rep_disp_vblank, 0, 0) \
+	X(DISP_VBLANK_EVENT, 32, nvd_req_disp_vblank_event, nvd_rep_disp_vblank_event, 0, 0)
 
 #define NVD_MSG_ENUM_(name, id, rq, rp, qfd, pfd) NVD_MSG_##name = id,
 enum { NVD_MSG_NONE = 0, NVD_MESSAGES(NVD_MSG_ENUM_) NVD_MSG_COUNT };

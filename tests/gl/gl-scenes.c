@@ -2996,6 +2996,7 @@ static void sc_usage(const char *prog)
 	fprintf(stderr,
 		"usage: %s --scene NAME --out FILE [--size WxH] [--renderer SUBSTR] [--timeout S]\n"
 		"       %s --scene NAME --window X,Y [--frames N] [--move X,Y,W,H] [--cover X,Y,W,H]\n"
+		"          [--swap-interval N] [--oml] [--wait-msc K]\n"
 		"          [--size WxH] [--renderer SUBSTR] [--timeout S]\n"
 		"       %s --list\n"
 		"  writes the scene's pixels as raw RGBA8, bottom row first (WxH default 128x128,\n"
@@ -3082,15 +3083,17 @@ int main(int argc, char **argv)
 		{ "timeout", required_argument, 0, 't' }, { "list", no_argument, 0, 'l' },
 		{ "window", required_argument, 0, 'w' }, { "frames", required_argument, 0, 'f' },
 		{ "move", required_argument, 0, 'm' },   { "cover", required_argument, 0, 'c' },
+		{ "swap-interval", required_argument, 0, 'i' }, { "oml", no_argument, 0, 'O' },
+		{ "wait-msc", required_argument, 0, 'W' },
 		{ "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 },
 	};
 	const char *name = NULL, *out = NULL, *renderer = "NV4";
 	int w = 128, h = 128, list = 0, window = 0, c;
 	unsigned timeout = 60;
-	struct sc_window_opts wo = { .frames = 1 };
+	struct sc_window_opts wo = { .frames = 1, .swap_interval = -1 };
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "s:o:z:r:t:lw:f:m:c:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:o:z:r:t:lw:f:m:c:i:OW:h", lo, NULL)) != -1) {
 		int bad = 0;
 		switch (c) {
 		case 's': name = optarg; break;
@@ -3111,6 +3114,15 @@ int main(int argc, char **argv)
 		case 'f':
 			wo.frames = (unsigned)strtoul(optarg, &end, 0);
 			bad = *end || !wo.frames;
+			break;
+		case 'i':
+			wo.swap_interval = (int)strtol(optarg, &end, 0);
+			bad = *end || wo.swap_interval < 0 || wo.swap_interval > 100;
+			break;
+		case 'O': wo.oml = 1; break;
+		case 'W':
+			wo.wait_msc = (unsigned)strtoul(optarg, &end, 0);
+			bad = *end || !wo.wait_msc || wo.wait_msc > 1000;
 			break;
 		default:
 			sc_usage(argv[0]);

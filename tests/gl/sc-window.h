@@ -9,7 +9,15 @@
  *   --frames N        draw and swap N times (default 1)
  *   --move X,Y,W,H    then move and resize the window, draw and swap again
  *   --cover X,Y,W,H   a plain window in a solid colour (0x40c0a0) above it,
- *                     made before the GL window's first frame */
+ *                     made before the GL window's first frame
+ *   --swap-interval N glXSwapIntervalMESA(N) before the first frame (else
+ *                     Mesa's own: 1, or what vblank_mode says)
+ *   --oml             print GLX_OML_sync_control's (UST, MSC, SBC) before the
+ *                     first frame ("oml before: ...") and once every swap has
+ *                     completed (glXWaitForSbcOML, then glXGetSyncValuesOML:
+ *                     "oml after: ...")
+ *   --wait-msc K      with --oml, then glXWaitForMscOML to the MSC after + K
+ *                     ("oml wait: target T msc M") */
 #ifndef SC_WINDOW_H
 #define SC_WINDOW_H
 
@@ -24,7 +32,74 @@ struct sc_window_opts {
 	int mx, my, mw, mh;
 	int cover;                 /* cx, cy, cw, ch */
 	int cx, cy, cw, ch;
+	int swap_interval;         /* -1: Mesa's */
+	int oml;
+	unsigned wait_msc;
 };
+
+typedef Bool (*sc_get_sync_values_fn)(Display *, GLXDrawable, int64_t *, int64_t *, int64_t *);
+typedef Bool (*sc_wait_for_sbc_fn)(Display *, GLXDrawable, int64_t, int64_t *, int64_t *,
+				   int64_t *);
+typedef Bool (*sc_wait_for_msc_fn)(Display *, GLXDrawable, int64_t, int64_t, int64_t, int64_t *,
+				   int64_t *, int64_t *);
+typedef int (*sc_swap_interval_fn)(unsigned);
+
+static void *sc_glx_proc(const char *name)
+{
+	return (void *)glXGetProcAddressARB((const GLubyte *)name);
+}
+
+/* The swap interval before the frames; 0 or -1 (said why). */
+static int sc_window_interval(Display *dpy, const struct sc_window_opts *o)
+{
+	if (o->swap_interval < 0)
+		return 0;
+	const char *ext = glXQueryExtensionsString(dpy, DefaultScreen(dpy));
+	sc_swap_interval_fn set = (sc_swap_interval_fn)sc_glx_proc("glXSwapIntervalMESA");
+	if (!ext || !strstr(ext, "GLX_MESA_swap_control") || !set) {
+		fprintf(stderr, "gl-scenes: no GLX_MESA_swap_control\n");
+		return -1;
+	}
+	int r = set((unsigned)o->swap_interval);
+	printf("swap interval %d: %s\n", o->swap_interval, r ? "refused" : "set");
+	return r ? -1 : 0;
+}
+
+/* "oml WHAT: ust U msc M sbc S"; 0 or -1. */
+static int sc_window_oml(Display *dpy, Window win, const char *what, int wait_sbc, int64_t *msc)
+{
+	const char *ext = glXQueryExtensionsString(dpy, DefaultScreen(dpy));
+	sc_get_sync_values_fn get = (sc_get_sync_values_fn)sc_glx_proc("glXGetSyncValuesOML");
+	sc_wait_for_sbc_fn wait = (sc_wait_for_sbc_fn)sc_glx_proc("glXWaitForSbcOML");
+	int64_t ust = 0, sbc = 0;
+	if (!ext || !strstr(ext, "GLX_OML_sync_control") || !get || !wait) {
+		fprintf(stderr, "gl-scenes: no GLX_OML_sync_control\n");
+		return -1;
+	}
+	/* target 0: until every swap asked for has completed (a swap the
+	 * server did at once, interval 0, reports MSC 0: ask again) */
+	if ((wait_sbc && !wait(dpy, win, 0, &ust, msc, &sbc)) || !get(dpy, win, &ust, msc, &sbc)) {
+		fprintf(stderr, "gl-scenes: glXWaitForSbcOML or glXGetSyncValuesOML failed\n");
+		return -1;
+	}
+	printf("oml %s: ust %lld msc %lld sbc %lld\n", what, (long long)ust, (long long)*msc,
+	       (long long)sbc);
+	return 0;
+}
+
+/* glXWaitForMscOML to target: "oml wait: target T msc M"; 0 or -1. */
+static int sc_window_wait_msc(Display *dpy, Window win, int64_t target)
+{
+	sc_wait_for_msc_fn wait = (sc_wait_for_msc_fn)sc_glx_proc("glXWaitForMscOML");
+	int64_t ust = 0, msc = 0, sbc = 0;
+	if (!wait || !wait(dpy, win, target, 0, 0, &ust, &msc, &sbc)) {
+		fprintf(stderr, "gl-scenes: glXWaitForMscOML failed\n");
+		return -1;
+	}
+	printf("oml wait: target %lld msc %lld ust %lld\n", (long long)target, (long long)msc,
+	       (long long)ust);
+	return 0;
+}
 
 #define SC_COVER_RGB 0x40c0a0
 
@@ -130,7 +205,13 @@ static int sc_window_run(const struct scene *sc, int w, int h, const char *rende
 			renderer);
 		goto out;
 	}
+	int64_t msc = 0;
+	if (sc_window_interval(dpy, o) < 0 || (o->oml && sc_window_oml(dpy, win, "before", 0, &msc)))
+		goto out;
 	rc = sc_window_frames(sc, dpy, win, w, h, o->frames);
+	if (!rc && o->oml && (sc_window_oml(dpy, win, "after", 1, &msc) < 0 ||
+			      (o->wait_msc && sc_window_wait_msc(dpy, win, msc + o->wait_msc) < 0)))
+		rc = 1;
 	if (!rc && o->move) {
 		XEvent e;
 		XMoveResizeWindow(dpy, win, o->mx, o->my, (unsigned)o->mw, (unsigned)o->mh);

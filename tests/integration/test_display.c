@@ -3,7 +3,9 @@
  * master sets heads; framebuffer requests that do not fit are refused with
  * a reason; a head shows exactly the framebuffer's pixels (the screenshot
  * is composed from the CRTC registers read back and VRAM), with panning,
- * in XRGB8888 and RGB565; heads go off with their framebuffer. */
+ * in XRGB8888 and RGB565; heads go off with their framebuffer; a head's
+ * vblank count moves at its refresh rate and vblank events come at the
+ * count asked for, in order, within the master's limit. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -619,6 +621,203 @@ static void test_page_flip_shows_the_new_fb_at_vblank_with_an_event(void **state
 	nvt_end(nvt_d(state));
 }
 
+/* ---- vblanks ---- */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The master's head 0 on a 1024x768@60 framebuffer; *period_ns its frame. */
+static uint32_t vblank_head(struct nvc *c, struct nvc_bo **bo, uint64_t *period_ns)
+{
+	uint32_t fb;
+	NVT_OK(nvc_set_master(c));
+	NVT_OK(nvc_bo_new(c, 1024 * 768 * 4, NVC_VRAM, bo));
+	NVT_OK(nvc_fb_new(c, *bo, 0, 1024, 768, 4096, NVC_FB_XRGB8888, &fb));
+	struct nvc_head hd = { .fb = fb, .outputs = 1, .mode = find_mode(c, 0, 1024, 768) };
+	NVT_OK(nvc_disp_set_head(c, 0, &hd));
+	*period_ns = (uint64_t)hd.mode.htotal * hd.mode.vtotal * 1000000u / hd.mode.clock;
+	return fb;
+}
+
+/* The next event (3 s at most). */
+static void next_event(struct nvc *c, struct nvc_disp_event *ev)
+{
+	struct pollfd p = { nvc_disp_event_fd(c), POLLIN, 0 };
+	for (;;) {
+		int r = nvc_disp_event_read(c, ev);
+		NVT_OK(r);
+		if (r == 1)
+			return;
+		if (poll(&p, 1, 3000) != 1)
+			fail_msg("no display event within 3 s");
+	}
+}
+
+/* Counts advance at the refresh rate: between two reads the count moves by
+ * the time between their vblanks over the frame (to one vblank), that time
+ * is within a frame of the wall clock's, and anyone may read it. */
+static void test_vblank_count_advances_at_the_refresh_rate(void **state)
+{
+	struct nvc *c = conn(state, "master"), *other = conn(state, "other");
+	struct nvc_bo *bo;
+	uint64_t period, s0, t0, s1, t1, so, to;
+
+	NVT_ERR(nvc_disp_vblank(c, 0, &s0, &t0), -EINVAL);          /* off */
+	uint32_t fb = vblank_head(c, &bo, &period);
+	uint64_t w0 = now_ns();
+	NVT_OK(nvc_disp_vblank(c, 0, &s0, &t0));
+	assert_true(t0 <= now_ns() && t0 + period + 5000000 >= w0);
+	nvt_sleep_ms(500);
+	NVT_OK(nvc_disp_vblank(other, 0, &so, &to));                  /* not the master */
+	NVT_OK(nvc_disp_vblank(c, 0, &s1, &t1));
+	uint64_t w1 = now_ns();
+	assert_true(so <= s1 && so + 1 >= s1 - (s1 > 0));
+	double frames = (double)(t1 - t0) / (double)period;
+	double wall = (double)(w1 - w0) / (double)period;
+	print_message("# %llu vblanks in %.1f ms of vblank times (%.2f frames), %.1f ms of wall "
+		      "clock; frame %.3f ms\n", (unsigned long long)(s1 - s0), (t1 - t0) / 1e6,
+		      frames, (w1 - w0) / 1e6, period / 1e6);
+	if (s1 - s0 < (uint64_t)(frames - 0.5) || s1 - s0 > (uint64_t)(frames + 1.5))
+		fail_msg("the count moved %llu for %.2f frames of its own times",
+			 (unsigned long long)(s1 - s0), frames);
+	/* 500 ms at 60 Hz: 30 frames; broad bounds for a busy machine */
+	if (s1 - s0 < 20 || (double)(s1 - s0) > wall + 2)
+		fail_msg("the count moved %llu in %.2f frames of wall clock",
+			 (unsigned long long)(s1 - s0), wall);
+	NVT_ERR(nvc_disp_vblank(c, 1, &s1, &t1), -EINVAL);          /* head 1 is off */
+	NVT_ERR(nvc_disp_vblank(c, 2, &s1, &t1), -EINVAL);
+	NVT_ERR(nvc_disp_vblank(c, 0xffffffffu, &s1, &t1), -EINVAL);
+	/* a mode set keeps the count going */
+	struct nvc_head hd = { .fb = fb, .outputs = 1, .mode = find_mode(c, 0, 1024, 768) };
+	NVT_OK(nvc_disp_vblank(c, 0, &s0, &t0));
+	NVT_OK(nvc_disp_set_head(c, 0, &hd));
+	NVT_OK(nvc_disp_vblank(c, 0, &s1, &t1));
+	assert_true(s1 >= s0 && s1 <= s0 + 2);
+	NVT_OK(nvc_fb_free(c, fb));
+	NVT_ERR(nvc_disp_vblank(c, 0, &s1, &t1), -EINVAL);          /* off again */
+	nvc_bo_free(bo);
+	nvc_close(other);
+	nvc_close(c);
+	nvt_end(nvt_d(state));
+}
+
+/* Events come at the vblank asked for, in the order of their targets (the
+ * order asked for the same target), a target passed at once with the count
+ * now; relative and absolute targets; the reply gives the vblank. */
+static void test_vblank_events_arrive_at_their_count_in_order(void **state)
+{
+	struct nvc *c = conn(state, "master");
+	struct nvc_bo *bo;
+	struct nvc_disp_event ev;
+	uint64_t period, s, t, tg;
+
+	uint32_t fb = vblank_head(c, &bo, &period);
+	NVT_OK(nvc_disp_vblank(c, 0, &s, &t));
+	if (s < 2) {               /* a target in the past needs a count of 2 */
+		nvt_sleep_ms(60);
+		NVT_OK(nvc_disp_vblank(c, 0, &s, &t));
+	}
+	NVT_OK(nvc_disp_vblank_event(c, 0, 0, s + 8, 8, &tg));
+	assert_true(tg == s + 8);
+	NVT_OK(nvc_disp_vblank_event(c, 0, 0, s + 5, 5, &tg));
+	NVT_OK(nvc_disp_vblank_event(c, 0, 0, s + 5, 55, &tg));      /* same vblank */
+	NVT_OK(nvc_disp_vblank_event(c, 0, NVC_VBLANK_RELATIVE, 3, 3, &tg));
+	assert_true(tg >= s + 3 && tg <= s + 4);
+	uint64_t rel = tg;
+	NVT_OK(nvc_disp_vblank_event(c, 0, 0, s - 2, 100, &tg));     /* passed */
+	assert_true(tg >= s);
+	next_event(c, &ev);
+	assert_int_equal(ev.type, NVC_DISP_EVENT_VBLANK);
+	assert_int_equal(ev.head, 0);
+	assert_true(ev.user_data == 100);
+	assert_true(ev.sequence >= s && ev.sequence <= s + 2);
+	static const uint64_t order[] = { 3, 5, 55, 8 };
+	uint64_t last_seq = ev.sequence, last_t = ev.time_ns;
+	for (unsigned i = 0; i < 4; i++) {
+		next_event(c, &ev);
+		uint64_t want = order[i] == 3 ? rel : s + (order[i] == 55 ? 5 : order[i]);
+		print_message("# event %llu: vblank %llu (asked %llu)\n",
+			      (unsigned long long)ev.user_data, (unsigned long long)ev.sequence,
+			      (unsigned long long)want);
+		assert_int_equal(ev.type, NVC_DISP_EVENT_VBLANK);
+		assert_true(ev.user_data == order[i]);
+		/* at the vblank asked; later only by what a busy machine delays */
+		assert_true(ev.sequence >= want && ev.sequence <= want + 30);
+		assert_true(ev.sequence >= last_seq && ev.time_ns >= last_t);
+		assert_true(ev.time_ns <= now_ns());
+		last_seq = ev.sequence;
+		last_t = ev.time_ns;
+	}
+	assert_int_equal(nvc_disp_event_read(c, &ev), 0);
+	NVT_OK(nvc_disp_vblank(c, 0, &s, &t));
+	assert_true(s >= last_seq && t >= last_t);
+	/* relative 0: at once */
+	NVT_OK(nvc_disp_vblank_event(c, 0, NVC_VBLANK_RELATIVE, 0, 9, NULL));
+	next_event(c, &ev);
+	assert_true(ev.user_data == 9 && ev.sequence >= s);
+	NVT_OK(nvc_fb_free(c, fb));
+	nvc_bo_free(bo);
+	nvc_close(c);
+	nvt_end(nvt_d(state));
+}
+
+/* Only the master may ask for events; heads that are off or do not exist,
+ * unknown flags and targets beyond 2^32 vblanks are refused; a connection
+ * has at most NVC_VBLANK_EVENTS_MAX waiting; turning the head off sends
+ * them all at once (below their target); a connection that goes takes its
+ * own with it. */
+static void test_vblank_event_errors_limit_and_head_off(void **state)
+{
+	struct nvc *c = conn(state, "master"), *other = conn(state, "other");
+	struct nvc_bo *bo;
+	struct nvc_disp_event ev;
+	uint64_t period, s, t;
+
+	NVT_ERR(nvc_disp_vblank_event(c, 0, 0, 10, 1, NULL), -EACCES);  /* not master yet */
+	uint32_t fb = vblank_head(c, &bo, &period);
+	NVT_ERR(nvc_disp_vblank_event(other, 0, NVC_VBLANK_RELATIVE, 1, 1, NULL), -EACCES);
+	NVT_ERR(nvc_disp_vblank_event(c, 1, NVC_VBLANK_RELATIVE, 1, 1, NULL), -EINVAL);  /* off */
+	NVT_ERR(nvc_disp_vblank_event(c, 2, NVC_VBLANK_RELATIVE, 1, 1, NULL), -EINVAL);
+	NVT_ERR(nvc_disp_vblank_event(c, 0, 0x80, 1, 1, NULL), -EINVAL);
+	NVT_ERR(nvc_disp_vblank_event(c, 0, NVC_VBLANK_RELATIVE, (1ull << 32) + 1, 1, NULL),
+		-EINVAL);
+	NVT_ERR(nvc_disp_vblank_event(c, 0, NVC_VBLANK_RELATIVE, UINT64_MAX, 1, NULL), -EINVAL);
+	NVT_ERR(nvc_disp_vblank_event(c, 0, 0, UINT64_MAX, 1, NULL), -EINVAL);
+	NVT_OK(nvc_disp_vblank(c, 0, &s, &t));
+	for (unsigned i = 0; i < NVC_VBLANK_EVENTS_MAX; i++)
+		NVT_OK(nvc_disp_vblank_event(c, 0, 0, s + 100000 + i, i, NULL));
+	NVT_ERR(nvc_disp_vblank_event(c, 0, NVC_VBLANK_RELATIVE, 1, 999, NULL), -EMFILE);
+	assert_int_equal(nvc_disp_event_read(c, &ev), 0);
+	/* head off: every one now, in order, below its target */
+	struct nvc_head off = { 0 };
+	NVT_OK(nvc_disp_set_head(c, 0, &off));
+	for (unsigned i = 0; i < NVC_VBLANK_EVENTS_MAX; i++) {
+		next_event(c, &ev);
+		assert_int_equal(ev.type, NVC_DISP_EVENT_VBLANK);
+		assert_true(ev.user_data == i);
+		assert_true(ev.sequence < s + 100000);
+	}
+	assert_int_equal(nvc_disp_event_read(c, &ev), 0);
+	/* on again: the count goes on, the limit is free again */
+	struct nvc_head hd = { .fb = fb, .outputs = 1, .mode = find_mode(c, 0, 1024, 768) };
+	NVT_OK(nvc_disp_set_head(c, 0, &hd));
+	uint64_t s2;
+	NVT_OK(nvc_disp_vblank(c, 0, &s2, &t));
+	assert_true(s2 >= s);
+	for (unsigned i = 0; i < NVC_VBLANK_EVENTS_MAX; i++)
+		NVT_OK(nvc_disp_vblank_event(c, 0, NVC_VBLANK_RELATIVE, 1000 + i, i, NULL));
+	/* and a connection that goes with them waiting leaves nothing */
+	NVT_OK(nvc_fb_free(c, fb));
+	nvc_bo_free(bo);
+	nvc_close(c);
+	nvc_close(other);
+	nvt_end(nvt_d(state));
+}
+
 /* As root: a client of another uid that is not the master may not look. */
 static void test_screenshot_refused_to_other_users(void **state)
 {
@@ -675,6 +874,9 @@ int main(void)
 		NVT_TEST(test_screenshot_composites_the_cursor),
 		NVT_TEST(test_page_flip_shows_the_new_fb_at_vblank_with_an_event),
 		NVT_TEST(test_screenshot_refused_to_other_users),
+		NVT_TEST(test_vblank_count_advances_at_the_refresh_rate),
+		NVT_TEST(test_vblank_events_arrive_at_their_count_in_order),
+		NVT_TEST(test_vblank_event_errors_limit_and_head_off),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

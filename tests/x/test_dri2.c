@@ -6,8 +6,11 @@
  * scene llvmpipe renders offscreen, as the golden suite does: 99.5% of
  * the pixels within +-2 per channel.  Several clients and the server draw
  * at once; windows move, resize and are covered; a GL client is killed.
- * Each test starts its own nvd and Xorg.  Needs root (Xorg's -config and
- * -modulepath); skipped otherwise.
+ * Swaps follow the vblanks of the head that shows the window (Mesa's
+ * default swap interval 1, glXSwapIntervalMESA, vblank_mode=0 unthrottled),
+ * as glXGetSyncValuesOML and glXWaitForMscOML count them; the other tests
+ * run unthrottled.  Each test starts its own nvd and Xorg.  Needs root
+ * (Xorg's -config and -modulepath); skipped otherwise.
  *
  * Window sizes are not powers of two, as glxgears' 300x300: Mesa's nv30
  * drops the depth buffer when its private one is swizzled (a power-of-two
@@ -111,9 +114,11 @@ struct glwin {
 };
 
 /* gl-scenes --window under nvd-run on the test's X: the scene at (x, y),
- * w x h, `extra` options after (NULL-terminated, may be NULL). */
-static void glwin_start(struct dfix *f, struct glwin *g, const char *scene, int x, int y, int w,
-			int h, const char *const *extra)
+ * w x h, `extra` options after (NULL-terminated, may be NULL), Mesa's
+ * vblank_mode set to `vblank_mode` (NULL: unset, Mesa's default swap
+ * interval 1). */
+static void glwin_start_vblank(struct dfix *f, struct glwin *g, const char *scene, int x, int y,
+			       int w, int h, const char *const *extra, const char *vblank_mode)
 {
 	char pos[32], size[32];
 	const char *argv[32] = { f->p.nvd_run, "--socket", f->d.sock, f->scenes, "--scene", scene,
@@ -148,12 +153,24 @@ static void glwin_start(struct dfix *f, struct glwin *g, const char *scene, int 
 		dup2(fd, 2);
 		setenv("DISPLAY", f->x.name, 1);
 		unsetenv("LIBGL_ALWAYS_SOFTWARE");
+		if (vblank_mode)
+			setenv("vblank_mode", vblank_mode, 1);
+		else
+			unsetenv("vblank_mode");
 		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
 	setpgid(g->pid, g->pid);
 	close(pfd[0]);
 	g->in = pfd[1];
+}
+
+/* The same unthrottled (vblank_mode=0: swap interval 0), as the tests
+ * that do not look at vblanks want: their frames go as fast as they draw. */
+static void glwin_start(struct dfix *f, struct glwin *g, const char *scene, int x, int y, int w,
+			int h, const char *const *extra)
+{
+	glwin_start_vblank(f, g, scene, x, y, w, h, extra, "0");
 }
 
 static void glwin_dump(const struct glwin *g)
@@ -531,6 +548,182 @@ static void test_killing_x_under_a_gl_client(void **state)
 	glwin_end(&again);
 }
 
+/* ---- swaps on the heads' vblanks (GLX_OML_sync_control) ---- */
+
+struct oml {
+	long long before_msc, after_msc, after_sbc, wait_target, wait_msc;
+};
+
+/* gl-scenes --oml's lines from the client's output: 0, or -1 when one is
+ * missing (waited for lines come after "shown"'s check). */
+static int glwin_oml(const struct glwin *g, struct oml *o, int want_wait)
+{
+	FILE *fp = fopen(g->out, "r");
+	char line[256];
+	long long ust, sbc;
+	int got = 0;
+	if (!fp)
+		return -1;
+	*o = (struct oml){ -1, -1, -1, -1, -1 };
+	while (fgets(line, sizeof(line), fp)) {
+		if (sscanf(line, "oml before: ust %lld msc %lld sbc %lld", &ust, &o->before_msc,
+			   &sbc) == 3)
+			got |= 1;
+		else if (sscanf(line, "oml after: ust %lld msc %lld sbc %lld", &ust, &o->after_msc,
+				&o->after_sbc) == 3)
+			got |= 2;
+		else if (sscanf(line, "oml wait: target %lld msc %lld", &o->wait_target,
+				&o->wait_msc) == 2)
+			got |= 4;
+	}
+	fclose(fp);
+	return got == (want_wait ? 7 : 3) ? 0 : -1;
+}
+
+/* N swaps at interval i take at least i * (N - 1) vblanks (the first may
+ * go at once), and not many more on a busy machine: the bound is broad,
+ * the test asserts counts, never speed. */
+static void swaps_took(const struct glwin *g, const struct oml *o, unsigned swaps,
+		       unsigned interval)
+{
+	long long took = o->after_msc - o->before_msc;
+	long long least = (long long)interval * (swaps - 1);
+	long long most = (long long)interval * swaps * 4 + 30;
+	printf("# %s: %u swaps at interval %u: MSC %lld -> %lld (%lld vblanks, bounds %lld..%lld), "
+	       "SBC %lld\n", g->scene, swaps, interval, o->before_msc, o->after_msc, took, least,
+	       most, o->after_sbc);
+	if (o->after_sbc != (long long)swaps)
+		fail_msg("%s: SBC %lld after %u swaps", g->scene, o->after_sbc, swaps);
+	if (took < least || took > most)
+		fail_msg("%s: %u swaps at interval %u took %lld vblanks, not %lld..%lld", g->scene,
+			 swaps, interval, took, least, most);
+}
+
+/* Mesa's default swap interval (1) and glXSwapIntervalMESA(2): each swap
+ * waits for its vblank on the head that shows the window, as GLX's
+ * glXGetSyncValuesOML counts them; glXWaitForMscOML returns at the MSC
+ * asked for; the windows show their scenes. */
+static void test_swaps_wait_for_the_heads_vblanks(void **state)
+{
+	struct dfix *f = fixture(state);
+	struct glwin a, b;
+	struct oml oa, ob;
+	static const char *const one[] = { "--frames", "30", "--oml", "--wait-msc", "3", NULL };
+	static const char *const two[] = { "--frames", "12", "--oml", "--swap-interval", "2",
+					   NULL };
+	uint32_t *img;
+	unsigned w, h;
+
+	glwin_start_vblank(f, &a, "glxgears", 40, 30, 250, 250, one, NULL);
+	glwin_start_vblank(f, &b, "lighting", 400, 60, 200, 200, two, NULL);
+	glwin_shown(f, &a);
+	glwin_shown(f, &b);
+	if (glwin_oml(&a, &oa, 1) < 0 || glwin_oml(&b, &ob, 0) < 0) {
+		glwin_dump(&a);
+		glwin_dump(&b);
+		fail_msg("no GLX_OML_sync_control values from the clients");
+	}
+	swaps_took(&a, &oa, 30, 1);
+	swaps_took(&b, &ob, 12, 2);
+	printf("# glXWaitForMscOML(%lld) returned at MSC %lld\n", oa.wait_target, oa.wait_msc);
+	assert_true(oa.wait_target == oa.after_msc + 3);
+	if (oa.wait_msc < oa.wait_target || oa.wait_msc > oa.wait_target + 30)
+		fail_msg("glXWaitForMscOML(%lld) returned at MSC %lld", oa.wait_target, oa.wait_msc);
+	screenshot(f, &img, &w, &h);
+	window_matches(f, &a, img, w, "after 30 swaps on vblanks");
+	window_matches(f, &b, img, w, "after 12 swaps at interval 2");
+	free(img);
+	glwin_end(&a);
+	glwin_end(&b);
+	nothing_refused(f);
+}
+
+/* vblank_mode=0 (interval 0): swaps are not throttled, 60 of them pass in
+ * far fewer vblanks; the window shows its scene. */
+static void test_swaps_with_vblank_mode_0_are_not_throttled(void **state)
+{
+	struct dfix *f = fixture(state);
+	struct glwin g;
+	struct oml o;
+	static const char *const opts[] = { "--frames", "60", "--oml", NULL };
+	uint32_t *img;
+	unsigned w, h;
+
+	glwin_start_vblank(f, &g, "glxgears", 40, 30, 250, 250, opts, "0");
+	glwin_shown(f, &g);
+	if (glwin_oml(&g, &o, 0) < 0) {
+		glwin_dump(&g);
+		fail_msg("no GLX_OML_sync_control values from the client");
+	}
+	long long took = o.after_msc - o.before_msc;
+	printf("# 60 swaps with vblank_mode=0: MSC %lld -> %lld (%lld vblanks), SBC %lld\n",
+	       o.before_msc, o.after_msc, took, o.after_sbc);
+	assert_true(o.after_sbc == 60);
+	if (took < 0 || took >= 30)
+		fail_msg("60 unthrottled swaps took %lld vblanks", took);
+	screenshot(f, &img, &w, &h);
+	window_matches(f, &g, img, w, "after 60 unthrottled swaps");
+	free(img);
+	glwin_end(&g);
+	nothing_refused(f);
+}
+
+/* Until the client's output holds text (20 s). */
+static void glwin_until(struct glwin *g, const char *text)
+{
+	for (unsigned ms = 0; ms < 20000; ms += 20) {
+		if (nvt_file_contains(g->out, text))
+			return;
+		nvt_sleep_ms(20);
+	}
+	glwin_dump(g);
+	fail_msg("%s: no \"%s\" in 20 s", g->scene, text);
+}
+
+/* SIGKILL of clients while a swap (interval 30) and an MSC wait (60 ahead)
+ * wait for their vblanks: the window goes before the vblank comes; the
+ * server lets the vblank pass without it and carries on, and a new client
+ * swaps on vblanks again. */
+static void test_killing_clients_with_pending_swaps_and_waits(void **state)
+{
+	struct dfix *f = fixture(state);
+	struct glwin swapper, waiter, after;
+	struct oml o;
+	static const char *const slow[] = { "--frames", "1000", "--oml", "--swap-interval", "30",
+					    NULL };
+	static const char *const wait[] = { "--frames", "2", "--oml", "--wait-msc", "60", NULL };
+	static const char *const again[] = { "--frames", "5", "--oml", NULL };
+	uint32_t *img;
+	unsigned w, h;
+
+	glwin_start_vblank(f, &swapper, "glxgears", 40, 30, 250, 250, slow, NULL);
+	glwin_start_vblank(f, &waiter, "lighting", 400, 60, 200, 200, wait, NULL);
+	glwin_until(&swapper, "oml before");
+	glwin_until(&waiter, "oml after");
+	nvt_sleep_ms(300);       /* a swap and the wait are queued on vblanks now */
+	kill(-swapper.pid, SIGKILL);
+	kill(-waiter.pid, SIGKILL);
+	assert_int_equal(nvt_wait_child(swapper.pid, 10000), 128 + SIGKILL);
+	assert_int_equal(nvt_wait_child(waiter.pid, 10000), 128 + SIGKILL);
+	close(swapper.in);
+	close(waiter.in);
+	nvt_sleep_ms(1500);      /* past both vblanks */
+	assert_true(nvt_x_alive(&f->x));
+	glwin_start_vblank(f, &after, "glxgears", 40, 30, 250, 250, again, NULL);
+	glwin_shown(f, &after);
+	if (glwin_oml(&after, &o, 0) < 0) {
+		glwin_dump(&after);
+		fail_msg("no GLX_OML_sync_control values from the new client");
+	}
+	swaps_took(&after, &o, 5, 1);
+	screenshot(f, &img, &w, &h);
+	window_matches(f, &after, img, w, "a new client after the kills");
+	free(img);
+	glwin_end(&after);
+	assert_true(nvt_x_alive(&f->x));
+	nothing_refused(f);
+}
+
 #define DTEST(fn) cmocka_unit_test_setup_teardown(fn, dfix_setup, dfix_teardown)
 
 int main(void)
@@ -542,6 +735,9 @@ int main(void)
 		DTEST(test_moved_resized_and_covered_window),
 		DTEST(test_killing_a_gl_client_leaves_the_others),
 		DTEST(test_killing_x_under_a_gl_client),
+		DTEST(test_swaps_wait_for_the_heads_vblanks),
+		DTEST(test_swaps_with_vblank_mode_0_are_not_throttled),
+		DTEST(test_killing_clients_with_pending_swaps_and_waits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
