@@ -15,6 +15,10 @@
 
 #define RASTER_COORD_MAX 1048576.0f     /* |window coordinate| beyond: dropped */
 
+/* Four components at once (GCC's generic vectors: every lane is the scalar
+ * operation, on any target). */
+typedef float raster_v4 __attribute__((vector_size(16)));
+
 static void raster_plane(struct draw_plane *p, float fa, float fb, float fc, float ex1, float ey1,
 			 float ex2, float ey2, float inv)
 {
@@ -187,12 +191,27 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 	/* the program as decoded for earlier primitives, unless it changed */
 	int early_z = sim_fp_cache_check(l->fpc, d->fp, d->fp_len) == 1 &&
 		      sim_rop_early_z_ok(d, front);
-	/* only the inputs it may read are interpolated */
+	/* only the inputs it may read are interpolated, their planes' four
+	 * components side by side; a flat one's a0 (all its plane has) is
+	 * its value, kept in vdx: read first in both cases, the product
+	 * pdx dx is then the first operand of the add, as it is in the
+	 * scalar code, so that two NaNs give the same one */
 	uint32_t reads = l->fpc->inputs;
-	unsigned vk[DRAW_MAX_VARY], nvk = 0;
-	for (unsigned k = 0; k < d->nvary; k++)
-		if (reads >> d->vary[k].fpi & 1)
-			vk[nvk++] = k;
+	unsigned vfpi[DRAW_MAX_VARY], vflat[DRAW_MAX_VARY], nvk = 0;
+	raster_v4 va0[DRAW_MAX_VARY], vdx[DRAW_MAX_VARY], vdy[DRAW_MAX_VARY];
+	for (unsigned k = 0; k < d->nvary; k++) {
+		if (!(reads >> d->vary[k].fpi & 1))
+			continue;
+		const struct draw_plane *pk = pv + 4 * k;
+		vfpi[nvk] = d->vary[k].fpi;
+		vflat[nvk] = d->vary[k].flat;
+		for (unsigned cc = 0; cc < 4; cc++) {
+			va0[nvk][cc] = pk[cc].a0;
+			vdx[nvk][cc] = vflat[nvk] ? pk[cc].a0 : pk[cc].dx;
+			vdy[nvk][cc] = vflat[nvk] ? 0.0f : pk[cc].dy;
+		}
+		nvk++;
+	}
 
 	/* all vertices at one w: no division per pixel */
 	int affine = j->pq.dx == 0.0f && j->pq.dy == 0.0f;
@@ -259,16 +278,10 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 					wp[3] = qq;
 				}
 				for (unsigned i = 0; i < nvk; i++) {
-					unsigned k = vk[i];
-					float *o = q->in[p][d->vary[k].fpi];
-					const struct draw_plane *pk = pv + 4 * k;
-					if (d->vary[k].flat) {
-						for (unsigned cc = 0; cc < 4; cc++)
-							o[cc] = pk[cc].a0;
-						continue;
-					}
-					for (unsigned cc = 0; cc < 4; cc++)
-						o[cc] = (pk[cc].a0 + pk[cc].dx * dx + pk[cc].dy * dy) * w;
+					/* per component (a0 + pdx dx + pdy dy) w */
+					raster_v4 o = vflat[i] ? vdx[i] :
+						      (vdx[i] * dx + va0[i] + vdy[i] * dy) * w;
+					memcpy(q->in[p][vfpi[i]], &o, sizeof(o));
 				}
 			}
 			q->live = m;

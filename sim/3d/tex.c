@@ -104,6 +104,7 @@ static float tex_unorm(uint32_t raw, unsigned n, int sgn)
 enum { TEX_LUT_UNORM, TEX_LUT_SNORM, TEX_LUT_SRGB };
 static float tex_lut8[8][3][256];
 static float tex_lut_const[4];
+static uint16_t tex_spread8[256];   /* sim_swz_spread of a byte */
 static pthread_once_t tex_lut_once = PTHREAD_ONCE_INIT;
 
 static void tex_lut_init(void)
@@ -118,6 +119,8 @@ static void tex_lut_init(void)
 	tex_lut_const[1] = 1.0f;
 	tex_lut_const[2] = tex_srgb(0.0f);
 	tex_lut_const[3] = tex_srgb(1.0f);
+	for (uint32_t b = 0; b < 256; b++)
+		tex_spread8[b] = (uint16_t)sim_swz_spread(b);
 }
 
 static void tex_565_to_rgb(uint32_t c, unsigned rgb[3])
@@ -523,10 +526,81 @@ TEX_INLINE void tex_level2d(struct tex_ctx *c, unsigned face, unsigned lvl, int 
 	tex_tap(c, wx[1] * wy[1], ix[1], iy[1], ax[1], ay[1], v, dec);
 }
 
+/* Four channels at once (GCC's generic vectors: every lane is the scalar
+ * operation, on any target). */
+typedef float tex_v4 __attribute__((vector_size(16)));
+
+/* sim_swz_spread through a table, for the low 16 bits. */
+static inline uint32_t tex_spread(uint32_t v)
+{
+	return tex_spread8[v & 0xff] | (uint32_t)tex_spread8[(v >> 8) & 0xff] << 16;
+}
+
+/* An A8R8G8B8 texel at byte offset off as native floats (tex_fetch2d). */
+TEX_INLINE tex_v4 tex_texel_bgra8(const struct sim_tex_view *w, uint64_t off)
+{
+	const uint8_t *p = w->mem + off;
+
+	if (off + 4 > w->l.extent)   /* cannot happen: the layout bounds it */
+		return (tex_v4){ 0.0f, 0.0f, 0.0f, 0.0f };
+	return (tex_v4){ w->lut[0][p[0]], w->lut[1][p[1]], w->lut[2][p[2]], w->lut[3][p[3]] };
+}
+
+/* tex_level2d's linear filter for A8R8G8B8 texels whose S and T wrap modes
+ * (ms, mt: REPEAT or CLAMP_TO_EDGE, constants where it is inlined) never
+ * give the border: the same indices, weights, texels and sums in the same
+ * order, a texel's four channels at once.  No tap is left out for a zero
+ * weight: its channels are finite, so it adds +0 or -0 to a sum that
+ * started at +0 and so is never -0, which leaves the sum's bits as they
+ * are. */
+TEX_INLINE void tex_bilinear_bgra8(struct tex_ctx *c, unsigned face, unsigned lvl,
+				   const float st[3], float v[4], unsigned ms, unsigned mt)
+{
+	const struct sim_tex_view *w = c->v;
+	const struct nv40_tex_layout *l = c->l;
+	const struct sim_tex_lvl *L = &w->lv[lvl];
+	const struct nv40_tex_level *lv = &l->level[lvl];
+	uint64_t base = face * l->face_stride + lv->offset, ax[2], ay[2];
+	int32_t ix[2], iy[2];
+	float fx, fy;
+	unsigned i;
+
+	tex_wrap(st[0] * L->fs[0], L->w, ms, 1, ix, &fx);
+	tex_wrap(st[1] * L->fs[1], L->h, mt, 1, iy, &fy);
+	float wx[2] = { 1.0f - fx, fx }, wy[2] = { 1.0f - fy, fy };
+	for (i = 0; i < 2; i++) {
+		uint32_t x = (uint32_t)ix[i], y = (uint32_t)iy[i];
+		if (l->linear) {
+			ax[i] = (uint64_t)x * 4;
+			ay[i] = base + (uint64_t)y * lv->pitch;
+		} else {   /* tex_addr_x, tex_addr_y */
+			ax[i] = (uint64_t)(tex_spread(x & L->km) + ((x >> L->k) << (2 * L->k))) * 4;
+			ay[i] = base + (uint64_t)((tex_spread(y & L->km) << 1) +
+						  (((y >> L->k) << L->ysh) << (2 * L->k))) * 4;
+		}
+	}
+	tex_v4 acc = { 0.0f, 0.0f, 0.0f, 0.0f };
+	acc += (wx[0] * wy[0]) * tex_texel_bgra8(w, ax[0] + ay[0]);
+	acc += (wx[1] * wy[0]) * tex_texel_bgra8(w, ax[1] + ay[0]);
+	acc += (wx[0] * wy[1]) * tex_texel_bgra8(w, ax[0] + ay[1]);
+	acc += (wx[1] * wy[1]) * tex_texel_bgra8(w, ax[1] + ay[1]);
+	memcpy(v, &acc, sizeof(acc));
+}
+
 /* tex_level2d for the common A8R8G8B8 texels and for any other. */
 static void tex_level2d_bgra8(struct tex_ctx *c, unsigned face, unsigned lvl, int linear,
 			      const float st[3], float v[4])
 {
+	enum { R = NV40_TEX_WRAP_REPEAT, E = NV40_TEX_WRAP_CLAMP_TO_EDGE };
+
+	if (linear) {
+		switch (c->v->wrap_st) {
+		case TEX_WRAP_ST(R, R): tex_bilinear_bgra8(c, face, lvl, st, v, R, R); return;
+		case TEX_WRAP_ST(R, E): tex_bilinear_bgra8(c, face, lvl, st, v, R, E); return;
+		case TEX_WRAP_ST(E, R): tex_bilinear_bgra8(c, face, lvl, st, v, E, R); return;
+		case TEX_WRAP_ST(E, E): tex_bilinear_bgra8(c, face, lvl, st, v, E, E); return;
+		}
+	}
 	tex_level2d(c, face, lvl, linear, st, v, TEX_DEC_BGRA8);
 }
 
@@ -766,6 +840,7 @@ void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const
 	v->modes[0] = NV40_TEX_WRAP_S(t->wrap);
 	v->modes[1] = NV40_TEX_WRAP_T(t->wrap);
 	v->modes[2] = NV40_TEX_WRAP_R(t->wrap);
+	v->wrap_st = TEX_WRAP_ST(v->modes[0], v->modes[1]);
 	{
 		float scale[3] = { (float)l0->w, (float)l0->h, (float)l0->d };
 		for (i = 0; i < 3; i++)
@@ -924,6 +999,24 @@ static void tex_filter_aniso(struct tex_ctx *c, unsigned face, const float st[3]
 		val[i] /= (float)n;
 }
 
+/* A biased LOD as the view's limits clamp it (NaN: 0). */
+static inline float tex_clamp_lod(const struct sim_tex_view *v, float lambda)
+{
+	if (!(lambda == lambda))
+		lambda = 0.0f;
+	if (lambda > v->maxlod)
+		lambda = v->maxlod;
+	if (lambda < v->minlod)
+		lambda = v->minlod;
+	return lambda;
+}
+
+/* The depth reference a compare takes, in [0, 1] (NaN: 0). */
+static inline float tex_clamp_ref(float r)
+{
+	return !(r > 0.0f) ? 0.0f : r > 1.0f ? 1.0f : r;
+}
+
 void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req *rq,
 			 float out[4][4])
 {
@@ -962,6 +1055,23 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 
 	struct tex_sel sel;
 	float sel_lambda = 0.0f;
+	if (quad_lod && qn == 1 && rq->op != SIM_TXB) {
+		/* the loop below where every pixel has the quad's LOD, one probe
+		 * and face 0: one tex_select; the depth reference only where a
+		 * texel compares */
+		float val[6];
+		tex_select(v, tex_clamp_lod(v, qlambda + v->bias), &sel);
+		val[4] = 0.0f;
+		val[5] = 1.0f;
+		for (p = 0; p < 4; p++) {
+			if (v->compare)
+				c.ref = tex_clamp_ref(pc[p][2]);
+			tex_filter_sel(&c, 0, pc[p], &sel, val);
+			for (i = 0; i < 4; i++)
+				out[p][i] = val[v->swz_idx[i]];
+		}
+		return;
+	}
 	for (p = 0; p < 4; p++) {
 		float dx[3], dy[3], st[3], dsx[3], dsy[3], lambda, val[6], step[3];
 		unsigned face = 0, n = 1;
@@ -987,8 +1097,7 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 				dsy[i] = rq->op == SIM_TXD ? rq->ddy[p][i] : 0.0f;
 			}
 		}
-		c.ref = pc[p][l->cube ? 3 : 2];
-		c.ref = !(c.ref > 0.0f) ? 0.0f : c.ref > 1.0f ? 1.0f : c.ref;
+		c.ref = tex_clamp_ref(pc[p][l->cube ? 3 : 2]);
 
 		if (rq->op == SIM_TXL) {
 			lambda = rq->coord[p][3];
@@ -1003,12 +1112,7 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 		lambda += v->bias;
 		if (rq->op == SIM_TXB)
 			lambda += rq->coord[p][3];
-		if (!(lambda == lambda))
-			lambda = 0.0f;
-		if (lambda > v->maxlod)
-			lambda = v->maxlod;
-		if (lambda < v->minlod)
-			lambda = v->minlod;
+		lambda = tex_clamp_lod(v, lambda);
 
 		if (n > 1) {
 			tex_filter_aniso(&c, face, st, lambda, n, step, val);

@@ -48,6 +48,7 @@ struct sim_tex_lvl {
 	uint32_t km;
 };
 struct tex_ctx;
+#define TEX_WRAP_ST(s, t) ((s) << 4 | (t))
 struct sim_tex_view {
 	int ok;
 	struct sim_tex_unit unit;
@@ -59,6 +60,7 @@ struct sim_tex_view {
 	unsigned aniso;               /* most probes along the major axis, 1: isotropic */
 	float bias, minlod, maxlod;
 	unsigned modes[3];
+	unsigned wrap_st;             /* TEX_WRAP_ST(modes[0], modes[1]) */
 	float lscale[3];              /* tex_footprint's per-axis scale */
 	unsigned dec;                 /* texel decoder (tex.c) */
 	const float *lut[4];          /* per native channel: raw value -> float */
