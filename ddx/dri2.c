@@ -250,6 +250,12 @@ static void swap_complete(ClientPtr client, DrawablePtr draw, CARD64 msc, CARD64
 			 (unsigned)(ust % 1000000u), DRI2_BLIT_COMPLETE, func, data);
 }
 
+static void wait_complete(ClientPtr client, DrawablePtr draw, CARD64 msc, CARD64 ust)
+{
+	DRI2WaitMSCComplete(client, draw, (int)msc, (unsigned)(ust / 1000000u),
+			    (unsigned)(ust % 1000000u));
+}
+
 static void frame_free(ScreenPtr screen, struct nvdx_frame *f)
 {
 	if (f->front)
@@ -259,19 +265,23 @@ static void frame_free(ScreenPtr screen, struct nvdx_frame *f)
 	free(f);
 }
 
-/* An event for frame f at head's vblank target (absolute): queued, or
- * FALSE (the caller does it now). */
-static Bool frame_queue(ScrnInfoPtr scrn, struct nvdx_frame *f, int head, CARD64 *target)
+/* A copy of frame *tmpl waiting for head's vblank *target (absolute, set
+ * to nvd's answer), or FALSE: the caller completes it now. */
+static Bool frame_queue(ScrnInfoPtr scrn, const struct nvdx_frame *tmpl, int head,
+			CARD64 *target)
 {
 	struct nvdx *nx = nvdx(scrn);
+	struct nvdx_frame *f;
 	uint64_t tg;
 
-	if (nx->event_fd < 0)
+	if (head < 0 || nx->event_fd < 0 || !(f = malloc(sizeof(*f))))
 		return FALSE;
+	*f = *tmpl;
 	f->id = ++nx->frame_next;
 	if (nvc_disp_vblank_event(nx->c, (unsigned)head, 0, *target, f->id, &tg) < 0) {
 		xf86DrvMsg(scrn->scrnIndex, X_WARNING, "DRI2: no vblank event on head %d: %s\n",
 			   head, nvc_error());
+		free(f);
 		return FALSE;
 	}
 	*target = tg;
@@ -289,19 +299,13 @@ static Bool dri2_schedule_swap(ClientPtr client, DrawablePtr draw, DRI2BufferPtr
 	int head = head_msc(draw, &ust, &msc);
 
 	*target_msc = next_msc(msc, *target_msc, divisor, remainder);
-	if (head >= 0 && *target_msc > msc) {
-		struct nvdx_frame *f = calloc(1, sizeof(*f));
-		if (f) {
-			*f = (struct nvdx_frame){ .swap = TRUE, .client = client,
-						  .draw_id = draw->id, .draw = draw, .front = front,
-						  .back = back, .func = func, .data = data };
-			if (frame_queue(xf86ScreenToScrn(screen), f, head, target_msc)) {
-				((struct nvdx_dri2_buffer *)front->driverPrivate)->refcnt++;
-				((struct nvdx_dri2_buffer *)back->driverPrivate)->refcnt++;
-				return TRUE;
-			}
-			free(f);
-		}
+	const struct nvdx_frame f = { .swap = TRUE, .client = client, .draw_id = draw->id,
+				      .draw = draw, .front = front, .back = back, .func = func,
+				      .data = data };
+	if (*target_msc > msc && frame_queue(xf86ScreenToScrn(screen), &f, head, target_msc)) {
+		((struct nvdx_dri2_buffer *)front->driverPrivate)->refcnt++;
+		((struct nvdx_dri2_buffer *)back->driverPrivate)->refcnt++;
+		return TRUE;
 	}
 	/* the target has passed (or there is no head to wait on): now */
 	swap_copy(draw, front, back);
@@ -317,20 +321,13 @@ static Bool dri2_schedule_wait_msc(ClientPtr client, DrawablePtr draw, CARD64 ta
 	int head = head_msc(draw, &ust, &msc);
 
 	target_msc = next_msc(msc, target_msc, divisor, remainder);
-	if (head >= 0 && target_msc > msc) {
-		struct nvdx_frame *f = calloc(1, sizeof(*f));
-		if (f) {
-			*f = (struct nvdx_frame){ .client = client, .draw_id = draw->id,
-						  .draw = draw };
-			if (frame_queue(xf86ScreenToScrn(draw->pScreen), f, head, &target_msc)) {
-				DRI2BlockClient(client, draw);
-				return TRUE;
-			}
-			free(f);
-		}
+	const struct nvdx_frame f = { .client = client, .draw_id = draw->id, .draw = draw };
+	if (target_msc > msc && frame_queue(xf86ScreenToScrn(draw->pScreen), &f, head,
+					    &target_msc)) {
+		DRI2BlockClient(client, draw);
+		return TRUE;
 	}
-	DRI2WaitMSCComplete(client, draw, (int)msc, (unsigned)(ust / 1000000u),
-			    (unsigned)(ust % 1000000u));
+	wait_complete(client, draw, msc, ust);
 	return TRUE;
 }
 
@@ -347,8 +344,7 @@ static void frame_done(ScreenPtr screen, struct nvdx_frame *f, const struct nvc_
 			swap_copy(draw, f->front, f->back);
 			swap_complete(f->client, draw, ev->sequence, ust, f->func, f->data);
 		} else {
-			DRI2WaitMSCComplete(f->client, draw, (int)ev->sequence,
-					    (unsigned)(ust / 1000000u), (unsigned)(ust % 1000000u));
+			wait_complete(f->client, draw, ev->sequence, ust);
 		}
 	}
 	frame_free(screen, f);

@@ -213,6 +213,23 @@ static void head_hw_on(struct nvd *d, unsigned head, const struct nvd_head *h, u
 	sr_wr(d, head, NV_SR01_CLOCK, NV_SR01_VALUE & ~NV_SR01_SCREEN_OFF);
 }
 
+/* The card's head number head, or NULL with why (-EINVAL for the caller);
+ * with off, a head that shows nothing is refused too, off ending why. */
+static struct nvd_head *head_get(struct nvd *d, uint32_t head, const char *off, char *why,
+				 size_t whylen)
+{
+	if (head >= NVD_DISP_HEADS) {
+		snprintf(why, whylen, "no head %u (the card has %u)", head, NVD_DISP_HEADS);
+		return NULL;
+	}
+	struct nvd_head *h = &d->disp.head[head];
+	if (off && !h->fb) {
+		snprintf(why, whylen, "head %u is off%s", head, off);
+		return NULL;
+	}
+	return h;
+}
+
 /* ---- vblanks ----
  *
  * The CRTC raises a vblank interrupt once a frame but counts nothing, as
@@ -391,10 +408,8 @@ int nvd_disp_cursor_set(struct nvd_client *cl, uint32_t head, uint32_t handle, u
 		snprintf(why, whylen, "only the master may set a cursor");
 		return -EACCES;
 	}
-	if (head >= NVD_DISP_HEADS) {
-		snprintf(why, whylen, "no head %u (the card has %u)", head, NVD_DISP_HEADS);
+	if (!head_get(d, head, NULL, why, whylen))
 		return -EINVAL;
-	}
 	if (!d->disp.cursor_bytes) {
 		snprintf(why, whylen, "this card has no cursor memory");
 		return -ENODEV;
@@ -439,10 +454,8 @@ int nvd_disp_cursor_move(struct nvd_client *cl, uint32_t head, int32_t x, int32_
 		snprintf(why, whylen, "only the master may move a cursor");
 		return -EACCES;
 	}
-	if (head >= NVD_DISP_HEADS) {
-		snprintf(why, whylen, "no head %u (the card has %u)", head, NVD_DISP_HEADS);
+	if (!head_get(d, head, NULL, why, whylen))
 		return -EINVAL;
-	}
 	if (x < INT16_MIN || x > INT16_MAX || y < INT16_MIN || y > INT16_MAX) {
 		snprintf(why, whylen, "cursor position (%d, %d) outside -32768..32767", x, y);
 		return -EINVAL;
@@ -703,11 +716,9 @@ int nvd_fb_free(struct nvd_client *cl, uint32_t id, char *why, size_t whylen)
 int nvd_disp_head(struct nvd_client *cl, uint32_t head, struct nvd_head_state *s, char *why,
 		  size_t whylen)
 {
-	if (head >= NVD_DISP_HEADS) {
-		snprintf(why, whylen, "no head %u (the card has %u)", head, NVD_DISP_HEADS);
+	const struct nvd_head *h = head_get(cl->d, head, NULL, why, whylen);
+	if (!h)
 		return -EINVAL;
-	}
-	const struct nvd_head *h = &cl->d->disp.head[head];
 	memset(s, 0, sizeof(*s));
 	if (!h->fb)
 		return 0;
@@ -767,11 +778,9 @@ int nvd_disp_set_head(struct nvd_client *cl, uint32_t head, const struct nvd_hea
 		snprintf(why, whylen, "only the master may set a head");
 		return -EACCES;
 	}
-	if (head >= NVD_DISP_HEADS) {
-		snprintf(why, whylen, "no head %u (the card has %u)", head, NVD_DISP_HEADS);
+	struct nvd_head *h = head_get(d, head, NULL, why, whylen);
+	if (!h)
 		return -EINVAL;
-	}
-	struct nvd_head *h = &d->disp.head[head];
 	if (!s->fb) {
 		if (h->fb)
 			nvd_clog(cl, NULL, "head %u off", head);
@@ -886,15 +895,9 @@ int nvd_disp_page_flip(struct nvd_client *cl, uint32_t head, uint32_t id, uint64
 		snprintf(why, whylen, "only the master may flip");
 		return -EACCES;
 	}
-	if (head >= NVD_DISP_HEADS) {
-		snprintf(why, whylen, "no head %u (the card has %u)", head, NVD_DISP_HEADS);
+	struct nvd_head *h = head_get(d, head, ": set it first", why, whylen);
+	if (!h)
 		return -EINVAL;
-	}
-	struct nvd_head *h = &d->disp.head[head];
-	if (!h->fb) {
-		snprintf(why, whylen, "head %u is off: set it first", head);
-		return -EINVAL;
-	}
 	if (h->flip_fb) {
 		snprintf(why, whylen, "head %u has a flip pending", head);
 		return -EBUSY;
@@ -947,15 +950,9 @@ int nvd_disp_vblank(struct nvd_client *cl, uint32_t head, uint64_t *sequence, ui
 		    char *why, size_t whylen)
 {
 	struct nvd *d = cl->d;
-	if (head >= NVD_DISP_HEADS) {
-		snprintf(why, whylen, "no head %u (the card has %u)", head, NVD_DISP_HEADS);
+	struct nvd_head *h = head_get(d, head, ": it counts no vblanks", why, whylen);
+	if (!h)
 		return -EINVAL;
-	}
-	struct nvd_head *h = &d->disp.head[head];
-	if (!h->fb) {
-		snprintf(why, whylen, "head %u is off: it counts no vblanks", head);
-		return -EINVAL;
-	}
 	vblank_sync(d, head);
 	vblank_waits_due(d, head);
 	vblank_irq(d, head);
@@ -977,20 +974,14 @@ int nvd_disp_vblank_event(struct nvd_client *cl, const struct nvd_req_disp_vblan
 		snprintf(why, whylen, "only the master may wait for vblanks");
 		return -EACCES;
 	}
-	if (rq->head >= NVD_DISP_HEADS) {
-		snprintf(why, whylen, "no head %u (the card has %u)", rq->head, NVD_DISP_HEADS);
-		return -EINVAL;
-	}
 	if (rq->flags & ~(uint32_t)NVD_VBLANK_RELATIVE) {
 		snprintf(why, whylen, "vblank flags 0x%x: only RELATIVE (0x%x) is known", rq->flags,
 			 NVD_VBLANK_RELATIVE);
 		return -EINVAL;
 	}
-	struct nvd_head *h = &d->disp.head[rq->head];
-	if (!h->fb) {
-		snprintf(why, whylen, "head %u is off: it counts no vblanks", rq->head);
+	struct nvd_head *h = head_get(d, rq->head, ": it counts no vblanks", why, whylen);
+	if (!h)
 		return -EINVAL;
-	}
 	vblank_sync(d, rq->head);
 	vblank_waits_due(d, rq->head);
 	uint64_t t = rq->sequence;
@@ -1126,10 +1117,8 @@ int nvd_disp_screenshot(struct nvd_client *cl, uint32_t head, uint32_t *w, uint3
 		snprintf(why, whylen, "only the master, root and nvd's user may take screenshots");
 		return -EACCES;
 	}
-	if (head >= NVD_DISP_HEADS) {
-		snprintf(why, whylen, "no head %u (the card has %u)", head, NVD_DISP_HEADS);
+	if (!head_get(d, head, NULL, why, whylen))
 		return -EINVAL;
-	}
 	if (!d->card->vram) {
 		snprintf(why, whylen, "VRAM is not mapped");
 		return -ENODEV;
