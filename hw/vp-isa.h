@@ -193,6 +193,16 @@ static inline uint32_t nv40_vp_src(const uint32_t insn[4], unsigned n)
 	}
 }
 
+/* Source n's absolute-value flag (SRC0_ABS .. SRC2_ABS). */
+static inline uint32_t nv40_vp_src_abs(const uint32_t insn[4], unsigned n)
+{
+	switch (n) {
+	case 0:  return nv40_vp_SRC0_ABS(insn);
+	case 1:  return nv40_vp_SRC1_ABS(insn);
+	default: return nv40_vp_SRC2_ABS(insn);
+	}
+}
+
 static inline void nv40_vp_set_src(uint32_t insn[4], unsigned n, uint32_t src)
 {
 	switch (n) {

@@ -117,7 +117,7 @@ static void vp_read_src(const struct vp_state *st, const uint32_t insn[4], unsig
 	uint32_t src = nv40_vp_src(insn, n);
 	float raw[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
 	int32_t idx;
-	int is_abs = (insn[0] >> (21 + n)) & 1;   /* SRC0/1/2_ABS are consecutive */
+	int is_abs = (int)nv40_vp_src_abs(insn, n);
 
 	switch (nv40_vp_src_TYPE(src)) {
 	case NV40_VP_SRC_TEMP:
@@ -480,7 +480,7 @@ static void vp_straight_decode(const uint32_t insn[4], struct vp_dec *d)
 		struct vp_src_dec *sd = &d->src[n];
 		sd->type = (uint8_t)nv40_vp_src_TYPE(src);
 		sd->reg = (uint8_t)(nv40_vp_src_REG(src) % VP_TEMPS);
-		sd->abs = (insn[0] >> (21 + n)) & 1;
+		sd->abs = (uint8_t)nv40_vp_src_abs(insn, n);
 		sd->neg = (uint8_t)nv40_vp_src_NEG(src);
 		for (unsigned c = 0; c < 4; c++)
 			sd->swz[c] = (uint8_t)vp_swz(nv40_vp_src_SWZ(src), c);
@@ -835,7 +835,7 @@ static void vp_put_addr(struct vp_buf *b, const uint32_t insn[4])
 static void vp_put_src(struct vp_buf *b, const uint32_t insn[4], unsigned n)
 {
 	uint32_t src = nv40_vp_src(insn, n);
-	int is_abs = (insn[0] >> (21 + n)) & 1;
+	int is_abs = (int)nv40_vp_src_abs(insn, n);
 
 	vp_put(b, ", %s%s", nv40_vp_src_NEG(src) ? "-" : "", is_abs ? "|" : "");
 	switch (nv40_vp_src_TYPE(src)) {
