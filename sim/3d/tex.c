@@ -309,6 +309,12 @@ TEX_INLINE void tex_decode(struct tex_ctx *c, const uint8_t *p, uint32_t x, uint
 				v[i] = tex_srgb(v[i]);
 }
 
+/* sim_swz_spread through a table, for the low 16 bits. */
+static inline uint32_t tex_spread(uint32_t v)
+{
+	return tex_spread8[v & 0xff] | (uint32_t)tex_spread8[(v >> 8) & 0xff] << 16;
+}
+
 /* Byte offset of texel (x, y) from its 2D level's start (x, y inside):
  * tex_addr_x(x) + tex_addr_y(y) (swizzled: the parts of sim_swz_index's
  * sum, times the texel's bytes). */
@@ -319,7 +325,7 @@ static inline uint64_t tex_addr_x(const struct nv40_tex_layout *l, const struct 
 		return (uint64_t)(x / 4) * l->bytes;
 	if (l->linear)
 		return (uint64_t)x * l->bytes;
-	return (uint64_t)(sim_swz_spread(x & L->km) + ((x >> L->k) << (2 * L->k))) * l->bytes;
+	return (uint64_t)(tex_spread(x & L->km) + ((x >> L->k) << (2 * L->k))) * l->bytes;
 }
 
 static inline uint64_t tex_addr_y(const struct nv40_tex_layout *l, const struct sim_tex_lvl *L,
@@ -329,7 +335,7 @@ static inline uint64_t tex_addr_y(const struct nv40_tex_layout *l, const struct 
 		return (uint64_t)(y / 4) * lv->pitch;
 	if (l->linear)
 		return (uint64_t)y * lv->pitch;
-	return (uint64_t)((sim_swz_spread(y & L->km) << 1) +
+	return (uint64_t)((tex_spread(y & L->km) << 1) +
 			  (((y >> L->k) << L->ysh) << (2 * L->k))) * l->bytes;
 }
 
@@ -530,12 +536,6 @@ TEX_INLINE void tex_level2d(struct tex_ctx *c, unsigned face, unsigned lvl, int 
  * operation, on any target). */
 typedef float tex_v4 __attribute__((vector_size(16)));
 
-/* sim_swz_spread through a table, for the low 16 bits. */
-static inline uint32_t tex_spread(uint32_t v)
-{
-	return tex_spread8[v & 0xff] | (uint32_t)tex_spread8[(v >> 8) & 0xff] << 16;
-}
-
 /* An A8R8G8B8 texel at byte offset off as native floats (tex_fetch2d). */
 TEX_INLINE tex_v4 tex_texel_bgra8(const struct sim_tex_view *w, uint64_t off)
 {
@@ -569,15 +569,8 @@ TEX_INLINE void tex_bilinear_bgra8(struct tex_ctx *c, unsigned face, unsigned lv
 	tex_wrap(st[1] * L->fs[1], L->h, mt, 1, iy, &fy);
 	float wx[2] = { 1.0f - fx, fx }, wy[2] = { 1.0f - fy, fy };
 	for (i = 0; i < 2; i++) {
-		uint32_t x = (uint32_t)ix[i], y = (uint32_t)iy[i];
-		if (l->linear) {
-			ax[i] = (uint64_t)x * 4;
-			ay[i] = base + (uint64_t)y * lv->pitch;
-		} else {   /* tex_addr_x, tex_addr_y */
-			ax[i] = (uint64_t)(tex_spread(x & L->km) + ((x >> L->k) << (2 * L->k))) * 4;
-			ay[i] = base + (uint64_t)((tex_spread(y & L->km) << 1) +
-						  (((y >> L->k) << L->ysh) << (2 * L->k))) * 4;
-		}
+		ax[i] = tex_addr_x(l, L, (uint32_t)ix[i]);
+		ay[i] = base + tex_addr_y(l, L, lv, (uint32_t)iy[i]);
 	}
 	tex_v4 acc = { 0.0f, 0.0f, 0.0f, 0.0f };
 	acc += (wx[0] * wy[0]) * tex_texel_bgra8(w, ax[0] + ay[0]);
