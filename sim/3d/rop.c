@@ -50,31 +50,6 @@ static inline unsigned rop_stencil_op(unsigned op, unsigned s, unsigned ref)
 	}
 }
 
-static void rop_factor(unsigned f, const float s[4], const float dst[4], const float k[4],
-		       unsigned c, float *out)
-{
-	switch (f) {
-	case NV40_BF_ZERO: *out = 0.0f; break;
-	case NV40_BF_ONE: *out = 1.0f; break;
-	case NV40_BF_SRC_COLOR: *out = s[c]; break;
-	case NV40_BF_ONE_MINUS_SRC_COLOR: *out = 1.0f - s[c]; break;
-	case NV40_BF_SRC_ALPHA: *out = s[3]; break;
-	case NV40_BF_ONE_MINUS_SRC_ALPHA: *out = 1.0f - s[3]; break;
-	case NV40_BF_DST_ALPHA: *out = dst[3]; break;
-	case NV40_BF_ONE_MINUS_DST_ALPHA: *out = 1.0f - dst[3]; break;
-	case NV40_BF_DST_COLOR: *out = dst[c]; break;
-	case NV40_BF_ONE_MINUS_DST_COLOR: *out = 1.0f - dst[c]; break;
-	case NV40_BF_SRC_ALPHA_SATURATE:
-		*out = c == 3 ? 1.0f : (s[3] < 1.0f - dst[3] ? s[3] : 1.0f - dst[3]);
-		break;
-	case NV40_BF_CONSTANT_COLOR: *out = k[c]; break;
-	case NV40_BF_ONE_MINUS_CONSTANT_COLOR: *out = 1.0f - k[c]; break;
-	case NV40_BF_CONSTANT_ALPHA: *out = k[3]; break;
-	case NV40_BF_ONE_MINUS_CONSTANT_ALPHA: *out = 1.0f - k[3]; break;
-	default: *out = 0.0f; break;
-	}
-}
-
 static inline float rop_eq(unsigned eq, float s, float fs, float d, float fd)
 {
 	switch (eq) {
@@ -86,20 +61,7 @@ static inline float rop_eq(unsigned eq, float s, float fs, float d, float fd)
 	}
 }
 
-static void rop_blend(const struct draw_setup *d, const float src[4], const float dst[4],
-		      float out[4])
-{
-	for (unsigned c = 0; c < 4; c++) {
-		float fs, fd;
-		unsigned a = c == 3;
-		rop_factor(a ? d->bsrc_a : d->bsrc_rgb, src, dst, d->bconst, c, &fs);
-		rop_factor(a ? d->bdst_a : d->bdst_rgb, src, dst, d->bconst, c, &fd);
-		out[c] = rop_eq(a ? d->beq_a : d->beq_rgb, src[c], fs, dst[c], fd);
-	}
-}
-
-/* The 8-bit-channel formats' blend (rop_blend8): blend factor f for
- * channels [c0, c1) of out, one decision for them. */
+/* Blend factor f for channels [c0, c1) of out, one decision for them. */
 static inline __attribute__((always_inline)) void rop_factors(unsigned f, const float s[4],
 							      const float dst[4],
 							      const float k[4], unsigned c0,
@@ -128,6 +90,19 @@ static inline __attribute__((always_inline)) void rop_factors(unsigned f, const 
 	case NV40_BF_ONE_MINUS_CONSTANT_ALPHA: for (c = c0; c < c1; c++) out[c] = 1.0f - k[3]; break;
 	default: for (c = c0; c < c1; c++) out[c] = 0.0f; break;
 	}
+}
+
+static void rop_blend(const struct draw_setup *d, const float src[4], const float dst[4],
+		      float out[4])
+{
+	float fs[4], fd[4];
+
+	rop_factors(d->bsrc_rgb, src, dst, d->bconst, 0, 3, fs);
+	rop_factors(d->bsrc_a, src, dst, d->bconst, 3, 4, fs);
+	rop_factors(d->bdst_rgb, src, dst, d->bconst, 0, 3, fd);
+	rop_factors(d->bdst_a, src, dst, d->bconst, 3, 4, fd);
+	for (unsigned c = 0; c < 4; c++)
+		out[c] = rop_eq(c == 3 ? d->beq_a : d->beq_rgb, src[c], fs[c], dst[c], fd[c]);
 }
 
 /* Blend equation eq for channels [c0, c1) of out, saturated. */
