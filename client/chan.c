@@ -9,6 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
+_Static_assert(NVC_HANDLE_NVD_FIRST == NVD_HANDLE_DAEMON_FIRST &&
+	       NVC_HANDLE_NVD_LAST == NVD_HANDLE_DAEMON_LAST, "one range of daemon handles");
+
 int nvc_chan_new(struct nvc *c, struct nvc_chan **out)
 {
 	struct nvd_req_chan_new rq = { 0 };

@@ -244,7 +244,14 @@ uint32_t nvc_chan_vram_dma(const struct nvc_chan *ch);
 uint32_t nvc_chan_gart_dma(const struct nvc_chan *ch);
 
 /* A graphics object of class cls (0x39, 0x62, 0x4097 ...) or the null object
- * (0x30) under handle in the channel's hash table. */
+ * (0x30) under handle in the channel's hash table.  Handles
+ * NVC_HANDLE_NVD_FIRST..NVC_HANDLE_NVD_LAST ("nvd" in ASCII) are the daemon's
+ * own objects on every channel: naming one gives -EEXIST ("reserved by
+ * nvd").  No nouveau client uses them (Mesa: 0 and 0xbeefXXXX;
+ * xf86-video-nouveau: 0x80000010..0x80000021, 0xd8000003/4); the channel's
+ * ctxdmas are 0xbeef0201 (VRAM) and 0xbeef0202 (GART), as nouveau's. */
+#define NVC_HANDLE_NVD_FIRST 0x6e766400u
+#define NVC_HANDLE_NVD_LAST  0x6e7664ffu
 int nvc_obj_new(struct nvc_chan *ch, uint32_t handle, uint32_t cls);
 int nvc_obj_free(struct nvc_chan *ch, uint32_t handle);
 /* A ctxdma (class 0x02/0x03/0x3d, access 0 RW, 1 RO, 2 WO) over bytes

@@ -32,11 +32,6 @@ const struct nvd_vobj *nvd_obj_lookup(void *ctx, uint32_t handle)
 	return o ? &o->v : NULL;
 }
 
-static int reserved_handle(uint32_t h)
-{
-	return h == NVD_SW_HANDLE || (h >= NVD_FP_M2MF_HANDLE && h < NVD_FP_M2MF_HANDLE + NVD_FP_NOBJS);
-}
-
 /* Insert an object: RAMIN instance, RAMHT entry, sorted table slot. */
 static int obj_add(struct nvd_chan *ch, const struct nvd_obj *tmpl, unsigned engine, char *why,
 		   size_t whylen)
@@ -45,7 +40,12 @@ static int obj_add(struct nvd_chan *ch, const struct nvd_obj *tmpl, unsigned eng
 	struct nvd_obj o = *tmpl;
 	unsigned i;
 
-	if (obj_find(ch, o.v.handle) || reserved_handle(o.v.handle)) {
+	if (o.v.handle >= NVD_HANDLE_DAEMON_FIRST && o.v.handle <= NVD_HANDLE_DAEMON_LAST) {
+		snprintf(why, whylen, "handle 0x%08x is reserved by nvd (0x%08x..0x%08x are its own)",
+			 o.v.handle, NVD_HANDLE_DAEMON_FIRST, NVD_HANDLE_DAEMON_LAST);
+		return -EEXIST;
+	}
+	if (obj_find(ch, o.v.handle)) {
 		snprintf(why, whylen, "handle 0x%08x is already in use", o.v.handle);
 		return -EEXIST;
 	}

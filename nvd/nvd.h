@@ -27,15 +27,15 @@ struct event;
 #define NVD_CLIENT_CHIDS    (NV40_FIFO_CHANNELS - 1 - NVD_FIRST_CHID)
 #define NVD_VRAM_DMA_HANDLE 0xbeef0201u   /* the nouveau kernel's handles, which Mesa */
 #define NVD_GART_DMA_HANDLE 0xbeef0202u   /* and the DDX expect */
-#define NVD_SW_HANDLE       0x8000000fu   /* the daemon's software object */
+#define NVD_SW_HANDLE       NVD_HANDLE_DAEMON_FIRST   /* the daemon's software object */
 /* The daemon's objects for the fragment program shadow (validate.h, struct
  * nvd_vfp): its M2MF, ctxdmas over the clients' VRAM and GART (read) and
  * over the channel's shadow area (read and write).  Like NVD_SW_HANDLE, in RAMHT
  * only: no client may name, make or free them. */
-#define NVD_FP_M2MF_HANDLE  0x80000010u
-#define NVD_FP_VRAM_HANDLE  0x80000011u
-#define NVD_FP_GART_HANDLE  0x80000012u
-#define NVD_FP_AREA_HANDLE  0x80000013u
+#define NVD_FP_M2MF_HANDLE  (NVD_HANDLE_DAEMON_FIRST + 1)
+#define NVD_FP_VRAM_HANDLE  (NVD_HANDLE_DAEMON_FIRST + 2)
+#define NVD_FP_GART_HANDLE  (NVD_HANDLE_DAEMON_FIRST + 3)
+#define NVD_FP_AREA_HANDLE  (NVD_HANDLE_DAEMON_FIRST + 4)
 #define NVD_FP_NOBJS        4
 /* Each client channel's shadow area: below RAMIN, one after the other by
  * chid; the channel's VRAM ctxdma ends where its own area does. */

@@ -14,6 +14,13 @@
 #define NVD_MSG_MAX       512           /* no datagram is larger */
 #define NVD_MSG_MAX_FDS   4
 #define NVD_NAME_LEN      32
+/* Object handles nvd keeps for its own objects on every client channel
+ * ("nvd" in ASCII).  No nouveau client uses them: Mesa's nv30 driver names
+ * 0 and 0xbeefXXXX, xf86-video-nouveau 0x80000010..0x80000021, 0xbeef0201/2
+ * and 0xd8000003/4, libdrm_nouveau none of its own.  client/nvd.h repeats
+ * them for clients (NVC_HANDLE_NVD_*). */
+#define NVD_HANDLE_DAEMON_FIRST 0x6e766400u
+#define NVD_HANDLE_DAEMON_LAST  0x6e7664ffu
 
 /* Every datagram starts with this. */
 struct nvd_msg_hdr {

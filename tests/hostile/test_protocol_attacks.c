@@ -384,6 +384,9 @@ PROTO_ATTACK(object_requests_with_hostile_classes_and_handles)
 	NVT_ERR(nvc_obj_new(ch, 0x102, NV_CLASS_DMA_IN_MEMORY), -EINVAL); /* ctxdmas: DMA_NEW */
 	NVT_ERR(nvc_obj_new(ch, 0x103, NV_CLASS_CURIE_NV44), -EINVAL);    /* not this chip's 3D */
 	NVT_ERR(nvc_obj_new(ch, NVD_SW_HANDLE, NV_CLASS_M2MF), -EEXIST);   /* reserved */
+	assert_non_null(strstr(nvc_error(), "reserved by nvd"));
+	NVT_ERR(nvc_obj_new(ch, NVC_HANDLE_NVD_LAST, NV_CLASS_M2MF), -EEXIST);
+	assert_non_null(strstr(nvc_error(), "reserved by nvd"));
 	NVT_ERR(nvc_obj_new(ch, NVD_VRAM_DMA_HANDLE, NV_CLASS_M2MF), -EEXIST);
 	NVT_OK(nvc_obj_new(ch, 0x104, NV_CLASS_M2MF));
 	NVT_ERR(nvc_obj_new(ch, 0x104, NV_CLASS_GDI), -EEXIST);

@@ -1,6 +1,7 @@
 /* Hardware channels: a client may take every channel the card has; each
  * one works; the next request fails with -EBUSY and a message naming the
- * hardware channels; a freed channel can be had again. */
+ * hardware channels; a freed channel can be had again.  Object handles:
+ * every one nouveau's clients use is free on a channel, nvd's are not. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -113,12 +114,62 @@ static void test_idle_client_past_the_hello_deadline_stays(void **state)
 	nvt_end(d);
 }
 
+/* The handles nouveau's own clients name, with their classes (read from Mesa
+ * 22.3's nv30_screen.c and xf86-video-nouveau's nv_dma.h and
+ * nv_accel_common.c): all of them on one channel, beside nvd's own objects.
+ * A handle nvd keeps is refused with a message saying so. */
+static void test_nouveau_clients_handles_are_free_and_nvds_are_reserved(void **state)
+{
+	static const struct { uint32_t handle, cls; } mesa[] = {
+		{ 0x00000000, NV_CLASS_NULL_OBJ }, { 0xbeef3097, NV_CLASS_CURIE_NV40 },
+		{ 0xbeef3901, NV_CLASS_M2MF },     { 0xbeef6201, NV_CLASS_SURF2D },
+		{ 0xbeef5201, NV_CLASS_SWZSURF },  { 0xbeef7701, NV_CLASS_SIFM },
+	}, ddx[] = {
+		{ 0x00000000, NV_CLASS_NULL_OBJ }, { 0x80000010, NV_CLASS_SURF2D },
+		{ 0x80000011, NV_CLASS_ROP },      { 0x80000012, NV_CLASS_PATT },
+		{ 0x80000013, NV_CLASS_CLIP },     { 0x80000015, NV_CLASS_BLIT },
+		{ 0x80000016, NV_CLASS_GDI },      { 0x80000017, NV_CLASS_SIFM },
+		{ 0x80000018, NV_CLASS_M2MF },     { 0x80000019, NV_CLASS_CURIE_NV40 },
+		{ 0x8000001a, NV_CLASS_IFC },      { 0x8000001b, NV_CLASS_BETA1 },
+		{ 0x8000001c, NV_CLASS_BETA4 },
+	};
+	struct nvt_daemon *d = nvt_d(state);
+	struct nvc *c;
+	struct nvc_chan *m, *x;
+	NVT_OK(nvc_connect(d->sock, "handles", &c));
+	NVT_OK(nvc_chan_new(c, &m));
+	NVT_OK(nvc_chan_new(c, &x));
+	for (unsigned i = 0; i < sizeof(mesa) / sizeof(*mesa); i++)
+		NVT_OK(nvc_obj_new(m, mesa[i].handle, mesa[i].cls));
+	for (unsigned i = 0; i < sizeof(ddx) / sizeof(*ddx); i++)
+		NVT_OK(nvc_obj_new(x, ddx[i].handle, ddx[i].cls));
+	/* the notifiers' ctxdmas: Mesa's fence, sync and query, the DDX's */
+	struct nvc_bo *bo;
+	NVT_OK(nvc_bo_new(c, 4096, NVC_GART, &bo));
+	NVT_OK(nvc_dma_new(m, 0xbeef1e00, bo, 0, 32, NV_CLASS_DMA_IN_MEMORY, 0));
+	NVT_OK(nvc_dma_new(m, 0xbeef0301, bo, 32, 32, NV_CLASS_DMA_IN_MEMORY, 0));
+	NVT_OK(nvc_dma_new(m, 0xbeef0351, bo, 128, 4096 - 128, NV_CLASS_DMA_IN_MEMORY, 0));
+	NVT_OK(nvc_dma_new(x, 0xd8000003, bo, 0, 32, NV_CLASS_DMA_IN_MEMORY, 0));
+	assert_int_equal(nvc_chan_vram_dma(m), 0xbeef0201);
+	assert_int_equal(nvc_chan_gart_dma(m), 0xbeef0202);
+	/* the channels work with them */
+	small_copy(c, m, 7);
+	for (uint32_t h = NVC_HANDLE_NVD_FIRST; h <= NVC_HANDLE_NVD_LAST; h += 0x33) {
+		NVT_ERR(nvc_obj_new(m, h, NV_CLASS_M2MF), -EEXIST);
+		if (!strstr(nvc_error(), "reserved by nvd"))
+			fail_msg("handle 0x%08x: \"%s\" does not say nvd keeps it", h, nvc_error());
+	}
+	nvc_close(c);
+	nvt_end(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		NVT_TEST(test_channels_until_exhausted_each_works_next_is_ebusy),
 		NVT_TEST(test_channel_open_close_cycles_do_not_leak_hardware_channels),
 		NVT_TEST(test_idle_client_past_the_hello_deadline_stays),
+		NVT_TEST(test_nouveau_clients_handles_are_free_and_nvds_are_reserved),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
