@@ -6,7 +6,8 @@
  * the A8R8G8B8 colour format, so alpha is written as given), BLIT copies
  * (one of them overlapping its own source), then an M2MF download from VRAM
  * to a GART staging buffer.  The picture is also drawn on the CPU, and every
- * pixel the card produced is checked against it. */
+ * pixel the card produced is checked against it; --cpu writes that drawing
+ * alone, without nvd, for tests to compare the card's PNG with. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -61,6 +62,7 @@ struct demo_push {
 
 struct demo {
 	const char *socket, *out;
+	int cpu;                  /* --cpu: the CPU's drawing only, no nvd */
 	unsigned w, h, pitch;
 	struct nvc *c;
 	struct nvc_chan *ch;
@@ -98,7 +100,7 @@ static void demo_addr(struct demo_push *p, unsigned ref, const struct nvc_bo *bo
 		.reloc_bo = DEMO_REF_PUSH, .offset = p->pos, .bo = ref,
 		.flags = NVC_RELOC_LOW, .data = delta,
 	};
-	demo_word(p, (uint32_t)(nvc_bo_addr(bo) + delta));
+	demo_word(p, (uint32_t)((bo ? nvc_bo_addr(bo) : 0) + delta));
 }
 
 /* Run what has been pushed and wait for it. */
@@ -113,6 +115,10 @@ static int demo_kick(struct demo *d, const char *what)
 	struct nvc_submission s = { refs, DEMO_NREFS, &range, 1, d->p.relocs, d->p.nr_relocs };
 	uint32_t fence;
 
+	if (d->cpu) {
+		d->p.pos = d->p.nr_relocs = 0;
+		return 0;
+	}
 	if (d->p.overflow) {
 		fprintf(stderr, "nvd-demo: %s: push buffer overflow\n", what);
 		return -1;
@@ -185,7 +191,8 @@ static int demo_blit(struct demo *d, unsigned sx, unsigned sy, unsigned dx, unsi
 static void demo_setup(struct demo *d)
 {
 	struct demo_push *p = &d->p;
-	uint32_t vram = nvc_chan_vram_dma(d->ch), gart = nvc_chan_gart_dma(d->ch);
+	uint32_t vram = d->ch ? nvc_chan_vram_dma(d->ch) : 0;
+	uint32_t gart = d->ch ? nvc_chan_gart_dma(d->ch) : 0;
 
 	demo_mthd(p, DEMO_SUBC_M2MF, NV_FIFO_OBJECT, 1);
 	demo_word(p, DEMO_H_M2MF);
@@ -392,6 +399,27 @@ static int demo_new_objects(struct demo *d)
 	return 0;
 }
 
+/* --cpu: draw on the CPU alone (the push words go nowhere) and write that. */
+static int demo_run_cpu(struct demo *d)
+{
+	uint8_t *pic = malloc((size_t)d->pitch * d->h);
+
+	d->p.map = malloc(DEMO_PUSH_SIZE);
+	int r = pic && d->p.map ? demo_draw(d) : -1;
+	if (r == 0) {
+		for (size_t i = 0; i < (size_t)d->w * d->h; i++)
+			nv_wr32le(pic + i * 4, d->ref[i]);
+		r = demo_write_png(d, pic);
+	}
+	if (!pic || !d->p.map)
+		fprintf(stderr, "nvd-demo: out of memory\n");
+	else if (r == 0)
+		printf("nvd-demo: wrote %s (%ux%u RGBA), drawn on the CPU\n", d->out, d->w, d->h);
+	free(d->p.map);
+	free(pic);
+	return r;
+}
+
 static int demo_run(struct demo *d)
 {
 	uint64_t bytes = (uint64_t)d->pitch * d->h;
@@ -449,7 +477,7 @@ static int demo_run(struct demo *d)
 static void demo_usage(FILE *f)
 {
 	fprintf(f,
-"usage: nvd-demo [--socket PATH] [--out FILE.png] [--size WxH]\n"
+"usage: nvd-demo [--socket PATH] [--out FILE.png] [--size WxH] [--cpu]\n"
 "Draw rectangles and copies with the NV4x 2D engine through nvd, download the\n"
 "surface with M2MF, write it as a PNG and check every pixel.\n"
 "\n"
@@ -457,6 +485,7 @@ static void demo_usage(FILE *f)
 "                      root, else $XDG_RUNTIME_DIR/nvd/socket)\n"
 "  -o, --out FILE      the PNG to write (default demo.png)\n"
 "  -S, --size WxH      surface size, %u to %u each way (default 256x256)\n"
+"  -C, --cpu           only draw the picture on the CPU and write it (no nvd)\n"
 "  -h, --help          show this help\n"
 "\n"
 "Exit status: 0 when the picture matches, 1 on any failure, 2 on bad usage.\n",
@@ -488,16 +517,18 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "socket", required_argument, 0, 's' }, { "out", required_argument, 0, 'o' },
 		{ "size", required_argument, 0, 'S' },   { "help", no_argument, 0, 'h' },
+		{ "cpu", no_argument, 0, 'C' },
 		{ 0, 0, 0, 0 }
 	};
 	struct demo d = { .out = "demo.png", .w = 256, .h = 256 };
 	int o, ret;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);   /* progress lines interleave with errors */
-	while ((o = getopt_long(argc, argv, "s:o:S:h", lo, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "s:o:S:Ch", lo, NULL)) != -1) {
 		switch (o) {
 		case 's': d.socket = optarg; break;
 		case 'o': d.out = optarg; break;
+		case 'C': d.cpu = 1; break;
 		case 'S':
 			if (demo_parse_size(optarg, &d.w, &d.h) < 0) {
 				fprintf(stderr, "nvd-demo: invalid size '%s' (WxH, %u to %u each)\n",
@@ -519,8 +550,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "nvd-demo: out of memory\n");
 		return 1;
 	}
-	ret = demo_run(&d) < 0 ? 1 : 0;
-	if (!ret)
+	ret = (d.cpu ? demo_run_cpu(&d) : demo_run(&d)) < 0 ? 1 : 0;
+	if (!ret && !d.cpu)
 		printf("nvd-demo: done, %u submissions\n", d.nsubmits);
 	nvc_close(d.c);   /* frees the channel and buffers */
 	free(d.ref);
