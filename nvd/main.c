@@ -158,6 +158,11 @@ bad:
 		usage(stderr);
 		return 2;
 	}
+	/* A card nvd could never open is bad usage, not a failure of the card. */
+	if (nvd_card_check(&d.o.card, err, sizeof(err)) < 0) {
+		fprintf(stderr, "nvd: %s\n", err);
+		return 2;
+	}
 	if (d.o.socket)
 		snprintf(d.sock_path, sizeof(d.sock_path), "%s", d.o.socket);
 	else
