@@ -130,7 +130,8 @@ int main(int argc, char **argv)
 			}
 			unsigned o = (unsigned)(optarg[0] - '0');
 			if (nvd_monitor_parse(eq + 1, &mon[o], err, sizeof(err)) < 0 ||
-			    (mon[o].nmodes && nvd_edid_build(&mon[o], edid[o], err, sizeof(err)) < 0)) {
+			    (mon[o].nmodes && (nvd_edid_build(&mon[o], edid[o], err, sizeof(err)) < 0 ||
+					       nvd_disp_monitor_check(edid[o], err, sizeof(err)) < 0))) {
 				fprintf(stderr, "nvd: --monitor %s: %s\n", optarg, err);
 				return 2;
 			}
