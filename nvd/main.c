@@ -91,6 +91,7 @@ int main(int argc, char **argv)
 	d.listen_fd = -1;
 	for (unsigned i = 0; i < NVD_CARD_OUTPUTS; i++)
 		nvd_monitor_default(i, &mon[i]);
+	argv[0] = program_invocation_short_name;   /* getopt's messages: "nvd: ...", not a path */
 	while ((c = getopt_long(argc, argv, "s:c:vh", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': d.o.socket = optarg; break;
@@ -144,7 +145,7 @@ int main(int argc, char **argv)
 			break;
 		case 'v': nvd_verbose++; break;
 		case 'h': usage(stdout); return 0;
-		case 'R': printf("nvd 0.1 (protocol %u)\n", NVD_PROTO_VERSION); return 0;
+		case 'R': printf("nvd %s (protocol %u)\n", NVD_VERSION, NVD_PROTO_VERSION); return 0;
 		default: usage(stderr); return 2;
 		}
 		continue;

@@ -14,6 +14,7 @@
 #include "client/nvd.h"
 #include "hw/chips.h"
 #include "hw/edid.h"
+#include "proto/proto.h"
 
 enum { NVDCTL_OK = 0, NVDCTL_FAIL = 1, NVDCTL_USAGE = 2 };
 
@@ -41,6 +42,7 @@ static void nvdctl_usage(FILE *f)
 "                      root, else $XDG_RUNTIME_DIR/nvd/socket)\n"
 "  -r, --raw           key=value lines (sizes in bytes) instead of text\n"
 "  -h, --help          show this help\n"
+"      --version       show the version\n"
 "\n"
 "Exit status: 0 on success, 1 when nvd cannot be reached or refuses, 2 on\n"
 "bad usage.\n");
@@ -324,17 +326,20 @@ int main(int argc, char **argv)
 		{ "socket", required_argument, 0, 's' },
 		{ "raw", no_argument, 0, 'r' },
 		{ "help", no_argument, 0, 'h' },
+		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 }
 	};
 	const char *socket = NULL, *cmd;
 	int raw = 0, o, ret;
 	struct nvc *c;
 
+	argv[0] = program_invocation_short_name;   /* getopt's messages: "nvdctl: ...", not a path */
 	while ((o = getopt_long(argc, argv, "s:rh", lo, NULL)) != -1) {
 		switch (o) {
 		case 's': socket = optarg; break;
 		case 'r': raw = 1; break;
 		case 'h': nvdctl_usage(stdout); return NVDCTL_OK;
+		case 'V': printf("nvdctl %s\n", NVD_VERSION); return NVDCTL_OK;
 		default: nvdctl_usage(stderr); return NVDCTL_USAGE;
 		}
 	}
