@@ -301,17 +301,24 @@ out:
 	return ret;
 }
 
-static int nvdctl_screenshot(struct nvc *c, const char *head_s, const char *path)
+/* HEAD of `screenshot HEAD FILE.png`: 0, or -1 when it names no head. */
+static int nvdctl_parse_head(const char *s, unsigned *head)
 {
 	char *end;
-	unsigned long head = strtoul(head_s, &end, 10);
-	uint32_t *px, w, h;
-	if (!*head_s || *end || head >= NVC_DISP_HEADS) {
-		fprintf(stderr, "nvdctl: screenshot: '%s' is not a head (0 to %u)\n", head_s,
+	unsigned long v = strtoul(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || v >= NVC_DISP_HEADS) {
+		fprintf(stderr, "nvdctl: screenshot: '%s' is not a head (0 to %u)\n", s,
 			NVC_DISP_HEADS - 1);
-		return NVDCTL_USAGE;
+		return -1;
 	}
-	if (nvc_disp_screenshot(c, (unsigned)head, &px, &w, &h) < 0) {
+	*head = (unsigned)v;
+	return 0;
+}
+
+static int nvdctl_screenshot(struct nvc *c, unsigned head, const char *path)
+{
+	uint32_t *px, w, h;
+	if (nvc_disp_screenshot(c, head, &px, &w, &h) < 0) {
 		fprintf(stderr, "nvdctl: %s\n", nvc_error());
 		return NVDCTL_FAIL;
 	}
@@ -366,6 +373,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "nvdctl: unknown command '%s' (try 'nvdctl help')\n", cmd);
 		return NVDCTL_USAGE;
 	}
+	unsigned head = 0;
+	if (nargs && nvdctl_parse_head(argv[optind + 1], &head) < 0)
+		return NVDCTL_USAGE;
 	if (nvc_connect(socket, "nvdctl", &c) < 0) {
 		fprintf(stderr, "nvdctl: %s\n", nvc_error());
 		return NVDCTL_FAIL;
@@ -377,7 +387,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(cmd, "outputs"))
 		ret = nvdctl_outputs(c, raw);
 	else
-		ret = nvdctl_screenshot(c, argv[optind + 1], argv[optind + 2]);
+		ret = nvdctl_screenshot(c, head, argv[optind + 2]);
 	nvc_close(c);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "nvdctl: cannot write output: %s\n", strerror(errno));
