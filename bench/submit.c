@@ -147,7 +147,7 @@ static int bench_nvd_start(struct bench_nvd *b)
 			dup2(fd, STDERR_FILENO);
 		}
 		execl(nvd, nvd, "--socket", b->sock, (char *)NULL);
-		fprintf(stderr, "exec %s: %s\n", nvd, strerror(errno));
+		fprintf(stderr, "submit: cannot run %s: %s\n", nvd, strerror(errno));
 		_exit(127);
 	}
 	int64_t deadline = bench_now_ns() + 10000000000ll;
