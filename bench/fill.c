@@ -232,17 +232,19 @@ static void fl_print(const char *what, const struct fl_run *r)
 		       r->renderer[0] ? "; renderer " : "", r->renderer);
 }
 
-static void fl_usage(const char *prog)
+static void fl_usage(FILE *f)
 {
-	fprintf(stderr,
-		"usage: %s [-n N] [-l LAYERS] [-g WxH] [-s PATH] [-m MODES]\n"
+	fprintf(f,
+		"usage: fill [-n N] [-l LAYERS] [-g WxH] [-s PATH] [-m MODES]\n"
 		"  -n, --frames N      frames per run (default %d)\n"
 		"  -l, --layers N      full-screen quads per frame (default %d)\n"
 		"  -g, --size WxH      framebuffer size (default 1024x768)\n"
 		"  -s, --socket PATH   use a running nvd (default: start one, $NVD_BIN or\n"
 		"                      ../bin/nvd beside this program)\n"
-		"  -m, --modes LIST    comma-separated of nvd,llvmpipe (default both)\n",
-		prog, FL_FRAMES_DEFAULT, FL_LAYERS_DEFAULT);
+		"  -m, --modes LIST    comma-separated of nvd,llvmpipe (default both)\n"
+		"  -h, --help          show this help\n"
+		"      --version       show the version\n",
+		FL_FRAMES_DEFAULT, FL_LAYERS_DEFAULT);
 }
 
 int main(int argc, char **argv)
@@ -251,7 +253,7 @@ int main(int argc, char **argv)
 		{ "frames", required_argument, 0, 'n' }, { "layers", required_argument, 0, 'l' },
 		{ "size", required_argument, 0, 'g' },   { "socket", required_argument, 0, 's' },
 		{ "modes", required_argument, 0, 'm' },  { "child", required_argument, 0, 'c' },
-		{ "help", no_argument, 0, 'h' },
+		{ "help", no_argument, 0, 'h' },         { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
 	unsigned n = FL_FRAMES_DEFAULT, layers = FL_LAYERS_DEFAULT, w = 1024, h = 768;
@@ -259,41 +261,32 @@ int main(int argc, char **argv)
 	const char *sock = NULL, *child = NULL;
 	int c;
 
+	argv[0] = program_invocation_short_name;   /* getopt's messages: "fill: ...", not a path */
 	while ((c = getopt_long(argc, argv, "n:l:g:s:m:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (glb_parse_count(optarg, 100000, &n) < 0) {
-				fl_usage(argv[0]);
+			if (glb_parse_count("--frames", optarg, 1, 100000, &n) < 0)
 				return 2;
-			}
 			break;
 		case 'l':
-			if (glb_parse_count(optarg, 10000, &layers) < 0) {
-				fl_usage(argv[0]);
+			if (glb_parse_count("--layers", optarg, 1, 10000, &layers) < 0)
 				return 2;
-			}
 			break;
 		case 'g':
-			if (glb_parse_size(optarg, &w, &h) < 0) {
-				fl_usage(argv[0]);
+			if (glb_parse_size("--size", optarg, &w, &h) < 0)
 				return 2;
-			}
 			break;
 		case 's': sock = optarg; break;
 		case 'c': child = optarg; break;
 		case 'm':
-			if (glb_parse_modes(optarg, fl_mode_name, FL_MODES, &modes) < 0) {
-				fl_usage(argv[0]);
+			if (glb_parse_modes("--modes", optarg, fl_mode_name, FL_MODES, &modes) < 0)
 				return 2;
-			}
 			break;
-		default: fl_usage(argv[0]); return c == 'h' ? 0 : 2;
+		default: return glb_other_option(c, fl_usage);
 		}
 	}
-	if (optind != argc || !modes) {
-		fl_usage(argv[0]);
-		return 2;
-	}
+	if (optind != argc)
+		return glb_bad_usage("unexpected argument '%s'", argv[optind]);
 	if (child)
 		return fl_child(child, n, layers, w, h);
 

@@ -378,18 +378,20 @@ static void gr_print(const char *what, const struct gr_run *r)
 		       r->renderer[0] ? "; renderer " : "", r->renderer);
 }
 
-static void gr_usage(const char *prog)
+static void gr_usage(FILE *f)
 {
-	fprintf(stderr,
-		"usage: %s [-n N] [-s PATH] [-m MODES] [-g WxH] [-l]\n"
+	fprintf(f,
+		"usage: gears [-n N] [-s PATH] [-m MODES] [-g WxH] [-l]\n"
 		"  -n, --frames N      frames per run (default %d)\n"
 		"  -s, --socket PATH   use a running nvd (default: start one, $NVD_BIN or\n"
 		"                      ../bin/nvd beside this program)\n"
 		"  -m, --modes LIST    comma-separated of nvd,softpipe,llvmpipe (default all)\n"
 		"  -g, --size WxH      one size instead of 300x300 and 1024x768\n"
 		"  -l, --lists         the gears in display lists, as glxgears (Mesa draws\n"
-		"                      them from index buffers); default immediate mode\n",
-		prog, GR_N_DEFAULT);
+		"                      them from index buffers); default immediate mode\n"
+		"  -h, --help          show this help\n"
+		"      --version       show the version\n",
+		GR_N_DEFAULT);
 }
 
 int main(int argc, char **argv)
@@ -398,7 +400,7 @@ int main(int argc, char **argv)
 		{ "frames", required_argument, 0, 'n' }, { "socket", required_argument, 0, 's' },
 		{ "modes", required_argument, 0, 'm' },  { "size", required_argument, 0, 'g' },
 		{ "child", required_argument, 0, 'c' },  { "lists", no_argument, 0, 'l' },
-		{ "help", no_argument, 0, 'h' },
+		{ "help", no_argument, 0, 'h' },         { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
 	unsigned n = GR_N_DEFAULT, sizes[2][2] = { { 300, 300 }, { 1024, 768 } }, nsizes = 2;
@@ -406,37 +408,30 @@ int main(int argc, char **argv)
 	unsigned modes = (1u << GR_MODES) - 1;
 	int c, lists = 0;
 
+	argv[0] = program_invocation_short_name;   /* getopt's messages: "gears: ...", not a path */
 	while ((c = getopt_long(argc, argv, "n:s:m:g:lh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (glb_parse_count(optarg, 100000, &n) < 0) {
-				gr_usage(argv[0]);
+			if (glb_parse_count("--frames", optarg, 1, 100000, &n) < 0)
 				return 2;
-			}
 			break;
 		case 's': sock = optarg; break;
 		case 'c': child = optarg; break;
 		case 'l': lists = 1; break;
 		case 'g':
-			if (glb_parse_size(optarg, &sizes[0][0], &sizes[0][1]) < 0) {
-				gr_usage(argv[0]);
+			if (glb_parse_size("--size", optarg, &sizes[0][0], &sizes[0][1]) < 0)
 				return 2;
-			}
 			nsizes = 1;
 			break;
 		case 'm':
-			if (glb_parse_modes(optarg, gr_mode_name, GR_MODES, &modes) < 0) {
-				gr_usage(argv[0]);
+			if (glb_parse_modes("--modes", optarg, gr_mode_name, GR_MODES, &modes) < 0)
 				return 2;
-			}
 			break;
-		default: gr_usage(argv[0]); return c == 'h' ? 0 : 2;
+		default: return glb_other_option(c, gr_usage);
 		}
 	}
-	if (optind != argc || !modes) {
-		gr_usage(argv[0]);
-		return 2;
-	}
+	if (optind != argc)
+		return glb_bad_usage("unexpected argument '%s'", argv[optind]);
 	if (child)
 		return gr_child(n, child, sizes[0][0], sizes[0][1], lists);
 

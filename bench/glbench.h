@@ -1,7 +1,7 @@
 /* glbench: what the GL benches (upload, gears, fill, openarena) share:
  * running their own measuring child (this program again, under nvd-run or
- * on a software renderer) with its stdout read back, their options, and
- * starting and stopping their own nvd.  Each bench is its own program, so
+ * on a software renderer) with its stdout read back, and starting and
+ * stopping their own nvd; and what every bench shares: reading options.  Each bench is its own program, so
  * these are static (and may go unused). */
 #ifndef BENCH_GLBENCH_H
 #define BENCH_GLBENCH_H
@@ -9,12 +9,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "proto/proto.h"
 #include "tests/lib/nvt.h"
 
 #define GLB_API static __attribute__((unused))
@@ -85,46 +87,82 @@ GLB_API int glb_run(const char *const *argv, int software, const char *gallium, 
 
 /* ---- options ---- */
 
-/* A count in 1..max (any base strtoul takes): 0, or -1 when it is not one. */
-GLB_API int glb_parse_count(const char *s, unsigned max, unsigned *v)
+/* Bad usage: what is wrong, under this program's name, and where the
+ * usage is.  Returns 2, the exit status of bad usage. */
+GLB_API __attribute__((format(printf, 1, 2))) int glb_bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: ", program_invocation_short_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (%s --help for usage)\n", program_invocation_short_name);
+	return 2;
+}
+
+/* What a bench does with an option that is not its own: -h, --help (the
+ * usage on stdout), --version, or bad usage.  Returns the exit status. */
+GLB_API int glb_other_option(int c, void (*usage)(FILE *f))
+{
+	switch (c) {
+	case 'h': usage(stdout); return 0;
+	case 'V': printf("%s %s\n", program_invocation_short_name, NVD_VERSION); return 0;
+	default: usage(stderr); return 2;
+	}
+}
+
+/* The value s of option opt as a decimal count in min..max (s can then be
+ * handed on as it is): 0, or -1 when it is not one, said as bad usage. */
+GLB_API int glb_parse_count(const char *opt, const char *s, unsigned min, unsigned max,
+			    unsigned *v)
 {
 	char *end;
-	unsigned long a = strtoul(s, &end, 0);
-	if (*end || !a || a > max)
+	unsigned long a = strtoul(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || a < min || a > max) {
+		glb_bad_usage("%s '%s': not a number from %u to %u", opt, s, min, max);
 		return -1;
+	}
 	*v = (unsigned)a;
 	return 0;
 }
 
-/* "WxH", each side 1..4096. */
-GLB_API int glb_parse_size(const char *s, unsigned *w, unsigned *h)
+/* The same for "WxH", each side 1..4096. */
+GLB_API int glb_parse_size(const char *opt, const char *s, unsigned *w, unsigned *h)
 {
 	char *end;
-	unsigned long a = strtoul(s, &end, 10), b;
-	if (*end != 'x')
+	unsigned long a = strtoul(s, &end, 10), b = 0;
+	if (*end == 'x' && end[1] >= '0' && end[1] <= '9')
+		b = strtoul(end + 1, &end, 10);
+	if (*s < '0' || *s > '9' || *end || !a || !b || a > 4096 || b > 4096) {
+		glb_bad_usage("%s '%s': not WxH with sides of 1 to 4096", opt, s);
 		return -1;
-	b = strtoul(end + 1, &end, 10);
-	if (*end || !a || !b || a > 4096 || b > 4096)
-		return -1;
+	}
 	*w = (unsigned)a;
 	*h = (unsigned)b;
 	return 0;
 }
 
-/* A comma-separated list of names[0..n) as a bit mask (list is cut up);
- * -1 on an unknown name or an empty list. */
-GLB_API int glb_parse_modes(char *list, const char *const *names, unsigned n, unsigned *mask)
+/* The same for a comma-separated list of names[0..n) as a bit mask (list
+ * is cut up); an unknown name or an empty list is bad usage. */
+GLB_API int glb_parse_modes(const char *opt, char *list, const char *const *names, unsigned n,
+			    unsigned *mask)
 {
 	*mask = 0;
 	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
 		unsigned i;
 		for (i = 0; i < n && strcmp(tok, names[i]); i++)
 			;
-		if (i == n)
+		if (i == n) {
+			glb_bad_usage("%s: unknown mode '%s'", opt, tok);
 			return -1;
+		}
 		*mask |= 1u << i;
 	}
-	return *mask ? 0 : -1;
+	if (!*mask) {
+		glb_bad_usage("%s: no mode given", opt);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- the daemon ---- */

@@ -66,37 +66,43 @@ static double gx_run(const struct nvt_x *x, const char *nvd_run, const char *soc
 	return fps;
 }
 
-static void gx_usage(const char *prog)
+static void gx_usage(FILE *f)
 {
-	fprintf(stderr,
-		"usage: %s [-s PATH] [-t SECONDS]\n"
+	fprintf(f,
+		"usage: glx [-s PATH] [-t SECONDS]\n"
 		"  -s, --socket PATH    use a running nvd (default: start one, $NVD_BIN or\n"
 		"                       ../bin/nvd beside this program)\n"
-		"  -t, --seconds N      each glxgears run (default 16, 11 to 28)\n",
-		prog);
+		"  -t, --seconds N      each glxgears run (default 16, 11 to 28)\n"
+		"  -h, --help           show this help\n"
+		"      --version        show the version\n");
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "socket", required_argument, 0, 's' }, { "seconds", required_argument, 0, 't' },
-		{ "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 },
+		{ "help", no_argument, 0, 'h' },         { "version", no_argument, 0, 'V' },
+		{ 0, 0, 0, 0 },
 	};
 	const char *sock = NULL, *seconds = "16";
+	unsigned secs;
 	int c;
 
+	argv[0] = program_invocation_short_name;   /* getopt's messages: "glx: ...", not a path */
 	while ((c = getopt_long(argc, argv, "s:t:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': sock = optarg; break;
-		case 't': seconds = optarg; break;
-		default: gx_usage(argv[0]); return c == 'h' ? 0 : 2;
+		case 't':
+			/* two reports at least, inside nvt_x_run's 30 s */
+			if (glb_parse_count("--seconds", optarg, 11, 28, &secs) < 0)
+				return 2;
+			seconds = optarg;
+			break;
+		default: return glb_other_option(c, gx_usage);
 		}
 	}
-	/* two reports at least, inside nvt_x_run's 30 s */
-	if (optind != argc || atoi(seconds) < 11 || atoi(seconds) > 28) {
-		gx_usage(argv[0]);
-		return 2;
-	}
+	if (optind != argc)
+		return glb_bad_usage("unexpected argument '%s'", argv[optind]);
 	struct nvt_paths at;
 	struct nvt_daemon d;
 	int own;

@@ -39,15 +39,16 @@ static void ob_play(const char *dir, const char *tag, const struct nvt_oa_opts *
 	fflush(stdout);
 }
 
-static void ob_usage(const char *prog)
+static void ob_usage(FILE *f)
 {
-	fprintf(stderr,
-		"usage: %s [-s PATH] [-g WxH] [--nvd-only]\n"
+	fprintf(f,
+		"usage: openarena [-s PATH] [-g WxH] [--nvd-only]\n"
 		"  -s, --socket PATH   use a running nvd (default: start one, $NVD_BIN or\n"
 		"                      ../bin/nvd beside this program)\n"
 		"  -g, --size WxH      the resolution (default 640x480)\n"
-		"      --nvd-only      leave out the llvmpipe run\n",
-		prog);
+		"      --nvd-only      leave out the llvmpipe run\n"
+		"  -h, --help          show this help\n"
+		"      --version       show the version\n");
 }
 
 int main(int argc, char **argv)
@@ -55,29 +56,27 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "socket", required_argument, 0, 's' }, { "size", required_argument, 0, 'g' },
 		{ "nvd-only", no_argument, 0, 'N' },     { "help", no_argument, 0, 'h' },
+		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
 	const char *sock = NULL;
 	unsigned w = 640, h = 480;
 	int c, nvd_only = 0;
 
+	argv[0] = program_invocation_short_name;   /* getopt's messages: "openarena: ...", not a path */
 	while ((c = getopt_long(argc, argv, "s:g:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': sock = optarg; break;
 		case 'N': nvd_only = 1; break;
 		case 'g':
-			if (glb_parse_size(optarg, &w, &h) < 0) {
-				ob_usage(argv[0]);
+			if (glb_parse_size("--size", optarg, &w, &h) < 0)
 				return 2;
-			}
 			break;
-		default: ob_usage(argv[0]); return c == 'h' ? 0 : 2;
+		default: return glb_other_option(c, ob_usage);
 		}
 	}
-	if (optind != argc) {
-		ob_usage(argv[0]);
-		return 2;
-	}
+	if (optind != argc)
+		return glb_bad_usage("unexpected argument '%s'", argv[optind]);
 	if (access(NVT_OA_GAME, X_OK) < 0) {
 		fprintf(stderr, "openarena: %s: %s (run make deps)\n", NVT_OA_GAME, strerror(errno));
 		return 1;

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/glbench.h"
 #include "client/nvd.h"
 #include "hw/methods.h"
 #include "hw/pushbuf.h"
@@ -146,7 +147,7 @@ static int bench_nvd_start(struct bench_nvd *b)
 			dup2(fd, STDERR_FILENO);
 		}
 		execl(nvd, nvd, "--socket", b->sock, (char *)NULL);
-		fprintf(stderr, "exec %s: %s\n", nvd, strerror(errno));
+		fprintf(stderr, "submit: cannot run %s: %s\n", nvd, strerror(errno));
 		_exit(127);
 	}
 	int64_t deadline = bench_now_ns() + 10000000000ll;
@@ -293,13 +294,15 @@ static void bench_usage(FILE *f)
 "  -s, --socket PATH   use a running nvd (default: start one, $NVD_BIN or\n"
 "                      ../bin/nvd beside this program)\n"
 "  -n N                round trips to time after %u warm-up rounds (default %u)\n"
-"  -h, --help          show this help\n", BENCH_WARMUP, BENCH_N_DEFAULT);
+"  -h, --help          show this help\n"
+"      --version       show the version\n", BENCH_WARMUP, BENCH_N_DEFAULT);
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "socket", required_argument, 0, 's' }, { "help", no_argument, 0, 'h' },
+		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 }
 	};
 	struct bench_nvd b = { .pid = 0 };
@@ -308,23 +311,19 @@ int main(int argc, char **argv)
 	char card[96] = "";
 	int o, ret = 1;
 
+	argv[0] = program_invocation_short_name;   /* getopt's messages: "submit: ...", not a path */
 	while ((o = getopt_long(argc, argv, "s:n:h", lo, NULL)) != -1) {
 		switch (o) {
 		case 's': sock = optarg; break;
-		case 'n': {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 10);
-			if (*optarg < '0' || *optarg > '9' || *end || v < 1 || v > 10000000) {
-				fprintf(stderr, "submit: invalid -n '%s'\n", optarg);
+		case 'n':
+			if (glb_parse_count("-n", optarg, 1, 10000000, &n) < 0)
 				return 2;
-			}
-			n = (unsigned)v;
 			break;
-		}
-		case 'h': bench_usage(stdout); return 0;
-		default: bench_usage(stderr); return 2;
+		default: return glb_other_option(o, bench_usage);
 		}
 	}
+	if (optind != argc)
+		return glb_bad_usage("unexpected argument '%s'", argv[optind]);
 	int64_t *ts = calloc(n, sizeof(*ts)), *te = calloc(n, sizeof(*te));
 	if (!ts || !te) {
 		fprintf(stderr, "submit: out of memory\n");

@@ -105,14 +105,16 @@ static void up_print(const char *what, const struct up_run *r)
 		       r->renderer[0] ? "; renderer " : "", r->renderer);
 }
 
-static void up_usage(const char *prog)
+static void up_usage(FILE *f)
 {
-	fprintf(stderr,
-		"usage: %s [-n N] [-s PATH]\n"
+	fprintf(f,
+		"usage: upload [-n N] [-s PATH]\n"
 		"  -n, --iterations N  full-texture uploads per run (default %d)\n"
 		"  -s, --socket PATH   use a running nvd (default: start one, $NVD_BIN or\n"
-		"                      ../bin/nvd beside this program)\n",
-		prog, UP_N_DEFAULT);
+		"                      ../bin/nvd beside this program)\n"
+		"  -h, --help          show this help\n"
+		"      --version       show the version\n",
+		UP_N_DEFAULT);
 }
 
 int main(int argc, char **argv)
@@ -120,29 +122,27 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "iterations", required_argument, 0, 'n' }, { "socket", required_argument, 0, 's' },
 		{ "child", required_argument, 0, 'c' },      { "help", no_argument, 0, 'h' },
+		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
 	unsigned n = UP_N_DEFAULT;
 	const char *sock = NULL, *child = NULL;
 	int c;
 
+	argv[0] = program_invocation_short_name;   /* getopt's messages: "upload: ...", not a path */
 	while ((c = getopt_long(argc, argv, "n:s:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (glb_parse_count(optarg, 100000, &n) < 0) {
-				up_usage(argv[0]);
+			if (glb_parse_count("--iterations", optarg, 1, 100000, &n) < 0)
 				return 2;
-			}
 			break;
 		case 's': sock = optarg; break;
 		case 'c': child = optarg; break;
-		default: up_usage(argv[0]); return c == 'h' ? 0 : 2;
+		default: return glb_other_option(c, up_usage);
 		}
 	}
-	if (optind != argc) {
-		up_usage(argv[0]);
-		return 2;
-	}
+	if (optind != argc)
+		return glb_bad_usage("unexpected argument '%s'", argv[optind]);
 	if (child)
 		return up_child(n, child);
 

@@ -12,6 +12,7 @@
  * in the cache, as a client's freshly written push buffer does; a stream
  * larger than the last-level cache measures memory-bound copies instead).
  * Prints the figures; never passes or fails. */
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include "hw/pushbuf.h"
 #include "hw/ramin.h"
 #include "nvd/validate.h"
+#include "bench/glbench.h"
 
 #define BENCH_MIB        4              /* stream size, default */
 #define BENCH_SUB_BYTES  (128u << 10)   /* one submission's push range, about */
@@ -312,15 +314,37 @@ static double bench_now(void)
 	return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+static void bench_usage(FILE *f)
+{
+	fprintf(f,
+"usage: validate [RUNS [MIB]]\n"
+"Time nvd's copy + validate + relocate of a MIB MiB command stream (default %u)\n"
+"against memcpy of the same bytes, best of RUNS runs (default %u).\n"
+"\n"
+"  -h, --help      show this help\n"
+"      --version   show the version\n", BENCH_MIB, BENCH_RUNS);
+}
+
 int main(int argc, char **argv)
 {
-	unsigned runs = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : BENCH_RUNS;
-	unsigned mib = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 0) : BENCH_MIB;
+	static const struct option lo[] = {
+		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
+		{ 0, 0, 0, 0 }
+	};
+	unsigned runs = BENCH_RUNS, mib = BENCH_MIB;
+	int o;
 
-	if (!runs)
-		runs = BENCH_RUNS;
-	if (!mib || mib > 1024)
-		mib = BENCH_MIB;
+	argv[0] = program_invocation_short_name;   /* getopt's messages: "validate: ...", not a path */
+	while ((o = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (o) {
+		default: return glb_other_option(o, bench_usage);
+		}
+	}
+	if (argc - optind > 2)
+		return glb_bad_usage("unexpected argument '%s'", argv[optind + 2]);
+	if ((optind < argc && glb_parse_count("RUNS", argv[optind], 1, 100000, &runs) < 0) ||
+	    (optind + 1 < argc && glb_parse_count("MIB", argv[optind + 1], 1, 1024, &mib) < 0))
+		return 2;
 	bench_total = mib << 20;
 	bench_build();
 

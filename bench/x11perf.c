@@ -78,16 +78,17 @@ static void xp_ratio(double a, double b)
 		printf(" %10s", "n/a");
 }
 
-static void xp_usage(const char *prog)
+static void xp_usage(FILE *f)
 {
-	fprintf(stderr,
-		"usage: %s [-s PATH] [-t SECONDS] [-r REPEAT] [--no-dummy]\n"
+	fprintf(f,
+		"usage: x11perf [-s PATH] [-t SECONDS] [-r REPEAT] [--no-dummy]\n"
 		"  -s, --socket PATH    use a running nvd (default: start one, $NVD_BIN or\n"
 		"                       ../bin/nvd beside this program)\n"
 		"  -t, --time SECONDS   x11perf -time (default 2, 1 to 5)\n"
 		"  -r, --repeat N       x11perf -repeat (default 1, 1 to 3)\n"
-		"      --no-dummy       leave out Xorg's dummy driver\n",
-		prog);
+		"      --no-dummy       leave out Xorg's dummy driver\n"
+		"  -h, --help           show this help\n"
+		"      --version        show the version\n");
 }
 
 int main(int argc, char **argv)
@@ -95,26 +96,34 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "socket", required_argument, 0, 's' }, { "time", required_argument, 0, 't' },
 		{ "repeat", required_argument, 0, 'r' }, { "no-dummy", no_argument, 0, 'D' },
-		{ "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 },
+		{ "help", no_argument, 0, 'h' },         { "version", no_argument, 0, 'V' },
+		{ 0, 0, 0, 0 },
 	};
 	const char *sock = NULL, *seconds = "2", *repeat = "1";
+	unsigned v;
 	int c, dummy = 1;
 
+	argv[0] = program_invocation_short_name;   /* getopt's messages: "x11perf: ...", not a path */
 	while ((c = getopt_long(argc, argv, "s:t:r:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': sock = optarg; break;
-		case 't': seconds = optarg; break;
-		case 'r': repeat = optarg; break;
+		/* each x11perf run must end within the harness's 30 s */
+		case 't':
+			if (glb_parse_count("--time", optarg, 1, 5, &v) < 0)
+				return 2;
+			seconds = optarg;
+			break;
+		case 'r':
+			if (glb_parse_count("--repeat", optarg, 1, 3, &v) < 0)
+				return 2;
+			repeat = optarg;
+			break;
 		case 'D': dummy = 0; break;
-		default: xp_usage(argv[0]); return c == 'h' ? 0 : 2;
+		default: return glb_other_option(c, xp_usage);
 		}
 	}
-	/* each x11perf run must end within the harness's 30 s */
-	if (optind != argc || atoi(seconds) < 1 || atoi(seconds) > 5 || atoi(repeat) < 1 ||
-	    atoi(repeat) > 3) {
-		xp_usage(argv[0]);
-		return 2;
-	}
+	if (optind != argc)
+		return glb_bad_usage("unexpected argument '%s'", argv[optind]);
 	struct nvt_paths at;
 	struct nvt_daemon d;
 	int own;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "client/nvd.h"
+#include "proto/proto.h"
 
 #define XORG_DEFAULT    "/usr/lib/xorg/Xorg"
 #define XORG_MODULEDIR  "/usr/lib/xorg/modules"
@@ -26,7 +27,8 @@ static void usage(FILE *f)
 		"  -c, --config FILE   the xorg.conf (default: ../lib/xorg/xorg.conf by nvd-x)\n"
 		"  -l, --logfile FILE  Xorg's log (default: Xorg's own, /var/log/Xorg.N.log)\n"
 		"  -x, --xorg PATH     the server (default: " XORG_DEFAULT ", else Xorg in PATH)\n"
-		"  -h, --help          this text\n\n"
+		"  -h, --help          this text\n"
+		"      --version       show the version\n\n"
 		"Xorg runs as: Xorg :N -config CONF -modulepath MODS," XORG_MODULEDIR "\n"
 		"              -noreset -nolisten tcp [-logfile FILE] XORG-ARGS...\n");
 }
@@ -96,11 +98,13 @@ int main(int argc, char **argv)
 		{ "logfile", required_argument, NULL, 'l' },
 		{ "xorg", required_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
 	const char *sock = NULL, *config = NULL, *logfile = NULL, *xorg = NULL;
 	const char *last_optarg = NULL;
 	int o;
+	argv[0] = program_invocation_short_name;   /* getopt's messages: "nvd-x: ...", not a path */
 	while ((o = getopt_long(argc, argv, "+s:c:l:x:h", opts, NULL)) != -1) {
 		last_optarg = optarg;
 		switch (o) {
@@ -109,6 +113,7 @@ int main(int argc, char **argv)
 		case 'l': logfile = optarg; break;
 		case 'x': xorg = optarg; break;
 		case 'h': usage(stdout); return 0;
+		case 'V': printf("nvd-x %s\n", NVD_VERSION); return 0;
 		default: usage(stderr); return 2;
 		}
 	}

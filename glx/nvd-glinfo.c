@@ -5,9 +5,12 @@
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES2/gl2.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "proto/proto.h"
 
 static int show(EGLDisplay dpy, EGLenum api, EGLint version, const char *name)
 {
@@ -31,21 +34,34 @@ static int show(EGLDisplay dpy, EGLenum api, EGLint version, const char *name)
 	return 0;
 }
 
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: nvd-glinfo\n"
+		   "Print the GL and GLES2 vendor, renderer and version on EGL's surfaceless\n"
+		   "platform.  Run it as `nvd-run nvd-glinfo` to see nvd's.\n\n"
+		   "  -h, --help      this text\n"
+		   "      --version   show the version\n");
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { 0 } };
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
 	int o;
+	argv[0] = program_invocation_short_name;   /* getopt's messages: "nvd-glinfo: ...", not a path */
 	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (o == 'h') {
-			printf("usage: nvd-glinfo\nPrint the GL and GLES2 vendor, renderer and version on EGL's\n"
-			       "surfaceless platform.  Run it as `nvd-run nvd-glinfo` to see nvd's.\n");
-			return 0;
+		switch (o) {
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("nvd-glinfo %s\n", NVD_VERSION); return 0;
+		default: usage(stderr); return 2;
 		}
-		fprintf(stderr, "usage: nvd-glinfo [--help]\n");
-		return 2;
 	}
 	if (optind < argc) {
-		fprintf(stderr, "usage: nvd-glinfo [--help]\n");
+		fprintf(stderr, "nvd-glinfo: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
 		return 2;
 	}
 	PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =

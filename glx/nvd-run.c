@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "client/nvd.h"
+#include "proto/proto.h"
 
 static void usage(FILE *f)
 {
@@ -19,7 +20,8 @@ static void usage(FILE *f)
 		"Run PROGRAM with Mesa's nouveau driver rendering through nvd.\n\n"
 		"  -s, --socket PATH   nvd's socket (default: $NVD_SOCKET, /run/nvd/socket for root,\n"
 		"                      $XDG_RUNTIME_DIR/nvd/socket otherwise)\n"
-		"  -h, --help          this text\n\n"
+		"  -h, --help          this text\n"
+		"      --version       show the version\n\n"
 		"Environment: NVD_DRM_LIB overrides the interposer's path; NVD_DRM_DEBUG=1 logs\n"
 		"every DRM call; NVD_DRM_SYNC=1 waits for each submission and reports refusals;\n"
 		"NVD_DRM_DUMP=FILE appends every push buffer submitted to FILE (for nvd-decode).\n");
@@ -55,18 +57,22 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "socket", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
 	const char *sock = NULL;
 	int o;
+	argv[0] = program_invocation_short_name;   /* getopt's messages: "nvd-run: ...", not a path */
 	while ((o = getopt_long(argc, argv, "+s:h", opts, NULL)) != -1) {
 		switch (o) {
 		case 's': sock = optarg; break;
 		case 'h': usage(stdout); return 0;
+		case 'V': printf("nvd-run %s\n", NVD_VERSION); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
 	if (optind >= argc) {
+		fprintf(stderr, "nvd-run: no program to run\n");
 		usage(stderr);
 		return 2;
 	}

@@ -370,6 +370,16 @@ static int pci_card_map(struct nvd_card_pci *p, char *err, size_t errlen)
 	return 0;
 }
 
+int nvd_card_pci_check(const char *bdf, struct nvd_pci_slot *slot, char *err, size_t errlen)
+{
+	if (bdf && nvd_pci_slot_parse(bdf, slot)) {
+		pci_err(err, errlen, "bad PCI slot '%.32s' (expected [DDDD:]BB:DD.F, e.g. 0000:01:00.0)",
+			bdf);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 struct nvd_card *nvd_card_pci_open(const struct nvd_card_opts *o, const char *bdf,
 				   char *err, size_t errlen)
 {
@@ -378,11 +388,8 @@ struct nvd_card *nvd_card_pci_open(const struct nvd_card_opts *o, const char *bd
 	struct pci_device *dev;
 	int ret;
 
-	if (bdf && nvd_pci_slot_parse(bdf, &slot)) {
-		pci_err(err, errlen, "bad PCI slot '%.32s' (expected [DDDD:]BB:DD.F, e.g. 0000:01:00.0)",
-			bdf);
+	if (nvd_card_pci_check(bdf, &slot, err, errlen) < 0)
 		return NULL;
-	}
 	ret = pci_system_init();
 	if (ret) {
 		pci_err(err, errlen, "cannot scan the PCI bus: %s (" NO_CARD_HINT ")", strerror(ret));

@@ -14,6 +14,9 @@ struct nvd_pci_slot {
 
 /* "[DDDD:]BB:DD.F" (hex, domain 0 when absent): 0 or -EINVAL. */
 int nvd_pci_slot_parse(const char *s, struct nvd_pci_slot *slot);
+/* The slot of --card pci:BDF (NULL: any card) as nvd_card_pci_open reads
+ * it: 0, or -EINVAL with a message. */
+int nvd_card_pci_check(const char *bdf, struct nvd_pci_slot *slot, char *err, size_t errlen);
 
 /* 0 if no kernel driver has the device in sysfs; -EBUSY with a message
  * naming the driver and how to unbind it otherwise; -EINVAL for a bus_id

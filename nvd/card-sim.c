@@ -74,25 +74,44 @@ static const struct nvd_card_ops sim_card_ops = {
 	.destroy = sim_card_destroy,
 };
 
+#define SIM_VRAM_DEFAULT (128ull << 20)
+#define SIM_GART_DEFAULT (512ull << 20)
+
+int nvd_card_sim_check(const struct nvd_card_opts *o, const char *chip, char *err, size_t errlen)
+{
+	uint64_t vram = o->vram_size ? o->vram_size : SIM_VRAM_DEFAULT;
+	uint64_t gart = o->gart_size ? o->gart_size : SIM_GART_DEFAULT;
+
+	if (!nv_chip_by_name(chip)) {
+		int n = snprintf(err, errlen, "unknown chip '%s' (simulated chips:", chip);
+		for (unsigned i = 0; i < NV_NCHIPS && n >= 0 && (size_t)n < errlen; i++)
+			n += snprintf(err + n, errlen - (size_t)n, "%s %s", i ? "," : "", nv_chips[i].name);
+		if (n >= 0 && (size_t)n < errlen)
+			snprintf(err + n, errlen - (size_t)n, ")");
+		return -EINVAL;
+	}
+	if (vram < (32ull << 20) || (vram & (vram - 1)) || vram > (1ull << 30)) {
+		snprintf(err, errlen, "VRAM size %llu MiB: must be a power of two from 32 MiB to 1 GiB",
+			 (unsigned long long)(vram >> 20));
+		return -EINVAL;
+	}
+	if (gart < (16ull << 20) || (gart & 4095) || gart > (4ull << 30)) {
+		snprintf(err, errlen, "GART size %llu MiB: must be 16 MiB to 4 GiB, page aligned",
+			 (unsigned long long)(gart >> 20));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 struct nvd_card *nvd_card_sim_open(const struct nvd_card_opts *o, const char *chip, char *err,
 				   size_t errlen)
 {
 	const struct nv_chip *cp = nv_chip_by_name(chip);
-	uint64_t vram = o->vram_size ? o->vram_size : 128ull << 20;
-	uint64_t gart = o->gart_size ? o->gart_size : 512ull << 20;
+	uint64_t vram = o->vram_size ? o->vram_size : SIM_VRAM_DEFAULT;
+	uint64_t gart = o->gart_size ? o->gart_size : SIM_GART_DEFAULT;
 
-	if (!cp) {
-		snprintf(err, errlen, "unknown chip '%s' (simulated chips: NV40, NV43, NV44)", chip);
+	if (nvd_card_sim_check(o, chip, err, errlen) < 0)
 		return NULL;
-	}
-	if (vram < (32ull << 20) || (vram & (vram - 1)) || vram > (1ull << 30)) {
-		snprintf(err, errlen, "VRAM size must be a power of two from 32 MiB to 1 GiB");
-		return NULL;
-	}
-	if (gart < (16ull << 20) || (gart & 4095) || gart > (4ull << 30)) {
-		snprintf(err, errlen, "GART size must be 16 MiB to 4 GiB, page aligned");
-		return NULL;
-	}
 	struct nvd_card_sim *s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, errlen, "out of memory");

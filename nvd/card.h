@@ -53,6 +53,11 @@ struct nvd_card_opts {
 
 /* Open the card the spec names.  NULL with a message in err on failure. */
 struct nvd_card *nvd_card_open(const struct nvd_card_opts *o, char *err, size_t errlen);
+/* Whether the options name a card nvd_card_open could try, by the open's own
+ * rules and without touching a card (a spec, chip, slot or size nvd can
+ * refuse as bad usage): 0, or -EINVAL with a message in err. */
+int nvd_card_check(const struct nvd_card_opts *o, char *err, size_t errlen);
+int nvd_card_sim_check(const struct nvd_card_opts *o, const char *chip, char *err, size_t errlen);
 struct nvd_card *nvd_card_sim_open(const struct nvd_card_opts *o, const char *chip,
 				   char *err, size_t errlen);
 struct nvd_card *nvd_card_pci_open(const struct nvd_card_opts *o, const char *bdf,

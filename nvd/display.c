@@ -730,9 +730,7 @@ int nvd_disp_head(struct nvd_client *cl, uint32_t head, struct nvd_head_state *s
 	return 0;
 }
 
-/* A mode the CRTC can show; 0 or -EINVAL with why.  *vpll: its clock. */
-static int mode_check(struct nvd *d, const struct nvd_mode *m, uint32_t *vpll, char *why,
-		      size_t whylen)
+int nvd_disp_mode_fits(const struct nvd_mode *m, char *why, size_t whylen)
 {
 	struct nv_crtc_timing t;
 	const uint32_t known = NVD_MODE_PHSYNC | NVD_MODE_NHSYNC | NVD_MODE_PVSYNC | NVD_MODE_NVSYNC;
@@ -754,10 +752,41 @@ static int mode_check(struct nvd *d, const struct nvd_mode *m, uint32_t *vpll, c
 		return -EINVAL;
 	}
 	if (m->clock < CLOCK_MIN_KHZ || m->clock > CLOCK_MAX_KHZ) {
-		snprintf(why, whylen, "pixel clock %u kHz outside %u..%u", m->clock, CLOCK_MIN_KHZ,
-			 CLOCK_MAX_KHZ);
+		snprintf(why, whylen, "pixel clock %u kHz outside the RAMDAC's %u..%u kHz", m->clock,
+			 CLOCK_MIN_KHZ, CLOCK_MAX_KHZ);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int nvd_disp_monitor_check(const uint8_t edid[EDID_SIZE], char *why, size_t whylen)
+{
+	struct nvd_edid_info info;
+	char fit[192];
+	int r = nvd_edid_parse(edid, &info, why, whylen);
+
+	if (r < 0)
+		return r;
+	for (unsigned i = 0; i < info.nmodes; i++) {
+		const struct nvd_mode *m = &info.modes[i];
+		if (nvd_disp_mode_fits(m, fit, sizeof(fit)) < 0) {
+			snprintf(why, whylen, "mode %ux%u@%u: %s", m->hdisplay, m->vdisplay,
+				 nvd_mode_hz(m), fit);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* A mode this card's CRTC can show; 0 or -EINVAL with why.  *vpll: its
+ * clock. */
+static int mode_check(struct nvd *d, const struct nvd_mode *m, uint32_t *vpll, char *why,
+		      size_t whylen)
+{
+	int r = nvd_disp_mode_fits(m, why, whylen);
+
+	if (r < 0)
+		return r;
 	uint32_t ref = nv_crystal_khz(nvd_rd32(d->card, NV_PEXTDEV_BOOT_0));
 	uint32_t got = nv_vpll_coeff(m->clock, ref, vpll);
 	if (!got || (got > m->clock ? got - m->clock : m->clock - got) > m->clock / 200) {

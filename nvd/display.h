@@ -75,6 +75,15 @@ struct nvd_disp {
 	struct nvd_disp_listener *listeners;
 };
 
+/* Whether any NV4x CRTC can show the mode: one polarity per sync, timings
+ * the CR registers hold, a clock in the RAMDAC's range (the VPLL's reach,
+ * which depends on the card's crystal, is checked when a head is set).  0
+ * or -EINVAL with why. */
+int nvd_disp_mode_fits(const struct nvd_mode *m, char *why, size_t whylen);
+/* The same for every mode a monitor's EDID offers, as nvd will read it:
+ * 0, or the EDID's error or -EINVAL naming the first mode that does not. */
+int nvd_disp_monitor_check(const uint8_t edid[EDID_SIZE], char *why, size_t whylen);
+
 /* Read every output's EDID over its DDC bus and turn the heads off. */
 int nvd_disp_init(struct nvd *d, char *err, size_t errlen);
 void nvd_disp_fini(struct nvd *d);

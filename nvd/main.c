@@ -91,6 +91,7 @@ int main(int argc, char **argv)
 	d.listen_fd = -1;
 	for (unsigned i = 0; i < NVD_CARD_OUTPUTS; i++)
 		nvd_monitor_default(i, &mon[i]);
+	argv[0] = program_invocation_short_name;   /* getopt's messages: "nvd: ...", not a path */
 	while ((c = getopt_long(argc, argv, "s:c:vh", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': d.o.socket = optarg; break;
@@ -130,7 +131,8 @@ int main(int argc, char **argv)
 			}
 			unsigned o = (unsigned)(optarg[0] - '0');
 			if (nvd_monitor_parse(eq + 1, &mon[o], err, sizeof(err)) < 0 ||
-			    (mon[o].nmodes && nvd_edid_build(&mon[o], edid[o], err, sizeof(err)) < 0)) {
+			    (mon[o].nmodes && (nvd_edid_build(&mon[o], edid[o], err, sizeof(err)) < 0 ||
+					       nvd_disp_monitor_check(edid[o], err, sizeof(err)) < 0))) {
 				fprintf(stderr, "nvd: --monitor %s: %s\n", optarg, err);
 				return 2;
 			}
@@ -143,7 +145,7 @@ int main(int argc, char **argv)
 			break;
 		case 'v': nvd_verbose++; break;
 		case 'h': usage(stdout); return 0;
-		case 'R': printf("nvd 0.1 (protocol %u)\n", NVD_PROTO_VERSION); return 0;
+		case 'R': printf("nvd %s (protocol %u)\n", NVD_VERSION, NVD_PROTO_VERSION); return 0;
 		default: usage(stderr); return 2;
 		}
 		continue;
@@ -156,6 +158,11 @@ bad:
 	if (optind < argc) {
 		fprintf(stderr, "nvd: unexpected argument '%s'\n", argv[optind]);
 		usage(stderr);
+		return 2;
+	}
+	/* A card nvd could never open is bad usage, not a failure of the card. */
+	if (nvd_card_check(&d.o.card, err, sizeof(err)) < 0) {
+		fprintf(stderr, "nvd: %s\n", err);
 		return 2;
 	}
 	if (d.o.socket)

@@ -212,6 +212,8 @@ struct nvd {
 	struct event *irq_evt;
 	int listen_fd;
 	char sock_path[108];
+	dev_t sock_dev;          /* the socket file bound there: the one to remove */
+	ino_t sock_ino;
 	struct nvd_client *clients;
 	unsigned nclients, next_client_id;
 	/* memory */

@@ -761,6 +761,68 @@ static int mkdir_p(char *dir, mode_t mode)
 	return mkdir(dir, mode) < 0 && errno != EEXIST ? -errno : 0;
 }
 
+static const char *file_kind(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: return "a regular file";
+	case S_IFDIR: return "a directory";
+	case S_IFLNK: return "a symbolic link";
+	case S_IFIFO: return "a FIFO";
+	case S_IFCHR: return "a character device";
+	case S_IFBLK: return "a block device";
+	default: return "an unknown kind of file";
+	}
+}
+
+/* Make room for the socket at path.  Only a socket file nobody listens on,
+ * a dead nvd's, is removed; anything else there is someone's and stays as
+ * it is (lstat: a symbolic link is not followed, even to a socket). */
+static int server_clear_path(const char *path, const struct sockaddr_un *sa, char *err,
+			     size_t errlen)
+{
+	struct stat st, again;
+
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (!S_ISSOCK(st.st_mode)) {
+		snprintf(err, errlen, "%s: exists and is %s, not a socket; not replacing it", path,
+			 file_kind(st.st_mode));
+		return -EEXIST;
+	}
+	int probe = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (probe < 0) {
+		snprintf(err, errlen, "cannot probe %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	int r = connect(probe, (const struct sockaddr *)sa, sizeof(*sa)) < 0 ? -errno : 0;
+	close(probe);
+	if (!r) {
+		snprintf(err, errlen, "another nvd is already listening on %s", path);
+		return -EADDRINUSE;
+	}
+	/* ECONNREFUSED is a socket without a listener; anything else (another
+	 * type of socket, no permission) may be someone's live one. */
+	if (r != -ECONNREFUSED) {
+		snprintf(err, errlen, "%s: a socket nvd cannot probe (%s); not replacing it", path,
+			 strerror(-r));
+		return -EEXIST;
+	}
+	/* Still the file that was probed, not one put there meanwhile. */
+	if (lstat(path, &again) < 0 || again.st_dev != st.st_dev || again.st_ino != st.st_ino) {
+		snprintf(err, errlen, "%s: changed while nvd looked at it; not replacing it", path);
+		return -EEXIST;
+	}
+	if (unlink(path) < 0) {
+		snprintf(err, errlen, "cannot remove the stale socket %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
 int nvd_server_listen(struct nvd *d, char *err, size_t errlen)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -778,23 +840,17 @@ int nvd_server_listen(struct nvd *d, char *err, size_t errlen)
 			 strerror(-r));
 		return r;
 	}
-	/* A socket file left behind by a dead nvd is replaced; a live one is not. */
-	int probe = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (probe >= 0) {
-		if (!connect(probe, (struct sockaddr *)&sa, sizeof(sa))) {
-			close(probe);
-			snprintf(err, errlen, "another nvd is already listening on %s", d->sock_path);
-			return -EADDRINUSE;
-		}
-		close(probe);
-	}
-	unlink(d->sock_path);
+	if ((r = server_clear_path(d->sock_path, &sa, err, errlen)) < 0)
+		return r;
+	struct stat st;
 	d->listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (d->listen_fd < 0 || bind(d->listen_fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(d->listen_fd, 64) < 0) {
+	    listen(d->listen_fd, 64) < 0 || lstat(d->sock_path, &st) < 0) {
 		snprintf(err, errlen, "cannot listen on %s: %s", d->sock_path, strerror(errno));
 		return -errno;
 	}
+	d->sock_dev = st.st_dev;
+	d->sock_ino = st.st_ino;
 	/* Unprivileged clients are the point: anyone may connect. */
 	chmod(d->sock_path, 0666);
 	struct event *ev = event_new(d->base, d->listen_fd, EV_READ | EV_PERSIST, server_accept, d);
@@ -812,7 +868,11 @@ void nvd_server_close(struct nvd *d)
 		nvd_client_drop(d->clients, "nvd is shutting down");
 	nvd_share_fini(d);
 	if (d->listen_fd >= 0) {
+		struct stat st;
 		close(d->listen_fd);
-		unlink(d->sock_path);
+		/* Only the socket nvd bound: not a file put there since. */
+		if (!lstat(d->sock_path, &st) && S_ISSOCK(st.st_mode) && st.st_dev == d->sock_dev &&
+		    st.st_ino == d->sock_ino)
+			unlink(d->sock_path);
 	}
 }

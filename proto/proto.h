@@ -9,6 +9,9 @@
 
 #include <stdint.h>
 
+/* The project's release, which every program's --version prints. */
+#define NVD_VERSION       "0.1"
+
 #define NVD_PROTO_MAGIC   0x3044564eu   /* "NVD0" */
 #define NVD_PROTO_VERSION 6
 #define NVD_MSG_MAX       512           /* no datagram is larger */

@@ -20,6 +20,7 @@
 #include "hw/chips.h"
 #include "hw/methods.h"
 #include "hw/pushbuf.h"
+#include "proto/proto.h"
 
 #define NVDD_MAX_HANDLES 256
 #define NVDD_3D          0xffff /* built-in handle whose class is the chip's 3D class */
@@ -101,6 +102,7 @@ static void nvdd_usage(FILE *f)
 	fprintf(f,
 		"\n"
 		"  -h, --help       this text\n"
+		"      --version    show the version\n"
 		"HANDLE and CLASS are hex (with or without 0x); CLASS may also be a name\n"
 		"such as NV40_3D or NV03_M2MF.\n");
 }
@@ -162,6 +164,7 @@ static void nvdd_parse_args(struct nvdd *d, int argc, char **argv, const char **
 		{ "base", required_argument, NULL, 'b' },
 		{ "chip", required_argument, NULL, 'c' },
 		{ "help", no_argument,       NULL, 'h' },
+		{ "version", no_argument,    NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct nv_chip *chip = nv_chip_by_name("NV40");
@@ -216,6 +219,9 @@ static void nvdd_parse_args(struct nvdd *d, int argc, char **argv, const char **
 			break;
 		case 'h':
 			nvdd_usage(stdout);
+			exit(0);
+		case 'V':
+			printf("nvd-decode %s\n", NVD_VERSION);
 			exit(0);
 		case ':':
 			if (optopt && strncmp(argv[optind - 1], "--", 2))

@@ -23,6 +23,7 @@
 #include "hw/methods.h"
 #include "hw/pushbuf.h"
 #include "hw/ramin.h"
+#include "proto/proto.h"
 
 /* nouveau's handles (nv_dma.h) and subchannels (nv04_accel.h). */
 #define DEMO_H_NULL    0x00000000u
@@ -487,6 +488,7 @@ static void demo_usage(FILE *f)
 "  -S, --size WxH      surface size, %u to %u each way (default 256x256)\n"
 "  -C, --cpu           only draw the picture on the CPU and write it (no nvd)\n"
 "  -h, --help          show this help\n"
+"      --version       show the version\n"
 "\n"
 "Exit status: 0 when the picture matches, 1 on any failure, 2 on bad usage.\n",
 		DEMO_MIN_SIDE, DEMO_MAX_SIDE);
@@ -517,11 +519,13 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "socket", required_argument, 0, 's' }, { "out", required_argument, 0, 'o' },
 		{ "size", required_argument, 0, 'S' },   { "help", no_argument, 0, 'h' },
-		{ "cpu", no_argument, 0, 'C' },
+		{ "cpu", no_argument, 0, 'C' },          { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 }
 	};
 	struct demo d = { .out = "demo.png", .w = 256, .h = 256 };
 	int o, ret;
+
+	argv[0] = program_invocation_short_name;   /* getopt's messages: "nvd-demo: ...", not a path */
 
 	setvbuf(stdout, NULL, _IOLBF, 0);   /* progress lines interleave with errors */
 	while ((o = getopt_long(argc, argv, "s:o:S:Ch", lo, NULL)) != -1) {
@@ -537,6 +541,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'h': demo_usage(stdout); return 0;
+		case 'V': printf("nvd-demo %s\n", NVD_VERSION); return 0;
 		default: demo_usage(stderr); return 2;
 		}
 	}

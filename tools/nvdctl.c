@@ -14,6 +14,7 @@
 #include "client/nvd.h"
 #include "hw/chips.h"
 #include "hw/edid.h"
+#include "proto/proto.h"
 
 enum { NVDCTL_OK = 0, NVDCTL_FAIL = 1, NVDCTL_USAGE = 2 };
 
@@ -41,6 +42,7 @@ static void nvdctl_usage(FILE *f)
 "                      root, else $XDG_RUNTIME_DIR/nvd/socket)\n"
 "  -r, --raw           key=value lines (sizes in bytes) instead of text\n"
 "  -h, --help          show this help\n"
+"      --version       show the version\n"
 "\n"
 "Exit status: 0 on success, 1 when nvd cannot be reached or refuses, 2 on\n"
 "bad usage.\n");
@@ -299,17 +301,24 @@ out:
 	return ret;
 }
 
-static int nvdctl_screenshot(struct nvc *c, const char *head_s, const char *path)
+/* HEAD of `screenshot HEAD FILE.png`: 0, or -1 when it names no head. */
+static int nvdctl_parse_head(const char *s, unsigned *head)
 {
 	char *end;
-	unsigned long head = strtoul(head_s, &end, 10);
-	uint32_t *px, w, h;
-	if (!*head_s || *end || head >= NVC_DISP_HEADS) {
-		fprintf(stderr, "nvdctl: screenshot: '%s' is not a head (0 to %u)\n", head_s,
+	unsigned long v = strtoul(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || v >= NVC_DISP_HEADS) {
+		fprintf(stderr, "nvdctl: screenshot: '%s' is not a head (0 to %u)\n", s,
 			NVC_DISP_HEADS - 1);
-		return NVDCTL_USAGE;
+		return -1;
 	}
-	if (nvc_disp_screenshot(c, (unsigned)head, &px, &w, &h) < 0) {
+	*head = (unsigned)v;
+	return 0;
+}
+
+static int nvdctl_screenshot(struct nvc *c, unsigned head, const char *path)
+{
+	uint32_t *px, w, h;
+	if (nvc_disp_screenshot(c, head, &px, &w, &h) < 0) {
 		fprintf(stderr, "nvdctl: %s\n", nvc_error());
 		return NVDCTL_FAIL;
 	}
@@ -324,17 +333,20 @@ int main(int argc, char **argv)
 		{ "socket", required_argument, 0, 's' },
 		{ "raw", no_argument, 0, 'r' },
 		{ "help", no_argument, 0, 'h' },
+		{ "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 }
 	};
 	const char *socket = NULL, *cmd;
 	int raw = 0, o, ret;
 	struct nvc *c;
 
+	argv[0] = program_invocation_short_name;   /* getopt's messages: "nvdctl: ...", not a path */
 	while ((o = getopt_long(argc, argv, "s:rh", lo, NULL)) != -1) {
 		switch (o) {
 		case 's': socket = optarg; break;
 		case 'r': raw = 1; break;
 		case 'h': nvdctl_usage(stdout); return NVDCTL_OK;
+		case 'V': printf("nvdctl %s\n", NVD_VERSION); return NVDCTL_OK;
 		default: nvdctl_usage(stderr); return NVDCTL_USAGE;
 		}
 	}
@@ -361,6 +373,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "nvdctl: unknown command '%s' (try 'nvdctl help')\n", cmd);
 		return NVDCTL_USAGE;
 	}
+	unsigned head = 0;
+	if (nargs && nvdctl_parse_head(argv[optind + 1], &head) < 0)
+		return NVDCTL_USAGE;
 	if (nvc_connect(socket, "nvdctl", &c) < 0) {
 		fprintf(stderr, "nvdctl: %s\n", nvc_error());
 		return NVDCTL_FAIL;
@@ -372,7 +387,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(cmd, "outputs"))
 		ret = nvdctl_outputs(c, raw);
 	else
-		ret = nvdctl_screenshot(c, argv[optind + 1], argv[optind + 2]);
+		ret = nvdctl_screenshot(c, head, argv[optind + 2]);
 	nvc_close(c);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "nvdctl: cannot write output: %s\n", strerror(errno));

@@ -7,7 +7,9 @@
  * scene, and nvd refused none of its submissions.
  *
  * glmark2-drm renders at the monitor's mode whatever --size says, so nvd
- * gets a 320x240 monitor to keep make check short.  No --validate: its
+ * gets a 320x240 monitor to keep make check short, at 100 Hz: at 60 its
+ * pixel clock (7.25 MHz) is below the RAMDAC's 10, and nvd refuses such a
+ * monitor.  No --validate: its
  * reference pixels are for 800x600, and glmark2-drm cannot run with an
  * 800x600 mode and --size 800x600 (which --validate forces): its canvas
  * then never creates the window ("glwindow has never been initialized"). */
@@ -26,7 +28,7 @@
 static struct nvt_paths at;
 
 static const char *const monitors[] = {
-	"--monitor", "0=320x240:Glmark2", "--monitor", "1=none", NULL,
+	"--monitor", "0=320x240@100:Glmark2", "--monitor", "1=none", NULL,
 };
 
 static const char *const scenes[] = {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -181,23 +182,35 @@ static int nvt_sock_accepts(const char *path)
 	return ok;
 }
 
+int nvt_daemon_dir(struct nvt_daemon *d)
+{
+	memset(d, 0, sizeof(*d));
+	snprintf(d->dir, sizeof(d->dir), "/tmp/nvt-XXXXXX");
+	if (!mkdtemp(d->dir)) {
+		fprintf(stderr, "nvt: mkdtemp: %s\n", strerror(errno));
+		d->dir[0] = 0;
+		return -errno;
+	}
+	snprintf(d->sock, sizeof(d->sock), "%s/nvd.sock", d->dir);
+	snprintf(d->log, sizeof(d->log), "%s/nvd.log", d->dir);
+	return 0;
+}
+
 int nvt_daemon_start(struct nvt_daemon *d, const char *const *extra)
+{
+	int r = nvt_daemon_dir(d);
+	return r < 0 ? r : nvt_daemon_run(d, extra);
+}
+
+int nvt_daemon_run(struct nvt_daemon *d, const char *const *extra)
 {
 	const char *bin = getenv("NVD_BIN");
 	const char *argv[32];
 	unsigned n = 0;
 	char why[128];
 
-	memset(d, 0, sizeof(*d));
 	if (!bin || !*bin)
 		bin = "build/bin/nvd";
-	snprintf(d->dir, sizeof(d->dir), "/tmp/nvt-XXXXXX");
-	if (!mkdtemp(d->dir)) {
-		fprintf(stderr, "nvt: mkdtemp: %s\n", strerror(errno));
-		return -errno;
-	}
-	snprintf(d->sock, sizeof(d->sock), "%s/nvd.sock", d->dir);
-	snprintf(d->log, sizeof(d->log), "%s/nvd.log", d->dir);
 	argv[n++] = bin;
 	argv[n++] = "--socket";
 	argv[n++] = d->sock;
@@ -434,6 +447,51 @@ int nvt_child_done(pid_t pid, int *code)
 	else
 		*code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 	return 1;
+}
+
+/* What a child wrote to a memfd, NUL-terminated and cut to fit. */
+static void nvt_read_back(int fd, char *buf, size_t len)
+{
+	ssize_t n = len ? pread(fd, buf, len - 1, 0) : 0;
+	if (len)
+		buf[n > 0 ? n : 0] = 0;
+	close(fd);
+}
+
+int nvt_run(const char *const *argv, char *out, size_t outlen, char *err, size_t errlen,
+	    int timeout_ms)
+{
+	int o = memfd_create("nvt-stdout", MFD_CLOEXEC), e = memfd_create("nvt-stderr", MFD_CLOEXEC);
+	if (o < 0 || e < 0) {
+		int r = -errno;
+		if (o >= 0)
+			close(o);
+		return r;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0) {
+		int r = -errno;
+		close(o);
+		close(e);
+		return r;
+	}
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		signal(SIGALRM, SIG_DFL);
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (null < 0 || dup2(null, 0) < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+			_exit(127);
+		execv(argv[0], (char *const *)argv);
+		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	nvt_pid_add(pid);
+	int code = nvt_wait_child(pid, timeout_ms);
+	nvt_read_back(o, out, outlen);
+	nvt_read_back(e, err, errlen);
+	return code;
 }
 
 /* ---- where a test or bench finds nvd ---- */

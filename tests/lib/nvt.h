@@ -43,6 +43,10 @@ struct nvt_daemon {
 /* Start $NVD_BIN --socket <dir>/nvd.sock [extra...] (extra NULL-terminated,
  * may be NULL) and wait until the socket accepts (5 s).  0 or -errno. */
 int nvt_daemon_start(struct nvt_daemon *d, const char *const *extra);
+/* The same in two steps, for a test that puts something at d->sock first:
+ * make the directory and name the socket and the log, then start. */
+int nvt_daemon_dir(struct nvt_daemon *d);
+int nvt_daemon_run(struct nvt_daemon *d, const char *const *extra);
 /* 1 while the daemon process exists and has not exited. */
 int nvt_daemon_alive(struct nvt_daemon *d);
 /* SIGTERM, wait (5 s, then SIGKILL), 0 only when it was alive until then and
@@ -76,6 +80,11 @@ int nvt_wait_child(pid_t pid, int timeout_ms);
 /* Without waiting: 1 and *code as nvt_wait_child gives it when the child
  * has ended, 0 while it runs. */
 int nvt_child_done(pid_t pid, int *code);
+/* Run argv (stdin /dev/null) for at most timeout_ms, its stdout in out and
+ * its stderr in err (each NUL-terminated, cut to fit).  Its exit code as
+ * nvt_wait_child gives it, or -errno when it could not be started. */
+int nvt_run(const char *const *argv, char *out, size_t outlen, char *err, size_t errlen,
+	    int timeout_ms);
 
 /* ---- where a test or bench finds nvd ---- */
 
