@@ -273,15 +273,25 @@ $(BE)/tests/%: $(BE)/bin/% tests/be/qemu-run | be-tools
 check-be: $(BE_WRAP) $(BE_COPIES)
 	tests/run $(BE)
 
+# A test_* that execs a script ($<) with arguments $(1): tests/run runs it
+# like any test binary.
+script_wrap = @mkdir -p $(@D) && printf '\#!/bin/sh\nexec %s %s "$$@"\n' '$(abspath $<)' '$(1)' \
+	> $(@D)/.$(@F).tmp && chmod +x $(@D)/.$(@F).tmp && mv $(@D)/.$(@F).tmp $@
+
 # piglit's fast subset on nvd (tests/piglit/run --check): tests/run runs it
 # like any test binary and counts each piglit test as one cmocka test.
 PIGLIT_WRAP := $(TST)/piglit/test_piglit
 $(PIGLIT_WRAP): tests/piglit/run
-	@mkdir -p $(@D)
-	printf '#!/bin/sh\nexec %s --check --build %s "$$@"\n' '$(abspath tests/piglit/run)' \
-	    '$(abspath $(BUILD))' > $(@D)/.$(@F).tmp && chmod +x $(@D)/.$(@F).tmp && mv $(@D)/.$(@F).tmp $@
+	$(call script_wrap,--check --build $(abspath $(BUILD)))
 
-tests: all $(UNIT) $(INTEG) $(GLPROGS) $(GLTESTS) $(GLXTESTS) $(XTESTS) $(BE_WRAP) $(BE_COPIES) $(PIGLIT_WRAP)
+# `make install` into a scratch DESTDIR and a client built against it both
+# ways, run on a real nvd (tests/install/test_install).
+INSTALL_WRAP := $(TST)/install/test_install
+$(INSTALL_WRAP): tests/install/test_install
+	$(call script_wrap,--build $(abspath $(BUILD)))
+
+tests: all $(UNIT) $(INTEG) $(GLPROGS) $(GLTESTS) $(GLXTESTS) $(XTESTS) $(BE_WRAP) $(BE_COPIES) $(PIGLIT_WRAP) \
+       $(INSTALL_WRAP)
 
 check: tests
 	tests/run $(BUILD)
