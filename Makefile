@@ -6,6 +6,7 @@ DESTDIR   ?=
 BUILD     ?= build
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
+OBJCOPY   ?= objcopy
 
 # Debian 12 packages the build and the tests need.
 DEPS_PKGS := build-essential pkg-config libevent-dev libpciaccess-dev libcmocka-dev \
@@ -62,12 +63,18 @@ LIBSIM    := $(LIB)/libnvsim.a
 LIBNVDCORE := $(LIB)/libnvdcore.a
 LIBNVD_SO := $(LIB)/libnvd.so
 LIBNVD_A  := $(LIB)/libnvd.a
+LIBNVD_O  := $(OBJ)/client/libnvd.o
+LIBNVD_PC := $(LIB)/pkgconfig/libnvd.pc
+# libnvd's headers as installed (include/nvd.h, include/nvd/hw/), staged in
+# BUILD so that the build tree's libnvd.pc has the installed tree's layout.
+INC       := $(BUILD)/include
+LIBNVD_H  := $(INC)/nvd.h $(patsubst hw/%,$(INC)/nvd/hw/%,$(call src,hw/*.h))
 LIBTEST   := $(LIB)/libnvdtest.a
 
 LIBNVD_DRM := $(LIB)/libnvd-drm.so
 NVD_DRV    := $(LIB)/xorg/modules/drivers/nvd_drv.so
 
-all: $(BIN)/nvd $(LIBNVD_SO) $(LIBNVD_A) $(LIB)/pkgconfig/libnvd.pc $(TOOLS) $(BENCH) \
+all: $(BIN)/nvd $(LIBNVD_SO) $(LIBNVD_A) $(LIBNVD_PC) $(LIBNVD_H) $(TOOLS) $(BENCH) \
      $(LIBNVD_DRM) $(BIN)/nvd-run $(BIN)/nvd-glinfo $(NVD_DRV) $(LIB)/xorg/xorg.conf $(BIN)/nvd-x
 
 $(OBJ)/%.o: %.c
@@ -78,22 +85,40 @@ $(LIBHW): $(call obj,$(HW_SRC))
 $(LIBPROTO): $(call obj,$(PROTO_SRC))
 $(LIBSIM): $(call obj,$(SIM_SRC))
 $(LIBNVDCORE): $(call obj,$(NVD_SRC))
-$(LIBNVD_A): $(call obj,$(CLIENT_SRC))
+$(LIBNVD_A): $(LIBNVD_O)
 $(LIBTEST): $(call obj,$(TESTLIB_SRC))
 $(LIB)/%.a:
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
 
-$(LIBNVD_SO): $(call obj,$(CLIENT_SRC)) $(LIBPROTO) $(LIBHW)
+# libnvd is one object: the client's objects and the proto/ and hw/ members
+# they use (ld -r pulls only those from the archives), every symbol but the
+# nvc_* API made local.  So libnvd.a alone links statically, and neither it
+# nor libnvd.so (whose version script keeps the same nvc_*) lends a program
+# its internals or collides with the program's own names.  Tools and tests
+# that also use proto/ or hw/ get their own copy from those archives.
+$(LIBNVD_O): $(call obj,$(CLIENT_SRC)) $(LIBPROTO) $(LIBHW)
+	$(LD) -r -o $@.tmp $^
+	$(OBJCOPY) --wildcard --keep-global-symbol='nvc_*' --localize-hidden $@.tmp $@
+	rm -f $@.tmp
+
+$(LIBNVD_SO): $(LIBNVD_O) client/libnvd.map
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libnvd.so.0 -Wl,--no-undefined -o $@ $(call obj,$(CLIENT_SRC)) \
-		$(LIBPROTO) $(LIBHW) $(LDFLAGS)
+	$(CC) -shared -Wl,-soname,libnvd.so.0 -Wl,--no-undefined \
+		-Wl,--version-script=client/libnvd.map -o $@ $(LIBNVD_O) $(LDFLAGS)
 	ln -sf libnvd.so $(LIB)/libnvd.so.0
 
-$(LIB)/pkgconfig/libnvd.pc: client/libnvd.pc.in
+$(INC)/nvd.h: client/nvd.h
 	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' -e 's|@INCLUDEDIR@|$(abspath client)|' \
-	    -e 's|@LIBDIR@|$(abspath $(LIB))|' $< > $@
+	cp $< $@
+$(INC)/nvd/hw/%.h: hw/%.h
+	@mkdir -p $(@D)
+	cp $< $@
+
+# The same libnvd.pc as installed, with prefix the build directory.
+$(LIBNVD_PC): client/libnvd.pc.in
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' $< > $@
 
 $(BIN)/nvd: $(OBJ)/nvd/main.o $(LIBNVDCORE) $(LIBSIM) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)
@@ -248,15 +273,25 @@ $(BE)/tests/%: $(BE)/bin/% tests/be/qemu-run | be-tools
 check-be: $(BE_WRAP) $(BE_COPIES)
 	tests/run $(BE)
 
+# A test_* that execs a script ($<) with arguments $(1): tests/run runs it
+# like any test binary.
+script_wrap = @mkdir -p $(@D) && printf '\#!/bin/sh\nexec %s %s "$$@"\n' '$(abspath $<)' '$(1)' \
+	> $(@D)/.$(@F).tmp && chmod +x $(@D)/.$(@F).tmp && mv $(@D)/.$(@F).tmp $@
+
 # piglit's fast subset on nvd (tests/piglit/run --check): tests/run runs it
 # like any test binary and counts each piglit test as one cmocka test.
 PIGLIT_WRAP := $(TST)/piglit/test_piglit
 $(PIGLIT_WRAP): tests/piglit/run
-	@mkdir -p $(@D)
-	printf '#!/bin/sh\nexec %s --check --build %s "$$@"\n' '$(abspath tests/piglit/run)' \
-	    '$(abspath $(BUILD))' > $(@D)/.$(@F).tmp && chmod +x $(@D)/.$(@F).tmp && mv $(@D)/.$(@F).tmp $@
+	$(call script_wrap,--check --build $(abspath $(BUILD)))
 
-tests: all $(UNIT) $(INTEG) $(GLPROGS) $(GLTESTS) $(GLXTESTS) $(XTESTS) $(BE_WRAP) $(BE_COPIES) $(PIGLIT_WRAP)
+# `make install` into a scratch DESTDIR and a client built against it both
+# ways, run on a real nvd (tests/install/test_install).
+INSTALL_WRAP := $(TST)/install/test_install
+$(INSTALL_WRAP): tests/install/test_install
+	$(call script_wrap,--build $(abspath $(BUILD)))
+
+tests: all $(UNIT) $(INTEG) $(GLPROGS) $(GLTESTS) $(GLXTESTS) $(XTESTS) $(BE_WRAP) $(BE_COPIES) $(PIGLIT_WRAP) \
+       $(INSTALL_WRAP)
 
 check: tests
 	tests/run $(BUILD)
@@ -281,11 +316,10 @@ install: all
 	install -m 644 $(LIBNVD_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBNVD_SO) $(DESTDIR)$(PREFIX)/lib/libnvd.so.0
 	ln -sf libnvd.so.0 $(DESTDIR)$(PREFIX)/lib/libnvd.so
-	install -m 644 client/nvd.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(INC)/nvd.h $(DESTDIR)$(PREFIX)/include/
 	install -d $(DESTDIR)$(PREFIX)/include/nvd/hw
-	install -m 644 hw/*.h $(DESTDIR)$(PREFIX)/include/nvd/hw/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(PREFIX)/include|' \
-	    -e 's|@LIBDIR@|$(PREFIX)/lib|' client/libnvd.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libnvd.pc
+	install -m 644 $(filter $(INC)/nvd/hw/%,$(LIBNVD_H)) $(DESTDIR)$(PREFIX)/include/nvd/hw/
+	sed -e 's|@PREFIX@|$(PREFIX)|' client/libnvd.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libnvd.pc
 
 clean:
 	rm -rf $(BUILD)

@@ -41,12 +41,16 @@ struct nvc_chan {
 	uint32_t head, seq;
 };
 
+/* The internals are named nvc_* like the API; hidden, neither libnvd.so nor
+ * libnvd.a exports them (the version script and objcopy keep nvc_*). */
+#define NVC_HIDDEN __attribute__((visibility("hidden")))
+
 /* Record why a call failed (for nvc_error) and return err. */
-int nvc_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+NVC_HIDDEN int nvc_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* One request and its reply.  rep receives the reply body; fds the reply's
  * fds (exactly as many as the message table says).  Takes c->lock. */
-int nvc_call(struct nvc *c, uint32_t type, const void *req, void *rep, int *fds);
+NVC_HIDDEN int nvc_call(struct nvc *c, uint32_t type, const void *req, void *rep, int *fds);
 /* The same with one fd in the request (req_fd >= 0), for BO_IMPORT. */
-int nvc_call_fd(struct nvc *c, uint32_t type, const void *req, void *rep, int *fds, int req_fd);
+NVC_HIDDEN int nvc_call_fd(struct nvc *c, uint32_t type, const void *req, void *rep, int *fds, int req_fd);
 
 #endif

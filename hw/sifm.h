@@ -20,9 +20,10 @@
 
 #include <stdint.h>
 
-#include "hw/enums-2d.h"
-#include "hw/formats.h"
-#include "hw/rect.h"
+/* beside this file, as installed in include/nvd/hw/ too */
+#include "enums-2d.h"
+#include "formats.h"
+#include "rect.h"
 
 #define NV_SIFM_POS_FRAC 21
 
