@@ -124,11 +124,17 @@ $(BIN)/nvd: $(OBJ)/nvd/main.o $(LIBNVDCORE) $(LIBSIM) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PC_EVENT) $(PC_PCI) -lm
 
-# The DRM interposer carries libnvd inside it: Mesa's processes load one file.
+# The DRM interposer carries libnvd inside it: Mesa's processes load one
+# file.  It exports only the libc functions glx/libc.c stands in for (its
+# version script is made from libc.o), so none of our names reaches them.
 $(OBJ)/glx/%.o: CPPFLAGS += $(PC_DRM)
-$(LIBNVD_DRM): $(call obj,$(GLX_SRC)) $(call obj,$(CLIENT_SRC)) $(LIBPROTO) $(LIBHW)
+$(OBJ)/glx/libnvd-drm.map: $(OBJ)/glx/libc.o
+	{ echo '{ global:'; nm -g --defined-only $< | awk '{ print $$3 ";" }'; \
+	  echo 'local: *; };'; } > $@
+$(LIBNVD_DRM): $(call obj,$(GLX_SRC)) $(LIBNVD_O) $(LIBHW) $(OBJ)/glx/libnvd-drm.map
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,--no-undefined -Wl,-z,nodelete -o $@ $^ $(LDFLAGS) -ldl
+	$(CC) -shared -Wl,--no-undefined -Wl,-z,nodelete -Wl,--version-script=$(OBJ)/glx/libnvd-drm.map \
+		-o $@ $(filter %.o %.a,$^) $(LDFLAGS) -ldl
 
 $(BIN)/nvd-run: $(OBJ)/glx/nvd-run.o $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)

@@ -112,7 +112,7 @@ int main(int argc, char **argv)
 			d.o.timeslice = (unsigned)v;
 			break;
 		case 'Q':
-			if (parse_u64(optarg, 1u << 20, &v) < 0)
+			if (parse_u64(optarg, 1u << 20, &v) < 0 || !v)
 				goto bad;
 			d.o.quota = v << 20;
 			break;

@@ -843,16 +843,19 @@ int nvd_server_listen(struct nvd *d, char *err, size_t errlen)
 	if ((r = server_clear_path(d->sock_path, &sa, err, errlen)) < 0)
 		return r;
 	struct stat st;
+	/* Unprivileged clients are the point: anyone may connect.  The mode
+	 * comes with bind (no chmod by path afterwards, which would follow a
+	 * symlink put there in between). */
 	d->listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (d->listen_fd < 0 || bind(d->listen_fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(d->listen_fd, 64) < 0 || lstat(d->sock_path, &st) < 0) {
+	mode_t mask = umask(0111);
+	int bound = d->listen_fd >= 0 && !bind(d->listen_fd, (struct sockaddr *)&sa, sizeof(sa));
+	umask(mask);
+	if (!bound || listen(d->listen_fd, 64) < 0 || lstat(d->sock_path, &st) < 0) {
 		snprintf(err, errlen, "cannot listen on %s: %s", d->sock_path, strerror(errno));
 		return -errno;
 	}
 	d->sock_dev = st.st_dev;
 	d->sock_ino = st.st_ino;
-	/* Unprivileged clients are the point: anyone may connect. */
-	chmod(d->sock_path, 0666);
 	struct event *ev = event_new(d->base, d->listen_fd, EV_READ | EV_PERSIST, server_accept, d);
 	if (!ev || event_add(ev, NULL) < 0) {
 		snprintf(err, errlen, "event loop refused the socket");
