@@ -16,6 +16,8 @@
 
 #include <stdint.h>
 
+#define NV40_TEX_UNITS 16
+
 /* TEX_FORMAT (0x1a04 + 0x20 i) */
 #define NV40_TEX_FORMAT_DMA0            0x00000001u  /* DMA_TEXTURE0 */
 #define NV40_TEX_FORMAT_DMA1            0x00000002u  /* DMA_TEXTURE1 */

@@ -27,6 +27,8 @@
 
 #include <stdint.h>
 
+#define NV40_VP_INPUTS 16         /* attribute slots (VTXFMT / VTX_ATTR_*) */
+
 /* X(name, word, shift, bits) */
 #define NV40_VP_FIELDS(X) \
 	X(ADDR_SWZ,        0,  0,  2)  /* component of A used for indexing */ \

@@ -9,8 +9,6 @@
 
 #include "hw/tex-layout.h"
 
-#define NV40_TEX_UNITS 16
-
 /* One unit's state, as the TEX_* methods left it. */
 struct sim_tex_unit {
 	uint32_t offset, format, wrap, enable, swizzle, filter, npot_size, border;

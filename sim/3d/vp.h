@@ -6,9 +6,10 @@
 
 #include <stdint.h>
 
+#include "hw/vp-isa.h"
+
 #define NV40_VP_INSNS     544    /* program RAM slots, 4 words each */
 #define NV40_VP_CONSTS    468    /* vec4 constants */
-#define NV40_VP_INPUTS    16     /* attribute slots (VTXFMT / VTX_ATTR_*) */
 #define NV40_VP_OUTPUTS   16     /* DEST: 0 POS, 1 COL0, 2 COL1, 3 BFC0, 4 BFC1,
                                     5 FOGC, 6 PSZ, 7..14 TC0..7 */
 /* The transform engine's watchdog: after TIMEOUT instructions the program
