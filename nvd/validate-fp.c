@@ -57,7 +57,7 @@
 #include "hw/ramin.h"
 #include "nvd/validate-priv.h"
 
-#define OBJ(name) nvd_v_obj(x, NV_TABLE_CURIE, NV_CURIE_##name)
+#define OBJ(name) nvd_v_rec(x, NV_TABLE_CURIE, NV_CURIE_##name##__SLOT)
 
 #define NVD_VFP_SLOT_ALIGN 64u
 #define NVD_VFP_TAIL (2 * NV40_FP_INSN_BYTES)      /* the two END instructions */
@@ -122,7 +122,7 @@ static int nvd_vfp_unwritten(const struct nvd_vctx *x, const struct nvd_vfpslot 
 static void nvd_vfp_copy(struct nvd_vctx *x, const struct nvd_vfp *fp, uint32_t h_src, uint32_t off,
 			 uint32_t slot, uint32_t len)
 {
-	uint32_t *o = x->fp_ins, *val = x->sh->val;
+	uint32_t *o = x->fp_ins;
 	unsigned n = 0;
 
 	o[n++] = NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_FIFO_OBJECT, 1);
@@ -151,22 +151,20 @@ static void nvd_vfp_copy(struct nvd_vctx *x, const struct nvd_vfp *fp, uint32_t 
 	_Static_assert(NVD_VFP_INSERT_WORDS == 27, "the copies are 27 words");
 	x->fp_nins = n;
 
-	/* what the channel's M2MF state now holds: the second copy */
-	val[NVD_W_M2MF_OFFSET_IN] = 0;
-	val[NVD_W_M2MF_OFFSET_OUT] = slot + len;
-	val[NVD_W_M2MF_PITCH_IN] = val[NVD_W_M2MF_PITCH_OUT] = NVD_VFP_TAIL;
-	val[NVD_W_M2MF_LINE_LENGTH_IN] = NVD_VFP_TAIL;
-	val[NVD_W_M2MF_LINE_COUNT] = 1;
-	val[NVD_W_M2MF_FORMAT] = NV_M2MF_FORMAT(1, 1);
-	uint32_t dmas[2] = { NV_M2MF_DMA_BUFFER_IN, NV_M2MF_DMA_BUFFER_OUT };
-	for (unsigned i = 0; i < 2; i++) {
-		struct nvd_vhobj *h = (struct nvd_vhobj *)nvd_v_obj(x, NV_TABLE_M2MF, dmas[i]);
-		if (h)
-			*h = (struct nvd_vhobj){ .kind = NVD_VH_UNSET };
-	}
+	/* what the channel's M2MF state now holds: the second copy, through
+	 * ctxdmas no client may name (its DMA_BUFFER_IN/OUT read as not set) */
+	nvd_v_set(x, &NVD_V(x, M2MF, OFFSET_IN), 0);
+	nvd_v_set(x, &NVD_V(x, M2MF, OFFSET_OUT), slot + len);
+	nvd_v_set(x, &NVD_V(x, M2MF, PITCH_IN), NVD_VFP_TAIL);
+	nvd_v_set(x, &NVD_V(x, M2MF, PITCH_OUT), NVD_VFP_TAIL);
+	nvd_v_set(x, &NVD_V(x, M2MF, LINE_LENGTH_IN), NVD_VFP_TAIL);
+	nvd_v_set(x, &NVD_V(x, M2MF, LINE_COUNT), 1);
+	nvd_v_set(x, &NVD_V(x, M2MF, FORMAT), NV_M2MF_FORMAT(1, 1));
+	nvd_v_set(x, &NVD_V(x, M2MF, DMA_BUFFER_IN), 0);
+	nvd_v_set(x, &NVD_V(x, M2MF, DMA_BUFFER_OUT), 0);
 }
 
-int nvd_v3d_fp_bind(struct nvd_vctx *x, unsigned elem, uint32_t v)
+int nvd_v3d_fp_bind(struct nvd_vctx *x, uint32_t v)
 {
 	struct nvd_vfp *fp = x->sub->fp;
 	unsigned sel = v & (NV40_FP_PROGRAM_DMA0 | NV40_FP_PROGRAM_DMA1);
@@ -174,7 +172,6 @@ int nvd_v3d_fp_bind(struct nvd_vctx *x, unsigned elem, uint32_t v)
 	uint64_t room;
 	int r;
 
-	(void)elem;
 	if (!fp || fp->size < NVD_VFP_FIRST + NV40_FP_MAX_BYTES + NVD_VFP_TAIL + NVD_VFP_SLOT_ALIGN)
 		return nvd_v_fail(x, EINVAL, "the channel has no fragment program shadow");
 	if (sel != NV40_FP_PROGRAM_DMA0 && sel != NV40_FP_PROGRAM_DMA1)
@@ -196,11 +193,9 @@ int nvd_v3d_fp_bind(struct nvd_vctx *x, unsigned elem, uint32_t v)
 		return nvd_v_fail(x, EFAULT, "fragment program: neither DMA_TEXTURE0 nor DMA_TEXTURE1 "
 				  "is the VRAM ctxdma");
 	/* Mesa may list the program's buffer only for the staging copy that
-	 * writes it (its RD reference went with an earlier flush); the copy
-	 * reads the client's own buffer either way */
+	 * writes it (its RD reference went with an earlier flush): listed for
+	 * writing covers the copy's read */
 	r = nvd_v_room(x, src, off, NVD_ACCESS_READ, "fragment program", &room);
-	if (r)
-		r = nvd_v_room(x, src, off, NVD_ACCESS_WRITE, "fragment program", &room);
 	if (r)
 		return r;
 	if (room < NV40_FP_INSN_BYTES)
@@ -241,7 +236,7 @@ int nvd_v3d_fp_bind(struct nvd_vctx *x, unsigned elem, uint32_t v)
 	*e = (struct nvd_vfpslot){ v, len, bo, x->copies_lost, x->ncopies, slot, bytes };
 bound:
 	x->fp_val = (fp->addr + slot) | bit;
-	x->sh->val[NVD_W_CURIE_FP_ACTIVE_PROGRAM] = x->fp_val;
+	nvd_v_set(x, &NVD_V(x, CURIE, FP_ACTIVE_PROGRAM), x->fp_val);
 	x->fp_split = 1;
 	return 0;
 }

@@ -1,15 +1,14 @@
 /* Copy + validate + relocate (validate.h): the walk over the push ranges,
- * the per-class method tables it runs on, object handles, addresses and
- * relocations.  The extent checks of the memory operations live in
- * validate-2d.c.
+ * the per-class method tables it runs on, object handles, the launches
+ * and relocations.  What each launch touches is hw/access.h's, the card's
+ * own model: here it is only checked against the submission's buffers.
  *
  * Speed: every word of every submission passes here.  Each segment is
  * copied to the output in large chunks (memcpy), then walked in place.  A
  * per-class table (built once) says for each method whether it is unknown,
  * plain (not looked at: a packet of plain methods costs one header decode),
  * checked once per packet (inline image data) or looked at word by word
- * (handles, addresses, privileged methods, the values and triggers of the
- * extent checks). */
+ * (handles, the values hw/access.h reads, launches, privileged methods). */
 #include "nvd/validate.h"
 
 #include <errno.h>
@@ -19,39 +18,48 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw/enums-2d.h"
+#include "hw/enums-3d.h"
 #include "hw/ramin.h"
 #include "nvd/validate-priv.h"
+
+_Static_assert((int)NV_ACC_READ == (int)NVD_ACCESS_READ && (int)NV_ACC_WRITE == (int)NVD_ACCESS_WRITE,
+	       "one meaning of read and write");
 
 /* ---- the method tables ---- */
 
 enum { NVD_VF_UNKNOWN, NVD_VF_PLAIN, NVD_VF_ONCE, NVD_VF_LOOK };
 
+/* Launches whose checks do not read their data word, so that a run of them
+ * in a packet is checked once, again only when a stored value changed:
+ * inline image data and the vertices that only draw. */
+enum { NVD_VO_NONE, NVD_VO_IFC, NVD_VO_VERTEX, NVD_VO_COUNT };
+
 enum {
-	NVD_VA_VALUE,          /* plain: only stored and/or a trigger */
+	NVD_VA_VALUE,          /* stored (an input of hw/access.h) and/or a launch */
 	NVD_VA_OBJECT,         /* FIFO OBJECT: bind the subchannel */
 	NVD_VA_PRIV,
 	NVD_VA_DMA,            /* handle of a ctxdma (DMA_* methods) or NULL */
 	NVD_VA_NOTIFIER,       /* DMA_NOTIFY: a notifier ctxdma or NULL */
 	NVD_VA_GROBJ,          /* handle of a graphics object or NULL */
-	NVD_VA_ADDR,
 	NVD_VA_NOTIFY,         /* NOTIFY: the notification goes to DMA_NOTIFY */
+	NVD_VA_PROGRAM,        /* FP_ACTIVE_PROGRAM: the channel's shadow copy */
 };
 
 #define NVD_NMTHD (NV_MTHD_END / 4)
 #define NVD_CI_NONE   NVD_NCLASSES          /* nothing bound */
 #define NVD_CI_DAEMON (NVD_NCLASSES + 1)    /* the daemon's subchannel: nothing passes */
 #define NVD_NCI       (NVD_NCLASSES + 2)
-#define NVD_NHSLOT ((NV_MTHD_HANDLE_LAST - NV_MTHD_HANDLE_FIRST) / 4 + 1)
 #define NVD_NONE  0xffff
 
 struct nvd_vlook {
 	const struct nv_mthd_desc *d;
+	nv_acc_fn *launch;          /* what the card does at it, NULL: nothing */
 	uint16_t elem;
-	uint8_t act, trig;          /* trig: 1 + index into nvd_vtrigs, 0: none */
-	uint16_t widx, hidx;        /* index into val[] / obj[], NVD_NONE */
-	uint16_t dma, alt;          /* ADDR, NOTIFY: obj[] of the ctxdma (and of the other one) */
-	uint32_t mask, alt_bit;     /* ADDR: offset bits; the data bit choosing alt (0: either) */
-	uint8_t zero_ok;            /* ADDR: 0 passes (the operation check protects) */
+	uint8_t act, table;
+	uint8_t once;               /* checked once a run of its packet: NVD_VO_* */
+	uint16_t slot;              /* where its value is stored (NVD_VT_* based), NVD_NONE */
+	uint16_t hidx;              /* handle: its record */
 };
 
 static struct {
@@ -59,86 +67,45 @@ static struct {
 	uint16_t run[NVD_NCI][NVD_NMTHD];     /* PLAIN/ONCE: methods alike from here on */
 	uint16_t prun[NVD_NCI][NVD_NMTHD];    /* PLAIN: run; else 0 (the fast path's test) */
 	uint16_t look[NVD_NCI][NVD_NMTHD];    /* ONCE/LOOK: index into looks */
-	uint16_t hidx[NV_TABLE_COUNT][NVD_NHSLOT];
+	uint8_t input[NVD_VSLOTS];            /* the slot is read by hw/access.h */
+	uint16_t hidx[NVD_VSLOTS];            /* a handle slot's record, NVD_NONE */
+	uint16_t tbase[NV_TABLE_COUNT];       /* NVD_VT_<P> by table id */
+	char acc_name[NV_ACC_NKINDS][16][24]; /* "texture 3", for refusals */
 	struct nvd_vlook *looks;
 	unsigned nlooks, looks_cap, nobj;
 	int broken;                           /* out of memory building: refuse everything */
 } vt;
 static pthread_once_t vt_once = PTHREAD_ONCE_INIT;
 
-#define NVD_VCOUNT_(T, N) (NV_##T##_##N##__SLOT_LAST - NV_##T##_##N##__SLOT + 1)
-
-static const struct { uint8_t t; uint16_t mthd, stride, n, widx; } nvd_vwatch[] = {
-#define NVD_VW_ROW_(T, N) { NV_TABLE_##T, NV_##T##_##N, NV_##T##_##N##__STRIDE, \
-			    NVD_VCOUNT_(T, N), NVD_W_##T##_##N },
-	NVD_VWATCH(NVD_VW_ROW_)
-};
-
-static const struct { uint8_t t, once; uint16_t mthd, stride, n; nvd_vtrig_fn *fn; } nvd_vtrigs[] = {
-#define NVD_VT_ROW_(T, N, f, o) { NV_TABLE_##T, o, NV_##T##_##N, NV_##T##_##N##__STRIDE, \
-				  NVD_VCOUNT_(T, N), f },
-	NVD_VTRIGGERS(NVD_VT_ROW_)
-};
-#define NVD_NTRIGS (sizeof(nvd_vtrigs) / sizeof(nvd_vtrigs[0]))
-
-/* How the 3D class encodes some addresses (hw/methods-3d.h header comment):
- * the offset bits, and the other ctxdma the data (alt_bit) or a later
- * format method (alt_bit 0: either space may hold it) chooses.  Keyed by
- * row name so that the table may grow without this file. */
-static const struct { const char *name, *alt; uint32_t mask, alt_bit; } nvd_v3d_addr[] = {
-	{ "VTXBUF",            "DMA_VTXBUF1",  0x0fffffff, 1u << 31 },
-	{ "FP_ACTIVE_PROGRAM", "DMA_TEXTURE1", ~3u,        2 },
-	{ "QUERY_GET",         NULL,           0x00ffffff, 0 },
-	{ "UNK1E98",           NULL,           0x00ffffff, 0 },
-	{ "TEX_OFFSET",        "DMA_TEXTURE1", ~0u,        0 },
-	{ "IDXBUF_OFFSET",     "DMA_VTXBUF1",  ~0u,        0 },
-};
-
 static const struct nv_class_desc *nvd_vt_class(unsigned ci)
 {
 	return ci < NVD_NCLASSES ? nv_class_at(ci) : NULL;
 }
 
-/* The obj[] index of handle method `mthd` of table t, NVD_NONE if none. */
-static uint16_t nvd_vt_hidx(unsigned t, uint32_t mthd)
+static void nvd_vt_slots(void)
 {
-	if (t >= NV_TABLE_COUNT || mthd < NV_MTHD_HANDLE_FIRST || mthd > NV_MTHD_HANDLE_LAST)
-		return NVD_NONE;
-	return vt.hidx[t][(mthd - NV_MTHD_HANDLE_FIRST) / 4];
-}
-
-/* obj[] index of the row named `name` of class c, NVD_NONE if none. */
-static uint16_t nvd_vt_hidx_named(const struct nv_class_desc *c, const char *name)
-{
-	for (unsigned r = 0; r < c->nmthds; r++)
-		if (!strcmp(c->mthds[r].name, name))
-			return nvd_vt_hidx(c->table_id, c->mthds[r].offset);
-	return NVD_NONE;
-}
-
-static void nvd_vt_hslots(void)
-{
+#define NVD_VT_TBASE_(P, rows) vt.tbase[NV_TABLE_##P] = NVD_VT_##P;
+	NV_TABLES(NVD_VT_TBASE_)
+#define NVD_VT_INPUT_(T, NAME) \
+	memset(&vt.input[NVD_VT_##T + NV_##T##_##NAME##__SLOT], 1, \
+	       NV_##T##_##NAME##__SLOT_LAST - NV_##T##_##NAME##__SLOT + 1);
+	NV_ACC_INPUTS(NVD_VT_INPUT_)
 	memset(vt.hidx, 0xff, sizeof vt.hidx);
 	for (unsigned t = 0; t < NV_TABLE_COUNT; t++) {
 		const struct nv_class_desc *c = NULL;
 		for (unsigned ci = 0; ci < NVD_NCLASSES && !c; ci++)
 			if (nvd_vt_class(ci) && nvd_vt_class(ci)->table_id == t)
 				c = nvd_vt_class(ci);
-		if (!c)
-			continue;
-		for (unsigned r = 0; r < c->nmthds; r++) {
+		for (unsigned r = 0; c && r < c->nmthds; r++) {
 			const struct nv_mthd_desc *d = &c->mthds[r];
 			if (d->kind != NV_MK_HANDLE)
 				continue;
 			for (unsigned e = 0; e < d->count; e++) {
-				uint32_t m = d->offset + e * d->stride;
-				if (m < NV_MTHD_HANDLE_FIRST || m > NV_MTHD_HANDLE_LAST)
-					continue;
 				if (vt.nobj >= NVD_NHANDLES) {
 					vt.broken = 1;
 					return;
 				}
-				vt.hidx[t][(m - NV_MTHD_HANDLE_FIRST) / 4] = vt.nobj++;
+				vt.hidx[vt.tbase[t] + d->slot + e] = vt.nobj++;
 			}
 		}
 	}
@@ -158,47 +125,8 @@ static struct nvd_vlook *nvd_vt_newlook(void)
 	}
 	struct nvd_vlook *l = &vt.looks[vt.nlooks++];
 	memset(l, 0, sizeof *l);
-	l->widx = l->hidx = l->dma = l->alt = NVD_NONE;
-	l->mask = ~0u;
+	l->slot = l->hidx = NVD_NONE;
 	return l;
-}
-
-/* The watched value and the trigger of method m (byte offset) of table t. */
-static void nvd_vt_watch(unsigned t, uint32_t m, uint16_t *widx, uint8_t *trig, uint8_t *once)
-{
-	*widx = NVD_NONE;
-	*trig = *once = 0;
-	for (unsigned i = 0; i < sizeof(nvd_vwatch) / sizeof(nvd_vwatch[0]); i++)
-		if (nvd_vwatch[i].t == t && m >= nvd_vwatch[i].mthd &&
-		    (m - nvd_vwatch[i].mthd) % nvd_vwatch[i].stride == 0 &&
-		    (m - nvd_vwatch[i].mthd) / nvd_vwatch[i].stride < nvd_vwatch[i].n)
-			*widx = nvd_vwatch[i].widx + (m - nvd_vwatch[i].mthd) / nvd_vwatch[i].stride;
-	for (unsigned i = 0; i < NVD_NTRIGS; i++)
-		if (nvd_vtrigs[i].t == t && m >= nvd_vtrigs[i].mthd &&
-		    (m - nvd_vtrigs[i].mthd) % nvd_vtrigs[i].stride == 0 &&
-		    (m - nvd_vtrigs[i].mthd) / nvd_vtrigs[i].stride < nvd_vtrigs[i].n) {
-			*trig = i + 1;
-			*once = nvd_vtrigs[i].once;
-		}
-}
-
-static void nvd_vt_addr(struct nvd_vlook *l, const struct nv_class_desc *c, const struct nv_mthd_desc *d)
-{
-	const struct nv_mthd_desc *dma = nv_mthd_find(c, d->dma, NULL);
-	l->dma = dma ? nvd_vt_hidx(c->table_id, dma->offset) : NVD_NONE;
-	/* 2D addresses are checked again, whole extents, at the operation;
-	 * Mesa writes M2MF OFFSET_OUT = 0 after every copy. */
-	l->zero_ok = c->table_id != NV_TABLE_CURIE;
-	if (c->table_id != NV_TABLE_CURIE)
-		return;
-	for (unsigned i = 0; i < sizeof(nvd_v3d_addr) / sizeof(nvd_v3d_addr[0]); i++) {
-		if (strcmp(d->name, nvd_v3d_addr[i].name))
-			continue;
-		l->mask = nvd_v3d_addr[i].mask;
-		l->alt_bit = nvd_v3d_addr[i].alt_bit;
-		if (nvd_v3d_addr[i].alt)
-			l->alt = nvd_vt_hidx_named(c, nvd_v3d_addr[i].alt);
-	}
 }
 
 static void nvd_vt_class_build(unsigned ci)
@@ -213,15 +141,15 @@ static void nvd_vt_class_build(unsigned ci)
 		/* below 0x100 every class (and no class) answers with the FIFO's */
 		const struct nv_mthd_desc *d = nv_mthd_find(m < NV_MTHD_FIFO_END ? nv_fifo_desc() : c,
 							    m, &elem);
-		uint16_t widx;
-		uint8_t trig, once;
-
 		flag[i] = NVD_VF_UNKNOWN;
 		if (!d)
 			continue;
-		nvd_vt_watch(t, m, &widx, &trig, &once);
-		if (d->kind == NV_MK_PLAIN && widx == NVD_NONE && !trig &&
-		    (m < NV_MTHD_FIFO_END || strcmp(d->name, "NOTIFY"))) {
+		unsigned slot = m >= NV_MTHD_FIFO_END && c ? vt.tbase[t] + d->slot + elem : NVD_NONE;
+		nv_acc_fn *launch = m >= NV_MTHD_FIFO_END && c ? nv_acc_launch(t, m) : NULL;
+		int input = slot != NVD_NONE && vt.input[slot];
+		int notify = m >= NV_MTHD_FIFO_END && !strcmp(d->name, "NOTIFY");
+		int program = t == NV_TABLE_CURIE && m == NV_CURIE_FP_ACTIVE_PROGRAM;
+		if (d->kind == NV_MK_PLAIN && !input && !launch && !notify) {
 			flag[i] = NVD_VF_PLAIN;
 			continue;
 		}
@@ -230,14 +158,10 @@ static void nvd_vt_class_build(unsigned ci)
 			return;
 		l->d = d;
 		l->elem = elem;
-		l->widx = widx;
-		l->trig = trig;
+		l->table = t;
+		l->launch = launch;
+		l->slot = input ? slot : NVD_NONE;
 		switch (d->kind) {
-		case NV_MK_PLAIN:
-			l->act = trig || widx != NVD_NONE ? NVD_VA_VALUE : NVD_VA_NOTIFY;
-			if (l->act == NVD_VA_NOTIFY && c)
-				l->dma = nvd_vt_hidx_named(c, "DMA_NOTIFY");
-			break;
 		case NV_MK_HANDLE:
 			if (m < NV_MTHD_FIFO_END)
 				l->act = NVD_VA_OBJECT;
@@ -247,17 +171,21 @@ static void nvd_vt_class_build(unsigned ci)
 				l->act = NVD_VA_DMA;
 			else
 				l->act = NVD_VA_GROBJ;
-			l->hidx = nvd_vt_hidx(t, m);
+			if (m >= NV_MTHD_FIFO_END) {
+				l->slot = slot;
+				l->hidx = vt.hidx[slot];
+			}
 			break;
-		case NV_MK_ADDR:
-			l->act = NVD_VA_ADDR;
-			nvd_vt_addr(l, c, d);
-			break;
-		default:
+		case NV_MK_PRIV:
 			l->act = NVD_VA_PRIV;
 			break;
+		default:
+			l->act = program ? NVD_VA_PROGRAM : notify ? NVD_VA_NOTIFY : NVD_VA_VALUE;
+			break;
 		}
-		flag[i] = once ? NVD_VF_ONCE : NVD_VF_LOOK;
+		l->once = t == NV_TABLE_IFC && launch ? NVD_VO_IFC :
+			  launch == nv40_acc_vertex ? NVD_VO_VERTEX : NVD_VO_NONE;
+		flag[i] = l->once ? NVD_VF_ONCE : NVD_VF_LOOK;
 		vt.look[ci][i] = vt.nlooks - 1;
 	}
 	/* runs of alike methods, so a packet steps over them in one go */
@@ -267,7 +195,7 @@ static void nvd_vt_class_build(unsigned ci)
 			continue;
 		if (i + 1 < NVD_NMTHD && flag[i + 1] == flag[i] &&
 		    (flag[i] == NVD_VF_PLAIN ||
-		     vt.looks[vt.look[ci][i]].trig == vt.looks[vt.look[ci][i + 1]].trig))
+		     vt.looks[vt.look[ci][i]].once == vt.looks[vt.look[ci][i + 1]].once))
 			vt.run[ci][i] = vt.run[ci][i + 1] + 1;
 		if (flag[i] == NVD_VF_PLAIN)
 			vt.prun[ci][i] = vt.run[ci][i];
@@ -276,7 +204,13 @@ static void nvd_vt_class_build(unsigned ci)
 
 static void nvd_vt_build(void)
 {
-	nvd_vt_hslots();
+	for (unsigned k = 0; k < NV_ACC_NKINDS; k++)
+		for (unsigned u = 0; u < 16; u++) {
+			int numbered = k == NV_ACC_COLOR || k == NV_ACC_TEXTURE || k == NV_ACC_VERTEX;
+			snprintf(vt.acc_name[k][u], sizeof vt.acc_name[k][u], numbered ? "%s %u" : "%s",
+				 nv_acc_kind_name[k], u);
+		}
+	nvd_vt_slots();
 	for (unsigned ci = 0; ci < NVD_CI_DAEMON && !vt.broken; ci++)
 		nvd_vt_class_build(ci);
 }
@@ -289,6 +223,8 @@ struct nvd_vstate {
 	struct nvd_vshadow sh;
 	struct nvd_vrel *rel;      /* scratch: this submission's relocations, sorted */
 	size_t rel_cap;
+	struct nvd_vundo *undo;    /* scratch: the undo log */
+	size_t undo_cap;
 };
 
 struct nvd_vstate *nvd_vstate_new(void)
@@ -306,7 +242,35 @@ void nvd_vstate_free(struct nvd_vstate *vs)
 	if (!vs)
 		return;
 	free(vs->rel);
+	free(vs->undo);
 	free(vs);
+}
+
+void nvd_v_set(struct nvd_vctx *x, uint32_t *p, uint32_t v)
+{
+	if (*p == v)
+		return;
+	if (x->nundo == x->undo_cap) {
+		size_t cap = x->undo_cap ? 2 * x->undo_cap : 256;
+		struct nvd_vundo *u = realloc(x->undo, cap * sizeof *u);
+		if (!u) {
+			x->undo_broken = 1;      /* the walk refuses at its end */
+			return;
+		}
+		x->undo = u;
+		x->undo_cap = cap;
+	}
+	x->undo[x->nundo++] = (struct nvd_vundo){ p, *p };
+	*p = v;
+	x->gen++;
+}
+
+static void nvd_v_set_rec(struct nvd_vctx *x, struct nvd_vhobj *h, const struct nvd_vhobj *v)
+{
+	uint32_t w[sizeof *h / 4];
+	memcpy(w, v, sizeof w);
+	for (unsigned i = 0; i < sizeof w / 4; i++)
+		nvd_v_set(x, (uint32_t *)h + i, w[i]);
 }
 
 /* ---- errors ---- */
@@ -316,6 +280,8 @@ int nvd_v_fail(struct nvd_vctx *x, int err, const char *fmt, ...)
 	struct nvd_verror *e = x->e;
 	va_list ap;
 
+	if (x->quiet)
+		return -err;
 	e->err = -err;
 	e->push = x->push;
 	e->offset = x->off;
@@ -329,17 +295,30 @@ int nvd_v_fail(struct nvd_vctx *x, int err, const char *fmt, ...)
 	return -err;
 }
 
-/* ---- handles and addresses ---- */
+/* ---- handles and accesses ---- */
 
-const struct nvd_vhobj *nvd_v_obj(const struct nvd_vctx *x, unsigned table, uint32_t mthd)
+const struct nvd_vhobj *nvd_v_rec(const struct nvd_vctx *x, unsigned table, unsigned slot)
 {
-	uint16_t h = nvd_vt_hidx(table, mthd);
-	return h == NVD_NONE ? NULL : &x->sh->obj[h];
+	uint32_t v = x->sh->slot[vt.tbase[table] + slot];
+	return v && v <= NVD_NHANDLES ? &x->sh->obj[v - 1] : NULL;
 }
 
-static const char *nvd_v_access_name(unsigned a)
+/* hw/access.h's view: the class of the object a handle slot names. */
+static unsigned nvd_v_view_cls(const struct nv_acc_state *st, uint32_t v)
 {
-	return a == NVD_ACCESS_READ ? "read" : a == NVD_ACCESS_WRITE ? "write" : "read-write";
+	const struct nvd_vshadow *sh = st->ctx;
+	if (!v || v > NVD_NHANDLES || sh->obj[v - 1].kind != NVD_VH(NVD_VOBJ_GR))
+		return 0;
+	return sh->obj[v - 1].cls;
+}
+
+static void nvd_v_view(struct nvd_vctx *x)
+{
+	memset(&x->view, 0, sizeof x->view);
+	for (unsigned t = 0; t < NV_TABLE_COUNT; t++)
+		x->view.t[t] = &x->sh->slot[vt.tbase[t]];
+	x->view.cls = nvd_v_view_cls;
+	x->view.ctx = x->sh;
 }
 
 /* The memory a ctxdma names: its NVD_DOMAIN_* for the VRAM and GART
@@ -364,6 +343,15 @@ static int nvd_v_dma_domain(struct nvd_vctx *x, const struct nvd_vhobj *dma, con
 static unsigned nvd_v_listed(const struct nvd_vsubmit *sub)
 {
 	return sub->nr_listed ? sub->nr_listed : sub->nr_bos;
+}
+
+/* Does a buffer listed with `listed` cover an access?  What the card
+ * writes must be listed for writing; what it only reads, for either: a
+ * buffer listed for writing is ordered against every other user of it
+ * (nvd/sync.c), readers included, so reading it is covered. */
+static int nvd_v_covers(unsigned listed, unsigned access)
+{
+	return access & NVD_ACCESS_WRITE ? !!(listed & NVD_ACCESS_WRITE) : !!(listed & NVD_ACCESS_RW);
 }
 
 /* Buffer i of the submission was reached with access: an unlisted one is
@@ -406,7 +394,7 @@ int nvd_v_extent(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start
 		if (b->domain != dom || start < b->addr || start - b->addr > b->size ||
 		    len > b->size - (start - b->addr))
 			continue;
-		if ((b->access & access) == access) {
+		if (nvd_v_covers(b->access, access)) {
 			x->hint = i;
 			nvd_v_use(x, i, access);
 			return 0;
@@ -414,9 +402,9 @@ int nvd_v_extent(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start
 		noaccess = 1;
 	}
 	if (noaccess)
-		return nvd_v_fail(x, EFAULT, "%s 0x%llx+0x%llx: buffer not submitted for %s",
+		return nvd_v_fail(x, EFAULT, "%s 0x%llx+0x%llx: buffer not submitted to %s",
 				  what, (unsigned long long)start, (unsigned long long)len,
-				  nvd_v_access_name(access));
+				  access & NVD_ACCESS_WRITE ? "write" : "read");
 	return nvd_v_fail(x, EFAULT, "%s 0x%llx+0x%llx outside the submitted buffers", what,
 			  (unsigned long long)start, (unsigned long long)len);
 }
@@ -439,7 +427,7 @@ int nvd_v_room(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start,
 	for (unsigned i = 0; i < x->sub->nr_bos; i++) {
 		const struct nvd_vbo *b = &x->sub->bos[i];
 		if (b->domain == dom && start >= b->addr && start - b->addr < b->size &&
-		    (b->access & access) == access) {
+		    nvd_v_covers(b->access, access)) {
 			uint64_t r = b->size - (start - b->addr);
 			/* ctxdma offsets are 32-bit */
 			if (r > (1ull << 32) - start)
@@ -450,51 +438,71 @@ int nvd_v_room(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start,
 			return 0;
 		}
 	}
-	return nvd_v_fail(x, EFAULT, "%s 0x%llx outside the submitted buffers (%s)", what,
-			  (unsigned long long)start, nvd_v_access_name(access));
+	return nvd_v_fail(x, EFAULT, "%s 0x%llx outside the submitted buffers (to %s)", what,
+			  (unsigned long long)start, access & NVD_ACCESS_WRITE ? "write" : "read");
 }
 
-/* Can `off` be an address through the ctxdma of obj[h]?  Not set (or NULL):
- * any buffer of the submission, the operation decides. */
-static int nvd_v_in_space(struct nvd_vctx *x, uint16_t h, uint32_t off)
+int nvd_v_acc(struct nvd_vctx *x, const struct nv_acc *a)
 {
-	const struct nvd_vhobj *o = h == NVD_NONE ? NULL : &x->sh->obj[h];
-	unsigned dom = 0;
+	const char *what = vt.acc_name[a->kind][a->unit & 15];
+	uint64_t lo, span;
 
-	switch (o ? o->kind : NVD_VH_UNSET) {
-	case NVD_VH(NVD_VOBJ_DMA_BO):
-		return off < o->size;
-	case NVD_VH(NVD_VOBJ_DMA_VRAM):
-		dom = NVD_DOMAIN_VRAM;
-		break;
-	case NVD_VH(NVD_VOBJ_DMA_GART):
-		dom = NVD_DOMAIN_GART;
-		break;
-	}
-	for (unsigned i = 0; i < x->sub->nr_bos; i++) {
-		const struct nvd_vbo *b = &x->sub->bos[i];
-		if ((!dom || b->domain == dom) && off >= b->addr && off - b->addr < b->size) {
-			nvd_v_use(x, i, NVD_ACCESS_READ);
-			return 1;
-		}
+	if (nv_acc_bounds(a, &lo, &span) < 0)
+		return nvd_v_fail(x, EFAULT, "%s: below offset 0 or past the address space", what);
+	return nvd_v_extent(x, nvd_v_rec(x, a->table, a->dma), lo, span, a->dir, what);
+}
+
+int nvd_v_acc_list(struct nvd_vctx *x, const struct nv_acc_list *l)
+{
+	if (l->trap)
+		return nvd_v_fail(x, EINVAL, "%s (the card would trap)", l->why);
+	for (unsigned i = 0; i < l->n; i++) {
+		int r = nvd_v_acc(x, &l->a[i]);
+		if (r)
+			return r;
 	}
 	return 0;
 }
 
-static int nvd_v_addr(struct nvd_vctx *x, const struct nvd_vlook *l, uint32_t v)
+/* M2MF: a byte-for-byte copy between two buffers of the submission is
+ * remembered, for the reads validate-3d.c and validate-fp.c make of what
+ * the card will have copied by then. */
+static void nvd_v_copy_seen(struct nvd_vctx *x, const struct nv_acc_list *l, unsigned src,
+			    unsigned dst)
 {
-	uint32_t off = v & l->mask;
-	uint16_t dma = l->dma;
+	const struct nv_acc *in = &l->a[0], *out = &l->a[1];
+	const struct nvd_vhobj *din = nvd_v_rec(x, in->table, in->dma);
+	const struct nvd_vhobj *dout = nvd_v_rec(x, out->table, out->dma);
+	uint32_t fmt = NVD_V(x, M2MF, FORMAT);
+	int plain = l->n == 2 && fmt == NV_M2MF_FORMAT(1, 1) && in->pitch >= 0 && out->pitch >= 0 &&
+		    din && dout && din->kind != NVD_VH(NVD_VOBJ_DMA_BO) &&
+		    dout->kind != NVD_VH(NVD_VOBJ_DMA_BO);
+	if (plain && x->ncopies < sizeof(x->copies) / sizeof(x->copies[0]))
+		x->copies[x->ncopies++] = (struct nvd_vcopy){
+			(uint16_t)src, (uint16_t)dst, (uint32_t)in->off, (uint32_t)out->off,
+			(uint32_t)in->pitch, (uint32_t)out->pitch, (uint32_t)in->len, in->rows };
+	else
+		x->copies_lost++;
+}
 
-	if (!v && l->zero_ok)
-		return 0;
-	if (l->alt_bit && (v & l->alt_bit))
-		dma = l->alt;
-	if (nvd_v_in_space(x, dma, off))
-		return 0;
-	if (!l->alt_bit && l->alt != NVD_NONE && nvd_v_in_space(x, l->alt, off))
-		return 0;
-	return nvd_v_fail(x, EFAULT, "offset 0x%x outside the submitted buffers", off);
+/* The card acts at this method: what it touches, checked. */
+static int nvd_v_launch(struct nvd_vctx *x, const struct nvd_vlook *l, uint32_t data)
+{
+	struct nv_acc_list acc;
+	int r;
+
+	if (l->table == NV_TABLE_CURIE)
+		return nvd_v3d_launch(x, l->launch, l->d->offset + l->elem * l->d->stride, l->elem, data);
+	l->launch(&x->view, l->elem, data, &acc);
+	if (l->table != NV_TABLE_M2MF || acc.n != 2)
+		return nvd_v_acc_list(x, &acc);
+	if ((r = nvd_v_acc(x, &acc.a[0])))
+		return r;
+	unsigned src = x->hint;
+	if ((r = nvd_v_acc(x, &acc.a[1])))
+		return r;
+	nvd_v_copy_seen(x, &acc, src, x->hint);
+	return 0;
 }
 
 static const struct nvd_vobj *nvd_v_lookup(struct nvd_vctx *x, uint32_t handle)
@@ -518,8 +526,8 @@ static int nvd_v_bind(struct nvd_vctx *x, unsigned subc, uint32_t handle)
 			continue;
 		if (!c->is_gr)
 			break;
-		x->sh->subc_ci[subc] = ci;
-		x->sh->subc_cls[subc] = o->cls;
+		nvd_v_set(x, &x->sh->subc_ci[subc], ci);
+		nvd_v_set(x, &x->sh->subc_cls[subc], o->cls);
 		return 0;
 	}
 	return nvd_v_fail(x, EINVAL, "class 0x%04x cannot be bound", o->cls);
@@ -537,8 +545,9 @@ static int nvd_v_handle(struct nvd_vctx *x, const struct nvd_vlook *l, uint32_t 
 			return nvd_v_fail(x, EINVAL, "0x%08x is not a ctxdma", handle);
 		break;
 	case NVD_VA_NOTIFIER:
-		/* the card writes notifications whenever the class decides:
-		 * only a notifier (or none) may be named */
+		/* the card writes notifications whenever a class decides
+		 * (hw/access.h nv_acc_notify): only a notifier (or none) may
+		 * ever be named, so every one lands in one */
 		if (o->kind != NVD_VOBJ_NULL &&
 		    (o->kind != NVD_VOBJ_DMA_BO || o->size < NVD_VNOTIFY_SIZE))
 			return nvd_v_fail(x, EFAULT, "0x%08x is not a notifier of %u bytes or more",
@@ -550,18 +559,17 @@ static int nvd_v_handle(struct nvd_vctx *x, const struct nvd_vlook *l, uint32_t 
 		break;
 	}
 	if (l->hidx != NVD_NONE) {
-		struct nvd_vhobj *h = &x->sh->obj[l->hidx];
-		h->kind = NVD_VH(o->kind);
-		h->domain = o->domain;
-		h->cls = o->cls;
-		h->size = o->kind == NVD_VOBJ_DMA_BO ? o->size : 0;
+		struct nvd_vhobj h = { NVD_VH(o->kind), o->domain, o->cls, 0,
+				       o->kind == NVD_VOBJ_DMA_BO ? o->size : 0 };
+		nvd_v_set_rec(x, &x->sh->obj[l->hidx], &h);
+		nvd_v_set(x, &x->sh->slot[l->slot], l->hidx + 1u);
 	}
 	return 0;
 }
 
 static int nvd_v_notify(struct nvd_vctx *x, const struct nvd_vlook *l)
 {
-	const struct nvd_vhobj *o = l->dma == NVD_NONE ? NULL : &x->sh->obj[l->dma];
+	const struct nvd_vhobj *o = nvd_v_rec(x, l->table, NV_M2MF_DMA_NOTIFY__SLOT);
 	unsigned kind = o ? o->kind : NVD_VH_UNSET;
 
 	if (kind == NVD_VH(NVD_VOBJ_NULL) ||
@@ -570,7 +578,8 @@ static int nvd_v_notify(struct nvd_vctx *x, const struct nvd_vlook *l)
 	return nvd_v_fail(x, EFAULT, kind ? "DMA_NOTIFY is not a notifier" : "DMA_NOTIFY is not set");
 }
 
-/* A method the table says to look at; x->mthd/data/cls are set. */
+/* A method the table says to look at; x->mthd/data/cls are set.  A launch
+ * sees the state before the method's own value is stored. */
 static int nvd_v_look(struct nvd_vctx *x, unsigned subc, const struct nvd_vlook *l, uint32_t v)
 {
 	int r = 0;
@@ -579,29 +588,21 @@ static int nvd_v_look(struct nvd_vctx *x, unsigned subc, const struct nvd_vlook 
 	case NVD_VA_PRIV:
 		return nvd_v_fail(x, EPERM, "privileged method");
 	case NVD_VA_OBJECT:
-		x->gen++;
 		return nvd_v_bind(x, subc, v);
 	case NVD_VA_DMA:
 	case NVD_VA_NOTIFIER:
 	case NVD_VA_GROBJ:
-		r = nvd_v_handle(x, l, v);
-		break;
-	case NVD_VA_ADDR:
-		r = nvd_v_addr(x, l, v);
-		break;
+		return nvd_v_handle(x, l, v);
 	case NVD_VA_NOTIFY:
 		r = nvd_v_notify(x, l);
 		break;
+	case NVD_VA_PROGRAM:
+		return nvd_v3d_fp_bind(x, v);
 	}
-	if (r)
-		return r;
-	/* a pure trigger changes no state: the 3D launch checks' caches hold */
-	if (l->act != NVD_VA_VALUE || l->widx != NVD_NONE)
-		x->gen++;
-	if (l->widx != NVD_NONE)
-		x->sh->val[l->widx] = v;
-	if (l->trig)
-		r = nvd_vtrigs[l->trig - 1].fn(x, l->elem, v);
+	if (!r && l->launch)
+		r = nvd_v_launch(x, l, v);
+	if (!r && l->slot != NVD_NONE)
+		nvd_v_set(x, &x->sh->slot[l->slot], v);
 	return r;
 }
 
@@ -688,9 +689,8 @@ struct nvd_vwalk {
 	uint32_t i0, copied, lim;  /* words [i0, copied) are out; lim: the budget's end */
 	const struct nvd_vrel *r;  /* next relocation not yet applied */
 	uint32_t split;            /* nvd_vw_packet: the word nvd_vw_split cuts at */
-	uint32_t once_gen[32];     /* x.gen when each once-per-packet check last passed */
+	uint32_t once_gen[NVD_VO_COUNT];   /* x.gen when each once-a-run check last passed */
 };
-_Static_assert(NVD_NTRIGS <= 32, "once_gen holds every trigger");
 
 static inline uint32_t *nvd_vw_slot(const struct nvd_vwalk *w, uint32_t i)
 {
@@ -773,7 +773,6 @@ static int nvd_vw_packet(struct nvd_vwalk *w, const struct nv_cmd *c, uint32_t i
 	unsigned subc = c->subc, inc = c->type == NV_CMD_INC;
 	uint32_t m = c->mthd / 4, end = i + c->count;
 	unsigned ci = sh->subc_ci[subc];
-	int fired = 0;             /* the once-per-packet check is done */
 
 	if (subc == NVD_SUBC_DAEMON)
 		return nvd_v_fail(&w->x, EPERM, "subchannel %u is the daemon's", subc);
@@ -795,14 +794,13 @@ static int nvd_vw_packet(struct nvd_vwalk *w, const struct nv_cmd *c, uint32_t i
 			if (inc && vt.run[ci][m] < k)
 				k = vt.run[ci][m];
 			/* nothing it reads changed since it last passed: it passes */
-			if (!fired && w->once_gen[l->trig - 1] != w->x.gen) {
+			if (w->once_gen[l->once] != w->x.gen) {
 				w->x.data = 0;
-				r = nvd_vtrigs[l->trig - 1].fn(&w->x, l->elem, 0);
+				r = nvd_v_launch(&w->x, l, 0);
 				if (r)
 					return r;
-				w->once_gen[l->trig - 1] = w->x.gen;
+				w->once_gen[l->once] = w->x.gen;
 			}
-			fired = 1;
 			break;
 		}
 		case NVD_VF_LOOK: {
@@ -1074,21 +1072,47 @@ static int nvd_v_check_lists(struct nvd_vctx *x)
 	return 0;
 }
 
+static long nvd_validate_walk(struct nvd_vstate *vs, struct nvd_vwalk *w, const struct nvd_vsubmit *sub,
+			      uint32_t *out, size_t cap)
+{
+	uint32_t dummy_out;
+	size_t nrel;
+	int r;
+
+	r = nvd_v_check_lists(&w->x);
+	if (r)
+		return r;
+	r = nvd_v_relocs(vs, &w->x, &nrel);
+	if (r)
+		return r;
+	w->out = cap ? out : &dummy_out;   /* nothing is written when cap is 0 */
+	w->cap = cap;
+	if (nrel) {
+		w->rel = vs->rel;
+		w->rel_end = vs->rel + nrel;
+	}
+	nvd_v3d_prologue(&w->x, w->out, cap, &w->n);
+	for (unsigned p = 0; p < sub->nr_push; p++) {
+		r = nvd_vw_run(w, p);
+		if (r)
+			return r;
+	}
+	if (w->x.undo_broken)
+		return nvd_v_fail(&w->x, ENOMEM, "no memory to track the state this submission sets");
+	return (long)w->n;
+}
+
+/* Walk on the channel's shadow itself; a refusal undoes what it changed. */
 static long nvd_validate_run(struct nvd_vstate *vs, const struct nvd_vsubmit *sub,
 			     uint32_t *out, size_t cap, struct nvd_verror *e)
 {
 	struct nvd_verror dummy;
-	uint32_t dummy_out;
-	struct nvd_vshadow sh;     /* work on a copy: a refusal leaves vs as it was */
 	struct nvd_vwalk w;
-	size_t nrel;
-	int r;
 
 	if (!e)
 		e = &dummy;
 	memset(e, 0, sizeof *e);
 	memset(&w, 0, sizeof w);
-	w.x.sh = &sh;
 	w.x.sub = sub;
 	w.x.e = e;
 	w.x.gen = 1;               /* once_gen 0: no check has passed yet */
@@ -1097,27 +1121,17 @@ static long nvd_validate_run(struct nvd_vstate *vs, const struct nvd_vsubmit *su
 		return nvd_v_fail(&w.x, ENOMEM, "validator tables could not be built");
 	if (!vs || !sub || (cap && !out))
 		return nvd_v_fail(&w.x, EINVAL, "malformed submission");
-	sh = vs->sh;
-	r = nvd_v_check_lists(&w.x);
-	if (r)
-		return r;
-	r = nvd_v_relocs(vs, &w.x, &nrel);
-	if (r)
-		return r;
-	w.out = cap ? out : &dummy_out;   /* nothing is written when cap is 0 */
-	w.cap = cap;
-	if (nrel) {
-		w.rel = vs->rel;
-		w.rel_end = vs->rel + nrel;
-	}
-	nvd_v3d_prologue(&w.x, w.out, cap, &w.n);
-	for (unsigned p = 0; p < sub->nr_push; p++) {
-		r = nvd_vw_run(&w, p);
-		if (r)
-			return r;
-	}
-	vs->sh = sh;
-	return (long)w.n;
+	w.x.sh = &vs->sh;
+	w.x.undo = vs->undo;
+	w.x.undo_cap = vs->undo_cap;
+	nvd_v_view(&w.x);
+	long n = nvd_validate_walk(vs, &w, sub, out, cap);
+	if (n < 0)
+		while (w.x.nundo--)
+			*w.x.undo[w.x.nundo].p = w.x.undo[w.x.nundo].old;
+	vs->undo = w.x.undo;
+	vs->undo_cap = w.x.undo_cap;
+	return n;
 }
 
 long nvd_validate(struct nvd_vstate *vs, const struct nvd_vsubmit *sub, uint32_t *out,

@@ -22,23 +22,24 @@
  *    object, the others a GR object or the null object; DMA_NOTIFY only a
  *    DMA_BO of 16 bytes or more or the null object, as the card writes
  *    notifications to it (-EFAULT);
- *  - ADDR data must, when written, lie inside a buffer of this submission in
- *    the space of the ctxdma its slot holds (any buffer while none is set;
- *    for a DMA_BO ctxdma it is an offset below its size); 0 passes for the
- *    2D classes, whose operations are checked whole (Mesa writes M2MF
- *    OFFSET_OUT = 0 after every copy).  At every operation that touches
- *    memory (M2MF BUF_NOTIFY, GDI rectangles, BLIT, IFC COLOR packets, SIFM)
- *    the whole extent it reads or writes, computed in 64 bits, must lie
- *    inside one buffer of the submission in the ctxdma's domain with that
- *    access, or inside the DMA_BO ctxdma (-EFAULT).  3D (Curie) addresses
- *    are checked at their start only: their extents come with the 3D engine;
+ *  - at every method where the card touches memory (hw/access.h
+ *    NV_ACC_LAUNCHES: M2MF BUF_NOTIFY, GDI rectangles, BLIT, IFC COLOR
+ *    packets, SIFM, the 3D clears, reports, and every vertex method while
+ *    a primitive is open), what the card model says it reads and writes,
+ *    computed from the shadowed state in 64 bits with the state as it is
+ *    then, must lie inside one buffer of the submission in the ctxdma's
+ *    domain, listed for writing where the card writes (for reading or
+ *    writing where it only reads), or inside a DMA_BO ctxdma (-EFAULT); an
+ *    operation the card would trap on instead is refused (-EINVAL).
+ *    Addresses are not checked when they are written: only when used;
  *  - FP_ACTIVE_PROGRAM is rewritten to the channel's program shadow (struct
  *    nvd_vfp), the daemon's copies inserted before it;
  *  - relocations patch the word before it is validated (-EINVAL for a bad
  *    index, an unaligned word or one outside its buffer, two on one word).
- * Validator state (per channel: bound classes, the handle and method values
- * the extent checks need, one copy per class table as the card's grctx)
- * persists across submissions; a refused submission leaves it untouched. */
+ * Validator state (per channel: bound classes, and the method values and
+ * handles hw/access.h reads, one slot array per class table as the card's
+ * grctx) persists across submissions; a refused submission leaves it
+ * untouched. */
 #ifndef NVD_VALIDATE_H
 #define NVD_VALIDATE_H
 

@@ -694,13 +694,14 @@ static void attack_inline_index_past(struct nvt_daemon *d, struct nvt_honest *h,
 	M3(p, NV_CURIE_VB_ELEMENT_U32, VTX_LAST - 199);
 	M3(p, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
 	NVT_ERR(submit_wait(p), -EFAULT);
-	/* a bias that wraps a small index around to a huge one */
+	/* a bias that would wrap a small index around to a huge one: the
+	 * card traps (the sum is signed), so it is refused as invalid */
 	ref_draw(&a);
 	M3(p, NV_CURIE_VB_ELEMENT_BASE, 0xffffffffu);
 	M3(p, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_POINTS);
 	M3(p, NV_CURIE_VB_ELEMENT_U32, 0);
 	M3(p, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
-	NVT_ERR(submit_wait(p), -EFAULT);
+	NVT_ERR(submit_wait(p), -EINVAL);
 	a3d_close(&a);
 }
 
@@ -734,8 +735,18 @@ static void attack_reports_at_the_end(struct nvt_daemon *d, struct nvt_honest *h
 	NVT_ERR(submit_wait(p), -EFAULT);
 	M3(p, NV_CURIE_QUERY_GET, NV40_QUERY_REPORT_SAMPLES << 24 | (QUERY_DMA_SIZE - 15));
 	NVT_ERR(submit_wait(p), -EFAULT);
+	/* the render condition is read at every draw: set past the end, it
+	 * is refused at the draw */
+	ref_draw(&a);
+	draw_state(p, &a, 64);
+	M3(p, NV_CURIE_UNK1E98, 0x02000000u | (QUERY_DMA_SIZE - 16));
+	draw_arrays(p, NV40_PRIM_TRIANGLES, 0, 3);
 	M3(p, NV_CURIE_UNK1E98, 0x02000000u | (QUERY_DMA_SIZE - 8));
+	NVT_OK(submit_wait(p));
+	ref_draw(&a);
+	draw_arrays(p, NV40_PRIM_TRIANGLES, 0, 3);
 	NVT_ERR(submit_wait(p), -EFAULT);
+	M3(p, NV_CURIE_UNK1E98, 0);
 	/* the same through the GART ctxdma into a listed buffer: vb's last 4
 	 * bytes, then 16 for the report */
 	nvt_ref(p, a.vb, NVC_WRITE);
@@ -1100,6 +1111,169 @@ static void test_freed_program_buffer_leaves_the_shadow_copy_drawing(void **stat
 	nvt_attack(nvt_d(state), attack_freed_fp_bo, NULL);
 }
 
+/* ---- what the card does inside a primitive, across submissions and
+ * through the model's other rules (the first round of the #17 audit) ---- */
+
+/* One immediate-mode vertex: writing attribute 0 emits it. */
+static void vertex_now(struct nvt_push *p)
+{
+	M3(p, NV_CURIE_VTX_ATTR_4F, 0, 0, 0, 0x3f800000);
+}
+
+/* The colour buffer grown between VERTEX_BEGIN_END and the immediate
+ * vertices: those vertices draw, so they are checked, and refused. */
+static void attack_rt_grown_inside_a_primitive(struct nvt_daemon *d, struct nvt_honest *h,
+					       void *arg)
+{
+	struct a3d a;
+	(void)h;
+	(void)arg;
+	a3d_open(d, &a);
+	struct nvt_push *p = &a.t.p;
+	ref_draw(&a);
+	draw_state(p, &a, 64);
+	M3(p, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	vertex_now(p);
+	vertex_now(p);
+	vertex_now(p);
+	M3(p, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+	NVT_OK(submit_wait(p));
+	ref_draw(&a);
+	M3(p, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	M3(p, NV_CURIE_RT_VERT, 4096u << 16);      /* 4096 rows of 256 bytes: 1 MiB */
+	vertex_now(p);
+	NVT_ERR(submit_wait(p), -EFAULT);
+	a3d_close(&a);
+}
+
+static void test_render_target_grown_between_begin_and_immediate_vertices(void **state)
+{
+	nvt_attack(nvt_d(state), attack_rt_grown_inside_a_primitive, NULL);
+}
+
+/* A texture grown inside a primitive the same way: 64x64 to 4096x4096. */
+static void attack_texture_grown_inside_a_primitive(struct nvt_daemon *d, struct nvt_honest *h,
+						    void *arg)
+{
+	struct a3d a;
+	(void)h;
+	(void)arg;
+	a3d_open(d, &a);
+	struct nvt_push *p = &a.t.p;
+	ref_draw(&a);
+	nvt_ref(p, a.ro, NVC_READ);
+	draw_state(p, &a, 64);
+	tex_bind(p, 0, addr(a.ro), tex_fmt, 1);
+	M3(p, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	vertex_now(p);
+	NVT_OK(submit_wait(p));                      /* the primitive stays open */
+	ref_draw(&a);
+	nvt_ref(p, a.ro, NVC_READ);
+	M3(p, NV_CURIE_TEX_NPOT_SIZE, 4096u << 16 | 4096);
+	vertex_now(p);
+	NVT_ERR(submit_wait(p), -EFAULT);
+	a3d_close(&a);
+}
+
+static void test_texture_grown_inside_an_open_primitive(void **state)
+{
+	nvt_attack(nvt_d(state), attack_texture_grown_inside_a_primitive, NULL);
+}
+
+/* A primitive left open by one submission, its colour buffer freed and
+ * gone (the client's next submission takes what it closed with it, after
+ * which the memory may be anybody's): the next vertices are checked
+ * against their own submission's buffers, and the freed one is not among
+ * them. */
+static void attack_primitive_left_open(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
+{
+	struct a3d a;
+	(void)h;
+	(void)arg;
+	a3d_open(d, &a);
+	struct nvt_push *p = &a.t.p;
+	ref_draw(&a);
+	draw_state(p, &a, 64);
+	M3(p, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	vertex_now(p);
+	NVT_OK(submit_wait(p));
+	NVT_OK(nvc_bo_free(a.fb));
+	a.fb = NULL;
+	M3(p, NV_CURIE_NOP, 0);
+	NVT_OK(submit_wait(p));                      /* the closed buffer goes with it */
+	nvt_ref(p, a.zb, NVC_READ | NVC_WRITE);
+	nvt_ref(p, a.vb, NVC_READ);
+	vertex_now(p);
+	vertex_now(p);
+	NVT_ERR(submit_wait(p), -EFAULT);
+	a3d_close(&a);
+}
+
+static void test_primitive_left_open_over_a_freed_colour_buffer(void **state)
+{
+	nvt_attack(nvt_d(state), attack_primitive_left_open, NULL);
+}
+
+/* TEX_FORMAT with both DMA bits: the card reads through DMA_TEXTURE0.
+ * With DMA_TEXTURE0 the GART ctxdma and DMA_TEXTURE1 VRAM, a 64x64
+ * texture at the VRAM offset of the attacker's ro buffer would be read from
+ * GART, where no listed buffer holds 16 KiB: refused.  Through DMA1 alone
+ * it is ro's, and fine. */
+static void attack_texture_both_dma_bits(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
+{
+	struct a3d a;
+	(void)h;
+	(void)arg;
+	a3d_open(d, &a);
+	struct nvt_push *p = &a.t.p;
+	const uint32_t dma1 = (tex_fmt & ~NV40_TEX_FORMAT_DMA0) | NV40_TEX_FORMAT_DMA1;
+	for (unsigned round = 0; round < 2; round++) {
+		ref_draw(&a);
+		nvt_ref(p, a.ro, NVC_READ);
+		M3(p, NV_CURIE_DMA_TEXTURE0, a.gart, a.vram);
+		rt_linear(p, addr(a.fb), 256, addr(a.zb), 256, 0, 0, 64, 64);
+		M3(p, NV_CURIE_FP_ACTIVE_PROGRAM, addr(a.fp) | NV40_FP_PROGRAM_DMA1);
+		vtx_arrays(p, &a);
+		tex_bind(p, 0, addr(a.ro), round ? dma1 | NV40_TEX_FORMAT_DMA0 : dma1, 1);
+		draw_arrays(p, NV40_PRIM_TRIANGLES, 0, 3);
+		NVT_ERR(submit_wait(p), round ? -EFAULT : 0);
+	}
+	a3d_close(&a);
+}
+
+static void test_texture_with_both_dma_bits_reads_through_dma_texture0(void **state)
+{
+	nvt_attack(nvt_d(state), attack_texture_both_dma_bits, NULL);
+}
+
+/* The depth bounds test reads zeta: with it alone on (no depth test,
+ * write or stencil), zeta past its buffer is refused. */
+static void attack_depth_bounds_zeta(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
+{
+	struct a3d a;
+	(void)h;
+	(void)arg;
+	a3d_open(d, &a);
+	struct nvt_push *p = &a.t.p;
+	ref_draw(&a);
+	/* 64 x 256 rows of zeta: four times zb */
+	rt_linear(p, addr(a.fb), 256, addr(a.zb), 256, 0, 0, 64, 256);
+	fp_bind(p, addr(a.fp));
+	vtx_arrays(p, &a);
+	draw_arrays(p, NV40_PRIM_TRIANGLES, 0, 3);
+	NVT_OK(submit_wait(p));                      /* zeta unused: fine */
+	ref_draw(&a);
+	M3(p, NV_CURIE_DEPTH_BOUNDS_TEST_ENABLE, 1, 0, 0x3f800000);
+	draw_arrays(p, NV40_PRIM_TRIANGLES, 0, 3);
+	NVT_ERR(submit_wait(p), -EFAULT);
+	a3d_close(&a);
+}
+
+static void test_depth_bounds_test_reads_zeta_past_its_buffer(void **state)
+{
+	nvt_attack(nvt_d(state), attack_depth_bounds_zeta, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1118,6 +1292,11 @@ int main(void)
 		NVT_TEST(test_program_without_end_never_runs_into_another_clients_buffer),
 		NVT_TEST(test_program_rewritten_through_the_mapping_after_submit),
 		NVT_TEST(test_freed_program_buffer_leaves_the_shadow_copy_drawing),
+		NVT_TEST(test_render_target_grown_between_begin_and_immediate_vertices),
+		NVT_TEST(test_texture_grown_inside_an_open_primitive),
+		NVT_TEST(test_primitive_left_open_over_a_freed_colour_buffer),
+		NVT_TEST(test_texture_with_both_dma_bits_reads_through_dma_texture0),
+		NVT_TEST(test_depth_bounds_test_reads_zeta_past_its_buffer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

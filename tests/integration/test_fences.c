@@ -59,11 +59,19 @@ static void emit_unknown_method(struct nvt_push *p, struct nvt_buf *b)
 	nvt_mthd(p, NVT_SUBC_M2MF, NV_M2MF_BUF_NOTIFY + 0x40, 0);   /* no such M2MF method */
 }
 
+/* A one-byte copy from the buffer's first byte to the byte after its end. */
 static void emit_past_end(struct nvt_push *p, struct nvt_buf *b)
 {
-	nvt_ref(p, b->bo, NVC_WRITE);
+	nvt_ref(p, b->bo, NVC_READ | NVC_WRITE);
+	nvt_mthd(p, NVT_SUBC_M2MF, NV_M2MF_DMA_BUFFER_IN, nvt_dma(p, b));
 	nvt_mthd(p, NVT_SUBC_M2MF, NV_M2MF_DMA_BUFFER_OUT, nvt_dma(p, b));
-	nvt_mthd(p, NVT_SUBC_M2MF, NV_M2MF_OFFSET_OUT, (uint32_t)(b->addr + b->size));
+	nvt_begin(p, NVT_SUBC_M2MF, NV_M2MF_OFFSET_IN, 8);
+	nvt_out(p, (uint32_t)b->addr);
+	nvt_out(p, (uint32_t)(b->addr + b->size));
+	for (unsigned i = 0; i < 4; i++)
+		nvt_out(p, 1);                  /* pitches, line length, line count */
+	nvt_out(p, NV_M2MF_FORMAT(1, 1));
+	nvt_out(p, 0);                          /* BUF_NOTIFY: the copy */
 }
 
 static void emit_ref_cnt(struct nvt_push *p, struct nvt_buf *b)

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "hw/enums-2d.h"
+#include "hw/enums-3d.h"
 #include "hw/formats.h"
 #include "hw/methods.h"
 #include "hw/pushbuf.h"
@@ -452,20 +453,29 @@ static void notify_needs_a_notifier_of_16_bytes(void **state)
 	assert_copied(submit());
 }
 
-/* ---- addresses at set time ---- */
+/* ---- addresses are checked where the card uses them ---- */
+
+/* A 1-byte copy from VRAM_ADDR to out. */
+static void copy_byte_to(uint32_t out)
+{
+	INC(S_M2MF, NV_M2MF_OFFSET_IN, VRAM_ADDR, out, 1, 1, 1, 1, NV_M2MF_FORMAT(1, 1));
+	INC(S_M2MF, NV_M2MF_BUF_NOTIFY, 0);
+}
 
 static void address_at_the_last_byte_passes_one_past_fails(void **state)
 {
 	(void)state;
 	m2mf_setup(H_VRAM, H_VRAM);
-	INC(S_M2MF, NV_M2MF_OFFSET_OUT, VRAM_ADDR + VRAM_SIZE - 1);
+	copy_byte_to(VRAM_ADDR + VRAM_SIZE - 1);
 	assert_copied(submit());
 	next();
-	INC(S_M2MF, NV_M2MF_OFFSET_IN, VRAM_ADDR);
-	uint32_t at = HERE() + 1;
+	/* set, never used: nothing to check */
 	INC(S_M2MF, NV_M2MF_OFFSET_OUT, VRAM_ADDR + VRAM_SIZE);
-	assert_refused(submit(), -EFAULT, NV_M2MF_OFFSET_OUT);
-	assert_int_equal(err.data, VRAM_ADDR + VRAM_SIZE);
+	assert_copied(submit());
+	next();
+	copy_byte_to(VRAM_ADDR + VRAM_SIZE);
+	uint32_t at = HERE() - 1;
+	assert_refused(submit(), -EFAULT, NV_M2MF_BUF_NOTIFY);
 	assert_int_equal(err.offset, at * 4);
 	assert_int_equal(err.push, 0);
 }
@@ -476,14 +486,14 @@ static void address_in_a_buffer_not_on_the_list_fails(void **state)
 	m2mf_setup(H_VRAM, H_VRAM);
 	assert_copied(submit());
 	next();
-	INC(S_M2MF, NV_M2MF_OFFSET_OUT, 0x00600000);            /* nobody's buffer */
-	assert_refused(submit(), -EFAULT, NV_M2MF_OFFSET_OUT);
+	copy_byte_to(0x00600000);                             /* nobody's buffer */
+	assert_refused(submit(), -EFAULT, NV_M2MF_BUF_NOTIFY);
 	next();
-	INC(S_M2MF, NV_M2MF_OFFSET_OUT, GART_ADDR);             /* listed, but GART */
-	assert_refused(submit(), -EFAULT, NV_M2MF_OFFSET_OUT);
+	copy_byte_to(GART_ADDR);                              /* listed, but GART */
+	assert_refused(submit(), -EFAULT, NV_M2MF_BUF_NOTIFY);
 	next();
-	INC(S_M2MF, NV_M2MF_OFFSET_OUT, VRAM_ADDR + 16);
-	assert_refused(submit_cap(BO_VRAM, OUT_CAP), -EFAULT, NV_M2MF_OFFSET_OUT);  /* not listed */
+	copy_byte_to(VRAM_ADDR + 16);
+	assert_refused(submit_cap(BO_VRAM, OUT_CAP), -EFAULT, NV_M2MF_BUF_NOTIFY);  /* not listed */
 }
 
 static void m2mf_zero_offset_passes_at_set_time(void **state)
@@ -652,16 +662,22 @@ static void gdi_with_unknown_format_or_foreign_surface_fails(void **state)
 	assert_refused(submit(), -EINVAL, NV_GDI_UNCLIPPED_RECTANGLE_SIZE);
 }
 
-static void coordinates_with_the_sign_bit_fail(void **state)
+/* Points are signed: the card clips what lies above row 0 (hw/access.h),
+ * so y = 0xffff (row -1, not 65535) writes only the rows from 0. */
+static void coordinates_with_the_sign_bit_are_clipped(void **state)
 {
 	(void)state;
-	surf2d_setup(NV_SURF_FORMAT_Y8, 0x100, VRAM_ADDR + 0x80000, VRAM_ADDR + 0x80000);
+	surf2d_setup(NV_SURF_FORMAT_Y8, 0x100, VRAM_ADDR, VRAM_ADDR + VRAM_SIZE - 0x100);
 	bind(S_GDI, H_GDI);
 	INC(S_GDI, NV_GDI_SURFACE, H_SURF2D);
 	INC(S_GDI, NV_GDI_OPERATION, NV_2D_OPERATION_SRCCOPY, NV_GDI_COLOR_FORMAT_A8R8G8B8);
-	/* y = 0xffff: row 65535 unsigned but row -1 signed */
-	INC(S_GDI, NV_GDI_UNCLIPPED_RECTANGLE_POINT, 0xffff, 0x00010001);
-	assert_refused(submit(), -EINVAL, NV_GDI_UNCLIPPED_RECTANGLE_SIZE);
+	/* rows -1 and 0 of the buffer's last 0x100 bytes: row 0 only */
+	INC(S_GDI, NV_GDI_UNCLIPPED_RECTANGLE_POINT, 0xffff, 0x00010002);
+	assert_copied(submit());
+	next();
+	/* rows -1, 0 and 1: row 1 is past the buffer */
+	INC(S_GDI, NV_GDI_UNCLIPPED_RECTANGLE_POINT, 0xffff, 0x00010003);
+	assert_refused(submit(), -EFAULT, NV_GDI_UNCLIPPED_RECTANGLE_SIZE);
 }
 
 static void sifm_setup(uint32_t surface);
@@ -696,7 +712,7 @@ static void operations_with_values_the_engines_refuse_fail(void **state)
 	INC(S_MISC, NV_SWZSURF_FORMAT, NV_SURF_FORMAT_A8R8G8B8 | 12 << 16 | 0 << 24, VRAM_ADDR);
 	sifm_setup(H_SWZ);
 	INC(S_MISC, NV_SIFM_OUT_POINT, 0, 1 << 16 | 16);
-	INC(S_MISC, NV_SIFM_SIZE, 1 << 16 | 16, 0x100, GART_ADDR, 0);
+	INC(S_MISC, NV_SIFM_SIZE, 1 << 16 | 16, 0x100 | 0x00010000, GART_ADDR, 0);
 	assert_refused(submit(), -EINVAL, NV_SIFM_POINT);
 }
 
@@ -710,6 +726,7 @@ static void blit_source_outside_its_buffer_fails(void **state)
 	    VRAM_ADDR);
 	bind(S_BLIT, H_BLIT);
 	INC(S_BLIT, NV_BLIT_SURFACES, H_SURF2D);
+	INC(S_BLIT, NV_BLIT_OPERATION, NV_2D_OPERATION_SRCCOPY);
 	/* 16 x 16 from (0, 0): 15 * 0x100 + 64 = 0xf40 <= 0x1000 */
 	INC(S_BLIT, NV_BLIT_POINT_IN, 0, 0, 16 << 16 | 16);
 	assert_copied(submit());
@@ -823,7 +840,7 @@ static void sifm_to_swizzled_destination_outside_fails(void **state)
 	INC(S_MISC, NV_SWZSURF_FORMAT, NV_SURF_FORMAT_A8R8G8B8 | 6 << 16 | 6 << 24,
 	    VRAM_ADDR + VRAM_SIZE - 0x4000);
 	sifm_setup(H_SWZ);
-	INC(S_MISC, NV_SIFM_SIZE, 64 << 16 | 64, 0x100, GART_ADDR, 0);
+	INC(S_MISC, NV_SIFM_SIZE, 64 << 16 | 64, 0x100 | 0x00010000, GART_ADDR, 0);
 	assert_copied(submit());
 	next();
 	/* a 128 x 128 surface (0x10000 bytes) from the same offset passes the buffer */
@@ -959,14 +976,14 @@ static void relocated_address_is_checked_after_patching(void **state)
 {
 	(void)state;
 	m2mf_setup(H_VRAM, H_VRAM);
-	INC(S_M2MF, NV_M2MF_OFFSET_OUT, 0x00600000);   /* bad as written, good once patched */
-	add_reloc(HERE() - 1, BO_VRAM, NVD_RELOC_LOW, 0, 0, 0);
+	copy_byte_to(0x00600000);                      /* bad as written, good once patched */
+	add_reloc(HERE() - 8, BO_VRAM, NVD_RELOC_LOW, 0, 0, 0);
 	assert_int_equal(submit(), pn);
 	next();
-	INC(S_M2MF, NV_M2MF_OFFSET_OUT, VRAM_ADDR);    /* good as written, bad once patched */
-	add_reloc(HERE() - 1, BO_VRAM, NVD_RELOC_LOW, VRAM_SIZE, 0, 0);
-	assert_refused(submit(), -EFAULT, NV_M2MF_OFFSET_OUT);
-	assert_int_equal(err.data, VRAM_ADDR + VRAM_SIZE);
+	copy_byte_to(VRAM_ADDR);                       /* good as written, bad once patched */
+	add_reloc(HERE() - 8, BO_VRAM, NVD_RELOC_LOW, VRAM_SIZE, 0, 0);
+	assert_refused(submit(), -EFAULT, NV_M2MF_BUF_NOTIFY);
+	assert_int_equal(nv_rd32le(&out[HERE() - 8]), VRAM_ADDR + VRAM_SIZE);
 }
 
 static void reloc_patches_a_command_word(void **state)
@@ -1074,17 +1091,21 @@ static void documented_3d_methods_pass_and_addresses_are_checked(void **state)
 	INC(S_3D, NV_CURIE_CLEAR_BUFFERS, 0xf3);
 	assert_copied(submit());
 	next();
-	INC(S_3D, NV_CURIE_VTXBUF, GART_ADDR);            /* DMA0 = VRAM: not a VRAM address */
-	assert_refused(submit(), -EFAULT, NV_CURIE_VTXBUF);
-	next();
+	/* addresses are checked where the card uses them, not where set */
+	INC(S_3D, NV_CURIE_RT_ENABLE, NV40_RT_ENABLE_COLOR(0));
 	INC(S_3D, NV_CURIE_COLOR0_OFFSET, 0x00600000);
-	assert_refused(submit(), -EFAULT, NV_CURIE_COLOR0_OFFSET);
+	INC(S_3D, NV_CURIE_VTXBUF, GART_ADDR);            /* DMA0 = VRAM: not a VRAM address */
+	assert_copied(submit());
+	next();
+	INC(S_3D, NV_CURIE_CLEAR_BUFFERS, 0xf0);          /* colour buffer 0 at 0x600000 */
+	assert_refused(submit(), -EFAULT, NV_CURIE_CLEAR_BUFFERS);
+	next();
+	INC(S_3D, NV_CURIE_COLOR0_OFFSET, 0);                /* no 0 exception for 3D */
+	INC(S_3D, NV_CURIE_CLEAR_BUFFERS, 0xf0);
+	assert_refused(submit(), -EFAULT, NV_CURIE_CLEAR_BUFFERS);
 	next();
 	INC(S_3D, NV_CURIE_QUERY_GET, 0x01000000 | 0xf80);   /* DMA_QUERY is 0xf80 bytes */
 	assert_refused(submit(), -EFAULT, NV_CURIE_QUERY_GET);
-	next();
-	INC(S_3D, NV_CURIE_COLOR0_OFFSET, 0);                /* no 0 exception for 3D */
-	assert_refused(submit(), -EFAULT, NV_CURIE_COLOR0_OFFSET);
 }
 
 static void nv44_lacks_the_index_buffer_methods(void **state)
@@ -1322,7 +1343,7 @@ int main(void)
 		T(write_to_a_read_only_buffer_fails),
 		T(gdi_rect_inside_passes_past_the_surface_buffer_fails),
 		T(gdi_with_unknown_format_or_foreign_surface_fails),
-		T(coordinates_with_the_sign_bit_fail),
+		T(coordinates_with_the_sign_bit_are_clipped),
 		T(operations_with_values_the_engines_refuse_fail),
 		T(blit_source_outside_its_buffer_fails),
 		T(ifc_color_packet_is_checked_against_its_rectangle),

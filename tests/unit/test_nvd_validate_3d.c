@@ -232,8 +232,10 @@ static void test_clear_into_read_only_buffer_refused(void **state)
 	assert_refused(submit(), -EFAULT, NV_CURIE_CLEAR_BUFFERS);
 }
 
-/* A draw with a bad colour buffer is refused at VERTEX_BEGIN_END. */
-static void test_draw_checks_render_targets_at_begin(void **state)
+/* A draw with a bad colour buffer is refused at its first vertex, even
+ * when its primitive was opened by an earlier submission; ending an open
+ * primitive draws (what is left of it) too. */
+static void test_draw_checks_render_targets_at_every_vertex(void **state)
 {
 	(void)state;
 	init3d();
@@ -241,6 +243,12 @@ static void test_draw_checks_render_targets_at_begin(void **state)
 	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);    /* stop draws nothing */
 	assert_ok(submit());
 	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	assert_ok(submit());                               /* opened, nothing drawn yet */
+	NI(NV_CURIE_VERTEX_DATA, 0);
+	assert_refused(submit(), -EFAULT, NV_CURIE_VERTEX_DATA);
+	INC(NV_CURIE_VTX_ATTR_4F, 0, 0, 0, 0);
+	assert_refused(submit(), -EFAULT, NV_CURIE_VTX_ATTR_4F);
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
 	assert_refused(submit(), -EFAULT, NV_CURIE_VERTEX_BEGIN_END);
 }
 
@@ -284,10 +292,10 @@ static void test_inline_indices_bounded_by_vertex_buffers(void **state)
 	assert_ok(submit());
 	INC(NV_CURIE_VB_ELEMENT_U32, 200);
 	assert_refused(submit(), -EFAULT, NV_CURIE_VB_ELEMENT_U32);
-	/* a negative base does not wrap below the buffer */
+	/* a negative base does not wrap below the buffer: the card traps */
 	INC(NV_CURIE_VB_ELEMENT_BASE, (uint32_t)-1);
 	INC(NV_CURIE_VB_ELEMENT_U32, 0);
-	assert_refused(submit(), -EFAULT, NV_CURIE_VB_ELEMENT_U32);
+	assert_refused(submit(), -EINVAL, NV_CURIE_VB_ELEMENT_U32);
 	/* the restart index fetches nothing */
 	INC(NV_CURIE_PRIMITIVE_RESTART_ENABLE, 1, 0xffffffffu);
 	INC(NV_CURIE_VB_ELEMENT_U32, 0xffffffffu);
@@ -464,11 +472,11 @@ static void test_fragment_program_start(void **state)
 	/* inside, but its first instruction is not */
 	INC(NV_CURIE_FP_ACTIVE_PROGRAM, (FB_ADDR + FB_SIZE - 12) | NV40_FP_PROGRAM_DMA0);
 	assert_refused(submit(), -EFAULT, NV_CURIE_FP_ACTIVE_PROGRAM);
-	/* neither ctxdma bit, or both (DMA1's GART holds no FB_ADDR) */
+	/* neither ctxdma bit, or both (Mesa names one) */
 	INC(NV_CURIE_FP_ACTIVE_PROGRAM, FB_ADDR);
 	assert_refused(submit(), -EINVAL, NV_CURIE_FP_ACTIVE_PROGRAM);
 	INC(NV_CURIE_FP_ACTIVE_PROGRAM, FB_ADDR | 3);
-	assert_refused(submit(), -EFAULT, NV_CURIE_FP_ACTIVE_PROGRAM);
+	assert_refused(submit(), -EINVAL, NV_CURIE_FP_ACTIVE_PROGRAM);
 }
 
 /* ---- the fragment program's shadow (validate-fp.c) ---- */
@@ -681,10 +689,27 @@ static void test_fence_and_query_targets(void **state)
 	assert_refused(submit(), -EFAULT, NV_CURIE_FENCE_VALUE);
 	INC(NV_CURIE_QUERY_GET, 1u << 24 | (3968 - 15));
 	assert_refused(submit(), -EFAULT, NV_CURIE_QUERY_GET);
+}
+
+/* The render condition's report is read at every draw, through whatever
+ * DMA_QUERY is bound then: checked there, not when it is set. */
+static void test_render_condition_is_checked_at_every_draw(void **state)
+{
+	(void)state;
+	vtx_setup();
 	INC(NV_CURIE_UNK1E98, 0x02000000u | (3968 - 16));
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	NI(NV_CURIE_VB_VERTEX_BATCH, 0);
 	assert_ok(submit());
 	INC(NV_CURIE_UNK1E98, 0x02000000u | (3968 - 8));
-	assert_refused(submit(), -EFAULT, NV_CURIE_UNK1E98);
+	assert_ok(submit());                               /* set, not used yet */
+	NI(NV_CURIE_VB_VERTEX_BATCH, 0);
+	assert_refused(submit(), -EFAULT, NV_CURIE_VB_VERTEX_BATCH);
+	/* a good offset through another DMA_QUERY: the fence notifier, too small */
+	INC(NV_CURIE_UNK1E98, 0x02000000u | 20);
+	INC(NV_CURIE_DMA_QUERY, H_FENCE);
+	NI(NV_CURIE_VB_VERTEX_BATCH, 0);
+	assert_refused(submit(), -EFAULT, NV_CURIE_VB_VERTEX_BATCH);
 }
 
 /* A refused draw leaves the state as before: the next good one passes. */
@@ -692,6 +717,8 @@ static void test_refusal_rolls_back_3d_state(void **state)
 {
 	(void)state;
 	vtx_setup();
+	assert_ok(submit());
+	INC(NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_POINTS);
 	assert_ok(submit());
 	INC(NV_CURIE_VTXBUF, (VB_ADDR + VB_SIZE - 8) | NV40_VTXBUF_DMA1);
 	INC(NV_CURIE_VB_VERTEX_BATCH, 0);
@@ -731,7 +758,7 @@ int main(void)
 		T(test_clear_zeta_checked_only_when_cleared),
 		T(test_clear_swizzled_extent),
 		T(test_clear_into_read_only_buffer_refused),
-		T(test_draw_checks_render_targets_at_begin),
+		T(test_draw_checks_render_targets_at_every_vertex),
 		T(test_vertex_batch_last_vertex),
 		T(test_inline_indices_bounded_by_vertex_buffers),
 		T(test_inline_vertex_data_ignores_vertex_buffers),
@@ -747,6 +774,7 @@ int main(void)
 		T(test_program_ctxdma_change_refused),
 		T(test_program_slots_go_round_the_area_in_one_submission),
 		T(test_fence_and_query_targets),
+		T(test_render_condition_is_checked_at_every_draw),
 		T(test_refusal_rolls_back_3d_state),
 		T(test_mesa_clear_stream_passes),
 	};
