@@ -19,35 +19,25 @@ void sim_blit_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 		   uint32_t data)
 {
 	const uint32_t *st = g->blit, *sf = g->surf2d;
-	const struct sim_pixfmt *f;
-	struct nv_rect r, c, all = NV_RECT_ALL;
 	struct sim_2d_op op;
 	struct sim_span src, dst;
-	uint32_t pin, pout, err, spitch, dpitch, len;
-	int64_t sx, sy;
+	struct nv_acc_state view;
+	struct nv_acc_list l;
+	uint32_t err, len;
 	unsigned bpp;
 	int back;
 
-	(void)elem;
 	if (mthd != NV_BLIT_SIZE)
 		return;
-	pin = st[NV_BLIT_POINT_IN__SLOT];
-	pout = st[NV_BLIT_POINT_OUT__SLOT];
-	r = (struct nv_rect){ nv_s16(NV_2D_LO16(pout)), nv_s16(NV_2D_HI16(pout)),
-			       NV_2D_LO16(data), NV_2D_HI16(data) };
-	if (!r.w || !r.h)
-		return;
-
-	if (!sim_obj_is(s, st[NV_BLIT_SURFACES__SLOT], NV_CLASS_SURF2D)) {
-		sim_gr_trap(s, NV_PGRAPH_NSOURCE_STATE_INVALID);
+	sim_acc_view(s, g, &view);
+	nv_acc_blit(&view, elem, data, &l);
+	if (l.trap) {
+		sim_gr_trap(s, sim_acc_nsource(l.trap));
 		return;
 	}
-	f = sim_surf_fmt(sf[NV_SURF2D_FORMAT__SLOT]);
-	if (!f) {
-		sim_gr_trap(s, NV_PGRAPH_NSOURCE_DATA_ERROR);
+	if (l.n != 2)
 		return;
-	}
-	bpp = f->bpp;
+	bpp = sim_surf_fmt(sf[NV_SURF2D_FORMAT__SLOT])->bpp;
 	err = sim_2d_op_setup(s, g, &op, st[NV_BLIT_OPERATION__SLOT], st[NV_BLIT_ROP__SLOT],
 			      st[NV_BLIT_PATTERN__SLOT], bpp);
 	if (err) {
@@ -55,29 +45,12 @@ void sim_blit_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 		return;
 	}
 
-	/* clip the destination; the source moves with it */
-	sx = NV_2D_LO16(pin) - (int64_t)r.x;
-	sy = NV_2D_HI16(pin) - (int64_t)r.y;
-	c = sim_clip_rect(s, g, st[NV_BLIT_CLIP__SLOT]);
-	nv_rect_clip(&r, &c);
-	nv_rect_clip(&r, &all);
-	if (!r.w || !r.h)
-		return;
-	sx += r.x;
-	sy += r.y;
-
-	spitch = NV_SURF2D_PITCH_SOURCE(sf[NV_SURF2D_PITCH__SLOT]);
-	dpitch = NV_SURF2D_PITCH_DESTIN(sf[NV_SURF2D_PITCH__SLOT]);
+	/* the destination clipped, the source moving with it: the model's */
+	struct nv_rect r = { l.a[1].x, l.a[1].y, (uint32_t)(l.a[1].len / bpp), l.a[1].rows };
 	len = r.w * bpp;
-	err = sim_span_map(&src, s, sf[NV_SURF2D_DMA_IMAGE_SOURCE__SLOT],
-			   (int64_t)sf[NV_SURF2D_OFFSET_SOURCE__SLOT] + sy * spitch + sx * bpp,
-			   spitch, len, r.h, SIM_SPAN_R);
+	err = sim_span_acc(&src, s, &view, &l.a[0]);
 	if (!err)
-		err = sim_span_map(&dst, s, sf[NV_SURF2D_DMA_IMAGE_DESTIN__SLOT],
-				   (int64_t)sf[NV_SURF2D_OFFSET_DESTIN__SLOT] + (int64_t)r.y * dpitch +
-					   (int64_t)r.x * bpp,
-				   dpitch, len, r.h,
-				   op.op == NV_2D_OPERATION_SRCCOPY ? SIM_SPAN_W : SIM_SPAN_RW);
+		err = sim_span_acc(&dst, s, &view, &l.a[1]);
 	if (err) {
 		sim_gr_trap(s, err);
 		return;

@@ -23,29 +23,24 @@ void sim_gdi_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned el
 	const struct sim_pixfmt *df, *cf;
 	struct sim_2d_op op;
 	struct sim_span dst;
-	struct nv_rect r, all = NV_RECT_ALL;
-	uint32_t pt, err, color, pitch, len;
+	struct nv_acc_state view;
+	struct nv_acc_list l;
+	uint32_t err, color, len;
 	unsigned bpp;
 
 	if (elem >= 32 ||
 	    mthd != NV_GDI_UNCLIPPED_RECTANGLE_SIZE + elem * NV_GDI_UNCLIPPED_RECTANGLE_SIZE__STRIDE)
 		return;
-	pt = st[NV_GDI_UNCLIPPED_RECTANGLE_POINT__SLOT + elem];
-	r = (struct nv_rect){ nv_s16(NV_2D_HI16(pt)), nv_s16(NV_2D_LO16(pt)),
-			       NV_2D_HI16(data), NV_2D_LO16(data) };
-	if (!r.w || !r.h)
-		return;
-
-	if (!sim_obj_is(s, st[NV_GDI_SURFACE__SLOT], NV_CLASS_SURF2D)) {
-		sim_gr_trap(s, NV_PGRAPH_NSOURCE_STATE_INVALID);
+	sim_acc_view(s, g, &view);
+	nv_acc_gdi(&view, elem, data, &l);
+	if (l.trap) {
+		sim_gr_trap(s, sim_acc_nsource(l.trap));
 		return;
 	}
+	if (!l.n)
+		return;
 	df = sim_surf_fmt(sf[NV_SURF2D_FORMAT__SLOT]);
 	cf = sim_gdi_fmt(st[NV_GDI_COLOR_FORMAT__SLOT]);
-	if (!df || !cf) {
-		sim_gr_trap(s, NV_PGRAPH_NSOURCE_DATA_ERROR);
-		return;
-	}
 	bpp = df->bpp;
 	err = sim_2d_op_setup(s, g, &op, st[NV_GDI_OPERATION__SLOT], st[NV_GDI_ROP__SLOT],
 			      st[NV_GDI_PATTERN__SLOT], bpp);
@@ -57,15 +52,11 @@ void sim_gdi_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned el
 	if (df->layout == SIM_LY_8888 && df->xbits == SIM_X_ALPHA)
 		color |= 0xff000000u;
 
-	nv_rect_clip(&r, &all);
-	if (!r.w || !r.h)
-		return;
-	pitch = NV_SURF2D_PITCH_DESTIN(sf[NV_SURF2D_PITCH__SLOT]);
+	/* the rectangle, clipped: the model's region */
+	const struct nv_acc *a = &l.a[0];
+	struct nv_rect r = { a->x, a->y, (uint32_t)(a->len / bpp), a->rows };
 	len = r.w * bpp;
-	err = sim_span_map(&dst, s, sf[NV_SURF2D_DMA_IMAGE_DESTIN__SLOT],
-			   (int64_t)sf[NV_SURF2D_OFFSET_DESTIN__SLOT] + (int64_t)r.y * pitch +
-				   (int64_t)r.x * bpp,
-			   pitch, len, r.h, op.op == NV_2D_OPERATION_SRCCOPY ? SIM_SPAN_W : SIM_SPAN_RW);
+	err = sim_span_acc(&dst, s, &view, a);
 	if (err) {
 		sim_gr_trap(s, err);
 		return;

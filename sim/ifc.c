@@ -21,10 +21,11 @@ void sim_ifc_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned el
 {
 	const uint32_t *st = g->ifc, *sf = g->surf2d;
 	const struct sim_pixfmt *pf, *df;
-	struct nv_rect clip, all = NV_RECT_ALL, out;
 	struct sim_2d_op op;
-	uint32_t in, win, total, pt, err, pitch, npx;
-	int access;
+	struct nv_acc_state view;
+	struct nv_acc_list l;
+	struct sim_span px;
+	uint32_t in, win, total, pt, err, npx;
 	unsigned bpp;
 
 	(void)elem;
@@ -40,16 +41,17 @@ void sim_ifc_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned el
 	if (g->ifc_pixel >= total)
 		return;
 
-	err = 0;
+	/* the pixels land in the model's region (POINT, SIZE_OUT, the clip) */
+	sim_acc_view(s, g, &view);
+	nv_acc_ifc(&view, elem, data, &l);
+	err = l.trap ? sim_acc_nsource(l.trap) : 0;
 	pf = sim_ifc_fmt(st[NV_IFC_COLOR_FORMAT__SLOT]);
 	df = sim_surf_fmt(sf[NV_SURF2D_FORMAT__SLOT]);
-	if (!sim_obj_is(s, st[NV_IFC_SURFACE__SLOT], NV_CLASS_SURF2D))
-		err = NV_PGRAPH_NSOURCE_STATE_INVALID;
-	else if (!pf || !df)
-		err = NV_PGRAPH_NSOURCE_DATA_ERROR;
-	else
+	if (!err)
 		err = sim_2d_op_setup(s, g, &op, st[NV_IFC_OPERATION__SLOT], st[NV_IFC_ROP__SLOT],
 				      st[NV_IFC_PATTERN__SLOT], df->bpp);
+	if (!err && l.n)
+		err = sim_span_acc(&px, s, &view, &l.a[0]);
 	if (err) {
 		g->ifc_pixel = total;
 		sim_gr_trap(s, err);
@@ -58,35 +60,28 @@ void sim_ifc_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned el
 
 	bpp = df->bpp;
 	pt = st[NV_IFC_POINT__SLOT];
-	out = (struct nv_rect){ nv_s16(NV_2D_LO16(pt)), nv_s16(NV_2D_HI16(pt)),
-				 NV_2D_LO16(st[NV_IFC_SIZE_OUT__SLOT]),
-				 NV_2D_HI16(st[NV_IFC_SIZE_OUT__SLOT]) };
-	clip = sim_clip_rect(s, g, st[NV_IFC_CLIP__SLOT]);
-	nv_rect_clip(&clip, &all);
-	nv_rect_clip(&clip, &out);
-	pitch = NV_SURF2D_PITCH_DESTIN(sf[NV_SURF2D_PITCH__SLOT]);
-	access = op.op == NV_2D_OPERATION_SRCCOPY ? SIM_SPAN_W : SIM_SPAN_RW;
+	struct nv_rect clip = { 0, 0, 0, 0 };
+	if (l.n)
+		clip = (struct nv_rect){ l.a[0].x, l.a[0].y, (uint32_t)(l.a[0].len / bpp), l.a[0].rows };
 	npx = 4 / pf->bpp;
 
 	for (uint32_t k = 0; k < npx && g->ifc_pixel < total; k++) {
 		uint32_t n = g->ifc_pixel++;
 		uint32_t raw = pf->bpp == 2 ? data >> (16 * k) & 0xffff : data;
-		int64_t x = out.x + (int64_t)(n % win), y = out.y + (int64_t)(n / win);
-		struct sim_span px;
+		int64_t x = nv_s16(NV_2D_LO16(pt)) + (int64_t)(n % win);
+		int64_t y = nv_s16(NV_2D_HI16(pt)) + (int64_t)(n / win);
 		uint8_t *p;
 
 		if (x < clip.x || x >= clip.x + (int64_t)clip.w ||
 		    y < clip.y || y >= clip.y + (int64_t)clip.h)
 			continue;
-		err = sim_span_map(&px, s, sf[NV_SURF2D_DMA_IMAGE_DESTIN__SLOT],
-				   (int64_t)sf[NV_SURF2D_OFFSET_DESTIN__SLOT] + y * pitch + x * bpp,
-				   0, bpp, 1, access);
-		p = err ? NULL : sim_span_row(&px, 0);
+		p = sim_span_row(&px, (uint32_t)(y - clip.y));
 		if (!p) {
 			g->ifc_pixel = total;
-			sim_gr_trap(s, err ? err : NV_PGRAPH_NSOURCE_DMA_W_PROTECTION);
+			sim_gr_trap(s, NV_PGRAPH_NSOURCE_DMA_W_PROTECTION);
 			return;
 		}
+		p += (size_t)(x - clip.x) * bpp;
 		sim_px_store(p, bpp, sim_2d_apply(&op, (uint32_t)x, (uint32_t)y,
 						  sim_px_convert(pf, df, raw), sim_px_load(p, bpp)));
 	}

@@ -20,44 +20,32 @@
 
 #include <string.h>
 
-static int sim_m2mf_inc_ok(uint32_t inc)
-{
-	return inc == 1 || inc == 2 || inc == 4;
-}
-
 void sim_m2mf_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned elem,
 		   uint32_t data)
 {
-	const uint32_t *st = g->m2mf;
-	uint32_t fmt = st[NV_M2MF_FORMAT__SLOT];
+	uint32_t fmt = g->m2mf[NV_M2MF_FORMAT__SLOT];
 	uint32_t iinc = NV_M2MF_FORMAT_INPUT_INC(fmt), oinc = NV_M2MF_FORMAT_OUTPUT_INC(fmt);
-	uint32_t len = st[NV_M2MF_LINE_LENGTH_IN__SLOT], count = st[NV_M2MF_LINE_COUNT__SLOT];
-	int64_t ipitch = (int32_t)st[NV_M2MF_PITCH_IN__SLOT];
-	int64_t opitch = (int32_t)st[NV_M2MF_PITCH_OUT__SLOT];
+	struct nv_acc_state st;
+	struct nv_acc_list l;
 	struct sim_span in, out;
-	uint64_t n, ilen, olen;
 	uint32_t err;
 
-	(void)elem;
-	(void)data;
 	if (mthd != NV_M2MF_BUF_NOTIFY)
 		return;
-	if (!sim_m2mf_inc_ok(iinc) || !sim_m2mf_inc_ok(oinc) || (fmt & ~NV_M2MF_FORMAT_VALID_MASK) ||
-	    len > NV_M2MF_LINE_LENGTH_MAX || count > NV_M2MF_LINE_COUNT_MAX) {
-		sim_gr_trap(s, NV_PGRAPH_NSOURCE_DATA_ERROR);
+	sim_acc_view(s, g, &st);
+	nv_acc_m2mf(&st, elem, data, &l);
+	if (l.trap) {
+		sim_gr_trap(s, sim_acc_nsource(l.trap));
 		return;
 	}
-	if (!len || !count)
+	if (l.n != 2)
 		return;
-
-	n = (len + iinc - 1) / iinc;          /* bytes moved per line */
-	ilen = (n - 1) * iinc + 1;
-	olen = (n - 1) * oinc + 1;
-	err = sim_span_map(&in, s, st[NV_M2MF_DMA_BUFFER_IN__SLOT], st[NV_M2MF_OFFSET_IN__SLOT],
-			   ipitch, ilen, count, SIM_SPAN_R);
+	/* the regions: count lines of (n - 1) * inc + 1 bytes */
+	uint32_t count = l.a[0].rows;
+	uint64_t ilen = l.a[0].len, n = (ilen - 1) / iinc + 1;
+	err = sim_span_acc(&in, s, &st, &l.a[0]);
 	if (!err)
-		err = sim_span_map(&out, s, st[NV_M2MF_DMA_BUFFER_OUT__SLOT],
-				   st[NV_M2MF_OFFSET_OUT__SLOT], opitch, olen, count, SIM_SPAN_W);
+		err = sim_span_acc(&out, s, &st, &l.a[1]);
 	if (err) {
 		sim_gr_trap(s, err);
 		return;

@@ -36,12 +36,12 @@ _Static_assert((uint32_t)NV_CURIE_NOP == GR_NOP && (uint32_t)NV_CURIE_NOTIFY == 
 struct gr_class {
 	uint32_t cls;
 	size_t off;            /* slot array in struct sim_grctx */
-	unsigned nslots;
+	unsigned nslots, table;
 	sim_mthd_fn *hook;
 	uint32_t trigger;      /* the operation that completes a notifier, 0: NOP only */
 };
 
-#define GR_SLOTS(arr, P) offsetof(struct sim_grctx, arr), NV_##P##__NSLOTS
+#define GR_SLOTS(arr, P) offsetof(struct sim_grctx, arr), NV_##P##__NSLOTS, NV_TABLE_##P
 static const struct gr_class gr_classes[] = {
 	{ NV_CLASS_M2MF,       GR_SLOTS(m2mf, M2MF),       sim_m2mf_mthd, NV_M2MF_BUF_NOTIFY },
 	{ NV_CLASS_SURF2D,     GR_SLOTS(surf2d, SURF2D),   NULL, 0 },
@@ -84,6 +84,28 @@ static void gr_class_lookup(uint32_t cls, const struct gr_class **gc,
 	}
 	*gc = last_gc;
 	*desc = last_desc;
+}
+
+/* ---- the model's view ---- */
+
+static unsigned gr_acc_cls(const struct nv_acc_state *st, uint32_t inst)
+{
+	return inst ? sim_obj_class(st->ctx, inst) : 0;
+}
+
+void sim_acc_view(struct sim *s, struct sim_grctx *g, struct nv_acc_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	for (unsigned i = 0; i < GR_NCLASSES; i++)
+		st->t[gr_classes[i].table] = (const uint32_t *)((const char *)g + gr_classes[i].off);
+	st->cls = gr_acc_cls;
+	st->ctx = s;
+}
+
+uint32_t sim_acc_nsource(unsigned trap)
+{
+	return trap == NV_ACC_STATE_INVALID ? NV_PGRAPH_NSOURCE_STATE_INVALID
+					    : NV_PGRAPH_NSOURCE_DATA_ERROR;
 }
 
 /* ---- traps ---- */
@@ -172,13 +194,15 @@ void sim_pgraph_bind(struct sim *s, unsigned chid, unsigned subc, uint32_t inst)
 	s->gr.subc_class[subc] = sim_obj_class(s, inst);
 }
 
-static void gr_notify(struct sim *s, const uint32_t *slots)
+static void gr_notify(struct sim *s, const struct gr_class *gc, const uint32_t *slots)
 {
 	uint32_t how = s->gr.notify_pending;
+	struct nv_acc_list l;
 	uint8_t *p;
 
 	s->gr.notify_pending = 0;
-	p = sim_dma_map(s, slots[GR_DMA_NOTIFY_SLOT], 0, 16, 1);
+	nv_acc_notify(gc->table, &l);
+	p = sim_dma_map(s, slots[l.a[0].dma], (uint64_t)l.a[0].off, l.a[0].len, 1);
 	if (!slots[GR_DMA_NOTIFY_SLOT] || !p) {
 		sim_gr_trap(s, NV_PGRAPH_NSOURCE_DMA_W_PROTECTION);
 		return;
@@ -224,7 +248,7 @@ void sim_pgraph_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd,
 		gc->hook(s, g, mthd, elem, data);
 	if (g->notify_pending && md->offset != GR_NOTIFY &&
 	    (md->offset == GR_NOP || (gc->trigger && md->offset == gc->trigger)))
-		gr_notify(s, slots);
+		gr_notify(s, gc, slots);
 }
 
 /* ---- MMIO ---- */

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "hw/access.h"
 #include "hw/chips.h"
 #include "hw/display.h"
 #include "hw/methods.h"
@@ -255,5 +256,11 @@ sim_mthd_fn sim_gdi_mthd;     /* gdi.c: UNCLIPPED_RECTANGLE_SIZE fills */
 sim_mthd_fn sim_blit_mthd;    /* blit.c: SIZE copies */
 sim_mthd_fn sim_ifc_mthd;     /* ifc.c: COLOR streams pixels */
 sim_mthd_fn sim_sifm_mthd;    /* sifm.c: POINT scales and converts */
+
+/* hw/access.h's view of the channel's method state (pgraph.c): what
+ * every engine maps is the model's, from this. */
+void sim_acc_view(struct sim *s, struct sim_grctx *g, struct nv_acc_state *st);
+/* PGRAPH's NSOURCE for a trap of the model. */
+uint32_t sim_acc_nsource(unsigned trap);
 
 #endif

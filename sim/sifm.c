@@ -31,7 +31,6 @@
 /* The destination, linear or swizzled. */
 struct sim_sifm_dst {
 	const struct sim_pixfmt *fmt;
-	uint32_t dma, off, pitch;
 	int swz;
 	unsigned lw, lh;
 };
@@ -44,14 +43,9 @@ static uint32_t sim_sifm_dst_setup(struct sim *s, const struct sim_grctx *g,
 	memset(d, 0, sizeof(*d));
 	if (sim_obj_is(s, inst, NV_CLASS_SURF2D)) {
 		d->fmt = sim_surf_fmt(g->surf2d[NV_SURF2D_FORMAT__SLOT]);
-		d->dma = g->surf2d[NV_SURF2D_DMA_IMAGE_DESTIN__SLOT];
-		d->off = g->surf2d[NV_SURF2D_OFFSET_DESTIN__SLOT];
-		d->pitch = NV_SURF2D_PITCH_DESTIN(g->surf2d[NV_SURF2D_PITCH__SLOT]);
 	} else if (sim_obj_is(s, inst, NV_CLASS_SWZSURF)) {
 		uint32_t f = g->swzsurf[NV_SWZSURF_FORMAT__SLOT];
 		d->fmt = sim_surf_fmt(NV_SWZSURF_FORMAT_COLOR(f));
-		d->dma = g->swzsurf[NV_SWZSURF_DMA_IMAGE__SLOT];
-		d->off = g->swzsurf[NV_SWZSURF_OFFSET__SLOT];
 		d->swz = 1;
 		d->lw = NV_SWZSURF_FORMAT_LOG2W(f);
 		d->lh = NV_SWZSURF_FORMAT_LOG2H(f);
@@ -103,10 +97,9 @@ void sim_sifm_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 	struct sim_sifm_src src;
 	struct sim_span sspan, dspan;
 	struct sim_2d_op op;
-	uint32_t err, ulo, uhi, vlo, vhi, bpp;
+	uint32_t err, ulo, vlo, bpp;
 	int center, bilinear, raw, yuv, fast;
 
-	(void)elem;
 	if (mthd != NV_SIFM_POINT)
 		return;
 	if (!sfmt || !w || !h || (w & 1) || w > NV_SIFM_SIZE_MAX || h > NV_SIFM_SIZE_MAX ||
@@ -139,44 +132,28 @@ void sim_sifm_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 	out = win.out;
 	r = win.r;
 	ulo = win.ulo;
-	uhi = win.uhi;
 	vlo = win.vlo;
-	vhi = win.vhi;
 	int64_t i0 = (int64_t)r.x - out.x, j0 = (int64_t)r.y - out.y;
-	err = sim_span_map(&sspan, s, st[NV_SIFM_DMA_IMAGE__SLOT],
-			   (int64_t)st[NV_SIFM_OFFSET__SLOT] + (int64_t)vlo * spitch +
-				   (int64_t)ulo * sfmt->bpp,
-			   spitch, (uint64_t)(uhi - ulo + 1) * sfmt->bpp, vhi - vlo + 1, SIM_SPAN_R);
+	/* what it reads and writes: the model's regions (the source window;
+	 * the destination rectangle, or a swizzled surface whole) */
+	struct nv_acc_state view;
+	struct nv_acc_list l;
+	sim_acc_view(s, g, &view);
+	nv_acc_sifm(&view, elem, data, &l);
+	err = l.trap ? sim_acc_nsource(l.trap) : l.n != 2 ? NV_PGRAPH_NSOURCE_DATA_ERROR : 0;
+	if (!err)
+		err = sim_span_acc(&sspan, s, &view, &l.a[0]);
 	if (!err && !sspan.row0)
 		err = NV_PGRAPH_NSOURCE_DMA_R_PROTECTION;
+	if (!err)
+		err = sim_span_acc(&dspan, s, &view, &l.a[1]);
+	if (!err && d.swz && !dspan.row0)
+		err = NV_PGRAPH_NSOURCE_DMA_W_PROTECTION;
 	if (err) {
 		sim_gr_trap(s, err);
 		return;
 	}
 	src = (struct sim_sifm_src){ sspan.row0, spitch, sfmt, w, h, ulo, vlo };
-
-	/* the destination pixels: rows of a linear surface, or the index range
-	 * of a swizzled one (swizzle indices grow with x and with y) */
-	if (d.swz) {
-		uint32_t lo = sim_swz_index((uint32_t)r.x, (uint32_t)r.y, d.lw, d.lh);
-		uint32_t hi = sim_swz_index((uint32_t)r.x + r.w - 1, (uint32_t)r.y + r.h - 1,
-					    d.lw, d.lh);
-		err = sim_span_map(&dspan, s, d.dma, (int64_t)d.off + (int64_t)lo * bpp, 0,
-				   ((uint64_t)hi - lo + 1) * bpp, 1,
-				   op.op == NV_2D_OPERATION_SRCCOPY ? SIM_SPAN_W : SIM_SPAN_RW);
-		dspan.row0 = dspan.row0 ? dspan.row0 - (size_t)lo * bpp : NULL;
-		if (!err && !dspan.row0)
-			err = NV_PGRAPH_NSOURCE_DMA_W_PROTECTION;
-	} else {
-		err = sim_span_map(&dspan, s, d.dma,
-				   (int64_t)d.off + (int64_t)r.y * d.pitch + (int64_t)r.x * bpp,
-				   d.pitch, (uint64_t)r.w * bpp, r.h,
-				   op.op == NV_2D_OPERATION_SRCCOPY ? SIM_SPAN_W : SIM_SPAN_RW);
-	}
-	if (err) {
-		sim_gr_trap(s, err);
-		return;
-	}
 
 	if (fast && d.swz && dv == du) {   /* the whole rectangle 1:1 from inside the source */
 		int64_t us = nv_sifm_floor(nv_sifm_pos(u0, du, i0, center));

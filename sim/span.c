@@ -59,6 +59,13 @@ uint32_t sim_span_map(struct sim_span *sp, struct sim *s, uint32_t dma, int64_t 
 	return 0;
 }
 
+uint32_t sim_span_acc(struct sim_span *sp, struct sim *s, const struct nv_acc_state *st,
+		      const struct nv_acc *a)
+{
+	return sim_span_map(sp, s, st->t[a->table][a->dma], a->off, a->pitch, a->len, a->rows,
+			    a->dir);
+}
+
 uint8_t *sim_span_row_slow(struct sim_span *sp, uint32_t r)
 {
 	return sim_span_map1(sp->s, sp->dma, sp->off + (int64_t)r * sp->pitch, sp->len, sp->access);
@@ -82,14 +89,4 @@ uint32_t sim_2d_op_setup(struct sim *s, const struct sim_grctx *g, struct sim_2d
 		sim_patt_load(&op->patt, g->patt);
 	}
 	return 0;
-}
-
-struct nv_rect sim_clip_rect(struct sim *s, const struct sim_grctx *g, uint32_t clip_inst)
-{
-	uint32_t pt = g->clip[NV_CLIP_POINT__SLOT], sz = g->clip[NV_CLIP_SIZE__SLOT];
-
-	if (!sim_obj_is(s, clip_inst, NV_CLASS_CLIP))
-		return NV_RECT_ALL;
-	return (struct nv_rect){ nv_s16(NV_2D_LO16(pt)), nv_s16(NV_2D_HI16(pt)),
-				  NV_2D_LO16(sz), NV_2D_HI16(sz) };
 }

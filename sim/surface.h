@@ -199,10 +199,6 @@ uint32_t sim_sifm_bilinear(const struct sim_sifm_src *src, int64_t su, int64_t s
 uint32_t sim_2d_op_setup(struct sim *s, const struct sim_grctx *g, struct sim_2d_op *op,
 			 uint32_t operation, uint32_t rop_inst, uint32_t patt_inst, unsigned bpp);
 
-/* The CLIP object's rectangle when clip_inst names one (POINT x, y signed,
- * SIZE w, h), else NV_RECT_ALL. */
-struct nv_rect sim_clip_rect(struct sim *s, const struct sim_grctx *g, uint32_t clip_inst);
-
 /* Whether the object at RAMIN offset inst is of class cls. */
 static inline int sim_obj_is(struct sim *s, uint32_t inst, uint32_t cls)
 {
@@ -235,6 +231,10 @@ struct sim_span {
 uint32_t sim_span_map(struct sim_span *sp, struct sim *s, uint32_t dma, int64_t off,
 		      int64_t pitch, uint64_t len, uint32_t rows, int access);
 uint8_t *sim_span_row_slow(struct sim_span *sp, uint32_t r);
+/* Map what the model says an operation touches (hw/access.h), through the
+ * ctxdma its method holds. */
+uint32_t sim_span_acc(struct sim_span *sp, struct sim *s, const struct nv_acc_state *st,
+		      const struct nv_acc *a);
 
 /* Host pointer to row r (< rows); NULL only if memory changed under a
  * mapped span, which the caller treats as a fault. */

@@ -18,9 +18,9 @@
  *    not applied: Mesa's clear_render_target / clear_depth_stencil set only
  *    the RT and the scissor and leave the clip of the previous framebuffer,
  *    so they cannot be in the clear's path.
- * A colour buffer that does not resolve traps (rt.c); a depth/stencil
- * clear without a resolvable zeta buffer traps DMA_W_PROTECTION.  Both are
- * checked before anything is written. */
+ * Which buffers it touches and where, and when it traps instead, is
+ * hw/access.h's (nv40_acc_clear); all are mapped before anything is
+ * written. */
 #include "curie.h"
 
 #include <string.h>
@@ -111,17 +111,19 @@ void sim_3d_clear(struct sim *s, struct sim_grctx *g, uint32_t mode)
 {
 	const uint32_t *c = g->curie;
 	unsigned cmask = (mode >> 4) & 0xf;
+	struct nv_acc_state view;
+	struct nv_acc_list l;
 	struct sim_rts rts;
 	struct clear_rect r;
 
-	if (!(mode & (NV40_CLEAR_DEPTH | NV40_CLEAR_STENCIL)) && !cmask)
-		return;
-	if (sim_rt_resolve(s, g, &rts))
-		return;
-	if ((mode & (NV40_CLEAR_DEPTH | NV40_CLEAR_STENCIL)) && !rts.zeta.mem) {
-		sim_gr_trap(s, NV_PGRAPH_NSOURCE_DMA_W_PROTECTION);
+	sim_acc_view(s, g, &view);
+	nv40_acc_clear(&view, 0, mode, &l);
+	if (l.trap) {
+		sim_gr_trap(s, sim_acc_nsource(l.trap));
 		return;
 	}
+	if (!l.n || sim_rt_resolve(s, g, &l, &rts))
+		return;
 
 	uint32_t sh = c[NV_CURIE_SCISSOR_HORIZ__SLOT], sv = c[NV_CURIE_SCISSOR_VERT__SLOT];
 	uint32_t sx0 = NV40_RECT_ORIGIN(sh), sx1 = sx0 + NV40_RECT_SIZE(sh);
@@ -147,7 +149,7 @@ void sim_3d_clear(struct sim *s, struct sim_grctx *g, uint32_t mode)
 		}
 	}
 
-	if (mode & (NV40_CLEAR_DEPTH | NV40_CLEAR_STENCIL)) {
+	if (rts.zeta.mem) {
 		uint32_t v = c[NV_CURIE_CLEAR_DEPTH_VALUE__SLOT], m = 0;
 		uint8_t pat[16] = { 0 }, msk[16] = { 0 };
 		if (rts.zeta.format == NV40_RT_ZETA_Z24S8) {

@@ -45,7 +45,6 @@
 #include "bands.h"
 #include "pipe.h"
 
-#define FP_MAX_BYTES (1u << 20)
 
 static __thread struct draw_setup draw_tls;   /* without fragment threads */
 static __thread uint32_t draw_gen;          /* bumped at every VERTEX_BEGIN_END */
@@ -112,28 +111,22 @@ static int draw_key_same(const struct sim_grctx *g, const uint32_t *key)
 	return 1;
 }
 
-static int draw_fp_resolve(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
+/* The program's fetch window (kind PROGRAM): as much of it as its ctxdma
+ * holds; the fragment program stops at its END. */
+static int draw_fp_resolve(struct sim *s, struct sim_grctx *g, const struct nv_acc *a,
+			   struct draw_setup *d)
 {
-	uint32_t a = DRAW_C(g, FP_ACTIVE_PROGRAM), inst;
-	uint32_t off = a & ~3u;
-	const uint8_t *o;
+	uint32_t inst = g->curie[a->dma], off = (uint32_t)a->off;
+	const uint8_t *o = sim_ramin(s, inst, NV_DMA_SIZE);
 
-	if (a & NV40_FP_PROGRAM_DMA0)
-		inst = DRAW_C(g, DMA_TEXTURE0);
-	else if (a & NV40_FP_PROGRAM_DMA1)
-		inst = DRAW_C(g, DMA_TEXTURE1);
-	else
-		return NV_PGRAPH_NSOURCE_DATA_ERROR;
-	/* as much of the program's ctxdma as follows the offset (bounded) */
-	o = sim_ramin(s, inst, NV_DMA_SIZE);
 	if (!o)
 		return NV_PGRAPH_NSOURCE_DMA_R_PROTECTION;
 	uint32_t limit = nv_rd32le(o + 4);
 	if (off > limit)
 		return NV_PGRAPH_NSOURCE_DMA_R_PROTECTION;
 	uint64_t len = (uint64_t)limit - off + 1;
-	if (len > FP_MAX_BYTES)
-		len = FP_MAX_BYTES;
+	if (len > a->len)
+		len = a->len;
 	for (; len >= 16; len >>= 1) {
 		d->fp = sim_dma_map(s, inst, off, len, 0);
 		if (d->fp) {
@@ -144,7 +137,9 @@ static int draw_fp_resolve(struct sim *s, struct sim_grctx *g, struct draw_setup
 	return NV_PGRAPH_NSOURCE_DMA_R_PROTECTION;
 }
 
-static int draw_tex_resolve(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
+/* Every unit's state; the memory of those the model says are sampled. */
+static int draw_tex_resolve(struct sim *s, struct sim_grctx *g, const struct nv_acc_list *l,
+			    struct draw_setup *d)
 {
 	for (unsigned u = 0; u < NV40_TEX_UNITS; u++) {
 		struct sim_tex_unit *t = &d->tex[u];
@@ -159,22 +154,16 @@ static int draw_tex_resolve(struct sim *s, struct sim_grctx *g, struct draw_setu
 		t->border = DRAW_CI(g, TEX_BORDER_COLOR, u);
 		t->size1 = DRAW_CI(g, TEX_SIZE1, u);
 		d->texv[u].ok = 0;
-		if (!(t->enable & NV40_TEX_ENABLE_ENABLE))
+	}
+	for (unsigned i = 0; i < l->n; i++) {
+		const struct nv_acc *a = &l->a[i];
+		if (a->kind != NV_ACC_TEXTURE)
 			continue;
-		uint32_t inst;
-		if (t->format & NV40_TEX_FORMAT_DMA0)
-			inst = DRAW_C(g, DMA_TEXTURE0);
-		else if (t->format & NV40_TEX_FORMAT_DMA1)
-			inst = DRAW_C(g, DMA_TEXTURE1);
-		else
-			continue;
-		uint64_t ext = sim_tex_extent(t);
-		if (!ext)
-			continue;            /* a format the model cannot read samples 0 */
-		d->texmem[u] = sim_dma_map(s, inst, t->offset, ext, 0);
+		unsigned u = a->unit;
+		d->texmem[u] = sim_dma_map(s, g->curie[a->dma], (uint64_t)a->off, a->len, 0);
 		if (!d->texmem[u])
 			return NV_PGRAPH_NSOURCE_DMA_R_PROTECTION;
-		sim_tex_prepare(&d->texv[u], t, d->texmem[u]);
+		sim_tex_prepare(&d->texv[u], &d->tex[u], d->texmem[u]);
 	}
 	return 0;
 }
@@ -271,16 +260,18 @@ static void draw_varyings(struct sim_grctx *g, struct draw_setup *d)
 	d->nvary = n;
 }
 
-static int draw_render_cond(struct sim *s, struct sim_grctx *g)
+/* The render condition's report (kind COND) passes when its count is not
+ * 0, or when it cannot be read. */
+static int draw_render_cond(struct sim *s, struct sim_grctx *g, const struct nv_acc_list *l)
 {
-	uint32_t rc = DRAW_C(g, UNK1E98);
-	const uint8_t *rep;
-
-	if (NV40_RENDER_COND_MODE(rc) != NV40_RENDER_COND_IF_SAMPLES)
-		return 1;
-	rep = sim_dma_map(s, DRAW_C(g, DMA_QUERY), NV40_RENDER_COND_OFFSET(rc),
-			  NV40_QUERY_REPORT_SIZE, 0);
-	return !rep || nv_rd32le(rep + NV40_QUERY_REPORT_VALUE) != 0;
+	for (unsigned i = 0; i < l->n; i++) {
+		const struct nv_acc *a = &l->a[i];
+		if (a->kind != NV_ACC_COND)
+			continue;
+		const uint8_t *rep = sim_dma_map(s, g->curie[a->dma], (uint64_t)a->off, a->len, 0);
+		return !rep || nv_rd32le(rep + NV40_QUERY_REPORT_VALUE) != 0;
+	}
+	return 1;
 }
 
 /* [lo, hi) of a surface the draw writes or reads. */
@@ -372,11 +363,16 @@ int sim_draw_may_follow(const struct draw_setup *a, const struct draw_setup *b)
 
 static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 {
+	struct nv_acc_state view;
+	struct nv_acc_list l;
 	uint32_t err = 0;
 
+	/* what the pixels touch: nothing for an empty target rectangle */
+	sim_acc_view(s, g, &view);
+	nv40_acc_draw(&view, &l);
 	d->broken = 0;
 	d->split = 0;
-	d->render = draw_render_cond(s, g);
+	d->render = l.trap || (l.n && draw_render_cond(s, g, &l));
 	d->window_space = !!(DRAW_C(g, ENGINE) & NV40_ENGINE_WINDOW_SPACE);
 	for (unsigned i = 0; i < 4; i++) {
 		d->vp_scale[i] = sim_u2f(DRAW_CI(g, VIEWPORT_SCALE, i));
@@ -433,7 +429,12 @@ static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 
 	if (!d->render)
 		return;
-	if (sim_rt_resolve(s, g, &d->rts) < 0) {
+	if (l.trap) {
+		sim_gr_trap(s, sim_acc_nsource(l.trap));
+		d->broken = 1;
+		return;
+	}
+	if (sim_rt_resolve(s, g, &l, &d->rts) < 0) {
 		d->broken = 1;                 /* rt.c trapped */
 		return;
 	}
@@ -444,13 +445,7 @@ static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 		sim_rt8_of(d->rts.color[i].format, &d->rt8[i]);
 	}
 	draw_rop_state(g, d);
-	d->zbits = 0;
-	if (d->depth_test || d->depth_write || d->stencil_any || d->zbounds) {
-		if (!d->rts.zeta.mem)
-			err = NV_PGRAPH_NSOURCE_DMA_W_PROTECTION;
-		else
-			d->zbits = d->rts.zeta.format == NV40_RT_ZETA_Z24S8 ? 24 : 16;
-	}
+	d->zbits = !d->rts.zeta.mem ? 0 : d->rts.zeta.format == NV40_RT_ZETA_Z24S8 ? 24 : 16;
 
 	/* pixels: RT rectangle, scissor, viewport; never negative */
 	d->cx0 = 0; d->cy0 = 0; d->cx1 = 8192; d->cy1 = 8192;
@@ -462,10 +457,11 @@ static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 	draw_clip_rect(&d->cy0, &d->cy1, DRAW_C(g, VIEWPORT_VERT));
 
 	d->fp_control = DRAW_C(g, FP_CONTROL);
+	for (unsigned i = 0; i < l.n && !err; i++)
+		if (l.a[i].kind == NV_ACC_PROGRAM)
+			err = draw_fp_resolve(s, g, &l.a[i], d);
 	if (!err)
-		err = draw_fp_resolve(s, g, d);
-	if (!err)
-		err = draw_tex_resolve(s, g, d);
+		err = draw_tex_resolve(s, g, &l, d);
 	if (err) {
 		sim_gr_trap(s, err);
 		d->broken = 1;
@@ -498,6 +494,7 @@ struct draw_call {
 	struct sim_grctx *g;
 	struct draw_setup *d;
 	int resolved;
+	struct nv_acc_state view;     /* hw/access.h's, taken once a call */
 };
 
 static struct draw_setup *draw_get(struct draw_call *c)
@@ -758,7 +755,7 @@ static int draw_indexed_vertex(struct draw_call *c, uint32_t idx)
 	}
 	if (!draw_vcache.valid[slot] || draw_vcache.tag[slot] != idx) {
 		draw_vcache.valid[slot] = 0;
-		if (sim_draw_fetch(c->s, c->g, idx, in) < 0 ||
+		if (sim_draw_fetch(c->s, c->g, &c->view, idx, in) < 0 ||
 		    draw_vp(c, in, &draw_vcache.v[slot]) < 0)
 			return -1;
 		draw_vcache.tag[slot] = idx;
@@ -768,31 +765,40 @@ static int draw_indexed_vertex(struct draw_call *c, uint32_t idx)
 	return 0;
 }
 
+/* One index: the vertex it fetches is the model's (restart: none). */
 static int draw_index(struct draw_call *c, uint32_t raw)
 {
-	struct sim_grctx *g = c->g;
-
-	if ((DRAW_C(g, PRIMITIVE_RESTART_ENABLE) & 1) && raw == DRAW_C(g, PRIMITIVE_RESTART_INDEX)) {
-		draw_finish(c);
-		return 0;
-	}
-	int64_t idx = (int64_t)raw + (int32_t)DRAW_C(g, VB_ELEMENT_BASE);
-	if (idx < 0 || idx > (int64_t)UINT32_MAX) {
+	uint32_t v;
+	int r = nv40_acc_index(&c->view, raw, &v);
+	if (r < 0) {
 		sim_gr_trap(c->s, NV_PGRAPH_NSOURCE_DATA_ERROR);
 		return -1;
 	}
-	return draw_indexed_vertex(c, (uint32_t)idx);
+	if (!r) {
+		draw_finish(c);
+		return 0;
+	}
+	return draw_indexed_vertex(c, v);
 }
 
 static void draw_index_batch(struct draw_call *c, uint32_t data)
 {
-	struct sim_grctx *g = c->g;
-	uint32_t fmt = DRAW_C(g, IDXBUF_FORMAT);
-	unsigned isz = fmt & NV40_IDXBUF_TYPE_U16 ? 2 : 4;
-	uint32_t dma = fmt & NV40_IDXBUF_DMA1 ? DRAW_C(g, DMA_VTXBUF1) : DRAW_C(g, DMA_VTXBUF0);
-	uint32_t start = NV40_BATCH_START(data), count = NV40_BATCH_COUNT(data);
-	uint64_t off = (uint64_t)DRAW_C(g, IDXBUF_OFFSET) + (uint64_t)start * isz;
-	const uint8_t *p = sim_dma_map(c->s, dma, off, (uint64_t)count * isz, 0);
+	struct nv_acc_list l;
+	const struct nv_acc *ib = NULL;
+
+	nv40_acc_index_batch(&c->view, 0, data, &l);
+	if (l.trap) {
+		sim_gr_trap(c->s, sim_acc_nsource(l.trap));
+		return;
+	}
+	for (unsigned i = 0; i < l.n; i++)
+		if (l.a[i].kind == NV_ACC_INDEX)
+			ib = &l.a[i];
+	if (!ib)
+		return;
+	unsigned isz = nv40_acc_index_size(&c->view);
+	uint32_t count = (uint32_t)(ib->len / isz);
+	const uint8_t *p = sim_dma_map(c->s, c->g->curie[ib->dma], (uint64_t)ib->off, ib->len, 0);
 
 	if (!p) {
 		sim_gr_trap(c->s, NV_PGRAPH_NSOURCE_DMA_R_PROTECTION);
@@ -873,7 +879,7 @@ void sim_draw_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 		   uint32_t data)
 {
 	struct sim_draw_state *ds = &g->c3d.draw;
-	struct draw_call c = { s, g, NULL, 0 };
+	struct draw_call c = { s, g, NULL, 0, { { 0 }, 0, 0 } };
 	float in[NV40_VP_INPUTS][4];
 
 	if (mthd == NV_CURIE_VERTEX_BEGIN_END) {
@@ -902,12 +908,13 @@ void sim_draw_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 	}
 	if (!ds->prim)
 		return;                      /* vertex data outside a primitive: ignored */
+	sim_acc_view(s, g, &c.view);
 
 	switch (mthd) {
 	case NV_CURIE_VB_VERTEX_BATCH: {
 		uint32_t start = NV40_BATCH_START(data), count = NV40_BATCH_COUNT(data);
 		for (uint32_t i = 0; i < count; i++)
-			if (sim_draw_fetch(s, g, (uint64_t)start + i, in) < 0 || draw_vertex(&c, in) < 0)
+			if (sim_draw_fetch(s, g, &c.view, (uint64_t)start + i, in) < 0 || draw_vertex(&c, in) < 0)
 				return;
 		break;
 	}

@@ -98,38 +98,35 @@ static const uint8_t *fetch_map(struct sim *s, unsigned slot, uint32_t dma, uint
 	return p;
 }
 
-int sim_draw_fetch(struct sim *s, struct sim_grctx *g, uint64_t index,
-		   float in[NV40_VP_INPUTS][4])
+int sim_draw_fetch(struct sim *s, struct sim_grctx *g, const struct nv_acc_state *view,
+		   uint64_t index, float in[NV40_VP_INPUTS][4])
 {
 	uint32_t en = DRAW_C(g, VP_ATTRIB_EN);
 
 	for (unsigned i = 0; i < NV40_VP_INPUTS; i++) {
-		uint32_t fmt = DRAW_CI(g, VTXFMT, i), buf = DRAW_CI(g, VTXBUF, i);
-		unsigned type = NV40_VTXFMT_TYPE(fmt), n = NV40_VTXFMT_SIZE(fmt);
-		unsigned cs = fetch_csize(type);
+		uint32_t fmt = DRAW_CI(g, VTXFMT, i);
+		struct nv_acc a;
+		int r = nv40_acc_attr(view, i, &a);
 
-		if (!(en & (1u << i))) {
-			memcpy(in[i], fetch_default, sizeof(fetch_default));
-			continue;
-		}
-		if (!n) {
-			fetch_const(g, i, in[i]);
-			continue;
-		}
-		if (!cs || n > 4) {
+		if (r < 0) {
 			sim_gr_trap(s, NV_PGRAPH_NSOURCE_DATA_ERROR);
 			return -1;
 		}
+		if (r) {                 /* not from memory: the default or the constant */
+			if (en & (1u << i))
+				fetch_const(g, i, in[i]);
+			else
+				memcpy(in[i], fetch_default, sizeof(fetch_default));
+			continue;
+		}
 		/* index < 2^32 and stride < 256: no overflow in 64 bits */
-		uint64_t off = NV40_VTXBUF_OFFSET(buf) + index * NV40_VTXFMT_STRIDE(fmt);
-		uint32_t dma = buf & NV40_VTXBUF_DMA1 ? DRAW_C(g, DMA_VTXBUF1) : DRAW_C(g, DMA_VTXBUF0);
-		const uint8_t *p = fetch_map(s, i, dma, off, (uint64_t)n * cs,
-					     NV40_VTXFMT_STRIDE(fmt));
+		uint64_t off = (uint64_t)a.off + index * (uint64_t)a.pitch;
+		const uint8_t *p = fetch_map(s, i, g->curie[a.dma], off, a.len, (unsigned)a.pitch);
 		if (!p) {
 			sim_gr_trap(s, NV_PGRAPH_NSOURCE_DMA_R_PROTECTION);
 			return -1;
 		}
-		fetch_decode(type, n, p, in[i]);
+		fetch_decode(NV40_VTXFMT_TYPE(fmt), NV40_VTXFMT_SIZE(fmt), p, in[i]);
 	}
 	return 0;
 }

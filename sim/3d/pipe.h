@@ -124,7 +124,8 @@ uint32_t sim_draw_gen(void);
 /* ---- fetch.c ---- */
 /* Inputs of vertex `index` from the vertex buffers (VTXFMT on) and the
  * constant attributes; 0, or -1 after a trap. */
-int sim_draw_fetch(struct sim *s, struct sim_grctx *g, uint64_t index,
+int sim_draw_fetch(struct sim *s, struct sim_grctx *g, const struct nv_acc_state *view,
+		   uint64_t index,
 		   float in[NV40_VP_INPUTS][4]);
 /* Inputs from one inline vertex of VERTEX_DATA words (VTXFMT layout). */
 void sim_draw_fetch_inline(struct sim_grctx *g, const uint32_t *w, float in[NV40_VP_INPUTS][4]);

@@ -15,10 +15,20 @@
 
 #include "hw/enums-3d.h"
 
+/* Where the model says a report or a fence lands. */
+static uint8_t *query_map(struct sim *s, struct sim_grctx *g, nv_acc_fn *fn, uint32_t data)
+{
+	struct nv_acc_state view;
+	struct nv_acc_list l;
+	sim_acc_view(s, g, &view);
+	fn(&view, 0, data, &l);
+	return l.n == 1 ? sim_dma_map(s, g->curie[l.a[0].dma], (uint64_t)l.a[0].off, l.a[0].len, 1)
+			: NULL;
+}
+
 void sim_3d_fence(struct sim *s, struct sim_grctx *g, uint32_t value)
 {
-	uint8_t *p = sim_dma_map(s, g->curie[NV_CURIE_DMA_FENCE__SLOT],
-				 g->curie[NV_CURIE_FENCE_OFFSET__SLOT], 4, 1);
+	uint8_t *p = query_map(s, g, nv40_acc_fence, value);
 	if (!p) {
 		sim_gr_trap(s, NV_PGRAPH_NSOURCE_DMA_W_PROTECTION);
 		return;
@@ -35,8 +45,7 @@ void sim_3d_query_reset(struct sim *s, struct sim_grctx *g, uint32_t report)
 
 void sim_3d_query_get(struct sim *s, struct sim_grctx *g, uint32_t data)
 {
-	uint8_t *p = sim_dma_map(s, g->curie[NV_CURIE_DMA_QUERY__SLOT],
-				 NV40_QUERY_GET_OFFSET(data), NV40_QUERY_REPORT_SIZE, 1);
+	uint8_t *p = query_map(s, g, nv40_acc_query, data);
 	if (!p) {
 		sim_gr_trap(s, NV_PGRAPH_NSOURCE_DMA_W_PROTECTION);
 		return;

@@ -1,26 +1,11 @@
-/* The 3D engine's render targets (rt.h): RT_FORMAT, the pitches and
- * offsets of colour buffers 0-3 and zeta, resolved through their ctxdmas,
- * and pixel conversions between the surface formats and RGBA floats.
- *
- * Which ctxdma: COLOR0 DMA_COLOR0, COLOR1 DMA_COLOR1, COLOR2 DMA_COLOR2,
- * COLOR3 DMA_COLOR3, zeta DMA_ZETA (rnndb nv30-40_3d.xml names each next to
- * its buffer; Mesa binds them all to VRAM).  All buffers share RT_FORMAT
- * (one colour format, one zeta format, one TYPE and log2 size) and the
- * RT_HORIZ/VERT rectangle.
- *
- * Extent: a linear buffer covers rows 0 .. y+h-1 of its pitch, each
- * (x+w) * bpp bytes; a swizzled one the whole 2^log2w x 2^log2h Morton
- * surface (pitch ignored).  The offset is aligned down to 64 bytes as the
- * hardware does (Mesa compensates with VIEWPORT_TX_ORIGIN).
- *
- * Failures: an enabled colour buffer whose format is unknown, whose TYPE is
- * neither linear nor swizzled, or that does not fit its ctxdma traps
- * (DATA_ERROR / DMA_W_PROTECTION).  Zeta is resolved when its format is known
- * and it fits; otherwise zeta.mem stays NULL without a trap, because Mesa
- * leaves stale zeta state around when nothing uses it: a clear or draw that
- * needs zeta traps then.  MSAA modes (RT_FORMAT 15:12) are not modelled: the
- * surface is taken as one sample per pixel (documented approximation; Mesa
- * only sets them on multisampled miptrees, which nvd does not advertise).
+/* The 3D engine's render targets (rt.h): the colour buffers and zeta an
+ * operation touches, mapped where hw/access.h says they lie (which buffers,
+ * their ctxdmas, extents and traps are the model's), and pixel conversions
+ * between the surface formats and RGBA floats.  All buffers share
+ * RT_FORMAT (one colour format, one zeta format, one TYPE and log2 size).
+ * MSAA modes (RT_FORMAT 15:12) are not modelled: the surface is taken as
+ * one sample per pixel (Mesa only sets them on multisampled miptrees, which
+ * nvd does not advertise).
  *
  * Conversions: UNORM rounds to nearest (v = floor(f * max + 0.5) after
  * clamping to [0, 1]), fp16 rounds to nearest even with denormals, inf and
@@ -35,8 +20,6 @@
 #include "hw/enums-3d.h"
 #include "sim/swizzle.h"
 
-#define RT_LOG2_MAX 12          /* 4096 pixels, the NV4x limit */
-
 static inline uint16_t rt_rd16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] | p[1] << 8);
@@ -48,87 +31,39 @@ static inline void rt_wr16(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)(v >> 8);
 }
 
-static const struct {
-	unsigned offset, pitch, dma;
-} rt_color_slots[4] = {
-	{ NV_CURIE_COLOR0_OFFSET__SLOT, NV_CURIE_COLOR0_PITCH__SLOT, NV_CURIE_DMA_COLOR0__SLOT },
-	{ NV_CURIE_COLOR1_OFFSET__SLOT, NV_CURIE_COLOR1_PITCH__SLOT, NV_CURIE_DMA_COLOR1__SLOT },
-	{ NV_CURIE_COLOR2_OFFSET__SLOT, NV_CURIE_COLOR2_PITCH__SLOT, NV_CURIE_DMA_COLOR2__SLOT },
-	{ NV_CURIE_COLOR3_OFFSET__SLOT, NV_CURIE_COLOR3_PITCH__SLOT, NV_CURIE_DMA_COLOR3__SLOT },
-};
-
-/* Map one buffer; 0 on success, else the NSOURCE bits of the fault. */
-static uint32_t rt_map(struct sim *s, const struct sim_rts *rts, struct sim_rt *rt,
-		       uint32_t dma, uint32_t offset, uint32_t pitch)
-{
-	uint64_t len;
-
-	rt->pitch = pitch;
-	if (rt->swizzled) {
-		len = (uint64_t)rt->bpp << (rt->log2w + rt->log2h);
-	} else {
-		uint64_t rows = (uint64_t)rts->y + rts->h, cols = (uint64_t)rts->x + rts->w;
-		if (!rows || !cols)
-			len = rt->bpp;            /* nothing is drawn; map one pixel */
-		else
-			len = (rows - 1) * pitch + cols * rt->bpp;
-	}
-	rt->mem = sim_dma_map(s, dma, offset & ~63u, len, 1);
-	rt->len = rt->mem ? len : 0;
-	return rt->mem ? 0 : NV_PGRAPH_NSOURCE_DMA_W_PROTECTION;
-}
-
-int sim_rt_resolve(struct sim *s, struct sim_grctx *g, struct sim_rts *rts)
+int sim_rt_resolve(struct sim *s, struct sim_grctx *g, const struct nv_acc_list *l,
+		   struct sim_rts *rts)
 {
 	const uint32_t *c = g->curie;
-	uint32_t fmt = c[NV_CURIE_RT_FORMAT__SLOT], en = c[NV_CURIE_RT_ENABLE__SLOT];
-	unsigned type = NV40_RT_FORMAT_TYPE(fmt);
-	unsigned lw = NV40_RT_FORMAT_LOG2W(fmt), lh = NV40_RT_FORMAT_LOG2H(fmt);
-	int swz = type == NV40_RT_TYPE_SWIZZLED;
-	uint32_t err = 0;
+	uint32_t fmt = c[NV_CURIE_RT_FORMAT__SLOT];
 
 	memset(rts, 0, sizeof(*rts));
 	rts->x = NV40_RECT_ORIGIN(c[NV_CURIE_RT_HORIZ__SLOT]);
 	rts->w = NV40_RECT_SIZE(c[NV_CURIE_RT_HORIZ__SLOT]);
 	rts->y = NV40_RECT_ORIGIN(c[NV_CURIE_RT_VERT__SLOT]);
 	rts->h = NV40_RECT_SIZE(c[NV_CURIE_RT_VERT__SLOT]);
-	if (type != NV40_RT_TYPE_LINEAR && !swz)
-		err = en & 0xf ? NV_PGRAPH_NSOURCE_DATA_ERROR : 0;
-	else if (swz && (lw > RT_LOG2_MAX || lh > RT_LOG2_MAX))
-		err = NV_PGRAPH_NSOURCE_DATA_ERROR;
-
-	for (unsigned i = 0; i < 4 && !err; i++) {
-		struct sim_rt *rt = &rts->color[i];
-		if (!(en & NV40_RT_ENABLE_COLOR(i)))
+	for (unsigned i = 0; i < l->n; i++) {
+		const struct nv_acc *a = &l->a[i];
+		struct sim_rt *rt = a->kind == NV_ACC_COLOR ? &rts->color[a->unit & 3] :
+				    a->kind == NV_ACC_ZETA ? &rts->zeta : NULL;
+		uint64_t lo, len;
+		if (!rt || nv_acc_bounds(a, &lo, &len) < 0)
 			continue;
-		rt->format = NV40_RT_FORMAT_COLOR(fmt);
-		rt->bpp = nv40_rt_color_bpp(rt->format);
-		rt->swizzled = swz;
-		rt->log2w = lw;
-		rt->log2h = lh;
-		if (!rt->bpp) {
-			err = NV_PGRAPH_NSOURCE_DATA_ERROR;
-			break;
+		rt->format = a->kind == NV_ACC_ZETA ? NV40_RT_FORMAT_ZETA(fmt) : NV40_RT_FORMAT_COLOR(fmt);
+		rt->bpp = a->kind == NV_ACC_ZETA ? nv40_rt_zeta_bpp(rt->format)
+						 : nv40_rt_color_bpp(rt->format);
+		rt->swizzled = NV40_RT_FORMAT_TYPE(fmt) == NV40_RT_TYPE_SWIZZLED;
+		rt->log2w = NV40_RT_FORMAT_LOG2W(fmt);
+		rt->log2h = NV40_RT_FORMAT_LOG2H(fmt);
+		rt->pitch = (uint32_t)a->pitch;
+		rt->mem = sim_dma_map(s, c[a->dma], lo, len, 1);
+		rt->len = rt->mem ? len : 0;
+		if (!rt->mem) {
+			memset(rts, 0, sizeof(*rts));
+			sim_gr_trap(s, NV_PGRAPH_NSOURCE_DMA_W_PROTECTION);
+			return -1;
 		}
-		err = rt_map(s, rts, rt, c[rt_color_slots[i].dma], c[rt_color_slots[i].offset],
-			     c[rt_color_slots[i].pitch]);
 	}
-	if (err) {
-		memset(rts->color, 0, sizeof(rts->color));
-		sim_gr_trap(s, err);
-		return -1;
-	}
-
-	struct sim_rt *z = &rts->zeta;
-	z->format = NV40_RT_FORMAT_ZETA(fmt);
-	z->bpp = nv40_rt_zeta_bpp(z->format);
-	z->swizzled = swz;
-	z->log2w = lw;
-	z->log2h = lh;
-	if (!z->bpp || (!swz && type != NV40_RT_TYPE_LINEAR) ||
-	    rt_map(s, rts, z, c[NV_CURIE_DMA_ZETA__SLOT], c[NV_CURIE_ZETA_OFFSET__SLOT],
-		   c[NV_CURIE_ZETA_PITCH__SLOT]))
-		memset(z, 0, sizeof(*z));
 	return 0;
 }
 

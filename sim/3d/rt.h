@@ -21,12 +21,12 @@ struct sim_rts {
 	unsigned x, y, w, h;          /* RT_HORIZ / RT_VERT */
 };
 
-/* Resolve the bound surfaces.  0, or -1 after raising a PGRAPH trap (a
- * surface outside its ctxdma, a format the model does not know).  Only
- * the colour buffers RT_ENABLE names trap; zeta.mem stays NULL when zeta
- * does not resolve (Mesa leaves stale zeta state when nothing uses it):
- * whoever needs zeta traps then. */
-int sim_rt_resolve(struct sim *s, struct sim_grctx *g, struct sim_rts *rts);
+/* Map the surfaces an operation touches: the colour buffers and zeta of
+ * its hw/access.h list l (nv40_acc_draw, nv40_acc_clear; l is not a
+ * trap).  0, or -1 after raising DMA_W_PROTECTION for one that does not
+ * fit its ctxdma.  A surface not in l keeps mem NULL. */
+int sim_rt_resolve(struct sim *s, struct sim_grctx *g, const struct nv_acc_list *l,
+		   struct sim_rts *rts);
 
 /* Byte address of pixel (x, y) in rt (linear or swizzled), NULL outside. */
 uint8_t *sim_rt_pixel(const struct sim_rt *rt, unsigned x, unsigned y);
