@@ -252,11 +252,18 @@ fail:
 static int chan_fp_setup(struct nvd_chan *ch)
 {
 	struct nvd *d = ch->cl->d;
-	static const uint32_t handles[NVD_FP_NOBJS] = {
-		NVD_FP_M2MF_HANDLE, NVD_FP_VRAM_HANDLE, NVD_FP_GART_HANDLE, NVD_FP_AREA_HANDLE,
+	ch->fp_area = (uint32_t)(d->fp_areas + (uint64_t)(ch->chid - NVD_FIRST_CHID) * NVD_FP_AREA_SIZE);
+	/* the M2MF (no ctxdma), then the ctxdmas */
+	const struct { uint32_t handle; unsigned target, access; uint64_t base, size; } objs[NVD_FP_NOBJS] = {
+		{ NVD_FP_M2MF_HANDLE, 0, 0, 0, 0 },
+		{ NVD_FP_VRAM_HANDLE, NV_DMA_TARGET_VRAM, NV_DMA_ACCESS_RO, 0, d->vram_client_size },
+		{ NVD_FP_GART_HANDLE, NV_DMA_TARGET_PCI, NV_DMA_ACCESS_RO, d->card->gart_bus,
+		  d->gart_client_size },
+		{ NVD_FP_AREA_HANDLE, NV_DMA_TARGET_VRAM, NV_DMA_ACCESS_RW, ch->fp_area, NVD_FP_AREA_SIZE },
+		{ NVD_FP_TEX_HANDLE, NV_DMA_TARGET_VRAM, NV_DMA_ACCESS_RO, 0,
+		  d->fp_areas + (uint64_t)NVD_CLIENT_CHIDS * NVD_FP_AREA_SIZE },
 	};
 
-	ch->fp_area = (uint32_t)(d->fp_areas + (uint64_t)(ch->chid - NVD_FIRST_CHID) * NVD_FP_AREA_SIZE);
 	/* nothing of the chid's last channel may be fetched by this one */
 	nvd_vfp_fill(d->card->vram + ch->fp_area, NVD_FP_AREA_SIZE);
 	for (unsigned i = 0; i < NVD_FP_NOBJS; i++) {
@@ -266,16 +273,10 @@ static int chan_fp_setup(struct nvd_chan *ch)
 			return r;
 		if (!i)
 			nv_wr32le(nvd_ramin(d, ch->fp_inst[i]), NV_CLASS_M2MF);
-		else if (i == 1)
-			nvd_ctxdma_write(d, ch->fp_inst[i], NV_CLASS_DMA_IN_MEMORY, NV_DMA_TARGET_VRAM,
-					 NV_DMA_ACCESS_RO, 0, d->vram_client_size);
-		else if (i == 2)
-			nvd_ctxdma_write(d, ch->fp_inst[i], NV_CLASS_DMA_IN_MEMORY, NV_DMA_TARGET_PCI,
-					 NV_DMA_ACCESS_RO, d->card->gart_bus, d->gart_client_size);
 		else
-			nvd_ctxdma_write(d, ch->fp_inst[i], NV_CLASS_DMA_IN_MEMORY, NV_DMA_TARGET_VRAM,
-					 NV_DMA_ACCESS_RW, ch->fp_area, NVD_FP_AREA_SIZE);
-		r = nvd_ramht_insert(d, ch->chid, handles[i], i ? NV_ENGINE_SW : NV_ENGINE_GR,
+			nvd_ctxdma_write(d, ch->fp_inst[i], NV_CLASS_DMA_IN_MEMORY, objs[i].target,
+					 objs[i].access, objs[i].base, objs[i].size);
+		r = nvd_ramht_insert(d, ch->chid, objs[i].handle, i ? NV_ENGINE_SW : NV_ENGINE_GR,
 				     ch->fp_inst[i], &ch->fp_slot[i]);
 		if (r < 0) {
 			nvd_ramin_free(d, ch->fp_inst[i], size);
@@ -286,7 +287,7 @@ static int chan_fp_setup(struct nvd_chan *ch)
 	ch->vfp = (struct nvd_vfp){
 		0, ch->fp_area, NVD_FP_AREA_SIZE,
 		NVD_FP_M2MF_HANDLE, NVD_FP_VRAM_HANDLE, NVD_FP_GART_HANDLE, NVD_FP_AREA_HANDLE,
-		NVD_SW_HANDLE,
+		NVD_SW_HANDLE, NVD_FP_TEX_HANDLE,
 	};
 	return 0;
 }
@@ -406,11 +407,11 @@ int nvd_chan_new(struct nvd_client *cl, struct nvd_chan **out, char *why, size_t
 		goto fail;
 	}
 	/* The ctxdmas Mesa and the DDX expect: all of the clients' VRAM and
-	 * GART.  The VRAM one ends with the channel's program shadow, which
-	 * the card fetches fragment programs from through it. */
+	 * GART, and nothing of the daemon's (its textures and programs go
+	 * through NVD_FP_TEX_HANDLE, validate-fp.c). */
 	if ((r = ctxdma_add(ch, NVD_VRAM_DMA_HANDLE, NVD_VOBJ_DMA_VRAM, NV_CLASS_DMA_IN_MEMORY,
-			    NV_DMA_TARGET_VRAM, NV_DMA_ACCESS_RW, 0,
-			    (uint64_t)ch->fp_area + NVD_FP_AREA_SIZE, NULL, why, whylen)) < 0 ||
+			    NV_DMA_TARGET_VRAM, NV_DMA_ACCESS_RW, 0, d->vram_client_size, NULL, why,
+			    whylen)) < 0 ||
 	    (r = ctxdma_add(ch, NVD_GART_DMA_HANDLE, NVD_VOBJ_DMA_GART, NV_CLASS_DMA_IN_MEMORY,
 			    NV_DMA_TARGET_PCI, NV_DMA_ACCESS_RW, d->card->gart_bus,
 			    d->gart_client_size, NULL, why, whylen)) < 0)

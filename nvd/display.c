@@ -381,6 +381,7 @@ static void head_off(struct nvd *d, unsigned head)
 /* ---- cursors (nouveau's nv04_cursor_* for NV40) ---- */
 
 #define CURSOR_BYTES ((uint64_t)NVD_CURSOR_SIZE * NVD_CURSOR_SIZE * 4)
+_Static_assert(NVD_CURSOR_AREA == NVD_DISP_HEADS * CURSOR_BYTES, "one cursor area");
 
 /* NV40 takes cursor register changes at the next CU_START_POS write. */
 static void cursor_kick(struct nvd *d, unsigned head)
@@ -467,23 +468,18 @@ int nvd_disp_cursor_move(struct nvd_client *cl, uint32_t head, int32_t x, int32_
 
 /* ---- set-up ---- */
 
-int nvd_disp_init(struct nvd *d, char *err, size_t errlen)
+void nvd_disp_init(struct nvd *d)
 {
 	struct nvd_disp *ds = &d->disp;
 	memset(ds, 0, sizeof(*ds));
-	/* The cursor images live in nvd's VRAM, out of the clients' reach. */
-	uint64_t addr = 0;
-	const uint64_t bytes = (uint64_t)NVD_DISP_HEADS * CURSOR_BYTES;
+	/* The cursor images live in nvd's VRAM, out of the clients' reach
+	 * (nvd.h, d->cursors). */
+	uint64_t addr = d->cursors;
 	if (!d->card->vram) {
 		nvd_log(0, "display: no VRAM mapping, no cursors or screenshots");
-	} else if (nvd_ra_alloc(&d->vram, bytes, 4096, &addr) < 0) {
-		snprintf(err, errlen, "no VRAM for the cursors");
-		return -ENOMEM;
 	} else {
-		ds->cursor_bytes = bytes;
-		d->vram_client_size -= bytes;
-		d->vram_daemon += bytes;
-		memset(d->card->vram + addr, 0, bytes);
+		ds->cursor_bytes = NVD_CURSOR_AREA;
+		memset(d->card->vram + addr, 0, NVD_CURSOR_AREA);
 	}
 	for (unsigned i = 0; i < NVD_DISP_HEADS; i++) {
 		ds->cursor_addr[i] = addr + (uint64_t)i * CURSOR_BYTES;
@@ -512,7 +508,6 @@ int nvd_disp_init(struct nvd *d, char *err, size_t errlen)
 			o->info.name[0] ? o->info.name : "(unnamed)", o->info.nmodes, p->hdisplay,
 			p->vdisplay, nvd_mode_hz(p));
 	}
-	return 0;
 }
 
 static void fb_destroy(struct nvd *d, struct nvd_fb *fb)
@@ -539,8 +534,6 @@ void nvd_disp_fini(struct nvd *d)
 	}
 	while (d->disp.fbs)
 		fb_destroy(d, d->disp.fbs);
-	if (d->disp.cursor_bytes)
-		nvd_ra_free(&d->vram, d->disp.cursor_addr[0]);
 	d->disp.cursor_bytes = 0;
 }
 

@@ -71,7 +71,7 @@ struct nvd_disp {
 	uint32_t next_fb;
 	/* the heads' cursor images: nvd's own VRAM, as nouveau's cursor bo */
 	uint64_t cursor_addr[NVD_DISP_HEADS];
-	uint64_t cursor_bytes;     /* taken from the clients' VRAM range */
+	uint64_t cursor_bytes;     /* the cursor images in nvd's VRAM (0: no VRAM mapping) */
 	struct nvd_disp_listener *listeners;
 };
 
@@ -85,7 +85,7 @@ int nvd_disp_mode_fits(const struct nvd_mode *m, char *why, size_t whylen);
 int nvd_disp_monitor_check(const uint8_t edid[EDID_SIZE], char *why, size_t whylen);
 
 /* Read every output's EDID over its DDC bus and turn the heads off. */
-int nvd_disp_init(struct nvd *d, char *err, size_t errlen);
+void nvd_disp_init(struct nvd *d);
 void nvd_disp_fini(struct nvd *d);
 /* The client goes: heads showing its framebuffers go off, they go. */
 void nvd_disp_client_gone(struct nvd_client *cl);

@@ -97,13 +97,14 @@ int nvd_fifo_init(struct nvd *d, char *err, size_t errlen)
 			 c->chip->chipset);
 		return -ENODEV;
 	}
-	/* Memory: RAMIN at the top of VRAM and the channels' program shadows
-	 * below it, the channels' rings at the top of the bus window; the
-	 * clients' buffers lie below them all. */
-	d->fp_areas = c->vram_size - NV40_RAMIN_SIZE - (uint64_t)NVD_CLIENT_CHIDS * NVD_FP_AREA_SIZE;
+	/* Memory (nvd.h): RAMIN at the top of VRAM, the cursors and the
+	 * channels' program shadows below it, the channels' rings at the top
+	 * of the bus window; the clients' buffers lie below them all. */
+	d->cursors = c->vram_size - NV40_RAMIN_SIZE - NVD_CURSOR_AREA;
+	d->fp_areas = d->cursors - (uint64_t)NVD_CLIENT_CHIDS * NVD_FP_AREA_SIZE;
 	d->vram_client_size = d->fp_areas;
 	d->gart_client_size = c->gart_size - (uint64_t)NV40_FIFO_CHANNELS * NVD_HW_RING_SIZE;
-	d->vram_daemon = NV40_RAMIN_SIZE + (uint64_t)NVD_CLIENT_CHIDS * NVD_FP_AREA_SIZE;
+	d->vram_daemon = c->vram_size - d->vram_client_size;
 	d->gart_daemon = (uint64_t)NV40_FIFO_CHANNELS * NVD_HW_RING_SIZE;
 	if (nvd_ra_init(&d->vram, 0, d->vram_client_size) < 0 ||
 	    nvd_ra_init(&d->gart, 0, d->gart_client_size) < 0 ||

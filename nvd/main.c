@@ -202,8 +202,8 @@ bad:
 		d.card->ops->destroy(d.card);
 		return 1;
 	}
-	if (nvd_fifo_init(&d, err, sizeof(err)) < 0 || nvd_disp_init(&d, err, sizeof(err)) < 0 ||
-	    nvd_server_listen(&d, err, sizeof(err)) < 0) {
+	if (nvd_fifo_init(&d, err, sizeof(err)) < 0 ||
+	    (nvd_disp_init(&d), nvd_server_listen(&d, err, sizeof(err)) < 0)) {
 		fprintf(stderr, "nvd: %s\n", err);
 		d.card->ops->destroy(d.card);
 		return 1;

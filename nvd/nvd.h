@@ -30,16 +30,23 @@ struct event;
 #define NVD_SW_HANDLE       NVD_HANDLE_DAEMON_FIRST   /* the daemon's software object */
 /* The daemon's objects for the fragment program shadow (validate.h, struct
  * nvd_vfp): its M2MF, ctxdmas over the clients' VRAM and GART (read) and
- * over the channel's shadow area (read and write).  Like NVD_SW_HANDLE, in RAMHT
- * only: no client may name, make or free them. */
+ * over the channel's shadow area (read and write), and the read-only
+ * ctxdma over the clients' VRAM and every shadow area that the card gets
+ * in DMA_TEXTURE0/1 wherever a client names the VRAM ctxdma there, for
+ * its textures and programs.  Like NVD_SW_HANDLE, in RAMHT only: no client
+ * may name, make or free them. */
 #define NVD_FP_M2MF_HANDLE  (NVD_HANDLE_DAEMON_FIRST + 1)
 #define NVD_FP_VRAM_HANDLE  (NVD_HANDLE_DAEMON_FIRST + 2)
 #define NVD_FP_GART_HANDLE  (NVD_HANDLE_DAEMON_FIRST + 3)
 #define NVD_FP_AREA_HANDLE  (NVD_HANDLE_DAEMON_FIRST + 4)
-#define NVD_FP_NOBJS        4
-/* Each client channel's shadow area: below RAMIN, one after the other by
- * chid; the channel's VRAM ctxdma ends where its own area does. */
+#define NVD_FP_TEX_HANDLE   (NVD_HANDLE_DAEMON_FIRST + 5)
+#define NVD_FP_NOBJS        5
+/* VRAM from the top: RAMIN, the cursor images, the channels' shadow areas
+ * (one after the other by chid), then the clients' buffers.  No ctxdma a
+ * client can name reaches above the clients' buffers but the read-only one
+ * of textures and programs, which ends with the shadow areas. */
 #define NVD_FP_AREA_SIZE    (256u << 10)
+#define NVD_CURSOR_AREA     (NVD_DISP_HEADS * NVD_CURSOR_SIZE * NVD_CURSOR_SIZE * 4u)
 #define NVD_MAX_CLIENTS     4096
 #define NVD_HELLO_TIMEOUT_S 10            /* a connection must say HELLO this soon */
 #define NVD_STRIKES         8             /* refused submissions before a channel is lost */
@@ -220,6 +227,7 @@ struct nvd {
 	struct nvd_ra vram, gart, ramin;
 	uint64_t vram_client_size, gart_client_size;   /* what the clients' buffers may use */
 	uint64_t fp_areas;                             /* VRAM: the channels' program shadows */
+	uint64_t cursors;                              /* VRAM: the heads' cursor images */
 	uint64_t vram_daemon, gart_daemon;             /* bytes the daemon holds */
 	uint64_t vram_orphaned, gart_orphaned;         /* buffers whose creator has gone */
 	unsigned nbos;                                 /* live buffers */

@@ -129,7 +129,7 @@ static int do_status(struct nvd_client *cl, const void *rq, struct reply *r)
 	snprintf(p->card, sizeof(p->card), "%s", d->card->desc);
 	snprintf(p->bus_id, sizeof(p->bus_id), "%s", d->card->bus_id);
 	p->vram_size = d->card->vram_size;
-	p->vram_client = d->vram.used - d->disp.cursor_bytes;   /* the cursors are nvd's */
+	p->vram_client = d->vram.used;
 	p->vram_daemon = d->vram_daemon;
 	p->gart_size = d->card->gart_size;
 	p->gart_client = d->gart.used;

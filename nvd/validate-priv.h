@@ -69,6 +69,9 @@ struct nvd_vctx {
 	size_t nundo, undo_cap;
 	int undo_broken;           /* the log could not grow: refuse */
 	int quiet;                 /* a check whose failure is no refusal: no message */
+	/* the handle word just looked at goes to the card as subst_val */
+	int subst;
+	uint32_t subst_val;
 	/* the word being looked at, for the error report */
 	unsigned push, subc;
 	uint32_t off, mthd, data;

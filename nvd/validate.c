@@ -558,6 +558,14 @@ static int nvd_v_handle(struct nvd_vctx *x, const struct nvd_vlook *l, uint32_t 
 			return nvd_v_fail(x, EINVAL, "0x%08x is not a graphics object", handle);
 		break;
 	}
+	/* textures and programs read VRAM through the daemon's read-only
+	 * ctxdma, the card's guard over daemon memory (validate.h h_tex) */
+	if (o->kind == NVD_VOBJ_DMA_VRAM && l->table == NV_TABLE_CURIE && x->sub->fp &&
+	    x->sub->fp->h_tex && (l->d->offset == NV_CURIE_DMA_TEXTURE0 ||
+				  l->d->offset == NV_CURIE_DMA_TEXTURE1)) {
+		x->subst = 1;
+		x->subst_val = x->sub->fp->h_tex;
+	}
 	if (l->hidx != NVD_NONE) {
 		struct nvd_vhobj h = { NVD_VH(o->kind), o->domain, o->cls, 0,
 				       o->kind == NVD_VOBJ_DMA_BO ? o->size : 0 };
@@ -819,6 +827,10 @@ static int nvd_vw_packet(struct nvd_vwalk *w, const struct nv_cmd *c, uint32_t i
 				}
 				w->x.fp_split = 0;
 				nv_wr32le(nvd_vw_slot(w, i), w->x.fp_val);
+			}
+			if (w->x.subst) {
+				nv_wr32le(nvd_vw_slot(w, i), w->x.subst_val);
+				w->x.subst = 0;
 			}
 			ci = sh->subc_ci[subc];     /* OBJECT rebinds */
 			w->x.cls = sh->subc_cls[subc];

@@ -105,6 +105,11 @@ struct nvd_vfp {
 	 * clients' VRAM and GART (read) and over the area (read and write),
 	 * and the software object NVD_SUBC_DAEMON holds between copies */
 	uint32_t h_m2mf, h_src_vram, h_src_gart, h_dst, h_sw;
+	/* the read-only ctxdma over the clients' VRAM and every channel's
+	 * area, which the card gets in DMA_TEXTURE0/1 in place of the VRAM
+	 * ctxdma: the only client-reachable ctxdma over daemon memory, and it
+	 * cannot write (0: the VRAM ctxdma stays) */
+	uint32_t h_tex;
 };
 /* Fill an area with NOP|END instructions (a new channel's shadow; its
  * first two are the template the daemon's END copies take). */

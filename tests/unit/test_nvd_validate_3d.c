@@ -96,9 +96,9 @@ static void pkt(int ni, uint32_t mthd, unsigned n, const uint32_t *d)
 #define FP_AREA      (256u << 10)
 #define FP_AREA_ADDR 0x07000000u
 #define FP_FIRST     64u
-enum { FH_M2MF = 0x8000f001, FH_SRC_VRAM, FH_SRC_GART, FH_DST, FH_SW };
+enum { FH_M2MF = 0x8000f001, FH_SRC_VRAM, FH_SRC_GART, FH_DST, FH_SW, FH_TEX };
 static struct nvd_vfp fpsh = { 0, FP_AREA_ADDR, FP_AREA,
-			       FH_M2MF, FH_SRC_VRAM, FH_SRC_GART, FH_DST, FH_SW };
+			       FH_M2MF, FH_SRC_VRAM, FH_SRC_GART, FH_DST, FH_SW, FH_TEX };
 
 static long submit(void)
 {
@@ -749,6 +749,23 @@ static void test_mesa_clear_stream_passes(void **state)
 	assert_ok(submit());
 }
 
+/* The VRAM ctxdma in DMA_TEXTURE0/1 goes to the card as the daemon's
+ * read-only one (which also covers the program shadows); anywhere else,
+ * and the GART one, as written.  Textures are still checked as VRAM. */
+static void test_texture_ctxdmas_become_the_read_only_one(void **state)
+{
+	(void)state;
+	INC(NV_FIFO_OBJECT, H_3D);
+	INC(NV_CURIE_DMA_TEXTURE0, H_VRAM, H_GART);
+	INC(NV_CURIE_DMA_COLOR0, H_VRAM);
+	INC(NV_CURIE_DMA_TEXTURE1, H_VRAM);
+	assert_int_equal(submit(), 9);
+	assert_int_equal(nv_rd32le(&out[3]), FH_TEX);
+	assert_int_equal(nv_rd32le(&out[4]), H_GART);
+	assert_int_equal(nv_rd32le(&out[6]), H_VRAM);
+	assert_int_equal(nv_rd32le(&out[8]), FH_TEX);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -775,6 +792,7 @@ int main(void)
 		T(test_program_slots_go_round_the_area_in_one_submission),
 		T(test_fence_and_query_targets),
 		T(test_render_condition_is_checked_at_every_draw),
+		T(test_texture_ctxdmas_become_the_read_only_one),
 		T(test_refusal_rolls_back_3d_state),
 		T(test_mesa_clear_stream_passes),
 	};
