@@ -106,6 +106,10 @@ struct nvd_obj {
 	uint32_t inst, inst_size;/* RAMIN */
 	uint32_t ramht_slot;
 	struct nvd_bo *bo;       /* DMA_BO: the buffer it covers */
+	/* Freed while submissions validated against it were in flight: its
+	 * RAMHT entry stays until the channel's fence reaches retire_seq. */
+	int hashed;
+	uint32_t retire_seq;
 };
 
 #define NVD_CHAN_MANY ((const struct nvd_chan *)1)
@@ -129,6 +133,7 @@ struct nvd_chan {
 	struct nvd_obj *objs;
 	unsigned nobjs, objs_cap;
 	struct nvd_obj *zombies; /* still named by the channel's PGRAPH state */
+	unsigned nhashed;        /* zombies whose handle is still in RAMHT */
 	uint32_t sw_slot;
 	struct nvd_vstate *vs;
 	/* The fragment program shadow: the area (VRAM addr), its objects
@@ -335,7 +340,10 @@ void nvd_chan_close_fds(struct nvd_chan *ch);
 void nvd_chan_lose(struct nvd_chan *ch, int err, const char *why);
 int nvd_obj_new(struct nvd_chan *ch, uint32_t handle, uint32_t cls, char *why, size_t whylen);
 int nvd_dma_new(struct nvd_chan *ch, const struct nvd_req_dma_new *rq, char *why, size_t whylen);
-int nvd_obj_free(struct nvd_chan *ch, uint32_t handle);
+int nvd_obj_free(struct nvd_chan *ch, uint32_t handle, char *why, size_t whylen);
+/* The channel's fences moved: freed handles no submission in flight names
+ * any more leave RAMHT. */
+void nvd_obj_retired(struct nvd_chan *ch);
 const struct nvd_vobj *nvd_obj_lookup(void *ch, uint32_t handle);
 
 /* submit.c */

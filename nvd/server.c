@@ -270,10 +270,7 @@ static int do_obj_free(struct nvd_client *cl, const void *rq_, struct reply *r)
 	struct nvd_chan *ch = client_chan(cl, rq->chan, r);
 	if (!ch)
 		return -ENOENT;
-	int e = nvd_obj_free(ch, rq->handle);
-	if (e == -ENOENT)
-		snprintf(r->why, sizeof(r->why), "no object 0x%08x", rq->handle);
-	return e;
+	return nvd_obj_free(ch, rq->handle, r->why, sizeof(r->why));
 }
 
 static int do_dma_new(struct nvd_client *cl, const void *rq_, struct reply *r)

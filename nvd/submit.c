@@ -320,6 +320,8 @@ void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq)
 	__atomic_store_n(&ch->fence->completed, seq, __ATOMIC_RELEASE);
 	while (ch->if_count && (int32_t)(seq - ch->inflight[ch->if_head].seq) >= 0)
 		retire_one(ch);
+	if (ch->nhashed)
+		nvd_obj_retired(ch);
 	chan_signal(ch);
 	/* Entries may be waiting for the ring space or the buffers this freed. */
 	struct nvd *d = ch->cl->d;

@@ -1,0 +1,131 @@
+/* Attacks on what lies between validation and execution: a submission
+ * waits behind the attacker's own long one (a calibrated M2MF load keeps the
+ * card busy, so the race is not left to luck) while the attacker changes
+ * what the validator judged it against.  Each runs beside an honest client,
+ * whose results must be exactly those it has alone. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "client/priv.h"        /* the submit ring, for entries libnvd would not write */
+#include "proto/ring.h"
+#include "tests/lib/nvt-test.h"
+
+/* The attacker: a client with the standard objects and a load for its
+ * card time. */
+struct attacker {
+	struct nvt_client t;
+	struct nvt_buf bsrc, bdst;
+	uint32_t busy;               /* the load's fence */
+};
+
+static void attacker_open(struct attacker *a, struct nvt_daemon *d)
+{
+	NVT_OK(nvt_client_open(&a->t, d->sock, "queue-attacker"));
+	NVT_OK(nvt_finish(&a->t.p));
+	NVT_OK(nvt_buf_new(a->t.c, 4u << 20, NVC_VRAM, 11, &a->bsrc));
+	NVT_OK(nvt_buf_new(a->t.c, 4u << 20, NVC_VRAM, 12, &a->bdst));
+}
+
+/* The card runs the attacker's load for about ms from now on. */
+static void attacker_load(struct attacker *a, unsigned ms)
+{
+	a->busy = nvt_keep_busy(&a->t.p, &a->bsrc, &a->bdst, ms);
+	assert_true(a->busy != 0);
+}
+
+/* The race ran while the card was still on the load: else it proves nothing. */
+static void assert_still_busy(struct attacker *a)
+{
+	if (nvc_fence_done(a->t.ch, a->busy))
+		fail_msg("the card finished the attacker's load before the race was set up: "
+			 "the test proves nothing (a slow daemon?)");
+}
+
+static void attacker_close(struct attacker *a)
+{
+	NVT_OK(nvt_wait(&a->t.p, a->busy));
+	nvt_buf_free(&a->bsrc);
+	nvt_buf_free(&a->bdst);
+	nvt_client_close(&a->t);
+}
+
+/* ---- 7a: a handle freed and made again while a submission naming it waits ---- */
+
+#define H_VICTIM 0x5a0000eeu
+
+/* A copy src -> dst the validator judges, with words in between that it
+ * judges as NV04_PATTERN data, under handle H_VICTIM bound on the M2MF's
+ * subchannel.  Were H_VICTIM an M2MF when the card looks it up, the word at
+ * 0x30c (PATTERN_SELECT) would be its OFFSET_IN: the copy would read `addr`. */
+static uint32_t copy_through_pattern(struct nvt_push *p, struct nvt_buf *src, struct nvt_buf *dst,
+				      uint64_t addr)
+{
+	uint32_t vram = nvc_chan_vram_dma(p->ch), f;
+	nvt_ref(p, src->bo, NVC_READ);
+	nvt_ref(p, dst->bo, NVC_WRITE);
+	nvt_begin(p, NVT_SUBC_M2MF, NV_M2MF_DMA_BUFFER_IN, 2);
+	nvt_out(p, vram);
+	nvt_out(p, vram);
+	nvt_begin(p, NVT_SUBC_M2MF, NV_M2MF_OFFSET_IN, 7);
+	nvt_out(p, (uint32_t)src->addr);
+	nvt_out(p, (uint32_t)dst->addr);
+	nvt_out(p, 4096);
+	nvt_out(p, 4096);
+	nvt_out(p, 4096);
+	nvt_out(p, 16);
+	nvt_out(p, 1 | 1 << 8);
+	nvt_mthd(p, NVT_SUBC_M2MF, NV_FIFO_OBJECT, H_VICTIM);
+	nvt_mthd(p, NVT_SUBC_M2MF, NV_PATT_PATTERN_SELECT, (uint32_t)addr);
+	nvt_mthd(p, NVT_SUBC_M2MF, NV_FIFO_OBJECT, NVT_H_M2MF);
+	nvt_mthd(p, NVT_SUBC_M2MF, NV_M2MF_BUF_NOTIFY, 0);
+	NVT_OK(nvt_submit(p, &f));
+	nvt_ref_m2mf(dst->shadow, 4096, src->shadow, 4096, 4096, 16);
+	return f;
+}
+
+static void attack_handle_recreated(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
+{
+	(void)arg;
+	struct attacker a;
+	struct nvt_buf src, dst;
+	attacker_open(&a, d);
+	NVT_OK(nvt_buf_new(a.t.c, 65536, NVC_VRAM, 21, &src));
+	NVT_OK(nvt_buf_new(a.t.c, 65536, NVC_VRAM, 22, &dst));
+	NVT_OK(nvc_obj_new(a.t.ch, H_VICTIM, NV_CLASS_PATT));
+	attacker_load(&a, 800);
+	uint32_t f = copy_through_pattern(&a.t.p, &src, &dst, h->victim_addr);
+	/* Validated (the daemon takes the ring before the request); queued. */
+	NVT_OK(nvc_obj_free(a.t.ch, H_VICTIM));
+	int made = nvc_obj_new(a.t.ch, H_VICTIM, NV_CLASS_M2MF);
+	assert_still_busy(&a);
+	NVT_OK(nvt_wait(&a.t.p, f));
+	/* The card ran what was validated: the copy read src. */
+	if (nvt_buf_check(&dst, "the attacker's copy") < 0)
+		fail_msg("the card did not run the copy the validator judged: the handle meant "
+			 "something else when it ran");
+	NVT_ERR(made, -EBUSY);
+	assert_non_null(strstr(nvc_error(), "still queued"));
+	/* Once the submission is done the handle is free to use. */
+	NVT_OK(nvc_obj_new(a.t.ch, H_VICTIM, NV_CLASS_M2MF));
+	NVT_OK(nvc_obj_free(a.t.ch, H_VICTIM));
+	nvt_buf_free(&src);
+	nvt_buf_free(&dst);
+	attacker_close(&a);
+}
+
+static void test_handle_freed_and_recreated_while_queued(void **state)
+{
+	nvt_attack(nvt_d(state), attack_handle_recreated, NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		NVT_TEST(test_handle_freed_and_recreated_while_queued),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
