@@ -253,6 +253,9 @@ uint32_t nvc_chan_gart_dma(const struct nvc_chan *ch);
 #define NVC_HANDLE_NVD_FIRST 0x6e766400u
 #define NVC_HANDLE_NVD_LAST  0x6e7664ffu
 int nvc_obj_new(struct nvc_chan *ch, uint32_t handle, uint32_t cls);
+/* Submissions made from now on cannot name the handle; those already made
+ * still run with the object they were checked against, and until they
+ * have completed nvc_obj_new under this handle gives -EBUSY. */
 int nvc_obj_free(struct nvc_chan *ch, uint32_t handle);
 /* A ctxdma (class 0x02/0x03/0x3d, access 0 RW, 1 RO, 2 WO) over bytes
  * [offset, offset+size) of bo, e.g. a notifier. */
@@ -264,7 +267,9 @@ int nvc_dma_new(struct nvc_chan *ch, uint32_t handle, struct nvc_bo *bo, uint64_
 /* access of a buffer in a submission: NVC_READ and/or NVC_WRITE, plus at
  * most one of NVC_IN_VRAM / NVC_IN_GART when the submission needs the
  * buffer there: nvd moves it first (its new address reaches the commands
- * through the submission's relocations; nvc_bo_addr keeps the old one). */
+ * through the submission's relocations; nvc_bo_addr keeps the old one).
+ * A buffer listed twice is one buffer, its access the entries' together;
+ * one entry asking for VRAM and another for GART refuses the submission. */
 enum { NVC_READ = 1, NVC_WRITE = 2, NVC_IN_VRAM = 4, NVC_IN_GART = 8 };
 enum { NVC_RELOC_LOW = 1, NVC_RELOC_HIGH = 2, NVC_RELOC_OR = 4 };
 

@@ -66,7 +66,8 @@ struct nvd_bo {
 	uint8_t stale_domain;    /* 0: none */
 	uint64_t stale_addr;
 	unsigned pins;           /* ctxdmas over it: their RAMIN words name addr, so it stays */
-	uint32_t list_stamp;     /* submit.c: listed by the submission being validated */
+	uint32_t list_stamp;     /* submit.c: listed by the submission being validated, */
+	uint32_t list_first;     /* first in its list at this index */
 	/* sharing (share.c) */
 	uint32_t name;           /* flink name, 0 until a holder asks */
 	uint64_t dev, ino;       /* the memfd's identity, for IMPORT */

@@ -1,8 +1,9 @@
 /* Attacks on what lies between validation and execution: a submission
  * waits behind the attacker's own long one (a calibrated M2MF load keeps the
  * card busy, so the race is not left to luck) while the attacker changes
- * what the validator judged it against.  Each runs beside an honest client,
- * whose results must be exactly those it has alone. */
+ * what the validator judged it against: the meaning of an object handle, the
+ * place of a buffer listed twice.  Each runs beside an honest client, whose
+ * results must be exactly those it has alone. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -122,10 +123,113 @@ static void test_handle_freed_and_recreated_while_queued(void **state)
 	nvt_attack(nvt_d(state), attack_handle_recreated, NULL);
 }
 
+/* ---- 7b: one buffer listed twice, the second entry asking for another domain ---- */
+
+static void attack_listed_twice(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
+{
+	(void)h;
+	(void)arg;
+	struct attacker a;
+	struct nvt_buf guard0, x, guard1, src, v;
+	struct nvc *victim;
+	attacker_open(&a, d);
+	/* x in VRAM between two others: freed, its range is a hole of its size */
+	NVT_OK(nvt_buf_new(a.t.c, 65536, NVC_VRAM, 31, &guard0));
+	NVT_OK(nvt_buf_new(a.t.c, 65536, NVC_VRAM, 32, &x));
+	NVT_OK(nvt_buf_new(a.t.c, 65536, NVC_VRAM, 33, &guard1));
+	NVT_OK(nvt_buf_new(a.t.c, 65536, NVC_GART, 34, &src));
+	uint64_t old = x.addr;
+	attacker_load(&a, 800);
+	/* A copy into x at its VRAM address, x listed as it is (entry 1) and
+	 * then asking for GART (entry 2). */
+	struct nvt_push *p = &a.t.p;
+	nvt_begin(p, NVT_SUBC_M2MF, NV_M2MF_DMA_BUFFER_IN, 2);
+	nvt_out(p, nvc_chan_gart_dma(a.t.ch));
+	nvt_out(p, nvc_chan_vram_dma(a.t.ch));
+	nvt_begin(p, NVT_SUBC_M2MF, NV_M2MF_OFFSET_IN, 8);
+	nvt_out(p, (uint32_t)src.addr);
+	nvt_out(p, (uint32_t)old);
+	nvt_out(p, 4096);
+	nvt_out(p, 4096);
+	nvt_out(p, 4096);
+	nvt_out(p, 16);
+	nvt_out(p, 1 | 1 << 8);
+	nvt_out(p, 0);
+	struct nvc_bo_ref refs[] = {
+		{ src.bo, NVC_READ }, { x.bo, NVC_WRITE }, { x.bo, NVC_READ | NVC_IN_GART },
+		{ p->bo, NVC_READ },
+	};
+	struct nvc_push push = { 3, p->start * 4, (p->pos - p->start) * 4 };
+	struct nvc_submission s = { refs, 4, &push, 1, NULL, 0 };
+	uint32_t f;
+	NVT_OK(nvc_submit(a.t.ch, &s, &f));
+	p->start = p->pos;
+	/* Taken (the daemon takes the ring before the request): x is in GART. */
+	assert_int_equal(nvc_bo_refresh(x.bo), 1);
+	assert_int_equal(nvc_bo_domain(x.bo), NVC_GART);
+	/* Someone else gets x's old range meanwhile. */
+	NVT_OK(nvc_connect(d->sock, "victim", &victim));
+	NVT_OK(nvt_buf_new(victim, 65536, NVC_VRAM, 35, &v));
+	if (v.addr != old)
+		fail_msg("setup: the victim's buffer is at 0x%llx, not at x's old 0x%llx",
+			 (unsigned long long)v.addr, (unsigned long long)old);
+	assert_still_busy(&a);
+	int r = nvc_fence_wait(a.t.ch, f, 10ll * 1000 * 1000 * 1000);
+	if (nvt_buf_check(&v, "the victim's buffer at x's old place") < 0)
+		fail_msg("the card wrote through the address of a buffer listed twice, after it moved");
+	/* The attacker is told: its copy names an address its buffers no longer have. */
+	if (r >= 0)
+		fail_msg("the submission was accepted, though its address is no buffer of its");
+	nvt_buf_free(&v);
+	nvc_close(victim);
+	nvt_buf_free(&guard0);
+	nvt_buf_free(&x);
+	nvt_buf_free(&guard1);
+	nvt_buf_free(&src);
+	attacker_close(&a);
+}
+
+static void test_buffer_listed_twice_with_two_domains(void **state)
+{
+	nvt_attack(nvt_d(state), attack_listed_twice, NULL);
+}
+
+/* Two entries of one buffer, one for VRAM and one for GART: refused. */
+static void attack_listed_for_both(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
+{
+	(void)h;
+	(void)arg;
+	struct nvt_client t;
+	struct nvt_buf x;
+	NVT_OK(nvt_client_open(&t, d->sock, "both-domains"));
+	NVT_OK(nvt_finish(&t.p));
+	NVT_OK(nvt_buf_new(t.c, 65536, NVC_VRAM, 41, &x));
+	struct nvc_bo_ref refs[] = { { x.bo, NVC_WRITE | NVC_IN_VRAM }, { x.bo, NVC_READ | NVC_IN_GART } };
+	struct nvc_submission s = { refs, 2, NULL, 0, NULL, 0 };
+	uint32_t f;
+	NVT_OK(nvc_submit(t.ch, &s, &f));
+	NVT_ERR(nvc_fence_wait(t.ch, f, 10ll * 1000 * 1000 * 1000), -EINVAL);
+	assert_int_equal(nvc_bo_refresh(x.bo), 0);
+	assert_int_equal(nvc_bo_domain(x.bo), NVC_VRAM);
+	/* the same entries merge when they agree */
+	refs[1].access = NVC_READ | NVC_IN_VRAM;
+	NVT_OK(nvc_submit(t.ch, &s, &f));
+	NVT_OK(nvc_fence_wait(t.ch, f, 10ll * 1000 * 1000 * 1000));
+	nvt_buf_free(&x);
+	nvt_client_close(&t);
+}
+
+static void test_buffer_listed_for_vram_and_for_gart(void **state)
+{
+	nvt_attack(nvt_d(state), attack_listed_for_both, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		NVT_TEST(test_handle_freed_and_recreated_while_queued),
+		NVT_TEST(test_buffer_listed_twice_with_two_domains),
+		NVT_TEST(test_buffer_listed_for_vram_and_for_gart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
