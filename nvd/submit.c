@@ -112,6 +112,10 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	long n = 0;
 	int err = 0;
 
+	/* One fence status slot each: a client keeps fewer submissions in
+	 * flight (libnvd waits); the entries of one that does not wait here. */
+	if (ch->if_count >= NVD_FENCE_STATUS - 1)
+		return 0;
 	memcpy(scratch.b, src, body);
 	const struct nvd_submit_bo *sb = (const void *)scratch.b;
 	const struct nvd_submit_push *sp = (const void *)(sb + h->nr_bos);

@@ -2,8 +2,10 @@
  * waits behind the attacker's own long one (a calibrated M2MF load keeps the
  * card busy, so the race is not left to luck) while the attacker changes
  * what the validator judged it against: the meaning of an object handle, the
- * place of a buffer listed twice.  Each runs beside an honest client, whose
- * results must be exactly those it has alone. */
+ * place of a buffer listed twice; and attacks on the daemon's bookkeeping of
+ * waiting entries: an entry whose buffer list changes at every look, more
+ * submissions in flight than the fence page has slots.  Each runs beside an
+ * honest client, whose results must be exactly those it has alone. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -224,12 +226,133 @@ static void test_buffer_listed_for_vram_and_for_gart(void **state)
 	nvt_attack(nvt_d(state), attack_listed_for_both, NULL);
 }
 
+/* ---- 7c: a waiting entry marks more buffers than it may list ---- */
+
+#define MANY 1023
+
+static void ring_doorbell(struct nvc_chan *ch)
+{
+	uint64_t one = 1;
+	if (write(ch->doorbell, &one, sizeof(one)) < 0) {
+		/* a saturated counter still wakes the daemon */
+	}
+}
+
+/* The daemon has looked at every ring: it takes them before a request.
+ * (Another connection's: the attacker's own requests wait until its
+ * published entries are taken.) */
+static void daemon_looked(struct nvc *prober)
+{
+	struct nvc_status st;
+	NVT_OK(nvc_status(prober, &st));
+}
+
+static void attack_sync_marks(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
+{
+	(void)h;
+	(void)arg;
+	struct attacker a;
+	struct nvc_chan *w;
+	struct nvc *prober;
+	attacker_open(&a, d);
+	NVT_OK(nvc_connect(d->sock, "prober", &prober));
+	NVT_OK(nvc_chan_new(a.t.c, &w));
+	/* Three sets of buffers the waiting entry lists in turn. */
+	static struct nvc_bo *set[3][MANY];
+	for (unsigned k = 0; k < 3; k++)
+		for (unsigned i = 0; i < MANY; i++)
+			NVT_OK(nvc_bo_new(a.t.c, 4096, NVC_GART, &set[k][i]));
+	attacker_load(&a, 1500);
+	/* An entry on the second channel reading the buffer the load writes:
+	 * it waits for the load, and holds back the buffers it lists. */
+	static struct nvc_bo_ref refs[1 + MANY];
+	refs[0] = (struct nvc_bo_ref){ a.bdst.bo, NVC_READ };
+	for (unsigned i = 0; i < MANY; i++)
+		refs[1 + i] = (struct nvc_bo_ref){ set[0][i], NVC_WRITE };
+	struct nvc_submission s = { refs, 1 + MANY, NULL, 0, NULL, 0 };
+	uint32_t pos = w->head % NVD_RING_DATA_SIZE, f;
+	NVT_OK(nvc_submit(w, &s, &f));
+	daemon_looked(prober);
+	assert_int_equal(__atomic_load_n(&w->fence->consumed, __ATOMIC_ACQUIRE), f - 1);
+	/* The entry is read again at every look: list other buffers each time. */
+	struct nvd_submit_bo *sb = (void *)(w->ring + pos + sizeof(struct nvd_submit_hdr));
+	for (unsigned k = 1; k < 3; k++) {
+		for (unsigned i = 0; i < MANY; i++)
+			sb[1 + i].handle = nvc_bo_handle(set[k][i]);
+		ring_doorbell(w);
+		daemon_looked(prober);
+		if (!nvt_daemon_alive(d))
+			fail_msg("nvd died when the waiting entry listed other buffers");
+	}
+	assert_still_busy(&a);
+	NVT_OK(nvc_fence_wait(w, f, 10ll * 1000 * 1000 * 1000));
+	for (unsigned k = 0; k < 3; k++)
+		for (unsigned i = 0; i < MANY; i++)
+			NVT_OK(nvc_bo_free(set[k][i]));
+	NVT_OK(nvc_chan_free(w));
+	nvc_close(prober);
+	attacker_close(&a);
+}
+
+static void test_sync_marks_more_buffers_than_its_array(void **state)
+{
+	nvt_attack(nvt_d(state), attack_sync_marks, NULL);
+}
+
+/* ---- more submissions in flight than the fence page has status slots ---- */
+
+static void attack_fence_slots(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
+{
+	(void)h;
+	(void)arg;
+	struct attacker a;
+	struct nvt_buf x;
+	struct nvc *prober;
+	attacker_open(&a, d);
+	NVT_OK(nvc_connect(d->sock, "prober", &prober));
+	NVT_OK(nvt_buf_new(a.t.c, 65536, NVC_GART, 51, &x));
+	attacker_load(&a, 1000);
+	/* libnvd keeps fewer than NVD_FENCE_STATUS in flight; the ring does not. */
+	struct nvc_chan *ch = a.t.ch;
+	unsigned n = NVD_FENCE_STATUS + 100;
+	uint32_t size = nvd_submit_size(1, 0, 0);
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t e[64] = { 0 };
+		struct nvd_submit_hdr hd = { size, ch->seq + 1, 1, 0, 0, 0, (uint64_t)nvt_now_ns() };
+		struct nvd_submit_bo b = { nvc_bo_handle(x.bo), NVD_ACCESS_READ };
+		memcpy(e, &hd, sizeof(hd));
+		memcpy(e + sizeof(hd), &b, sizeof(b));
+		assert_true(ch->head % NVD_RING_DATA_SIZE + size <= NVD_RING_DATA_SIZE);
+		memcpy(ch->ring + ch->head % NVD_RING_DATA_SIZE, e, size);
+		ch->head += size;
+		ch->seq++;
+	}
+	__atomic_store_n(&ch->ctl->head, ch->head, __ATOMIC_RELEASE);
+	ring_doorbell(ch);
+	daemon_looked(prober);
+	assert_still_busy(&a);
+	NVT_OK(nvc_fence_wait(ch, ch->seq, 20ll * 1000 * 1000 * 1000));
+	/* Every buffer the submissions held is let go: the load's too. */
+	NVT_OK(nvc_bo_wait(a.bdst.bo, NVC_WAIT_NOWAIT | NVC_WAIT_WRITE, 0));
+	NVT_OK(nvc_bo_wait(x.bo, NVC_WAIT_NOWAIT | NVC_WAIT_WRITE, 0));
+	nvt_buf_free(&x);
+	nvc_close(prober);
+	attacker_close(&a);
+}
+
+static void test_more_submissions_in_flight_than_fence_slots(void **state)
+{
+	nvt_attack(nvt_d(state), attack_fence_slots, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		NVT_TEST(test_handle_freed_and_recreated_while_queued),
 		NVT_TEST(test_buffer_listed_twice_with_two_domains),
 		NVT_TEST(test_buffer_listed_for_vram_and_for_gart),
+		NVT_TEST(test_sync_marks_more_buffers_than_its_array),
+		NVT_TEST(test_more_submissions_in_flight_than_fence_slots),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
