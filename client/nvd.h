@@ -109,7 +109,10 @@ int nvc_bo_wait(struct nvc_bo *bo, unsigned flags, int64_t timeout_ns);
 
 /* DRM-style authentication.  The first connection to ask becomes the master
  * (-EBUSY while another one is); it stays master until it disconnects or
- * drops it.  A client sends its magic to the master by other means (X's
+ * drops it.  As in DRM since Linux 5.8, a dropped master is not free for the
+ * taking: while a connection that has been master is connected, only such
+ * a connection, or one of root, may set master (-EACCES); once none is, the
+ * first to ask is master.  A client sends its magic to the master by other means (X's
  * DRI2Authenticate); the master authenticates it with nvc_auth_magic. */
 int nvc_set_master(struct nvc *c);
 int nvc_drop_master(struct nvc *c);

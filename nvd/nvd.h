@@ -190,6 +190,7 @@ struct nvd_client {
 	uint64_t submits, refused;
 	/* authentication (share.c) */
 	uint32_t magic;          /* 0 until GET_MAGIC */
+	int was_master;          /* DRM's was_master: it may take master again */
 	int authenticated;       /* by the master's AUTH_MAGIC */
 	struct nvd_wait *waits;  /* parked BO_WAITs */
 	unsigned nwaits;
@@ -230,7 +231,10 @@ struct nvd {
 	uint64_t vram_orphaned, gart_orphaned;         /* buffers whose creator has gone */
 	unsigned nbos;                                 /* live buffers */
 	struct nvd_bo_hash names, inos;                /* share.c */
+	/* DRM master (share.c): the current one; connected clients that have
+	 * been master (only they, or root, may take it while there are any) */
 	struct nvd_client *master;
+	unsigned former_masters;
 	struct nvd_disp disp;                          /* display.c */
 	struct nvd_wait *pending_waits;
 	uint32_t ramht_bits;
