@@ -1,6 +1,7 @@
 /* The daemon's own structures: the card as nvd runs it, clients, buffer
  * objects, channels.  Single-threaded: everything here runs on the libevent
- * loop (the card model has its own thread behind card.h). */
+ * loop (the card model has its own thread behind card.h, and fds.c closes
+ * clients' descriptors on one of its own). */
 #ifndef NVD_NVD_H
 #define NVD_NVD_H
 
@@ -302,7 +303,7 @@ void nvd_share_fini(struct nvd *d);
 int nvd_bo_flink(struct nvd_client *cl, uint32_t handle, uint32_t *name, char *why, size_t whylen);
 int nvd_bo_open_name(struct nvd_client *cl, uint32_t name, struct nvd_bo **out, uint32_t *handle,
 		     char *why, size_t whylen);
-/* Consumes fd (closes it in every case). */
+/* Consumes fd (releases it in every case, nvd_fd_release). */
 int nvd_bo_import(struct nvd_client *cl, int fd, struct nvd_bo **out, uint32_t *handle,
 		  char *why, size_t whylen);
 int nvd_set_master(struct nvd_client *cl, char *why, size_t whylen);
@@ -359,6 +360,14 @@ int nvd_chan_head(struct nvd_chan *ch, struct nvd_submit_hdr *h);
 int nvd_chan_take(struct nvd_chan *ch, const struct nvd_submit_hdr *h);
 void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq);
 void nvd_chan_retire_all(struct nvd_chan *ch);
+
+/* fds.c: descriptors clients send, which may block fstat or close (FUSE) */
+/* Whether fd is a memfd (F_GET_SEALS, which asks no file system): only
+ * then may the loop fstat or mmap it. */
+int nvd_fd_is_memfd(int fd);
+/* Close a client's descriptor without blocking the loop: a memfd at once,
+ * anything else on the closing thread. */
+void nvd_fd_release(int fd);
 
 /* server.c */
 int nvd_server_listen(struct nvd *d, char *err, size_t errlen);

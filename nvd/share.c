@@ -179,8 +179,10 @@ int nvd_bo_import(struct nvd_client *cl, int fd, struct nvd_bo **out, uint32_t *
 		  char *why, size_t whylen)
 {
 	struct stat st;
-	int r = fstat(fd, &st);
-	close(fd);
+	/* Only a memfd is looked at: fstat on a client's FUSE file would wait
+	 * for its server (nvd's buffers are memfds). */
+	int r = nvd_fd_is_memfd(fd) ? fstat(fd, &st) : -1;
+	nvd_fd_release(fd);
 	if (r < 0 || !S_ISREG(st.st_mode)) {
 		snprintf(why, whylen, "the file descriptor is not an nvd buffer");
 		return -EINVAL;
