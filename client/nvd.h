@@ -299,6 +299,14 @@ int nvc_fence_done(struct nvc_chan *ch, uint32_t fence);
  * ran the submission, the daemon's -errno when it refused it, -ETIMEDOUT,
  * -ENODEV when the channel was lost. */
 int nvc_fence_wait(struct nvc_chan *ch, uint32_t fence, int64_t timeout_ns);
+/* Without waiting: the oldest submission of the channel not reported by
+ * this call yet that nvd refused (its -errno, known as soon as nvd has
+ * taken it) or the card faulted on (-EIO, known by its fence), with its
+ * fence in *fence; -ENODEV once when the channel is lost (*fence 0); 0 when
+ * nothing (so far) has failed.  Each failure is reported once, whatever
+ * nvc_fence_wait said: for callers that do not wait for every fence but
+ * must hear of every failure (libnvd-drm's GEM_PUSHBUF and CPU_PREP). */
+int nvc_chan_error(struct nvc_chan *ch, uint32_t *fence);
 
 /* Command words, method numbers and classes come from the hardware tables
  * installed beside this header: <nvd/hw/pushbuf.h> (NV_CMD_INC_WORD ...),
