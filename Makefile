@@ -27,6 +27,7 @@ PC_CMOCKA = $(shell $(PKG_CONFIG) --cflags --libs cmocka 2>/dev/null)
 PC_PNG    = $(shell $(PKG_CONFIG) --cflags --libs libpng 2>/dev/null)
 PC_DRM    = $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null)
 PC_DRMLIB = $(shell $(PKG_CONFIG) --cflags --libs libdrm 2>/dev/null)
+PC_DRMNV  = $(shell $(PKG_CONFIG) --cflags --libs libdrm_nouveau libdrm 2>/dev/null)
 PC_GL     = $(shell $(PKG_CONFIG) --cflags --libs egl glesv2 gl gbm 2>/dev/null)
 # The Xorg SDK's headers are system headers: their warnings are not ours.
 PC_X11    = $(shell $(PKG_CONFIG) --cflags --libs x11 xext xrender 2>/dev/null)
@@ -53,7 +54,8 @@ BENCH      := $(patsubst bench/%.c,$(BUILD)/bench/%,$(call src,bench/*.c))
 GLX_SRC    := $(filter-out glx/nvd-run.c glx/nvd-glinfo.c,$(call src,glx/*.c))
 GLPROGS    := $(patsubst tests/gl/%.c,$(TST)/gl/%,$(call src,tests/gl/gl-*.c))
 GLTESTS    := $(patsubst tests/gl/%.c,$(TST)/gl/%,$(call src,tests/gl/test_*.c))
-GLXTESTS   := $(TST)/glx/glx-probe $(TST)/glx/test_glx $(TST)/glx/kms-probe $(TST)/glx/test_kms
+GLXTESTS   := $(TST)/glx/glx-probe $(TST)/glx/test_glx $(TST)/glx/kms-probe $(TST)/glx/test_kms \
+	      $(TST)/glx/nouveau-probe
 DDX_SRC    := $(filter-out ddx/nvd-x.c,$(call src,ddx/*.c))
 XTESTS     := $(patsubst tests/x/%.c,$(TST)/x/%,$(call src,tests/x/test_*.c tests/x/x-*.c))
 
@@ -183,6 +185,12 @@ $(TST)/glx/glx-probe: $(OBJ)/tests/glx/glx-probe.o
 $(TST)/glx/kms-probe: $(OBJ)/tests/glx/kms-probe.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PC_DRMLIB)
+
+# nouveau-probe is a libdrm_nouveau program, as Mesa is: test_glx runs it too.
+$(OBJ)/tests/glx/nouveau-probe.o: CPPFLAGS += $(shell $(PKG_CONFIG) --cflags libdrm_nouveau 2>/dev/null)
+$(TST)/glx/nouveau-probe: $(OBJ)/tests/glx/nouveau-probe.o
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_DRMNV) -ldl
 
 $(TST)/glx/test_%: $(OBJ)/tests/glx/test_%.o $(LIBTEST) $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)

@@ -49,8 +49,10 @@ int nvc_chan_new(struct nvc *c, struct nvc_chan **out)
 	ch->fence = fence;
 	ch->head = __atomic_load_n(&ch->ctl->head, __ATOMIC_ACQUIRE);
 	ch->seq = __atomic_load_n(&ch->fence->consumed, __ATOMIC_ACQUIRE);
+	ch->err_scan = ch->seq;
 	pthread_mutex_init(&ch->submit_lock, NULL);
 	pthread_mutex_init(&ch->wait_lock, NULL);
+	pthread_mutex_init(&ch->err_lock, NULL);
 	pthread_mutex_lock(&c->lock);
 	ch->next = c->chans;
 	c->chans = ch;
@@ -94,6 +96,7 @@ int nvc_chan_free(struct nvc_chan *ch)
 	close(ch->fence_ev);
 	pthread_mutex_destroy(&ch->submit_lock);
 	pthread_mutex_destroy(&ch->wait_lock);
+	pthread_mutex_destroy(&ch->err_lock);
 	free(ch);
 	return ret;
 }
@@ -208,6 +211,47 @@ int nvc_fence_wait(struct nvc_chan *ch, uint32_t fence, int64_t timeout_ns)
 			return nvc_fail(r, "fence %u: %s", fence, strerror(-r));
 		}
 	}
+}
+
+/* The daemon writes a submission's status when it takes it (a refusal)
+ * and before its fence completes (a fault on the card), then publishes
+ * consumed or completed: a status read after those is the one it wrote.
+ * One that is not final yet (taken, not completed) may still turn into a
+ * fault; once reported it is marked told, until err_scan passes it. */
+int nvc_chan_error(struct nvc_chan *ch, uint32_t *fence)
+{
+	int err = 0;
+	*fence = 0;
+	pthread_mutex_lock(&ch->err_lock);
+	uint32_t completed = __atomic_load_n(&ch->fence->completed, __ATOMIC_ACQUIRE);
+	uint32_t consumed = __atomic_load_n(&ch->fence->consumed, __ATOMIC_ACQUIRE);
+	if (consumed - ch->err_scan >= NVD_FENCE_STATUS) {
+		/* not asked for a long time: the oldest statuses are overwritten */
+		ch->err_scan = consumed - (NVD_FENCE_STATUS - 1);
+		memset(ch->err_told, 0, sizeof(ch->err_told));
+	}
+	for (uint32_t s = ch->err_scan + 1; !err && nvc_seq_passed(consumed, s); s++) {
+		unsigned slot = s % NVD_FENCE_STATUS;
+		uint8_t bit = (uint8_t)(1u << (slot % 8)), *told = &ch->err_told[slot / 8];
+		int32_t st = __atomic_load_n(&ch->fence->status[slot], __ATOMIC_ACQUIRE);
+		if (st < 0 && !(*told & bit)) {
+			err = st;
+			*fence = s;
+			*told |= bit;
+		}
+		if (s == ch->err_scan + 1 && nvc_seq_passed(completed, s)) {
+			ch->err_scan = s;   /* final: never looked at again */
+			*told &= (uint8_t)~bit;
+		}
+	}
+	if (!err && !ch->lost_told && __atomic_load_n(&ch->fence->lost, __ATOMIC_ACQUIRE)) {
+		ch->lost_told = 1;
+		err = -ENODEV;
+	}
+	pthread_mutex_unlock(&ch->err_lock);
+	if (err)
+		return nvc_fail(err, "%s", err == -ENODEV ? "nvd channel lost" : strerror(-err));
+	return 0;
 }
 
 /* ---- submission ---- */

@@ -109,7 +109,10 @@ int nvc_bo_wait(struct nvc_bo *bo, unsigned flags, int64_t timeout_ns);
 
 /* DRM-style authentication.  The first connection to ask becomes the master
  * (-EBUSY while another one is); it stays master until it disconnects or
- * drops it.  A client sends its magic to the master by other means (X's
+ * drops it.  As in DRM since Linux 5.8, a dropped master is not free for the
+ * taking: while a connection that has been master is connected, only such
+ * a connection, or one of root, may set master (-EACCES); once none is, the
+ * first to ask is master.  A client sends its magic to the master by other means (X's
  * DRI2Authenticate); the master authenticates it with nvc_auth_magic. */
 int nvc_set_master(struct nvc *c);
 int nvc_drop_master(struct nvc *c);
@@ -253,6 +256,9 @@ uint32_t nvc_chan_gart_dma(const struct nvc_chan *ch);
 #define NVC_HANDLE_NVD_FIRST 0x6e766400u
 #define NVC_HANDLE_NVD_LAST  0x6e7664ffu
 int nvc_obj_new(struct nvc_chan *ch, uint32_t handle, uint32_t cls);
+/* Submissions made from now on cannot name the handle; those already made
+ * still run with the object they were checked against, and until they
+ * have completed nvc_obj_new under this handle gives -EBUSY. */
 int nvc_obj_free(struct nvc_chan *ch, uint32_t handle);
 /* A ctxdma (class 0x02/0x03/0x3d, access 0 RW, 1 RO, 2 WO) over bytes
  * [offset, offset+size) of bo, e.g. a notifier. */
@@ -264,7 +270,9 @@ int nvc_dma_new(struct nvc_chan *ch, uint32_t handle, struct nvc_bo *bo, uint64_
 /* access of a buffer in a submission: NVC_READ and/or NVC_WRITE, plus at
  * most one of NVC_IN_VRAM / NVC_IN_GART when the submission needs the
  * buffer there: nvd moves it first (its new address reaches the commands
- * through the submission's relocations; nvc_bo_addr keeps the old one). */
+ * through the submission's relocations; nvc_bo_addr keeps the old one).
+ * A buffer listed twice is one buffer, its access the entries' together;
+ * one entry asking for VRAM and another for GART refuses the submission. */
 enum { NVC_READ = 1, NVC_WRITE = 2, NVC_IN_VRAM = 4, NVC_IN_GART = 8 };
 enum { NVC_RELOC_LOW = 1, NVC_RELOC_HIGH = 2, NVC_RELOC_OR = 4 };
 
@@ -291,6 +299,14 @@ int nvc_fence_done(struct nvc_chan *ch, uint32_t fence);
  * ran the submission, the daemon's -errno when it refused it, -ETIMEDOUT,
  * -ENODEV when the channel was lost. */
 int nvc_fence_wait(struct nvc_chan *ch, uint32_t fence, int64_t timeout_ns);
+/* Without waiting: the oldest submission of the channel not reported by
+ * this call yet that nvd refused (its -errno, known as soon as nvd has
+ * taken it) or the card faulted on (-EIO, known by its fence), with its
+ * fence in *fence; -ENODEV once when the channel is lost (*fence 0); 0 when
+ * nothing (so far) has failed.  Each failure is reported once, whatever
+ * nvc_fence_wait said: for callers that do not wait for every fence but
+ * must hear of every failure (libnvd-drm's GEM_PUSHBUF and CPU_PREP). */
+int nvc_chan_error(struct nvc_chan *ch, uint32_t *fence);
 
 /* Command words, method numbers and classes come from the hardware tables
  * installed beside this header: <nvd/hw/pushbuf.h> (NV_CMD_INC_WORD ...),

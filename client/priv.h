@@ -39,6 +39,13 @@ struct nvc_chan {
 	pthread_mutex_t submit_lock; /* head, seq */
 	pthread_mutex_t wait_lock;   /* one sleeper on fence_ev at a time */
 	uint32_t head, seq;
+	/* nvc_chan_error: every submission up to err_scan has been looked at
+	 * for good; later ones already reported have their bit in err_told
+	 * (by seq % NVD_FENCE_STATUS: fewer are ever in flight) */
+	pthread_mutex_t err_lock;
+	uint32_t err_scan;
+	uint8_t err_told[(NVD_FENCE_STATUS + 7) / 8];
+	int lost_told;
 };
 
 /* The internals are named nvc_* like the API; hidden, neither libnvd.so nor

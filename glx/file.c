@@ -83,7 +83,8 @@ int file_open(enum node_kind node, struct drm_file **out)
 		return r;
 	}
 	/* The first opener of a primary node becomes the DRM master, as with
-	 * the kernel; on -EBUSY someone else is. */
+	 * the kernel; on -EBUSY someone else is, on -EACCES someone dropped it
+	 * and may take it back. */
 	if (node == NODE_PRIMARY)
 		f->master = nvc_set_master(f->c) == 0;
 	*out = f;

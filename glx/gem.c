@@ -169,6 +169,8 @@ int gem_ioctl(struct drm_file *f, unsigned nr, void *arg)
 		struct drm_nouveau_gem_info *i = arg;
 		if (!(g = gem_find(f, i->handle)))
 			return -ENOENT;
+		if ((r = gem_take_error(f, g)) < 0)
+			return r;
 		gem_fill_info(f, g, i);
 		return 0;
 	}
@@ -176,8 +178,10 @@ int gem_ioctl(struct drm_file *f, unsigned nr, void *arg)
 		struct drm_nouveau_gem_cpu_prep *p = arg;
 		if (!(g = gem_find(f, p->handle)))
 			return -ENOENT;
-		return nvc_bo_wait(g->bo, p->flags & (NOUVEAU_GEM_CPU_PREP_NOWAIT |
-						      NOUVEAU_GEM_CPU_PREP_WRITE), -1);
+		/* Waited for first: nvd has taken every submission before then. */
+		r = nvc_bo_wait(g->bo, p->flags & (NOUVEAU_GEM_CPU_PREP_NOWAIT |
+						   NOUVEAU_GEM_CPU_PREP_WRITE), -1);
+		return r < 0 ? r : gem_take_error(f, g);
 	}
 	case DRM_COMMAND_BASE + DRM_NOUVEAU_GEM_CPU_FINI:
 		return gem_find(f, ((struct drm_nouveau_gem_cpu_fini *)arg)->handle) ? 0 : -ENOENT;

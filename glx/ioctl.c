@@ -126,8 +126,58 @@ static int channel_free(struct drm_file *f, struct drm_nouveau_channel_free *rq)
 		return r;
 	r = nvc_chan_free(ch->ch);
 	f->chans[rq->channel - 1] = NULL;
+	for (unsigned i = 0; i < f->ngems; i++)
+		f->gems[i].seq[rq->channel - 1] = 0;
 	free(ch);
 	return r;
+}
+
+/* ---- failures, as the kernel reports them ----
+ *
+ * The kernel refuses a pushbuf in the ioctl; nvd decides after it, since a
+ * submission is only queued.  What nvd decided reaches the program as the
+ * kernel's errors (-EINVAL refused, -EIO a fault on the card, -ENODEV the
+ * channel lost), once each: from the submission's own GEM_PUSHBUF when nvd
+ * had decided by then (always with NVD_DRM_SYNC), else from the next
+ * GEM_PUSHBUF on the channel, or CPU_PREP or GEM_INFO of a buffer it
+ * listed there since. */
+
+static int drm_error(int e)
+{
+	return e == -ENODEV || e == -EIO ? e : -EINVAL;
+}
+
+/* Take the oldest failure nvd reports for the channel, unless one is
+ * already waiting to be told. */
+static void chan_poll(struct chan *ch)
+{
+	uint32_t seq;
+	int e;
+	if (ch->err || (e = nvc_chan_error(ch->ch, &seq)) == 0)
+		return;
+	ch->err = drm_error(e);
+	ch->err_seq = seq;
+	ch->lost |= e == -ENODEV;
+}
+
+static int chan_take_error(struct chan *ch)
+{
+	int e = ch->err;
+	ch->err = 0;
+	return e;
+}
+
+int gem_take_error(struct drm_file *f, struct gem *g)
+{
+	for (unsigned i = 0; i < FILE_CHANS; i++) {
+		struct chan *ch = f->chans[i];
+		if (!ch || !g->seq[i])
+			continue;
+		chan_poll(ch);
+		if (ch->err && (!ch->err_seq || (int32_t)(g->seq[i] - ch->err_seq) >= 0))
+			return chan_take_error(ch);
+	}
+	return 0;
 }
 
 /* First fit in the notifier block, as the kernel's heap gives Mesa offsets
@@ -250,6 +300,18 @@ static void lost_complete(struct chan *ch, const struct drm_nouveau_gem_pushbuf_
 	}
 }
 
+/* lost_complete for a request not checked yet: only push ranges whose
+ * buffer index is on its list. */
+static void lost_complete_checked(struct chan *ch, const struct drm_nouveau_gem_pushbuf *rq,
+				  struct drm_file *f)
+{
+	const struct drm_nouveau_gem_pushbuf_bo *b = (const void *)(uintptr_t)rq->buffers;
+	const struct drm_nouveau_gem_pushbuf_push *p = (const void *)(uintptr_t)rq->push;
+	for (unsigned k = 0; k < rq->nr_push; k++)
+		if (p[k].bo_index < rq->nr_buffers && rq->nr_buffers <= NOUVEAU_GEM_MAX_BUFFERS)
+			lost_complete(ch, b, &p[k], 1, f);
+}
+
 /* NVD_DRM_DUMP: the push ranges' words as they are, appended (the file is
  * opened each time: a program may close every descriptor it did not open). */
 static void dump_push(struct drm_file *f, const struct drm_nouveau_gem_pushbuf_bo *b,
@@ -282,6 +344,17 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 	rq->suffix0 = rq->suffix1 = 0;
 	rq->vram_available = f->info.vram_size;
 	rq->gart_available = f->info.gart_size;
+	/* An earlier submission's failure first (also with no push: libdrm's
+	 * nouveau_check_dead_channel asks so).  This one is then refused as
+	 * the kernel refuses a pushbuf: nothing of it runs, and what Mesa
+	 * polls for is written as for a lost channel, lest it wait for ever. */
+	chan_poll(ch);
+	if (ch->err || ch->lost) {
+		r = ch->err ? chan_take_error(ch) : -ENODEV;
+		if (rq->nr_push && rq->nr_push <= NOUVEAU_GEM_MAX_PUSH)
+			lost_complete_checked(ch, rq, f);
+		return r;
+	}
 	if (!rq->nr_push)
 		return 0;
 	if (rq->nr_buffers > NOUVEAU_GEM_MAX_BUFFERS || rq->nr_push > NOUVEAU_GEM_MAX_PUSH ||
@@ -291,10 +364,11 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 	const struct drm_nouveau_gem_pushbuf_push *p = (const void *)(uintptr_t)rq->push;
 	const struct drm_nouveau_gem_pushbuf_reloc *rl = (const void *)(uintptr_t)rq->relocs;
 	struct nvc_bo_ref refs[NOUVEAU_GEM_MAX_BUFFERS];
+	struct gem *gems[NOUVEAU_GEM_MAX_BUFFERS];
 	struct nvc_push push[NOUVEAU_GEM_MAX_PUSH];
 	struct nvc_reloc rel[NOUVEAU_GEM_MAX_RELOCS];
 	for (unsigned i = 0; i < rq->nr_buffers; i++) {
-		struct gem *g = gem_find(f, b[i].handle);
+		struct gem *g = gems[i] = gem_find(f, b[i].handle);
 		if (!g)
 			return -ENOENT;
 		refs[i].bo = g->bo;
@@ -327,10 +401,14 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 	struct nvc_submission s = { refs, rq->nr_buffers, push, rq->nr_push, rel, rq->nr_relocs };
 	uint32_t fence;
 	if ((r = nvc_submit(ch->ch, &s, &fence)) < 0) {
-		if (r == -ENODEV)
+		if (r == -ENODEV) {
 			lost_complete(ch, b, p, rq->nr_push, f);
+			ch->lost = 1;
+		}
 		return r;
 	}
+	for (unsigned i = 0; i < rq->nr_buffers; i++)
+		gems[i]->seq[rq->channel - 1] = fence;
 	/* A buffer this submission moved: tell libdrm its new place, as the
 	 * kernel does (presumed.valid = 0).  libdrm writes addresses it has
 	 * not yet turned into relocations straight from bo->offset. */
@@ -345,14 +423,16 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 		b[i].presumed.offset = nvc_bo_addr(refs[i].bo);
 	}
 	/* NVD_DRM_SYNC=1: wait for each submission and report how it ended
-	 * (libdrm prints "kernel rejected pushbuf" with the daemon's reason). */
-	if (shim_debug || getenv("NVD_DRM_SYNC")) {
-		r = nvc_fence_wait(ch->ch, fence, -1);
-		if (r < 0)
-			shim_log("libnvd-drm: nvd refused submission %u: %s", fence, nvc_error());
-		return r;
-	}
-	return 0;
+	 * (libdrm prints "kernel rejected pushbuf"; we print nvd's reason). */
+	int wait = shim_debug || getenv("NVD_DRM_SYNC");
+	if (wait && (r = nvc_fence_wait(ch->ch, fence, -1)) < 0)
+		shim_log("libnvd-drm: %s", nvc_error());
+	/* Its own failure, if nvd has decided by now; an older one that came
+	 * meanwhile waits for the next call. */
+	chan_poll(ch);
+	if (ch->err && ch->err_seq == fence)
+		return chan_take_error(ch);
+	return wait && r < 0 ? drm_error(r) : 0;
 }
 
 /* Nouveau's ioctl numbers, as libdrm issues them (its nouveau_drm.h gives

@@ -79,10 +79,12 @@ void node_stat(enum path_kind k, enum node_kind node, struct stat *st);
 extern const char node_subsystem_link[];
 
 /* ---- file.c ---- */
+#define FILE_CHANS 8
 struct gem {
 	uint32_t handle;
 	struct nvc_bo *bo;
 	uint32_t tile_mode, tile_flags;
+	uint32_t seq[FILE_CHANS];       /* the last submission listing it, per channel (0: none) */
 };
 struct notifier { uint32_t handle, offset, size; };
 struct chan {
@@ -91,10 +93,14 @@ struct chan {
 	uint32_t notify_handle;
 	struct notifier ntfy[16];
 	unsigned nntfy;
+	/* The oldest failure of a submission not told to the program yet, as
+	 * the kernel's error (ioctl.c chan_poll); lost: for good. */
+	int err;
+	uint32_t err_seq;               /* its submission (0: the channel was lost) */
+	int lost;
 };
 /* A KMS framebuffer of the file (kms.c): nvd's fb over a GEM buffer. */
 struct kms_fb { uint32_t nvd, handle, width, height, pitch, fourcc; };
-#define FILE_CHANS 8
 struct drm_file {
 	pthread_mutex_t lock;           /* everything below */
 	unsigned refs;                  /* fds naming the file + calls in progress */
@@ -128,6 +134,9 @@ int gem_add(struct drm_file *f, struct nvc_bo *bo, struct gem **out);
 void gem_remove(struct drm_file *f, uint32_t handle);
 void *gem_mmap(struct drm_file *f, void *addr, size_t len, int prot, int flags, off_t off);
 void gem_fill_info(struct drm_file *f, const struct gem *g, void *drm_nouveau_gem_info);
+/* A failure of a submission that listed g, on a channel of f, at or before
+ * g's last use there, not told yet: told now (its error), else 0. */
+int gem_take_error(struct drm_file *f, struct gem *g);
 /* kms.c: the mode ioctls (-EINVAL for one it does not know) and GET_CAP. */
 int kms_ioctl(struct drm_file *f, unsigned nr, void *arg);
 int kms_get_cap(struct drm_file *f, void *drm_get_cap);

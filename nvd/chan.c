@@ -50,8 +50,15 @@ static int obj_add(struct nvd_chan *ch, const struct nvd_obj *tmpl, unsigned eng
 		return -EEXIST;
 	}
 	unsigned nz = 0;
-	for (struct nvd_obj *z = ch->zombies; z; z = z->next)
+	for (struct nvd_obj *z = ch->zombies; z; z = z->next) {
+		if (z->hashed && z->v.handle == o.v.handle) {
+			snprintf(why, whylen, "handle 0x%08x was freed while submission %u, which may "
+				 "name it, was still queued: it can be used again once that one has "
+				 "completed", o.v.handle, z->retire_seq);
+			return -EBUSY;
+		}
 		nz++;
+	}
 	if (ch->nobjs + nz >= CHAN_MAX_OBJS) {
 		snprintf(why, whylen, "channel limit of %u objects reached", CHAN_MAX_OBJS);
 		return -EMFILE;
@@ -183,25 +190,51 @@ int nvd_dma_new(struct nvd_chan *ch, const struct nvd_req_dma_new *rq, char *why
 			  whylen);
 }
 
-/* The handle goes at once; the instance stays until the channel goes, since
- * the channel's PGRAPH context may still name it and instance memory handed
+/* Submissions validated from now on cannot name the handle.  Those already
+ * taken were validated against this object, and the card looks the handle
+ * up in RAMHT again when it runs them (FIFO OBJECT binds, every handle
+ * method): the entry stays, meaning what it meant, until the last of them
+ * has retired (nvd_obj_retired), and the handle cannot be reused before
+ * (-EBUSY), as the nouveau kernel keeps an object until its channel is
+ * done with it.  The instance stays until the channel goes, since the
+ * channel's PGRAPH context may still name it and instance memory handed
  * to another channel must never be reachable from this one. */
-int nvd_obj_free(struct nvd_chan *ch, uint32_t handle)
+int nvd_obj_free(struct nvd_chan *ch, uint32_t handle, char *why, size_t whylen)
 {
 	struct nvd_obj *o = obj_find(ch, handle), *z;
-	if (!o)
+	if (!o) {
+		snprintf(why, whylen, "no object 0x%08x", handle);
 		return -ENOENT;
+	}
 	z = malloc(sizeof(*z));
-	if (!z)
+	if (!z) {
+		snprintf(why, whylen, "out of memory");
 		return -ENOMEM;
+	}
 	*z = *o;
-	nvd_ramht_remove(ch->cl->d, z->ramht_slot);
+	if (ch->if_count) {
+		z->hashed = 1;
+		z->retire_seq = ch->inflight[(ch->if_head + ch->if_count - 1) % NVD_FENCE_STATUS].seq;
+		ch->nhashed++;
+	} else {
+		nvd_ramht_remove(ch->cl->d, z->ramht_slot);
+	}
 	z->next = ch->zombies;
 	ch->zombies = z;
 	unsigned i = o - ch->objs;
 	memmove(o, o + 1, (ch->nobjs - i - 1) * sizeof(*o));
 	ch->nobjs--;
 	return 0;
+}
+
+void nvd_obj_retired(struct nvd_chan *ch)
+{
+	for (struct nvd_obj *z = ch->zombies; z && ch->nhashed; z = z->next)
+		if (z->hashed && (int32_t)(ch->completed - z->retire_seq) >= 0) {
+			nvd_ramht_remove(ch->cl->d, z->ramht_slot);
+			z->hashed = 0;
+			ch->nhashed--;
+		}
 }
 
 static void chan_doorbell(evutil_socket_t fd, short what, void *arg)
@@ -313,9 +346,10 @@ static void chan_release(struct nvd_chan *ch)
 	while (ch->zombies) {
 		struct nvd_obj *z = ch->zombies;
 		ch->zombies = z->next;
-		obj_release(ch, z, 0);
+		obj_release(ch, z, z->hashed);
 		free(z);
 	}
+	ch->nhashed = 0;
 	free(ch->objs);
 	ch->objs = NULL;
 	if (ch->sw_inst) {

@@ -1,6 +1,7 @@
 /* The daemon's own structures: the card as nvd runs it, clients, buffer
  * objects, channels.  Single-threaded: everything here runs on the libevent
- * loop (the card model has its own thread behind card.h). */
+ * loop (the card model has its own thread behind card.h, and fds.c closes
+ * clients' descriptors on one of its own). */
 #ifndef NVD_NVD_H
 #define NVD_NVD_H
 
@@ -73,7 +74,8 @@ struct nvd_bo {
 	uint8_t stale_domain;    /* 0: none */
 	uint64_t stale_addr;
 	unsigned pins;           /* ctxdmas over it: their RAMIN words name addr, so it stays */
-	uint32_t list_stamp;     /* submit.c: listed by the submission being validated */
+	uint32_t list_stamp;     /* submit.c: listed by the submission being validated, */
+	uint32_t list_first;     /* first in its list at this index */
 	/* sharing (share.c) */
 	uint32_t name;           /* flink name, 0 until a holder asks */
 	uint64_t dev, ino;       /* the memfd's identity, for IMPORT */
@@ -113,6 +115,10 @@ struct nvd_obj {
 	uint32_t inst, inst_size;/* RAMIN */
 	uint32_t ramht_slot;
 	struct nvd_bo *bo;       /* DMA_BO: the buffer it covers */
+	/* Freed while submissions validated against it were in flight: its
+	 * RAMHT entry stays until the channel's fence reaches retire_seq. */
+	int hashed;
+	uint32_t retire_seq;
 };
 
 #define NVD_CHAN_MANY ((const struct nvd_chan *)1)
@@ -136,6 +142,7 @@ struct nvd_chan {
 	struct nvd_obj *objs;
 	unsigned nobjs, objs_cap;
 	struct nvd_obj *zombies; /* still named by the channel's PGRAPH state */
+	unsigned nhashed;        /* zombies whose handle is still in RAMHT */
 	uint32_t sw_slot;
 	struct nvd_vstate *vs;
 	/* The fragment program shadow: the area (VRAM addr), its objects
@@ -191,6 +198,7 @@ struct nvd_client {
 	uint64_t submits, refused;
 	/* authentication (share.c) */
 	uint32_t magic;          /* 0 until GET_MAGIC */
+	int was_master;          /* DRM's was_master: it may take master again */
 	int authenticated;       /* by the master's AUTH_MAGIC */
 	struct nvd_wait *waits;  /* parked BO_WAITs */
 	unsigned nwaits;
@@ -232,7 +240,10 @@ struct nvd {
 	uint64_t vram_orphaned, gart_orphaned;         /* buffers whose creator has gone */
 	unsigned nbos;                                 /* live buffers */
 	struct nvd_bo_hash names, inos;                /* share.c */
+	/* DRM master (share.c): the current one; connected clients that have
+	 * been master (only they, or root, may take it while there are any) */
 	struct nvd_client *master;
+	unsigned former_masters;
 	struct nvd_disp disp;                          /* display.c */
 	struct nvd_wait *pending_waits;
 	uint32_t ramht_bits;
@@ -300,7 +311,7 @@ void nvd_share_fini(struct nvd *d);
 int nvd_bo_flink(struct nvd_client *cl, uint32_t handle, uint32_t *name, char *why, size_t whylen);
 int nvd_bo_open_name(struct nvd_client *cl, uint32_t name, struct nvd_bo **out, uint32_t *handle,
 		     char *why, size_t whylen);
-/* Consumes fd (closes it in every case). */
+/* Consumes fd (releases it in every case, nvd_fd_release). */
 int nvd_bo_import(struct nvd_client *cl, int fd, struct nvd_bo **out, uint32_t *handle,
 		  char *why, size_t whylen);
 int nvd_set_master(struct nvd_client *cl, char *why, size_t whylen);
@@ -343,7 +354,10 @@ void nvd_chan_close_fds(struct nvd_chan *ch);
 void nvd_chan_lose(struct nvd_chan *ch, int err, const char *why);
 int nvd_obj_new(struct nvd_chan *ch, uint32_t handle, uint32_t cls, char *why, size_t whylen);
 int nvd_dma_new(struct nvd_chan *ch, const struct nvd_req_dma_new *rq, char *why, size_t whylen);
-int nvd_obj_free(struct nvd_chan *ch, uint32_t handle);
+int nvd_obj_free(struct nvd_chan *ch, uint32_t handle, char *why, size_t whylen);
+/* The channel's fences moved: freed handles no submission in flight names
+ * any more leave RAMHT. */
+void nvd_obj_retired(struct nvd_chan *ch);
 const struct nvd_vobj *nvd_obj_lookup(void *ch, uint32_t handle);
 
 /* submit.c */
@@ -354,6 +368,14 @@ int nvd_chan_head(struct nvd_chan *ch, struct nvd_submit_hdr *h);
 int nvd_chan_take(struct nvd_chan *ch, const struct nvd_submit_hdr *h);
 void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq);
 void nvd_chan_retire_all(struct nvd_chan *ch);
+
+/* fds.c: descriptors clients send, which may block fstat or close (FUSE) */
+/* Whether fd is a memfd (F_GET_SEALS, which asks no file system): only
+ * then may the loop fstat or mmap it. */
+int nvd_fd_is_memfd(int fd);
+/* Close a client's descriptor without blocking the loop: a memfd at once,
+ * anything else on the closing thread. */
+void nvd_fd_release(int fd);
 
 /* server.c */
 int nvd_server_listen(struct nvd *d, char *err, size_t errlen);

@@ -270,10 +270,7 @@ static int do_obj_free(struct nvd_client *cl, const void *rq_, struct reply *r)
 	struct nvd_chan *ch = client_chan(cl, rq->chan, r);
 	if (!ch)
 		return -ENOENT;
-	int e = nvd_obj_free(ch, rq->handle);
-	if (e == -ENOENT)
-		snprintf(r->why, sizeof(r->why), "no object 0x%08x", rq->handle);
-	return e;
+	return nvd_obj_free(ch, rq->handle, r->why, sizeof(r->why));
 }
 
 static int do_dma_new(struct nvd_client *cl, const void *rq_, struct reply *r)
@@ -307,7 +304,7 @@ static int do_bo_import(struct nvd_client *cl, const void *rq_, struct reply *r)
 	int fd = r->in_fd;
 	r->in_fd = -1;
 	if (rq->_unused) {
-		close(fd);
+		nvd_fd_release(fd);
 		snprintf(r->why, sizeof(r->why), "reserved field is 0x%x, not 0", rq->_unused);
 		return -EINVAL;
 	}
@@ -504,12 +501,14 @@ void nvd_client_drop(struct nvd_client *cl, const char *why)
 	nvd_client_waits_free(cl);
 	if (cl->parked) {
 		for (unsigned i = 0; i < cl->parked->nfds; i++)
-			close(cl->parked->fds[i]);
+			nvd_fd_release(cl->parked->fds[i]);
 		parked_free(cl->parked);
 		cl->parked = NULL;
 	}
 	if (d->master == cl)
 		d->master = NULL;
+	if (cl->was_master)
+		d->former_masters--;     /* with the last of them, master is free for the asking */
 	/* Its framebuffers go, and with them what the heads showed of them. */
 	nvd_disp_client_gone(cl);
 	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++)
@@ -558,8 +557,7 @@ static void run_request(struct nvd_client *cl, const struct nvd_parked *pk)
 	r.h = h;
 	r.in_fd = pk->nfds ? pk->fds[0] : -1;
 	int err = handlers[h.type](cl, pk->msg + sizeof(h), &r);
-	if (r.in_fd >= 0)
-		close(r.in_fd);   /* a handler that did not take it */
+	nvd_fd_release(r.in_fd);   /* a handler that did not take it */
 	if (err == REPLY_LATER)
 		return;
 	unsigned own = r.close_fds ? r.nfds : 0;
@@ -618,10 +616,11 @@ static void client_read(evutil_socket_t fd, short what, void *arg)
 		nvd_client_drop(cl, "said no HELLO in time");
 		return;
 	}
-	long n = nvd_recvmsg(fd, in.b, sizeof(in.b), fds, NVD_MSG_MAX_FDS, &nfds);
+	/* Whatever fds came are the client's: released without blocking. */
+	long n = nvd_recvmsg_keep(fd, in.b, sizeof(in.b), fds, &nfds);
 	if (n < (long)sizeof(struct nvd_msg_hdr))
 		for (unsigned i = 0; i < nfds; i++)
-			close(fds[i]);
+			nvd_fd_release(fds[i]);
 	if (n == -EAGAIN)
 		return;
 	if (n == 0) {
@@ -667,7 +666,7 @@ static void client_read(evutil_socket_t fd, short what, void *arg)
 	}
 	if (!ok) {
 		for (unsigned i = 0; i < nfds; i++)
-			close(fds[i]);
+			nvd_fd_release(fds[i]);
 		return;
 	}
 	struct nvd_parked req;
@@ -693,7 +692,7 @@ static void client_read(evutil_socket_t fd, short what, void *arg)
 	if (!pk || !(pk->resume = event_new(cl->d->base, -1, 0, client_unpark, cl))) {
 		free(pk);
 		for (unsigned i = 0; i < nfds; i++)
-			close(fds[i]);
+			nvd_fd_release(fds[i]);
 		nvd_client_drop(cl, "out of memory for a request");
 		return;
 	}

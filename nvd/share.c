@@ -179,8 +179,10 @@ int nvd_bo_import(struct nvd_client *cl, int fd, struct nvd_bo **out, uint32_t *
 		  char *why, size_t whylen)
 {
 	struct stat st;
-	int r = fstat(fd, &st);
-	close(fd);
+	/* Only a memfd is looked at: fstat on a client's FUSE file would wait
+	 * for its server (nvd's buffers are memfds). */
+	int r = nvd_fd_is_memfd(fd) ? fstat(fd, &st) : -1;
+	nvd_fd_release(fd);
 	if (r < 0 || !S_ISREG(st.st_mode)) {
 		snprintf(why, whylen, "the file descriptor is not an nvd buffer");
 		return -EINVAL;
@@ -198,16 +200,33 @@ int nvd_bo_import(struct nvd_client *cl, int fd, struct nvd_bo **out, uint32_t *
 
 /* ---- master and magic ---- */
 
+/* DRM's rules since Linux 5.8 (drm_auth.c): dropping master does not hand
+ * it to whoever asks next.  While a client that has been master is
+ * connected (DRM's was_master), only such a client may be master again, or
+ * a privileged one: DRM's CAP_SYS_ADMIN is uid 0 here (nvd's own user is no
+ * better than any other: nvd often runs as the desktop's user, as every
+ * client then does).  With none (none yet, or all gone) the first to ask
+ * is master, as the first opener of a primary node is in DRM. */
 int nvd_set_master(struct nvd_client *cl, char *why, size_t whylen)
 {
 	struct nvd *d = cl->d;
-	if (d->master && d->master != cl) {
+	if (d->master == cl)
+		return 0;
+	if (d->master) {
 		snprintf(why, whylen, "client %u (%s) is the master", d->master->id, d->master->name);
 		return -EBUSY;
 	}
-	if (!d->master)
-		nvd_clog(cl, NULL, "is the master");
+	if (d->former_masters && !cl->was_master && cl->uid != 0) {
+		snprintf(why, whylen, "master was dropped by a client still connected: only a client "
+			 "that has been master, or root, may take it");
+		return -EACCES;
+	}
+	nvd_clog(cl, NULL, "is the master");
 	d->master = cl;
+	if (!cl->was_master) {
+		cl->was_master = 1;
+		d->former_masters++;
+	}
 	return 0;
 }
 

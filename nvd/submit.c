@@ -32,6 +32,7 @@ static struct nvd_bo *implicit[NVD_IMPLICIT_MAX];
 static uint8_t implicit_used[NVD_IMPLICIT_MAX];
 static uint32_t list_stamp;
 static struct nvd_bo *bo_list[NVD_SUBMIT_MAX_BOS];
+static uint32_t list_access[NVD_SUBMIT_MAX_BOS];   /* by a buffer's first entry: all its entries' */
 
 static void chan_signal(struct nvd_chan *ch)
 {
@@ -111,13 +112,27 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	long n = 0;
 	int err = 0;
 
+	/* One fence status slot each: a client keeps fewer submissions in
+	 * flight (libnvd waits); the entries of one that does not wait here. */
+	if (ch->if_count >= NVD_FENCE_STATUS - 1)
+		return 0;
 	memcpy(scratch.b, src, body);
 	const struct nvd_submit_bo *sb = (const void *)scratch.b;
 	const struct nvd_submit_push *sp = (const void *)(sb + h->nr_bos);
 	const struct nvd_submit_reloc *sr = (const void *)(sp + h->nr_push);
 
+	if (!++list_stamp)
+		list_stamp = 1;
+	/* A buffer is one buffer with one placement, however often it is
+	 * listed: its entries' access is merged and it is placed once, before
+	 * any address goes to the validator (a second entry moving it would
+	 * free the range the first one's address was admitted in).  Entries
+	 * asking for VRAM and for GART contradict each other: refused. */
 	for (unsigned i = 0; i < h->nr_bos && !err; i++) {
 		struct nvd_bo *bo = nvd_bo_get(cl, sb[i].handle);
+		uint32_t *acc = NULL;
+		if (bo)
+			acc = &list_access[bo->list_stamp == list_stamp ? bo->list_first : i];
 		if (!bo) {
 			err = -ENOENT;
 			snprintf(e.why, sizeof(e.why), "buffer %u (list entry %u) does not exist",
@@ -128,21 +143,33 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 			err = -EINVAL;
 			snprintf(e.why, sizeof(e.why), "buffer %u has access 0x%x", sb[i].handle,
 				 sb[i].access);
-		} else if ((err = place(cl->d, bo, sb[i].access)) < 0) {
-			snprintf(e.why, sizeof(e.why), "buffer %u cannot move to %s: %s", sb[i].handle,
-				 sb[i].access & NVD_ACCESS_IN_VRAM ? "VRAM" : "GART", strerror(-err));
+		} else if (bo->list_stamp != list_stamp) {
+			bo->list_stamp = list_stamp;
+			bo->list_first = i;
+			*acc = sb[i].access;
+		} else if ((*acc | sb[i].access) & NVD_ACCESS_IN_VRAM &&
+			   (*acc | sb[i].access) & NVD_ACCESS_IN_GART) {
+			err = -EINVAL;
+			snprintf(e.why, sizeof(e.why), "buffer %u is listed for VRAM and for GART "
+				 "(list entries %u and %u)", sb[i].handle, bo->list_first, i);
 		} else {
-			bo_list[i] = bo;
-			vbos[i] = (struct nvd_vbo){ bo->addr, bo->size, bo->domain,
-						    sb[i].access & NVD_ACCESS_RW, bo->map };
+			*acc |= sb[i].access;
 		}
+		bo_list[i] = bo;
+	}
+	for (unsigned i = 0; i < h->nr_bos && !err; i++) {
+		struct nvd_bo *bo = bo_list[i];
+		if (bo->list_first == i && (err = place(cl->d, bo, list_access[i])) < 0)
+			snprintf(e.why, sizeof(e.why), "buffer %u cannot move to %s: %s", sb[i].handle,
+				 list_access[i] & NVD_ACCESS_IN_VRAM ? "VRAM" : "GART", strerror(-err));
+	}
+	for (unsigned i = 0; i < h->nr_bos && !err; i++) {
+		struct nvd_bo *bo = bo_list[i];
+		vbos[i] = (struct nvd_vbo){ bo->addr, bo->size, bo->domain,
+					    list_access[bo->list_first] & NVD_ACCESS_RW, bo->map };
 	}
 	if (!err && nvd_sync_wait(ch, bo_list, sb, h->nr_bos))
 		return 0;
-	if (!++list_stamp)
-		list_stamp = 1;
-	for (unsigned i = 0; i < h->nr_bos && !err; i++)
-		bo_list[i]->list_stamp = list_stamp;
 	unsigned nvbos = h->nr_bos;
 	unsigned nlisted = nvbos, nimpl = 0;
 	for (unsigned i = 0; !err && i < cl->bos_cap + cl->nkept && nimpl < NVD_IMPLICIT_MAX; i++) {
@@ -208,7 +235,8 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	if (!err) {
 		/* The buffers stay alive, and busy for BO_WAIT, until the fence. */
 		for (unsigned i = 0; i < h->nr_bos; i++)
-			hold(ch, f, bo_list[i], sb[i].access & NVD_ACCESS_RW);
+			if (bo_list[i]->list_first == i)   /* once per buffer */
+				hold(ch, f, bo_list[i], list_access[i] & NVD_ACCESS_RW);
 		for (unsigned i = 0; i < nimpl; i++)
 			if (implicit_used[i])   /* reached though not listed: held all the same */
 				hold(ch, f, implicit[i], implicit_used[i] & NVD_ACCESS_RW);
@@ -320,6 +348,8 @@ void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq)
 	__atomic_store_n(&ch->fence->completed, seq, __ATOMIC_RELEASE);
 	while (ch->if_count && (int32_t)(seq - ch->inflight[ch->if_head].seq) >= 0)
 		retire_one(ch);
+	if (ch->nhashed)
+		nvd_obj_retired(ch);
 	chan_signal(ch);
 	/* Entries may be waiting for the ring space or the buffers this freed. */
 	struct nvd *d = ch->cl->d;

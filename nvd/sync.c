@@ -55,6 +55,17 @@ int nvd_sync_wait(struct nvd_chan *ch, struct nvd_bo *const *bos, const struct n
 	return 1;
 }
 
+/* Let go of what ch's waiting entry holds back. */
+static void unmark(struct nvd_chan *ch)
+{
+	for (unsigned i = 0; i < ch->nmarked; i++) {
+		if (ch->marked[i]->waiter == ch)
+			ch->marked[i]->waiter = NULL;
+		nvd_bo_unref(ch->cl->d, ch->marked[i]);
+	}
+	ch->nmarked = 0;
+}
+
 void nvd_sync_stall(struct nvd_chan *ch, struct nvd_bo *const *bos, const struct nvd_submit_bo *sb,
 		    unsigned n)
 {
@@ -62,7 +73,12 @@ void nvd_sync_stall(struct nvd_chan *ch, struct nvd_bo *const *bos, const struct
 		ch->stall_stamp = ++ch->cl->d->stall_clock;
 	if (!ch->marked && !(ch->marked = malloc(NVD_SUBMIT_MAX_BOS * sizeof(*ch->marked))))
 		return;   /* waits all the same, only without holding others back */
-	for (unsigned i = 0; i < n; i++) {
+	/* The entry is read from shared memory again at every look, and an
+	 * older waiter may have taken a mark and let it go since: the marks
+	 * are made anew from this list (each bo in it is held by a handle, so
+	 * none goes here), never more than the list has. */
+	unmark(ch);
+	for (unsigned i = 0; i < n && ch->nmarked < NVD_SUBMIT_MAX_BOS; i++) {
 		struct nvd_bo *bo = bos[i];
 		int write = (sb[i].access & NVD_ACCESS_WRITE) != 0;
 		if (bo->waiter == ch) {
@@ -83,12 +99,7 @@ void nvd_sync_taken(struct nvd_chan *ch)
 	struct nvd *d = ch->cl->d;
 	if (!ch->stall_stamp)
 		return;
-	for (unsigned i = 0; i < ch->nmarked; i++) {
-		if (ch->marked[i]->waiter == ch)
-			ch->marked[i]->waiter = NULL;
-		nvd_bo_unref(d, ch->marked[i]);
-	}
-	ch->nmarked = 0;
+	unmark(ch);
 	ch->stall_stamp = 0;
 	d->sync_released = 1;
 }

@@ -72,7 +72,8 @@ long nvd_sendmsg(int sock, const void *buf, uint32_t len, const int *fds, unsign
 	return n < 0 ? -errno : n;
 }
 
-long nvd_recvmsg(int sock, void *buf, uint32_t len, int *fds, unsigned maxfds, unsigned *nfds)
+static long recvmsg_fds(int sock, void *buf, uint32_t len, int *fds, unsigned maxfds,
+			unsigned *nfds, int keep)
 {
 	union { char b[CMSG_SPACE(sizeof(int) * NVD_MSG_MAX_FDS)]; struct cmsghdr align; } u;
 	struct iovec iov = { buf, len };
@@ -103,10 +104,20 @@ long nvd_recvmsg(int sock, void *buf, uint32_t len, int *fds, unsigned maxfds, u
 		}
 	}
 	if (m.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) {
-		for (unsigned i = 0; i < *nfds; i++)
+		for (unsigned i = 0; i < *nfds && !keep; i++)
 			close(fds[i]);
-		*nfds = 0;
+		*nfds = keep ? *nfds : 0;
 		return -EMSGSIZE;
 	}
 	return n;
+}
+
+long nvd_recvmsg(int sock, void *buf, uint32_t len, int *fds, unsigned maxfds, unsigned *nfds)
+{
+	return recvmsg_fds(sock, buf, len, fds, maxfds, nfds, 0);
+}
+
+long nvd_recvmsg_keep(int sock, void *buf, uint32_t len, int fds[NVD_MSG_MAX_FDS], unsigned *nfds)
+{
+	return recvmsg_fds(sock, buf, len, fds, NVD_MSG_MAX_FDS, nfds, 1);
 }

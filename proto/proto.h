@@ -291,5 +291,9 @@ const char *nvd_default_socket(char *buf, unsigned len);
  * (all received fds are close-on-exec). */
 long nvd_sendmsg(int sock, const void *buf, uint32_t len, const int *fds, unsigned nfds);
 long nvd_recvmsg(int sock, void *buf, uint32_t len, int *fds, unsigned maxfds, unsigned *nfds);
+/* The same for one that must close nothing itself (the daemon: a peer's fd
+ * may block in close): every fd that came is in fds, also with -EMSGSIZE
+ * (the control buffer holds NVD_MSG_MAX_FDS; the kernel drops the rest). */
+long nvd_recvmsg_keep(int sock, void *buf, uint32_t len, int fds[NVD_MSG_MAX_FDS], unsigned *nfds);
 
 #endif

@@ -21,7 +21,7 @@
 
 #include "tests/lib/nvt-test.h"
 
-static char nvd_run[PATH_MAX], probe[PATH_MAX];
+static char nvd_run[PATH_MAX], probe[PATH_MAX], nprobe[PATH_MAX];
 
 /* In the child: a private /dev holding real (driverless) DRM nodes
  * renderD128 and card0, as on a machine with a GPU. */
@@ -100,6 +100,18 @@ static void test_threads(void **state) { run_probe(state, "threads"); }
 static void test_gem_names_need_auth(void **state) { run_probe(state, "names"); }
 static void test_lost_channel_completes_fences(void **state) { run_probe(state, "lost"); }
 
+/* libdrm_nouveau as Mesa drives it: refusals come back as the kernel's errors. */
+static void test_refusals_reach_libdrm_nouveau(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	static char out[1 << 16];
+	const char *argv[] = { nvd_run, "--socket", d->sock, nprobe, "errors", NULL };
+	int r = run(argv, NULL, out, sizeof(out));
+	if (r != 0 || !strstr(out, "\n0 failures") || strstr(out, "not ok"))
+		fail_msg("nouveau-probe errors exited %d:\n%s", r, out);
+	nvt_end(d);
+}
+
 /* A machine with real DRM nodes: they stay listed and reachable. */
 static void test_real_drm_nodes_untouched(void **state)
 {
@@ -174,6 +186,7 @@ int main(void)
 	}
 	snprintf(nvd_run, sizeof(nvd_run), "%s/nvd-run", tools);
 	snprintf(probe, sizeof(probe), "%s/../tests/glx/glx-probe", tools);
+	snprintf(nprobe, sizeof(nprobe), "%s/../tests/glx/nouveau-probe", tools);
 	const struct CMUnitTest tests[] = {
 		NVT_TEST(test_sysfs_and_nodes),
 		NVT_TEST(test_fds_dup_fcntl_close),
@@ -182,6 +195,7 @@ int main(void)
 		NVT_TEST(test_threads),
 		NVT_TEST(test_gem_names_need_auth),
 		NVT_TEST(test_lost_channel_completes_fences),
+		NVT_TEST(test_refusals_reach_libdrm_nouveau),
 		NVT_TEST(test_other_paths_untouched),
 		NVT_TEST(test_real_drm_nodes_untouched),
 		cmocka_unit_test(test_nvd_run_without_nvd),

@@ -136,6 +136,11 @@ static void test_refused_submission_between_good_ones_in_flight(void **state)
 	NVT_ERR(nvc_fence_wait(t.ch, f2, 0), -EFAULT);
 	assert_int_equal(nvc_fence_wait(t.ch, f3, 0), 0);
 	assert_int_equal(nvt_buf_check(&v, "destination"), 0);
+	/* without waiting: the refusal, once */
+	uint32_t ef = 0;
+	NVT_ERR(nvc_chan_error(t.ch, &ef), -EFAULT);
+	assert_int_equal(ef, f2);
+	NVT_OK(nvc_chan_error(t.ch, &ef));
 	nvt_client_close(&t);
 	nvt_end(d);
 }
@@ -213,6 +218,14 @@ static void test_channel_lost_after_repeated_refusals_answers_enodev(void **stat
 	NVT_ERR(nvc_fence_wait(t.ch, f, 0), -ENODEV);
 	emit_unknown_method(&t.p, &v);
 	NVT_ERR(nvt_submit(&t.p, &f), -ENODEV);
+	/* without waiting: each refusal once, then the loss once */
+	uint32_t ef;
+	unsigned refusals = 0;
+	while ((r = nvc_chan_error(t.ch, &ef)) == -EINVAL)
+		refusals++;
+	assert_int_equal(refusals, i + 1);
+	NVT_ERR(r, -ENODEV);
+	NVT_OK(nvc_chan_error(t.ch, &ef));
 
 	NVT_OK(nvc_chan_new(t.c, &ch2));
 	struct nvt_push p2;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { WL_V0, WL_V1, WL_V2, WL_V3, WL_G0, WL_NBUFS };
@@ -420,4 +421,53 @@ int nvt_honest_alone(const struct nvt_daemon *d, uint32_t seed, uint8_t **bytes,
 	if ((r = nvt_honest_go(&h)) < 0)
 		return r;
 	return nvt_honest_finish(&h, bytes, len);
+}
+
+/* ---- load that keeps a channel busy ---- */
+
+/* n copies, in submissions of at most 4000 (48000 words: each must fit the
+ * daemon's ring of the card at once). */
+static uint32_t busy_copies(struct nvt_push *p, struct nvt_buf *src, struct nvt_buf *dst,
+			    unsigned n)
+{
+	uint32_t f = 0;
+	nvt_space(p, n * 12);
+	while (n) {
+		unsigned k = n < 4000 ? n : 4000;
+		for (unsigned i = 0; i < k; i++)
+			nvt_m2mf_cmd(p, src, 0, 4096, dst, 0, 4096, 4096, (uint32_t)(src->size / 4096));
+		if (nvt_submit(p, &f) < 0)
+			return 0;
+		n -= k;
+	}
+	return f;
+}
+
+uint32_t nvt_keep_busy(struct nvt_push *p, struct nvt_buf *src, struct nvt_buf *dst, unsigned ms)
+{
+	unsigned n = 4, most = p->cap / 12 - 64;
+	int64_t t;
+	/* The first copies fault the buffers' pages in: not counted. */
+	uint32_t warm = busy_copies(p, src, dst, 2);
+	if (!warm || nvt_wait(p, warm) < 0)
+		return 0;
+	for (;;) {
+		struct timespec a, b;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		uint32_t f = busy_copies(p, src, dst, n);
+		if (!f || nvt_wait(p, f) < 0)
+			return 0;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		t = (b.tv_sec - a.tv_sec) * 1000000000ll + (b.tv_nsec - a.tv_nsec);
+		if (t >= 20000000 || n * 4 > most)
+			break;
+		n *= 4;
+	}
+	uint64_t reps = (uint64_t)n * ms * 1000000 / (uint64_t)(t > 0 ? t : 1) + 1;
+	if (reps > most) {
+		fprintf(stderr, "nvt: keep_busy: %u ms needs %llu copies, the push buffer holds %u\n", ms,
+			(unsigned long long)reps, most);
+		reps = most;
+	}
+	return busy_copies(p, src, dst, (unsigned)reps);
 }

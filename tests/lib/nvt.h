@@ -354,4 +354,11 @@ int nvt_honest_finish(struct nvt_honest *h, uint8_t **bytes, size_t *len);
 /* The honest workload alone, for the reference bytes. */
 int nvt_honest_alone(const struct nvt_daemon *d, uint32_t seed, uint8_t **bytes, size_t *len);
 
+/* Keep p's channel busy for about ms milliseconds: one submission of M2MF
+ * copies from src to dst (buffers of p's connection, a few MiB each, as
+ * the caller likes), calibrated against this card first.  Its fence (not
+ * waited for), or 0 when something failed (said on stderr).  A test that
+ * must know the card was still busy afterwards asks nvc_fence_done. */
+uint32_t nvt_keep_busy(struct nvt_push *p, struct nvt_buf *src, struct nvt_buf *dst, unsigned ms);
+
 #endif

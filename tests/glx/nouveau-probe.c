@@ -1,0 +1,199 @@
+/* nouveau-probe: libdrm_nouveau as Mesa's nouveau driver uses it (an
+ * immediate push buffer, nouveau_pushbuf_kick, nouveau_bo_wait), run by
+ * test_glx under nvd-run, checking that nvd's refusals reach the program
+ * through the nouveau interface as the kernel's errors, once each.
+ *
+ *   nouveau-probe errors   exits 0 when every check passes
+ *
+ * libdrm ignores GEM_PUSHBUF's answer in nouveau_pushbuf_kick on an
+ * immediate push buffer (it prints "kernel rejected pushbuf"), so the probe
+ * counts those answers by wrapping drmCommandWriteRead, which libdrm_nouveau
+ * calls in libdrm.  Each check prints "ok - ..." or "not ok - ...". */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <nouveau.h>
+#include <nouveau_drm.h>
+#include <nvif/cl0080.h>
+#include <nvif/class.h>
+#include <xf86drm.h>
+
+static int failures;
+
+#define CHECK(cond, ...) do { \
+	if (cond) { printf("ok - "); } else { printf("not ok - "); failures++; } \
+	printf(__VA_ARGS__); printf("\n"); } while (0)
+
+/* ---- GEM_PUSHBUF's answers ---- */
+
+static int pushbufs, last_pushbuf;
+
+int drmCommandWriteRead(int fd, unsigned long index, void *data, unsigned long size)
+{
+	static int (*real)(int, unsigned long, void *, unsigned long);
+	if (!real)
+		real = (int (*)(int, unsigned long, void *, unsigned long))dlsym(RTLD_NEXT,
+										  "drmCommandWriteRead");
+	int r = real(fd, index, data, size);
+	if (index == DRM_NOUVEAU_GEM_PUSHBUF && ((struct drm_nouveau_gem_pushbuf *)data)->nr_push) {
+		pushbufs++;
+		last_pushbuf = r;
+	}
+	return r;
+}
+
+/* ---- a channel ---- */
+
+#define M2MF_HANDLE 0xbeef3901u
+
+static struct nouveau_drm *drm;
+static struct nouveau_device *dev;
+static struct nouveau_client *client;
+static struct nouveau_object *chan, *m2mf;
+static struct nouveau_pushbuf *push;
+
+/* nvd's render node, among whatever /dev/dri holds. */
+static int open_render(void)
+{
+	DIR *d = opendir("/dev/dri");
+	struct dirent *e;
+	int fd = -1;
+	while (d && fd < 0 && (e = readdir(d))) {
+		char path[300];
+		if (strncmp(e->d_name, "renderD", 7))
+			continue;
+		snprintf(path, sizeof(path), "/dev/dri/%s", e->d_name);
+		if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0)
+			continue;
+		drmVersionPtr v = drmGetVersion(fd);
+		if (!v || strcmp(v->name, "nouveau") || !strstr(v->desc, "(nvd)")) {
+			close(fd);
+			fd = -1;
+		}
+		drmFreeVersion(v);
+	}
+	if (d)
+		closedir(d);
+	return fd;
+}
+
+static int setup(void)
+{
+	int fd = open_render();
+	struct nv_device_v0 dv = { .device = ~0ULL };
+	struct nv04_fifo fifo = { .vram = 0xbeef0201, .gart = 0xbeef0202 };
+	CHECK(fd >= 0, "nvd's render node");
+	if (fd < 0)
+		return -1;
+	int r = nouveau_drm_new(fd, &drm);
+	if (!r)
+		r = nouveau_device_new(&drm->client, NV_DEVICE, &dv, sizeof(dv), &dev);
+	if (!r)
+		r = nouveau_client_new(dev, &client);
+	if (!r)
+		r = nouveau_object_new(&dev->object, 0, NOUVEAU_FIFO_CHANNEL_CLASS, &fifo,
+				       sizeof(fifo), &chan);
+	if (!r)
+		r = nouveau_object_new(chan, M2MF_HANDLE, 0x39, NULL, 0, &m2mf);
+	if (!r)
+		r = nouveau_pushbuf_new(client, chan, 2, 32768, true, &push);
+	CHECK(r == 0, "device, channel, M2MF and an immediate push buffer, as Mesa makes them (%d)", r);
+	return r;
+}
+
+/* One submission: bad, a method on a subchannel nothing is bound to (nvd
+ * refuses it), else binding the M2MF; listing `bo` when not NULL.  The
+ * answer of its GEM_PUSHBUF, or 1 when libdrm made none. */
+static int kick(int bad, struct nouveau_bo *bo)
+{
+	struct nouveau_pushbuf_refn ref = { bo, NOUVEAU_BO_GART | NOUVEAU_BO_RD };
+	if (bo)
+		nouveau_pushbuf_refn(push, &ref, 1);
+	nouveau_pushbuf_space(push, 4, 0, 0);
+	*push->cur++ = 1u << 18 | (bad ? 3u : 0u) << 13 | (bad ? 0x200u : 0u);
+	*push->cur++ = bad ? 0 : M2MF_HANDLE;
+	int before = pushbufs;
+	nouveau_pushbuf_kick(push, chan);
+	return pushbufs > before ? last_pushbuf : 1;
+}
+
+/* CPU_PREP, as Mesa's nouveau_bo_map and fence waits ask it. */
+static int cpu_prep(struct nouveau_bo *bo)
+{
+	return nouveau_bo_wait(bo, NOUVEAU_BO_RDWR, client);
+}
+
+static int probe_errors(void)
+{
+	struct nouveau_bo *data, *other;
+	if (setup() < 0)
+		return 1;
+	CHECK(nouveau_bo_new(dev, NOUVEAU_BO_GART | NOUVEAU_BO_MAP, 0, 4096, NULL, &data) == 0 &&
+	      nouveau_bo_new(dev, NOUVEAU_BO_GART | NOUVEAU_BO_MAP, 0, 4096, NULL, &other) == 0,
+	      "two buffers");
+	CHECK(!nouveau_check_dead_channel(drm, chan), "the channel is alive");
+	CHECK(kick(0, NULL) == 0, "a good submission: GEM_PUSHBUF 0");
+
+	/* Told by the next GEM_PUSHBUF when nvd had not decided in time. */
+	int r1 = kick(1, NULL);
+	CHECK(r1 == 0 || r1 == -EINVAL, "a refused submission: its GEM_PUSHBUF %d (0 or -EINVAL)", r1);
+	CHECK(cpu_prep(other) == 0, "CPU_PREP of a buffer no submission listed: 0 (nvd has decided)");
+	int r2 = kick(0, NULL);
+	CHECK(r1 == -EINVAL ? r2 == 0 : r2 == -EINVAL,
+	      "the refusal is told once: by its own GEM_PUSHBUF (%d) or the next (%d)", r1, r2);
+	CHECK(kick(0, NULL) == 0, "then GEM_PUSHBUF 0 again");
+
+	/* Told by CPU_PREP of a buffer it listed. */
+	int r4 = kick(1, data);
+	int w4 = cpu_prep(data);
+	CHECK(r4 == -EINVAL ? w4 == 0 : w4 == -EINVAL,
+	      "a refused submission listing a buffer: told once, by GEM_PUSHBUF (%d) or the "
+	      "buffer's CPU_PREP (%d)", r4, w4);
+	CHECK(cpu_prep(data) == 0, "the next CPU_PREP of that buffer: 0");
+	CHECK(kick(0, NULL) == 0, "and the next GEM_PUSHBUF: 0");
+
+	/* NVD_DRM_SYNC: always by its own GEM_PUSHBUF. */
+	setenv("NVD_DRM_SYNC", "1", 1);
+	CHECK(kick(1, data) == -EINVAL, "NVD_DRM_SYNC: a refused submission's GEM_PUSHBUF: -EINVAL");
+	CHECK(cpu_prep(data) == 0, "NVD_DRM_SYNC: told once: CPU_PREP of its buffer 0");
+	CHECK(kick(0, NULL) == 0, "NVD_DRM_SYNC: a good one: 0");
+
+	/* Refused until nvd gives the channel up (8 strikes, 3 so far). */
+	int refused = 0;
+	for (int i = 0; i < 5; i++)
+		refused += kick(1, NULL) == -EINVAL;
+	CHECK(refused == 5, "5 more refusals, each -EINVAL (%d)", refused);
+	CHECK(kick(0, NULL) == -ENODEV, "then the channel is lost: GEM_PUSHBUF -ENODEV");
+	CHECK(kick(0, NULL) == -ENODEV, "and stays so: -ENODEV again");
+	CHECK(nouveau_check_dead_channel(drm, chan), "nouveau_check_dead_channel says so");
+	unsetenv("NVD_DRM_SYNC");
+	nouveau_bo_ref(NULL, &data);
+	nouveau_bo_ref(NULL, &other);
+	nouveau_pushbuf_del(&push);
+	nouveau_object_del(&m2mf);
+	nouveau_object_del(&chan);
+	nouveau_client_del(&client);
+	nouveau_device_del(&dev);
+	nouveau_drm_del(&drm);
+	return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 2 && !strcmp(argv[1], "errors")) {
+		int r = probe_errors();
+		printf("%d failures\n", failures);
+		return r;
+	}
+	fprintf(stderr, "usage: nouveau-probe errors\n");
+	return 2;
+}
