@@ -41,6 +41,13 @@
 
 enum { B_BO_PUSH, B_BO_VRAM, B_BO_GART, B_NBOS };
 
+/* The client holds bench_held buffers: the stream's three, listed, and the
+ * others unlisted, as the daemon passes them (4 KiB each in VRAM above the
+ * stream's; never touched). */
+#define B_HELD_MAX  4096u
+#define B_HELD_ADDR 0x08000000u
+static unsigned bench_held = B_NBOS;
+
 enum {
 	B_H_NULL = 0, B_H_VRAM = 0xbeef0201, B_H_GART = 0xbeef0202, B_H_NTFY = 0xd8000003,
 	B_H_M2MF = 0x80000018, B_H_SURF2D = 0x80000010, B_H_GDI = 0x80000016,
@@ -124,7 +131,8 @@ static void hdr(int ni, unsigned subc, uint32_t mthd, unsigned n)
 static void reloc_at(uint32_t back, unsigned bo, uint32_t flags, uint32_t data, uint32_t vor,
 		     uint32_t tor)
 {
-	rels[nrels++] = (struct nvd_submit_reloc){ B_BO_PUSH, (pw - back) * 4, bo, flags, data, vor, tor };
+	rels[nrels++] = (struct nvd_submit_reloc){ B_BO_PUSH, (pw - back) * 4, bo, flags,
+						   data, vor, tor };
 }
 
 static void reloc_last(unsigned bo, uint32_t flags, uint32_t data, uint32_t vor, uint32_t tor)
@@ -317,17 +325,20 @@ static double bench_now(void)
 static void bench_usage(FILE *f)
 {
 	fprintf(f,
-"usage: validate [RUNS [MIB]]\n"
+"usage: validate [-b N] [RUNS [MIB]]\n"
 "Time nvd's copy + validate + relocate of a MIB MiB command stream (default %u)\n"
 "against memcpy of the same bytes, best of RUNS runs (default %u).\n"
 "\n"
+"  -b, --buffers N the client holds N buffers (%u to %u; default %u): the\n"
+"                  stream's own, listed, and others it does not list\n"
 "  -h, --help      show this help\n"
-"      --version   show the version\n", BENCH_MIB, BENCH_RUNS);
+"      --version   show the version\n", BENCH_MIB, BENCH_RUNS, B_NBOS, B_HELD_MAX, B_NBOS);
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
+		{ "buffers", required_argument, 0, 'b' },
 		{ "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 }
 	};
@@ -335,8 +346,12 @@ int main(int argc, char **argv)
 	int o;
 
 	argv[0] = program_invocation_short_name;   /* getopt's messages: "validate: ...", not a path */
-	while ((o = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "b:h", lo, NULL)) != -1) {
 		switch (o) {
+		case 'b':
+			if (glb_parse_count("--buffers", optarg, B_NBOS, B_HELD_MAX, &bench_held) < 0)
+				return 2;
+			break;
 		default: return glb_other_option(o, bench_usage);
 		}
 	}
@@ -356,21 +371,24 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	nvd_vfp_fill(gart + 0x100, NV40_FP_INSN_BYTES);
-	struct nvd_vbo bos[B_NBOS] = {
-		[B_BO_PUSH] = { B_PB_ADDR, bench_total + (64u << 10), NVD_DOMAIN_GART,
-				NVD_ACCESS_READ, pb },
-		[B_BO_VRAM] = { B_VRAM_ADDR, B_VRAM_SIZE, NVD_DOMAIN_VRAM,
-				NVD_ACCESS_READ | NVD_ACCESS_WRITE, NULL },
-		[B_BO_GART] = { B_GART_ADDR, B_GART_SIZE, NVD_DOMAIN_GART,
-				NVD_ACCESS_READ | NVD_ACCESS_WRITE, gart },
-	};
+	struct nvd_vbo *bos = calloc(bench_held, sizeof(*bos));
+	uint8_t *used = calloc(bench_held, 1);
 	size_t cap = pw + pw / 4 + 16;        /* and the daemon's program copies */
 	uint32_t *out = malloc(cap * 4);
 	struct nvd_vstate *vs = nvd_vstate_new();
-	if (!out || !vs) {
+	if (!bos || !used || !out || !vs) {
 		fprintf(stderr, "validate: out of memory\n");
 		return 0;
 	}
+	for (unsigned i = B_NBOS; i < bench_held; i++)
+		bos[i] = (struct nvd_vbo){ B_HELD_ADDR + i * 0x1000u, 0x1000, NVD_DOMAIN_VRAM,
+					   NVD_ACCESS_READ, NULL };
+	bos[B_BO_PUSH] = (struct nvd_vbo){ B_PB_ADDR, bench_total + (64u << 10),
+					       NVD_DOMAIN_GART, NVD_ACCESS_READ, pb };
+	bos[B_BO_VRAM] = (struct nvd_vbo){ B_VRAM_ADDR, B_VRAM_SIZE, NVD_DOMAIN_VRAM,
+					       NVD_ACCESS_READ | NVD_ACCESS_WRITE, NULL };
+	bos[B_BO_GART] = (struct nvd_vbo){ B_GART_ADDR, B_GART_SIZE, NVD_DOMAIN_GART,
+					       NVD_ACCESS_READ | NVD_ACCESS_WRITE, gart };
 
 	double best_v = 1e9, best_m = 1e9;
 	for (unsigned run = 0; run < runs; run++) {
@@ -379,8 +397,8 @@ int main(int argc, char **argv)
 		size_t at = 0;
 		for (unsigned s = 0; s < nsubs; s++) {
 			struct nvd_submit_push p = { B_BO_PUSH, subs[s].offset, subs[s].length };
-			struct nvd_vsubmit sub = { bos, B_NBOS, &p, 1, rels + subs[s].rel0,
-						   subs[s].nrel, bench_lookup, NULL, 0, NULL,
+			struct nvd_vsubmit sub = { bos, bench_held, &p, 1, rels + subs[s].rel0,
+						   subs[s].nrel, bench_lookup, NULL, B_NBOS, used,
 						   &bench_fp };
 			struct nvd_verror e;
 			long n = nvd_validate(vs, &sub, out + at, cap - at, &e);
@@ -414,7 +432,11 @@ int main(int argc, char **argv)
 	       (double)pw / n_packets, nrels, 100.0 * n_inline_words / pw);
 	printf("validate: %.2f GB/s, memcpy: %.2f GB/s, ratio %.2f\n", bytes / best_v / 1e9,
 	       bytes / best_m / 1e9, best_m / best_v);
+	printf("validate: %.1f us per submission of %.0f KiB, %u buffers held\n",
+	       best_v * 1e6 / nsubs, bytes / nsubs / 1024, bench_held);
 	nvd_vstate_free(vs);
+	free(bos);
+	free(used);
 	free(out);
 	free(gart);
 	free(pb);

@@ -77,6 +77,8 @@ struct nvd_vctx {
 	uint32_t off, mthd, data;
 	uint16_t cls;
 	unsigned hint;             /* buffer the last extent fell in */
+	uint32_t *order;           /* the buffers by domain and address (NULL: search linearly) */
+	int ordered;
 	uint32_t gen;              /* counts stored values: the checks' caches */
 	/* validate-3d.c: x->gen when the draw's surfaces, textures and program
 	 * last passed and when vtx_max (the largest vertex index every fetched

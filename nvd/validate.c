@@ -225,6 +225,8 @@ struct nvd_vstate {
 	size_t rel_cap;
 	struct nvd_vundo *undo;    /* scratch: the undo log */
 	size_t undo_cap;
+	uint32_t *order;           /* scratch: the buffers by domain and address */
+	size_t order_cap;
 };
 
 struct nvd_vstate *nvd_vstate_new(void)
@@ -243,6 +245,7 @@ void nvd_vstate_free(struct nvd_vstate *vs)
 		return;
 	free(vs->rel);
 	free(vs->undo);
+	free(vs->order);
 	free(vs);
 }
 
@@ -363,6 +366,63 @@ static void nvd_v_use(struct nvd_vctx *x, unsigned i, unsigned access)
 		x->sub->used[i - l] |= (uint8_t)access;
 }
 
+/* The submission's buffers never overlap one another in a domain (one
+ * allocation each; a buffer listed twice is one entry), so one holds a
+ * byte or none.  A few listed buffers are searched in turn, as Mesa's
+ * addresses fall in them; past those, a binary search over an order made the
+ * first time one is needed: the cost of an address does not grow with the
+ * buffers a client holds (up to 4096 unlisted ones), and sorting them is paid
+ * once per submission, only by one that reaches past its list. */
+#define NVD_V_LINEAR 16
+
+static int nvd_v_order_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct nvd_vbo *bos = ctx, *p = &bos[*(const uint32_t *)a], *q = &bos[*(const uint32_t *)b];
+	if (p->domain != q->domain)
+		return p->domain < q->domain ? -1 : 1;
+	return p->addr < q->addr ? -1 : p->addr > q->addr;
+}
+
+static int nvd_v_holder(struct nvd_vctx *x, unsigned dom, uint64_t at)
+{
+	const struct nvd_vbo *bos = x->sub->bos;
+	unsigned n = x->sub->nr_bos;
+	unsigned nl = x->sub->nr_listed ? x->sub->nr_listed : n;
+#define NVD_V_HOLDS(i) (bos[i].domain == dom && at >= bos[i].addr && at - bos[i].addr < bos[i].size)
+	/* the buffer of the last extent first: operations come in runs */
+	if (x->hint < n && NVD_V_HOLDS(x->hint))
+		return (int)x->hint;
+	if (nl <= NVD_V_LINEAR || !x->order) {
+		for (unsigned i = 0; i < nl; i++)
+			if (NVD_V_HOLDS(i))
+				return (int)i;
+		if (nl == n || !x->order) {
+			for (unsigned i = nl; i < n; i++)
+				if (NVD_V_HOLDS(i))
+					return (int)i;
+			return -1;
+		}
+	}
+	if (!x->ordered) {
+		for (unsigned i = 0; i < n; i++)
+			x->order[i] = i;
+		qsort_r(x->order, n, sizeof(*x->order), nvd_v_order_cmp, (void *)bos);
+		x->ordered = 1;
+	}
+	/* the last buffer starting at or before (dom, at) */
+	unsigned lo = 0, hi = n;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		const struct nvd_vbo *b = &bos[x->order[mid]];
+		if (b->domain < dom || (b->domain == dom && b->addr <= at))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && NVD_V_HOLDS(x->order[lo - 1]) ? (int)x->order[lo - 1] : -1;
+#undef NVD_V_HOLDS
+}
+
 int nvd_v_extent(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start,
 		 uint64_t len, unsigned access, const char *what)
 {
@@ -383,25 +443,15 @@ int nvd_v_extent(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start
 				  (unsigned long long)dma->size);
 	}
 
-	const struct nvd_vbo *bos = x->sub->bos;
-	unsigned n = x->sub->nr_bos, noaccess = 0;
-	for (unsigned k = 0; k <= n; k++) {
-		/* the buffer of the last extent first: operations come in runs */
-		unsigned i = k ? k - 1 : x->hint;
-		if (i >= n || (k && i == x->hint))
-			continue;
-		const struct nvd_vbo *b = &bos[i];
-		if (b->domain != dom || start < b->addr || start - b->addr > b->size ||
-		    len > b->size - (start - b->addr))
-			continue;
-		if (nvd_v_covers(b->access, access)) {
-			x->hint = i;
-			nvd_v_use(x, i, access);
-			return 0;
-		}
-		noaccess = 1;
+	int i = nvd_v_holder(x, dom, start);
+	if (i >= 0 && len > x->sub->bos[i].addr + x->sub->bos[i].size - start)
+		i = -1;
+	if (i >= 0 && nvd_v_covers(x->sub->bos[i].access, access)) {
+		x->hint = (unsigned)i;
+		nvd_v_use(x, (unsigned)i, access);
+		return 0;
 	}
-	if (noaccess)
+	if (i >= 0)
 		return nvd_v_fail(x, EFAULT, "%s 0x%llx+0x%llx: buffer not submitted to %s",
 				  what, (unsigned long long)start, (unsigned long long)len,
 				  access & NVD_ACCESS_WRITE ? "write" : "read");
@@ -424,19 +474,17 @@ int nvd_v_room(struct nvd_vctx *x, const struct nvd_vhobj *dma, uint64_t start,
 		return nvd_v_fail(x, EFAULT, "%s 0x%llx outside its ctxdma (0x%llx bytes)", what,
 				  (unsigned long long)start, (unsigned long long)dma->size);
 	}
-	for (unsigned i = 0; i < x->sub->nr_bos; i++) {
+	int i = nvd_v_holder(x, dom, start);
+	if (i >= 0 && nvd_v_covers(x->sub->bos[i].access, access)) {
 		const struct nvd_vbo *b = &x->sub->bos[i];
-		if (b->domain == dom && start >= b->addr && start - b->addr < b->size &&
-		    nvd_v_covers(b->access, access)) {
-			uint64_t r = b->size - (start - b->addr);
-			/* ctxdma offsets are 32-bit */
-			if (r > (1ull << 32) - start)
-				r = (1ull << 32) - start;
-			*room = r;
-			x->hint = i;
-			nvd_v_use(x, i, access);
-			return 0;
-		}
+		uint64_t r = b->size - (start - b->addr);
+		/* ctxdma offsets are 32-bit */
+		if (start < (1ull << 32) && r > (1ull << 32) - start)
+			r = (1ull << 32) - start;
+		*room = r;
+		x->hint = (unsigned)i;
+		nvd_v_use(x, (unsigned)i, access);
+		return 0;
 	}
 	return nvd_v_fail(x, EFAULT, "%s 0x%llx outside the submitted buffers (to %s)", what,
 			  (unsigned long long)start, access & NVD_ACCESS_WRITE ? "write" : "read");
@@ -1134,6 +1182,14 @@ static long nvd_validate_run(struct nvd_vstate *vs, const struct nvd_vsubmit *su
 	if (!vs || !sub || (cap && !out))
 		return nvd_v_fail(&w.x, EINVAL, "malformed submission");
 	w.x.sh = &vs->sh;
+	if (sub->nr_bos > NVD_V_LINEAR && sub->nr_bos > vs->order_cap) {
+		uint32_t *o = realloc(vs->order, sub->nr_bos * sizeof(*o));
+		if (o) {                   /* without it, the linear search */
+			vs->order = o;
+			vs->order_cap = sub->nr_bos;
+		}
+	}
+	w.x.order = sub->nr_bos <= vs->order_cap ? vs->order : NULL;
 	w.x.undo = vs->undo;
 	w.x.undo_cap = vs->undo_cap;
 	nvd_v_view(&w.x);

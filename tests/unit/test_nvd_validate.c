@@ -497,6 +497,63 @@ static void address_in_a_buffer_not_on_the_list_fails(void **state)
 	assert_refused(submit_cap(BO_VRAM, OUT_CAP), -EFAULT, NV_M2MF_BUF_NOTIFY);  /* not listed */
 }
 
+/* The listed buffers, then 4096 held but unlisted, 4 KiB apart with a 4 KiB
+ * gap after each (VRAM from 0x01000000), in an order unlike their addresses:
+ * every address is found in the one buffer that holds it, and only there. */
+#define HELD 4096u
+#define HELD_AT(k) (0x01000000u + (k) * 0x2000u)
+
+static void address_in_any_of_4096_held_buffers_is_found_and_marked(void **state)
+{
+	(void)state;
+	static struct nvd_vbo many[NBOS + HELD];
+	static uint8_t used[HELD];
+	memcpy(many, bos, sizeof bos);
+	for (unsigned i = 0; i < HELD; i++) {
+		unsigned k = (i * 2654435761u) % HELD;   /* a permutation (odd multiplier) */
+		many[NBOS + i] = (struct nvd_vbo){ HELD_AT(k), 0x1000, NVD_DOMAIN_VRAM,
+						   NVD_ACCESS_READ | NVD_ACCESS_WRITE, NULL };
+	}
+	m2mf_setup(H_VRAM, H_VRAM);
+	static const unsigned ks[] = { 0, 1, 77, 2048, 4095 };
+	for (unsigned j = 0; j < sizeof(ks) / sizeof(ks[0]); j++) {
+		copy_byte_to(HELD_AT(ks[j]) + (j & 1 ? 0xfff : 0));   /* first, last byte */
+		copy_byte_to(VRAM_ADDR + j);                /* and back to a listed one */
+	}
+	push[0] = (struct nvd_submit_push){ BO_PUSH, 0, pn * 4 };
+	npush = 1;
+	struct nvd_vsubmit s = { many, NBOS + HELD, push, npush, rel, nrel, lookup, chan, NBOS,
+				 used, &fpsh };
+	memset(used, 0, sizeof used);
+	assert_copied(nvd_validate(vs, &s, out, OUT_CAP, &err));
+	unsigned marked = 0;
+	for (unsigned i = 0; i < HELD; i++) {
+		if (!used[i])
+			continue;
+		marked++;
+		unsigned k = (many[NBOS + i].addr - HELD_AT(0)) / 0x2000u;
+		int listed = 0;
+		for (unsigned j = 0; j < sizeof(ks) / sizeof(ks[0]); j++)
+			listed |= k == ks[j];
+		assert_true(listed);
+		assert_int_equal(used[i], NVD_ACCESS_WRITE);
+	}
+	assert_int_equal(marked, sizeof(ks) / sizeof(ks[0]));
+	/* the gap after a buffer, and a copy running from a buffer into it */
+	next();
+	copy_byte_to(HELD_AT(300) + 0x1000);
+	assert_refused(nvd_validate(vs, &(struct nvd_vsubmit){ many, NBOS + HELD,
+		&(struct nvd_submit_push){ BO_PUSH, 0, pn * 4 }, 1, rel, 0, lookup, chan, NBOS,
+		used, &fpsh }, out, OUT_CAP, &err), -EFAULT, NV_M2MF_BUF_NOTIFY);
+	next();
+	INC(S_M2MF, NV_M2MF_OFFSET_IN, VRAM_ADDR, HELD_AT(300) + 0xff0, 1, 1, 0x20, 1,
+	    NV_M2MF_FORMAT(1, 1));
+	INC(S_M2MF, NV_M2MF_BUF_NOTIFY, 0);
+	assert_refused(nvd_validate(vs, &(struct nvd_vsubmit){ many, NBOS + HELD,
+		&(struct nvd_submit_push){ BO_PUSH, 0, pn * 4 }, 1, rel, 0, lookup, chan, NBOS,
+		used, &fpsh }, out, OUT_CAP, &err), -EFAULT, NV_M2MF_BUF_NOTIFY);
+}
+
 static void m2mf_zero_offset_passes_at_set_time(void **state)
 {
 	(void)state;
@@ -1333,6 +1390,7 @@ int main(void)
 		T(object_method_needs_a_graphics_object_or_null),
 		T(notify_needs_a_notifier_of_16_bytes),
 		T(address_at_the_last_byte_passes_one_past_fails),
+		T(address_in_any_of_4096_held_buffers_is_found_and_marked),
 		T(address_in_a_buffer_not_on_the_list_fails),
 		T(m2mf_zero_offset_passes_at_set_time),
 		T(m2mf_copy_filling_both_buffers_passes),
