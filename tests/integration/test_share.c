@@ -53,9 +53,15 @@ static unsigned reps_for_ms(struct nvt_push *p, struct nvt_buf *src, struct nvt_
 	unsigned n = 8;
 	int64_t t;
 	for (;;) {
-		int64_t t0 = nvt_now_ns();
-		NVT_OK(nvt_wait(p, long_copy(p, src, dst, n)));
-		t = nvt_now_ns() - t0;
+		/* the faster of two runs: a one-time cost (first use, a busy
+		 * scheduler) inflating one would make the copy far too short */
+		t = INT64_MAX;
+		for (int i = 0; i < 2; i++) {
+			int64_t t0 = nvt_now_ns();
+			NVT_OK(nvt_wait(p, long_copy(p, src, dst, n)));
+			int64_t ti = nvt_now_ns() - t0;
+			t = ti < t ? ti : t;
+		}
 		if (t >= 50000000 || n * 4 > MAX_REPS)
 			break;
 		n *= 4;
