@@ -1,0 +1,34 @@
+/* What the sanitizer build (make check-asan) found, one test per finding,
+ * named for it.  Built without sanitizers they pass either way; under
+ * ASan and UBSan each fails without its fix (nvd's report makes it exit
+ * other than 0, nvt_end fails; a client's report aborts the test). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "tests/lib/nvt-test.h"
+
+/* libnvd's request copied a reply's fds with memcpy(NULL, ..., 0) when
+ * none came (HELLO, STATUS...): UBSan's report in every client.  (No
+ * nvt_end: the test is the client's.) */
+static void test_reply_without_fds_copies_from_no_null(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	struct nvc *c;
+	struct nvc_status st;
+	NVT_OK(nvc_connect(d->sock, "no-fds", &c));
+	NVT_OK(nvc_status(c, &st));
+	assert_int_equal(st.clients, 1);
+	nvc_close(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		NVT_TEST(test_reply_without_fds_copies_from_no_null),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
