@@ -211,6 +211,7 @@ struct nvd {
 	struct nvd_card *card;
 	struct event *irq_evt;
 	int listen_fd;
+	struct event *listen_evt;
 	char sock_path[108];
 	struct nvd_client *clients;
 	unsigned nclients, next_client_id;

@@ -25,10 +25,22 @@ static void test_reply_without_fds_copies_from_no_null(void **state)
 	nvc_close(c);
 }
 
+/* nvd_server_listen's event for the listening socket was never freed:
+ * LeakSanitizer's report at every exit. */
+static void test_nvd_frees_its_listening_event_at_exit(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	struct nvc *c;
+	NVT_OK(nvc_connect(d->sock, "listen-event", &c));
+	nvc_close(c);
+	nvt_end(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		NVT_TEST(test_reply_without_fds_copies_from_no_null),
+		NVT_TEST(test_nvd_frees_its_listening_event_at_exit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
