@@ -295,6 +295,56 @@ clean:
 
 -include $(shell find $(OBJ) $(BE)/obj -name '*.d' 2>/dev/null)
 
+# ---- fuzzing (tests/fuzz) ----
+# libFuzzer targets, built by clang with ASan and UBSan into their own
+# objects ($(FUZZ)/obj): the gcc build above is untouched.  `make fuzz` runs
+# each for FUZZ_SECONDS; the wrapper $(TST)/fuzz/test_fuzz puts 30 s of each
+# plus every saved finding (tests/fuzz/regress) into `make check`.
+DEPS_PKGS    += clang libclang-rt-14-dev
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ         := $(BUILD)/fuzz
+# clang warns about the shift in an untaken branch of sim/pfifo.c's RAMFC
+# table, which gcc does not.
+FUZZ_CFLAGS  := -std=gnu11 -Wall -Wextra -Werror -Wno-shift-count-overflow -pthread -O1 -g \
+                -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
+                -fno-sanitize-recover=undefined
+FUZZ_LINK    := -fsanitize=fuzzer,address,undefined -pthread
+FUZZ_NAMES   := proto
+FUZZ_BINS    := $(addprefix $(FUZZ)/bin/fuzz_,$(FUZZ_NAMES))
+fuzzobj = $(patsubst %.c,$(FUZZ)/obj/%.o,$(1))
+FUZZ_DAEMON  := $(call fuzzobj,tests/fuzz/fuzz.c tests/fuzz/fuzz-daemon.c $(NVD_SRC) $(SIM_SRC) $(PROTO_SRC) $(HW_SRC))
+
+$(FUZZ)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(PC_DRM) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+
+$(FUZZ)/bin/fuzz_proto: $(call fuzzobj,tests/fuzz/fuzz_proto.c) $(FUZZ_DAEMON)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_EVENT) $(PC_PCI) -lm
+
+FUZZ_WRAP := $(TST)/fuzz/test_fuzz
+$(FUZZ_WRAP): tests/fuzz/run $(FUZZ_BINS)
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec %s --build %s "$$@"\n' '$(abspath tests/fuzz/run)' \
+	    '$(abspath $(BUILD))' > $(@D)/.$(@F).tmp && chmod +x $(@D)/.$(@F).tmp && mv $(@D)/.$(@F).tmp $@
+
+# The committed seeds (tests/fuzz/corpus) come from tests/fuzz/gen-seeds.c.
+$(FUZZ)/gen-seeds: tests/fuzz/gen-seeds.c proto/proto.h hw/pushbuf.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PC_DRM) -std=gnu11 -Wall -Wextra -Werror -o $@ $<
+
+fuzz-seeds: $(FUZZ)/gen-seeds
+	$< tests/fuzz/corpus
+
+fuzz: $(FUZZ_BINS)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run --build $(BUILD) --stats
+
+tests: $(FUZZ_WRAP)
+
+.PHONY: fuzz fuzz-seeds
+-include $(shell find $(FUZZ)/obj -name '*.d' 2>/dev/null)
+
 # ---- the sanitizer build (check-asan) ----
 # check-asan: nvd, the tools and the integration and hostile tests built by
 # $(CC) with ASan and UBSan into $(ASAN_BUILD) (relative to the top), then

@@ -1,0 +1,196 @@
+/* Writes the fuzz targets' seed inputs, tests/fuzz/corpus/TARGET/NAME,
+ * in each target's input format (described at the top of
+ * tests/fuzz/fuzz_TARGET.c): sessions a real client would have (buffers,
+ * a channel and its objects, a mode set, sharing) and a few that break
+ * the rules, so that fuzzing starts deep in the grammar.  Run by
+ * `make fuzz-seeds`; the output is committed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "client/nvd.h"
+#include "hw/methods.h"
+#include "proto/proto.h"
+#include "proto/ring.h"
+
+struct out {
+	uint8_t b[8192];
+	size_t n;
+};
+
+static void put(struct out *o, const void *p, size_t n)
+{
+	if (o->n + n > sizeof(o->b)) {
+		fprintf(stderr, "gen-seeds: seed too long\n");
+		exit(1);
+	}
+	memcpy(o->b + o->n, p, n);
+	o->n += n;
+}
+
+static void put8(struct out *o, uint8_t v) { put(o, &v, 1); }
+static void put32(struct out *o, uint32_t v)
+{
+	for (unsigned i = 0; i < 4; i++)
+		put8(o, (uint8_t)(v >> 8 * i));
+}
+
+static const char *top;
+
+static void save(const char *target, const char *name, struct out *o)
+{
+	char path[512];
+	mkdir(top, 0755);
+	snprintf(path, sizeof(path), "%s/%s", top, target);
+	if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+		perror(path);
+		exit(1);
+	}
+	snprintf(path, sizeof(path), "%s/%s/%s", top, target, name);
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(o->b, 1, o->n, f) != o->n || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+	o->n = 0;
+}
+
+/* ---- proto: flags, type - 1, fd kinds, body ---- */
+
+static void msg(struct out *o, uint32_t type, const void *body, size_t len, const char *kinds)
+{
+	put8(o, 0);
+	put8(o, (uint8_t)(type - 1));
+	for (const char *k = kinds; k && *k; k++)
+		put8(o, (uint8_t)(*k - '0'));
+	put(o, body, len);
+}
+
+static void hello(struct out *o)
+{
+	struct nvd_req_hello h = { NVD_PROTO_MAGIC, NVD_PROTO_VERSION, "seed" };
+	msg(o, NVD_MSG_HELLO, &h, sizeof(h), NULL);
+}
+
+static void none(struct out *o, uint32_t type)
+{
+	struct nvd_req_none n = { 0 };
+	msg(o, type, &n, sizeof(n), NULL);
+}
+
+static void proto_seeds(void)
+{
+	struct out o = { .n = 0 };
+
+	hello(&o);
+	save("proto", "hello", &o);
+
+	hello(&o);
+	none(&o, NVD_MSG_STATUS);
+	struct nvd_req_client_at at = { 0 };
+	msg(&o, NVD_MSG_CLIENT_AT, &at, sizeof(at), NULL);
+	struct nvd_req_bo_new bn = { 4096, NVD_DOMAIN_VRAM, 0 };
+	msg(&o, NVD_MSG_BO_NEW, &bn, sizeof(bn), NULL);
+	struct nvd_req_bo_info bi = { 1 };
+	msg(&o, NVD_MSG_BO_INFO, &bi, sizeof(bi), NULL);
+	struct nvd_req_bo_flink fl = { 1 };
+	msg(&o, NVD_MSG_BO_FLINK, &fl, sizeof(fl), NULL);
+	struct nvd_req_bo_open op = { 1 };
+	msg(&o, NVD_MSG_BO_OPEN, &op, sizeof(op), NULL);
+	struct nvd_req_bo_wait bw = { 1, NVD_WAIT_NOWAIT, 0 };
+	msg(&o, NVD_MSG_BO_WAIT, &bw, sizeof(bw), NULL);
+	struct nvd_req_bo_new bg = { 65536, NVD_DOMAIN_GART, 0 };
+	msg(&o, NVD_MSG_BO_NEW, &bg, sizeof(bg), NULL);
+	struct nvd_req_bo_import im = { 0 };
+	msg(&o, NVD_MSG_BO_IMPORT, &im, sizeof(im), "0");   /* the first buffer's memfd */
+	msg(&o, NVD_MSG_BO_IMPORT, &im, sizeof(im), "4");   /* a memfd nvd never made */
+	struct nvd_req_bo_free bf = { 1 };
+	msg(&o, NVD_MSG_BO_FREE, &bf, sizeof(bf), NULL);
+	bf.handle = 2;
+	msg(&o, NVD_MSG_BO_FREE, &bf, sizeof(bf), NULL);
+	save("proto", "buffers", &o);
+
+	hello(&o);
+	struct nvd_req_chan_new cn = { 0 };
+	msg(&o, NVD_MSG_CHAN_NEW, &cn, sizeof(cn), NULL);
+	struct nvd_req_obj_new on = { 0, 0x1000, NV_CLASS_M2MF };
+	msg(&o, NVD_MSG_OBJ_NEW, &on, sizeof(on), NULL);
+	on = (struct nvd_req_obj_new){ 0, 0x1001, NV_CLASS_CURIE_NV40 };
+	msg(&o, NVD_MSG_OBJ_NEW, &on, sizeof(on), NULL);
+	msg(&o, NVD_MSG_BO_NEW, &bg, sizeof(bg), NULL);
+	struct nvd_req_dma_new dn = { 0, 0x2000, 1, NV_CLASS_DMA_IN_MEMORY, 0, 0, 0, 4096 };
+	msg(&o, NVD_MSG_DMA_NEW, &dn, sizeof(dn), NULL);
+	struct nvd_req_obj_free of = { 0, 0x1000 };
+	msg(&o, NVD_MSG_OBJ_FREE, &of, sizeof(of), NULL);
+	struct nvd_req_chan_free cf = { 0 };
+	msg(&o, NVD_MSG_CHAN_FREE, &cf, sizeof(cf), NULL);
+	save("proto", "channel", &o);
+
+	hello(&o);
+	none(&o, NVD_MSG_SET_MASTER);
+	struct nvd_req_disp_output dout = { 0 };
+	msg(&o, NVD_MSG_DISP_OUTPUT, &dout, sizeof(dout), NULL);
+	struct nvd_req_disp_mode dm = { 0, 0 };
+	msg(&o, NVD_MSG_DISP_MODE, &dm, sizeof(dm), NULL);
+	struct nvd_req_bo_new fbm = { 1024 * 768 * 4, NVD_DOMAIN_VRAM, 0 };
+	msg(&o, NVD_MSG_BO_NEW, &fbm, sizeof(fbm), NULL);
+	struct nvd_req_fb_new fn = { 1, 0, 1024, 768, 4096, NVC_FB_XRGB8888 };
+	msg(&o, NVD_MSG_FB_NEW, &fn, sizeof(fn), NULL);
+	struct nvd_req_disp_set_head sh = { 0, 0, { 1, 0, 0, 1,
+		{ 65000, 1024, 1048, 1184, 1344, 768, 771, 777, 806,
+		  NVD_MODE_NHSYNC | NVD_MODE_NVSYNC, 0 } } };
+	msg(&o, NVD_MSG_DISP_SET_HEAD, &sh, sizeof(sh), NULL);
+	struct nvd_req_disp_head dh = { 0 };
+	msg(&o, NVD_MSG_DISP_HEAD, &dh, sizeof(dh), NULL);
+	struct nvd_req_disp_cursor_set cs = { 0, 1, 0, 0 };
+	msg(&o, NVD_MSG_DISP_CURSOR_SET, &cs, sizeof(cs), NULL);
+	struct nvd_req_disp_cursor_move cm = { 0, 10, 10 };
+	msg(&o, NVD_MSG_DISP_CURSOR_MOVE, &cm, sizeof(cm), NULL);
+	none(&o, NVD_MSG_DISP_EVENTS);
+	struct nvd_req_disp_page_flip pf = { 0, 1, 7 };
+	msg(&o, NVD_MSG_DISP_PAGE_FLIP, &pf, sizeof(pf), NULL);
+	struct nvd_req_disp_vblank vb = { 0 };
+	msg(&o, NVD_MSG_DISP_VBLANK, &vb, sizeof(vb), NULL);
+	struct nvd_req_disp_vblank_event ve = { 0, NVD_VBLANK_RELATIVE, 1, 9 };
+	msg(&o, NVD_MSG_DISP_VBLANK_EVENT, &ve, sizeof(ve), NULL);
+	struct nvd_req_disp_screenshot ss = { 0 };
+	msg(&o, NVD_MSG_DISP_SCREENSHOT, &ss, sizeof(ss), NULL);
+	struct nvd_req_fb_free ff = { 1 };
+	msg(&o, NVD_MSG_FB_FREE, &ff, sizeof(ff), NULL);
+	none(&o, NVD_MSG_DROP_MASTER);
+	save("proto", "display", &o);
+
+	hello(&o);
+	none(&o, NVD_MSG_GET_MAGIC);
+	struct nvd_req_auth_magic am = { 1 };
+	msg(&o, NVD_MSG_AUTH_MAGIC, &am, sizeof(am), NULL);
+	save("proto", "auth", &o);
+
+	/* broken: a STATUS 8 bytes longer than its type, a request before HELLO */
+	hello(&o);
+	put8(&o, 2);
+	put8(&o, NVD_MSG_STATUS - 1);
+	put8(&o, 20);
+	put8(&o, 0);
+	put32(&o, 0);
+	put32(&o, 0);
+	put32(&o, 0);
+	save("proto", "bad-length", &o);
+	none(&o, NVD_MSG_STATUS);
+	save("proto", "no-hello", &o);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s CORPUS_DIR\n", argv[0]);
+		return 2;
+	}
+	top = argv[1];
+	proto_seeds();
+	return 0;
+}
