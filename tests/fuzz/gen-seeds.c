@@ -14,6 +14,7 @@
 
 #include "client/nvd.h"
 #include "hw/methods.h"
+#include "hw/pushbuf.h"
 #include "proto/proto.h"
 #include "proto/ring.h"
 
@@ -184,6 +185,73 @@ static void proto_seeds(void)
 	save("proto", "no-hello", &o);
 }
 
+/* ---- pusher: flags, limit, [16 PTE bytes when paged], tokens ---- */
+
+static void pusher_seeds(void)
+{
+	struct out o = { .n = 0 };
+
+	/* methods: REF_CNT, bind the software object, a software method,
+	 * a semaphore released then acquired (passes) and acquired (waits) */
+	put8(&o, 0);
+	put8(&o, 0x10);
+	put8(&o, 14); put32(&o, 0x1234);
+	put8(&o, 13 | 1 << 5); put8(&o, 0);                 /* OBJECT on subc 1 */
+	put8(&o, 0 | 1 << 5); put8(&o, 0xa0); put8(&o, 0x14); put8(&o, 2);   /* 0x150 x2 */
+	put8(&o, 0); put8(&o, 1); put8(&o, 0); put8(&o, 2);
+	put8(&o, 12); put8(&o, 1); put8(&o, 0); put8(&o, 0); put8(&o, 1);   /* release 1 */
+	put8(&o, 12); put8(&o, 1); put8(&o, 0); put8(&o, 1); put8(&o, 1);   /* acquire 1 */
+	put8(&o, 12); put8(&o, 1); put8(&o, 0); put8(&o, 1); put8(&o, 2);   /* acquire 2 */
+	put8(&o, 5); put8(&o, 1); put8(&o, 3);                              /* NONINC REF x3 */
+	for (unsigned i = 0; i < 3; i++) {
+		put8(&o, 0); put8(&o, (uint8_t)i);
+	}
+	save("pusher", "methods", &o);
+
+	/* control flow: JUMP over a word, OLD_JUMP, CALL a subroutine, RETURN;
+	 * targets are word indexes */
+	put8(&o, 0);
+	put8(&o, 0x10);
+	put8(&o, 6); put8(&o, 2); put8(&o, 0);       /* 0: JUMP to 2 */
+	put8(&o, 10); put32(&o, 0);                  /* 1: invalid, skipped */
+	put8(&o, 7); put8(&o, 4); put8(&o, 0);       /* 2: OLD_JUMP to 4 */
+	put8(&o, 15);                                /* 3: skipped */
+	put8(&o, 8); put8(&o, 8); put8(&o, 0);       /* 4: CALL 8 */
+	put8(&o, 14); put32(&o, 5);                  /* 5, 6: REF_CNT 5 */
+	put8(&o, 6); put8(&o, 11); put8(&o, 0);      /* 7: JUMP to 11, the end */
+	put8(&o, 14); put32(&o, 7);                  /* 8, 9: the subroutine */
+	put8(&o, 9);                                 /* 10: RETURN to 5 */
+	save("pusher", "jumps", &o);
+
+	/* a paged ctxdma, pages shuffled, one absent, over a long stream */
+	put8(&o, 1);
+	put8(&o, 0x30);
+	for (unsigned i = 0; i < 16; i++)
+		put8(&o, i == 3 ? 0xf3 : (uint8_t)((i * 7 + 3) % 16));
+	for (unsigned i = 0; i < 1100; i++)
+		put8(&o, 15);
+	put8(&o, 14); put32(&o, 9);
+	save("pusher", "paged", &o);
+
+	/* errors: RETURN without CALL; CALL within a subroutine; a bad FIFO method */
+	put8(&o, 0); put8(&o, 0x10);
+	put8(&o, 9);
+	save("pusher", "return-without-call", &o);
+	put8(&o, 0); put8(&o, 0x10);
+	put8(&o, 8); put8(&o, 1); put8(&o, 0);       /* 0: CALL 4 */
+	put8(&o, 8); put8(&o, 0); put8(&o, 0);       /* 1: CALL 0 inside */
+	save("pusher", "call-in-subroutine", &o);
+	put8(&o, 0); put8(&o, 0x10);
+	put8(&o, 0); put8(&o, 0xe0); put32(&o, 0x44); put8(&o, 1); put8(&o, 0); put8(&o, 0);
+	save("pusher", "invalid-method", &o);
+
+	/* a loop: the budget stops it */
+	put8(&o, 0); put8(&o, 0x10);
+	put8(&o, 14); put32(&o, 1);
+	put8(&o, 6); put8(&o, 0); put8(&o, 0);
+	save("pusher", "loop", &o);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -192,5 +260,6 @@ int main(int argc, char **argv)
 	}
 	top = argv[1];
 	proto_seeds();
+	pusher_seeds();
 	return 0;
 }
