@@ -310,7 +310,7 @@ FUZZ_CFLAGS  := -std=gnu11 -Wall -Wextra -Werror -Wno-shift-count-overflow -pthr
                 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
                 -fno-sanitize-recover=undefined
 FUZZ_LINK    := -fsanitize=fuzzer,address,undefined -pthread
-FUZZ_NAMES   := proto pusher
+FUZZ_NAMES   := proto ioctl pusher
 FUZZ_BINS    := $(addprefix $(FUZZ)/bin/fuzz_,$(FUZZ_NAMES))
 fuzzobj = $(patsubst %.c,$(FUZZ)/obj/%.o,$(1))
 FUZZ_DAEMON  := $(call fuzzobj,tests/fuzz/fuzz.c tests/fuzz/fuzz-daemon.c $(NVD_SRC) $(SIM_SRC) $(PROTO_SRC) $(HW_SRC))
@@ -322,6 +322,11 @@ $(FUZZ)/obj/%.o: %.c
 $(FUZZ)/bin/fuzz_proto: $(call fuzzobj,tests/fuzz/fuzz_proto.c) $(FUZZ_DAEMON)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_EVENT) $(PC_PCI) -lm
+
+$(FUZZ)/bin/fuzz_ioctl: $(call fuzzobj,tests/fuzz/fuzz_ioctl.c glx/ioctl.c glx/gem.c glx/kms.c \
+                          glx/file.c glx/real.c $(CLIENT_SRC)) $(FUZZ_DAEMON)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_EVENT) $(PC_PCI) -lm -ldl
 
 # The pusher's host is the unit tests' (tests/unit/sim-host.h, whose
 # asserts are cmocka's: they fail only if the card cannot be made).

@@ -1,7 +1,7 @@
 /* Writes the fuzz targets' seed inputs, tests/fuzz/corpus/TARGET/NAME,
  * in each target's input format (described at the top of
- * tests/fuzz/fuzz_TARGET.c): sessions a real client would have (buffers,
- * a channel and its objects, a mode set, sharing) and a few that break
+ * tests/fuzz/fuzz_TARGET.c): sessions a real client would have (a Mesa-
+ * like channel and submission, a mode set, sharing) and a few that break
  * the rules, so that fuzzing starts deep in the grammar.  Run by
  * `make fuzz-seeds`; the output is committed. */
 #include <errno.h>
@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include <drm.h>
+#include <drm_mode.h>
+#include <nouveau_drm.h>
 
 #include "client/nvd.h"
 #include "hw/methods.h"
@@ -252,6 +256,153 @@ static void pusher_seeds(void)
 	save("pusher", "loop", &o);
 }
 
+/* ---- ioctl: op, the struct's bytes, then each fix-up's bytes ---- */
+
+/* Indexes in fuzz_ioctl.c's table. */
+enum {
+	OP_GET_MAGIC = 1, OP_AUTH_MAGIC = 2, OP_GEM_CLOSE = 7, OP_GEM_FLINK = 8, OP_GEM_OPEN = 9,
+	OP_PRIME_EXPORT = 10, OP_PRIME_IMPORT = 11, OP_GETPARAM = 12, OP_CHANNEL_ALLOC = 13,
+	OP_CHANNEL_FREE = 14, OP_GROBJ_ALLOC = 15, OP_NOTIFIER_ALLOC = 16, OP_GEM_NEW = 18,
+	OP_PUSHBUF = 19, OP_CPU_PREP = 20, OP_GEM_INFO = 22, OP_GETRESOURCES = 23, OP_GETCRTC = 24,
+	OP_SETCRTC = 25, OP_GETENCODER = 26, OP_GETCONNECTOR = 27, OP_GETPROPBLOB = 29,
+	OP_GETFB = 30, OP_ADDFB = 31, OP_RMFB = 32, OP_CREATE_DUMB = 34, OP_DESTROY_DUMB = 36,
+	OP_WRITE = 0x70, OP_RENDER = 0x80,
+};
+
+static void ioc(struct out *o, unsigned op, const void *arg, size_t size)
+{
+	put8(o, (uint8_t)op);
+	put(o, arg, size);
+}
+
+/* A command word of do_write's: INC on subchannel 7 of the method at index
+ * m of its table ({FENCE_OFFSET, FENCE_VALUE, QUERY_GET, 0x100, 0}), one
+ * data word, then that word (raw). */
+static void write_mthd(struct out *o, unsigned m, uint32_t data)
+{
+	for (unsigned k = 0x40; k < 0x80; k++)
+		if (k % 5 == m && (k >> 3) % 3 == 0) {
+			put8(o, (uint8_t)k);
+			break;
+		}
+	put8(o, 0xff);
+	put32(o, data);
+}
+
+static void ioctl_seeds(void)
+{
+	struct out o = { .n = 0 };
+
+	/* Mesa on the render node: a channel, its objects, a buffer with a
+	 * fence in it, a submission, a wait, cleanup */
+	struct drm_nouveau_getparam gp = { NOUVEAU_GETPARAM_CHIPSET_ID, 0 };
+	ioc(&o, OP_RENDER | OP_GETPARAM, &gp, sizeof(gp));
+	struct drm_nouveau_channel_alloc ca = { 0 };
+	ioc(&o, OP_RENDER | OP_CHANNEL_ALLOC, &ca, sizeof(ca));
+	put8(&o, 0);                                  /* Mesa's ctxdma handles */
+	struct drm_nouveau_grobj_alloc ga = { 1, 0xbeef4097, 0x4097 };
+	ioc(&o, OP_RENDER | OP_GROBJ_ALLOC, &ga, sizeof(ga));
+	put8(&o, 1); put8(&o, 11);                    /* channel 1, class 0x4097 */
+	struct drm_nouveau_notifierobj_alloc na = { 1, 0xbeef1e00, 32, 0 };
+	ioc(&o, OP_RENDER | OP_NOTIFIER_ALLOC, &na, sizeof(na));
+	put8(&o, 1); put8(&o, 0); put8(&o, 0);        /* channel 1, 32 bytes */
+	struct drm_nouveau_gem_new gn = { .info = { .size = 65536, .domain = NOUVEAU_GEM_DOMAIN_GART } };
+	ioc(&o, OP_RENDER | OP_GEM_NEW, &gn, sizeof(gn));
+	put8(&o, 0xf0);                               /* its size as given */
+	put8(&o, OP_RENDER | OP_WRITE);
+	put8(&o, 1); put8(&o, 0); put8(&o, 5);        /* handle 2 of 2, at 0, 6 words */
+	write_mthd(&o, 4, 0xbeef4097);                /* OBJECT: the 3D object */
+	write_mthd(&o, 0, 0);                         /* FENCE_OFFSET 0 */
+	write_mthd(&o, 1, 1);                         /* FENCE_VALUE 1 */
+	struct drm_nouveau_gem_pushbuf pb = { 0 };
+	ioc(&o, OP_RENDER | OP_PUSHBUF, &pb, sizeof(pb));
+	put8(&o, 1); put8(&o, 1); put8(&o, 1); put8(&o, 0);   /* chan 1, 1 buffer, 1 push */
+	put8(&o, 1); put8(&o, 4 | 4 << 5);            /* buffer: handle 2, read GART, valid GART */
+	put8(&o, 4); put8(&o, 0); put8(&o, 6);        /* push: bo 0, offset 0, 24 bytes */
+	struct drm_nouveau_gem_cpu_prep cp = { 0 };
+	ioc(&o, OP_RENDER | OP_CPU_PREP, &cp, sizeof(cp));
+	put8(&o, 1);
+	struct drm_nouveau_gem_info gi = { 0 };
+	ioc(&o, OP_RENDER | OP_GEM_INFO, &gi, sizeof(gi));
+	put8(&o, 1);
+	struct drm_gem_close gc = { 0 };
+	ioc(&o, OP_RENDER | OP_GEM_CLOSE, &gc, sizeof(gc));
+	put8(&o, 1);
+	struct drm_nouveau_channel_free cf = { 1 };
+	ioc(&o, OP_RENDER | OP_CHANNEL_FREE, &cf, sizeof(cf));
+	put8(&o, 1);
+	save("ioctl", "mesa", &o);
+
+	/* KMS on the primary node: resources, a dumb buffer, a framebuffer
+	 * on it, a mode set, what the CRTC shows, cleanup */
+	struct drm_mode_card_res cr = { 0 };
+	ioc(&o, OP_GETRESOURCES, &cr, sizeof(cr));
+	for (unsigned i = 0; i < 4; i++)
+		put8(&o, 4);                          /* counts */
+	for (unsigned i = 0; i < 4; i++)
+		put8(&o, 0);                          /* right-sized arrays */
+	struct drm_mode_get_connector gcn = { 0 };
+	ioc(&o, OP_GETCONNECTOR, &gcn, sizeof(gcn));
+	put8(&o, 5); put8(&o, 16); put8(&o, 1); put8(&o, 1);
+	for (unsigned i = 0; i < 4; i++)
+		put8(&o, 0);
+	struct drm_mode_get_encoder ge = { 0 };
+	ioc(&o, OP_GETENCODER, &ge, sizeof(ge));
+	put8(&o, 3);
+	struct drm_mode_create_dumb cd = { 0 };
+	ioc(&o, OP_CREATE_DUMB, &cd, sizeof(cd));
+	put8(&o, 0); put8(&o, 255); put8(&o, 192);   /* 1021 x 769: pitch 4096 */
+	struct drm_mode_fb_cmd fc = { 0 };
+	ioc(&o, OP_ADDFB, &fc, sizeof(fc));
+	put8(&o, 0xc0); put8(&o, 0);                 /* fb id (raw), handle 1 */
+	put8(&o, 0); put8(&o, 63); put8(&o, 47);     /* 1024 x 768, XRGB */
+	struct drm_mode_crtc sc = { .mode_valid = 1 };
+	ioc(&o, OP_SETCRTC, &sc, sizeof(sc));
+	put8(&o, 1); put8(&o, 0); put8(&o, 0);       /* crtc 1, the fb */
+	put8(&o, 0); put8(&o, 0);                    /* at 0,0, 1024x768@60 */
+	put8(&o, 1); put8(&o, 5); put8(&o, 0);       /* connector 5 */
+	struct drm_mode_crtc gcr = { 0 };
+	ioc(&o, OP_GETCRTC, &gcr, sizeof(gcr));
+	put8(&o, 1);
+	for (unsigned i = 0; i < 6; i++)
+		put8(&o, 0);
+	struct drm_mode_fb_cmd gf = { 0 };
+	ioc(&o, OP_GETFB, &gf, sizeof(gf));
+	put8(&o, 0x80); put8(&o, 0); put8(&o, 0xff);
+	struct drm_mode_get_blob gb = { 0 };
+	ioc(&o, OP_GETPROPBLOB, &gb, sizeof(gb));
+	put8(&o, 0); put8(&o, 0); put8(&o, 0);
+	uint32_t id = 0;
+	ioc(&o, OP_RMFB, &id, sizeof(id));
+	put8(&o, 0x80);
+	struct drm_mode_destroy_dumb dd = { 0 };
+	ioc(&o, OP_DESTROY_DUMB, &dd, sizeof(dd));
+	put8(&o, 0);
+	save("ioctl", "kms", &o);
+
+	/* sharing: flink and open by name, PRIME export and import on the
+	 * other file, authentication */
+	gn = (struct drm_nouveau_gem_new){ .info = { .size = 8192, .domain = NOUVEAU_GEM_DOMAIN_VRAM } };
+	ioc(&o, OP_GEM_NEW, &gn, sizeof(gn));
+	put8(&o, 0xf0);
+	struct drm_gem_flink gfl = { 0 };
+	ioc(&o, OP_GEM_FLINK, &gfl, sizeof(gfl));
+	put8(&o, 0);
+	struct drm_gem_open go = { 0 };
+	ioc(&o, OP_GEM_OPEN, &go, sizeof(go));
+	put8(&o, 0);
+	struct drm_prime_handle ph = { 0, DRM_CLOEXEC, 0 };
+	ioc(&o, OP_PRIME_EXPORT, &ph, sizeof(ph));
+	put8(&o, 0); put8(&o, 0);
+	ioc(&o, OP_RENDER | OP_PRIME_IMPORT, &ph, sizeof(ph));
+	put8(&o, 0);
+	struct drm_auth au = { 0 };
+	ioc(&o, OP_GET_MAGIC, &au, sizeof(au));
+	ioc(&o, OP_AUTH_MAGIC, &au, sizeof(au));
+	put8(&o, 0);
+	save("ioctl", "sharing", &o);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -261,5 +412,6 @@ int main(int argc, char **argv)
 	top = argv[1];
 	proto_seeds();
 	pusher_seeds();
+	ioctl_seeds();
 	return 0;
 }
