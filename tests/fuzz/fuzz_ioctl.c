@@ -18,11 +18,12 @@
  *  - a known ioctl, its struct filled from the input, then fixed up where
  *    a program would be consistent: handles, names, framebuffer ids and
  *    magic cookies the files gave back (most of the time), valid ctxdma
- *    handles for CHANNEL_ALLOC, small counts.  Arrays behind GEM_PUSHBUF's
- *    pointers (read directly, as a kernel reads user memory) are exactly
- *    as long as their counts say, so ASan sees any read past them; KMS
- *    pointers (copied with process_vm_*) are right-sized, NULL or wild;
- *  - an ioctl number of DRM's type with any number and size;
+ *    handles for CHANNEL_ALLOC, small counts.  Arrays behind pointers are
+ *    exactly as long as their counts say (so ASan sees any access past
+ *    them), NULL or wild (the interposer reaches them as the kernel does,
+ *    glx/user.c: -EFAULT);
+ *  - an ioctl number of DRM's type with any number and size, its struct
+ *    now and then at a wild address;
  *  - mmap of a buffer's offset (gem_mmap), with any offset and length;
  *  - words written into a buffer through such a mapping: command streams
  *    for GEM_PUSHBUF, grammar-aware (hw/pushbuf.h) around the fence and
@@ -136,9 +137,9 @@ static void fix_version(struct ctx *c, void *a)
 	v->name_len = pick_count(c, 16) % 64;
 	v->date_len = pick_count(c, 16) % 64;
 	v->desc_len = pick_count(c, 64) % 128;
-	v->name = (fuzz_u8(&c->in) & 1) ? alloc(c, v->name_len) : NULL;
-	v->date = (fuzz_u8(&c->in) & 1) ? alloc(c, v->date_len) : NULL;
-	v->desc = (fuzz_u8(&c->in) & 1) ? alloc(c, v->desc_len) : NULL;
+	v->name = (void *)(uintptr_t)user_ptr(c, (uint32_t)v->name_len, 1);
+	v->date = (void *)(uintptr_t)user_ptr(c, (uint32_t)v->date_len, 1);
+	v->desc = (void *)(uintptr_t)user_ptr(c, (uint32_t)v->desc_len, 1);
 }
 
 static void fix_handle32(struct ctx *c, void *a) { *(uint32_t *)a = pick_handle(c); }
@@ -265,9 +266,11 @@ static void fix_pushbuf(struct ctx *c, void *a)
 		r[i].vor = fuzz_u32(&c->in);
 		r[i].tor = fuzz_u32(&c->in);
 	}
-	p->buffers = (uintptr_t)b;
-	p->push = (uintptr_t)q;
-	p->relocs = (uintptr_t)r;
+	/* now and then one of them wild: -EFAULT */
+	uint8_t w = fuzz_u8(&c->in);
+	p->buffers = w == 0xfd ? WILD_PTR : (uintptr_t)b;
+	p->push = w == 0xfe ? WILD_PTR : (uintptr_t)q;
+	p->relocs = w == 0xff ? WILD_PTR : (uintptr_t)r;
 }
 
 static void fix_card_res(struct ctx *c, void *a)
@@ -515,7 +518,7 @@ static void do_raw_ioctl(struct ctx *c, struct drm_file *f)
 	if (!arg)
 		return;
 	fill_raw(c, arg, size);
-	shim_ioctl(f, req, arg);
+	shim_ioctl(f, req, fuzz_u8(&c->in) < 0xf0 ? arg : (void *)(uintptr_t)WILD_PTR);
 }
 
 static uint64_t gem_size(struct drm_file *f, uint32_t handle)

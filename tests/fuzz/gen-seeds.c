@@ -319,6 +319,7 @@ static void ioctl_seeds(void)
 	put8(&o, 1); put8(&o, 1); put8(&o, 1); put8(&o, 0);   /* chan 1, 1 buffer, 1 push */
 	put8(&o, 1); put8(&o, 4 | 4 << 5);            /* buffer: handle 2, read GART, valid GART */
 	put8(&o, 4); put8(&o, 0); put8(&o, 6);        /* push: bo 0, offset 0, 24 bytes */
+	put8(&o, 0);                                  /* no wild pointer */
 	struct drm_nouveau_gem_cpu_prep cp = { 0 };
 	ioc(&o, OP_RENDER | OP_CPU_PREP, &cp, sizeof(cp));
 	put8(&o, 1);
