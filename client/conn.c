@@ -81,7 +81,8 @@ int nvc_call_fd(struct nvc *c, uint32_t type, const void *req, void *rep, int *f
 		goto out;
 	}
 	memcpy(rep, in.b + sizeof(in.r), d->rep_size - sizeof(in.r));
-	memcpy(fds, got_fds, nfds * sizeof(int));
+	if (nfds)   /* fds may be NULL when none come: memcpy's pointers may not */
+		memcpy(fds, got_fds, nfds * sizeof(int));
 	nfds = 0;
 out:
 	for (unsigned i = 0; i < nfds; i++)

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -30,22 +31,24 @@ static int chan_of(struct drm_file *f, int id, struct chan **out)
 	return 0;
 }
 
-static void copy_str(char *dst, size_t len, const char *src)
+/* As much of src as the caller has room for (none when dst is NULL). */
+static int copy_str(char *dst, size_t len, const char *src)
 {
-	if (dst && len)
-		memcpy(dst, src, strlen(src) < len ? strlen(src) : len);
+	return dst ? shim_put_user((uintptr_t)dst, src, strlen(src) < len ? strlen(src) : len) : 0;
 }
 
 static int drm_version(struct drm_version *v)
 {
 	static const char name[] = "nouveau", date[] = "20120801",
 			  desc[] = "nVidia Riva/TNT/GeForce/Quadro/Tesla/Tegra K1+ (nvd)";
+	int r;
 	v->version_major = 1;
 	v->version_minor = 3;
 	v->version_patchlevel = 0;
-	copy_str(v->name, v->name_len, name);
-	copy_str(v->date, v->date_len, date);
-	copy_str(v->desc, v->desc_len, desc);
+	if ((r = copy_str(v->name, v->name_len, name)) < 0 ||
+	    (r = copy_str(v->date, v->date_len, date)) < 0 ||
+	    (r = copy_str(v->desc, v->desc_len, desc)) < 0)
+		return r;
 	v->name_len = strlen(name);
 	v->date_len = strlen(date);
 	v->desc_len = strlen(desc);
@@ -302,13 +305,12 @@ static void lost_complete(struct chan *ch, const struct drm_nouveau_gem_pushbuf_
 
 /* lost_complete for a request not checked yet: only push ranges whose
  * buffer index is on its list. */
-static void lost_complete_checked(struct chan *ch, const struct drm_nouveau_gem_pushbuf *rq,
-				  struct drm_file *f)
+static void lost_complete_checked(struct chan *ch, const struct drm_nouveau_gem_pushbuf_bo *b,
+				  const struct drm_nouveau_gem_pushbuf_push *p,
+				  const struct drm_nouveau_gem_pushbuf *rq, struct drm_file *f)
 {
-	const struct drm_nouveau_gem_pushbuf_bo *b = (const void *)(uintptr_t)rq->buffers;
-	const struct drm_nouveau_gem_pushbuf_push *p = (const void *)(uintptr_t)rq->push;
 	for (unsigned k = 0; k < rq->nr_push; k++)
-		if (p[k].bo_index < rq->nr_buffers && rq->nr_buffers <= NOUVEAU_GEM_MAX_BUFFERS)
+		if (p[k].bo_index < rq->nr_buffers)
 			lost_complete(ch, b, &p[k], 1, f);
 }
 
@@ -329,12 +331,30 @@ static void dump_push(struct drm_file *f, const struct drm_nouveau_gem_pushbuf_b
 	real.close(fd);
 }
 
+/* A copy of the program's array of n elements at uptr (as the kernel's
+ * u_memcpya makes), NULL with *r set when it cannot be read. */
+static void *copy_in(uint64_t uptr, uint32_t n, size_t elem, int *r)
+{
+	void *a = malloc(n ? (size_t)n * elem : 1);
+	if (!a) {
+		*r = -ENOMEM;
+		return NULL;
+	}
+	if ((*r = shim_get_user(uptr, a, (size_t)n * elem)) < 0) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
 /* GEM_PUSHBUF: libdrm's buffer list, push ranges and relocations become one
  * nvd submission.  The suffix words are 0: libdrm then ends each range with
  * nothing, and nvd runs exactly [offset, offset + length).  nvd moves a
  * buffer into the valid domains a submission gives it, as the kernel does,
  * and applies every relocation with the buffer's address at that moment;
- * the new place goes back to libdrm as the kernel's presumed write-back. */
+ * the new place goes back to libdrm as the kernel's presumed write-back.
+ * The three arrays are copied in first, and the presumed places written
+ * back, as the kernel does: a bad pointer is -EFAULT. */
 static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 {
 	struct chan *ch;
@@ -349,28 +369,37 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 	 * the kernel refuses a pushbuf: nothing of it runs, and what Mesa
 	 * polls for is written as for a lost channel, lest it wait for ever. */
 	chan_poll(ch);
-	if (ch->err || ch->lost) {
-		r = ch->err ? chan_take_error(ch) : -ENODEV;
-		if (rq->nr_push && rq->nr_push <= NOUVEAU_GEM_MAX_PUSH)
-			lost_complete_checked(ch, rq, f);
-		return r;
-	}
-	if (!rq->nr_push)
+	int dead = ch->err || ch->lost;
+	if (!dead && !rq->nr_push)
 		return 0;
-	if (rq->nr_buffers > NOUVEAU_GEM_MAX_BUFFERS || rq->nr_push > NOUVEAU_GEM_MAX_PUSH ||
-	    rq->nr_relocs > NOUVEAU_GEM_MAX_RELOCS)
+	int bad = rq->nr_buffers > NOUVEAU_GEM_MAX_BUFFERS || rq->nr_push > NOUVEAU_GEM_MAX_PUSH ||
+		  rq->nr_relocs > NOUVEAU_GEM_MAX_RELOCS;
+	if (!dead && bad)
 		return -EINVAL;
-	struct drm_nouveau_gem_pushbuf_bo *b = (void *)(uintptr_t)rq->buffers;
-	const struct drm_nouveau_gem_pushbuf_push *p = (const void *)(uintptr_t)rq->push;
-	const struct drm_nouveau_gem_pushbuf_reloc *rl = (const void *)(uintptr_t)rq->relocs;
+	struct drm_nouveau_gem_pushbuf_bo *b = NULL;
+	struct drm_nouveau_gem_pushbuf_push *p = NULL;
+	struct drm_nouveau_gem_pushbuf_reloc *rl = NULL;
+	if (!bad && (b = copy_in(rq->buffers, rq->nr_buffers, sizeof(*b), &r)) &&
+	    (p = copy_in(rq->push, rq->nr_push, sizeof(*p), &r)))
+		rl = copy_in(rq->relocs, rq->nr_relocs, sizeof(*rl), &r);
+	if (dead) {
+		r = ch->err ? chan_take_error(ch) : -ENODEV;
+		if (p)
+			lost_complete_checked(ch, b, p, rq, f);
+		goto out;
+	}
+	if (!rl)
+		goto out;
 	struct nvc_bo_ref refs[NOUVEAU_GEM_MAX_BUFFERS];
 	struct gem *gems[NOUVEAU_GEM_MAX_BUFFERS];
 	struct nvc_push push[NOUVEAU_GEM_MAX_PUSH];
 	struct nvc_reloc rel[NOUVEAU_GEM_MAX_RELOCS];
 	for (unsigned i = 0; i < rq->nr_buffers; i++) {
 		struct gem *g = gems[i] = gem_find(f, b[i].handle);
-		if (!g)
-			return -ENOENT;
+		if (!g) {
+			r = -ENOENT;
+			goto out;
+		}
 		refs[i].bo = g->bo;
 		refs[i].access = (b[i].read_domains ? NVC_READ : 0) | (b[i].write_domains ? NVC_WRITE : 0);
 		if (!refs[i].access)
@@ -384,15 +413,16 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 		else if (valid == NOUVEAU_GEM_DOMAIN_GART)
 			refs[i].access |= NVC_IN_GART;
 	}
+	r = -EINVAL;
 	for (unsigned i = 0; i < rq->nr_push; i++) {
 		if (p[i].bo_index >= rq->nr_buffers || p[i].offset > UINT32_MAX ||
 		    p[i].length > UINT32_MAX)
-			return -EINVAL;
+			goto out;
 		push[i] = (struct nvc_push){ p[i].bo_index, p[i].offset, p[i].length };
 	}
 	for (unsigned i = 0; i < rq->nr_relocs; i++) {
 		if (rl[i].reloc_bo_index >= rq->nr_buffers || rl[i].bo_index >= rq->nr_buffers)
-			return -EINVAL;
+			goto out;
 		rel[i] = (struct nvc_reloc){ rl[i].reloc_bo_index, rl[i].reloc_bo_offset, rl[i].bo_index,
 					     rl[i].flags, rl[i].data, rl[i].vor, rl[i].tor };
 	}
@@ -405,7 +435,7 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 			lost_complete(ch, b, p, rq->nr_push, f);
 			ch->lost = 1;
 		}
-		return r;
+		goto out;
 	}
 	for (unsigned i = 0; i < rq->nr_buffers; i++)
 		gems[i]->seq[rq->channel - 1] = fence;
@@ -421,18 +451,28 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 		b[i].presumed.domain = nvc_bo_domain(refs[i].bo) == NVC_VRAM ? NOUVEAU_GEM_DOMAIN_VRAM
 									   : NOUVEAU_GEM_DOMAIN_GART;
 		b[i].presumed.offset = nvc_bo_addr(refs[i].bo);
+		if (shim_put_user(rq->buffers + i * sizeof(*b) +
+				  offsetof(struct drm_nouveau_gem_pushbuf_bo, presumed),
+				  &b[i].presumed, sizeof(b[i].presumed)) < 0)
+			r = -EFAULT;
 	}
 	/* NVD_DRM_SYNC=1: wait for each submission and report how it ended
 	 * (libdrm prints "kernel rejected pushbuf"; we print nvd's reason). */
-	int wait = shim_debug || getenv("NVD_DRM_SYNC");
-	if (wait && (r = nvc_fence_wait(ch->ch, fence, -1)) < 0)
-		shim_log("libnvd-drm: %s", nvc_error());
+	int w = 0;
+	if ((shim_debug || getenv("NVD_DRM_SYNC")) && (w = nvc_fence_wait(ch->ch, fence, -1)) < 0)
+		shim_log("libnvd-drm: nvd refused submission %u: %s", fence, nvc_error());
 	/* Its own failure, if nvd has decided by now; an older one that came
 	 * meanwhile waits for the next call. */
 	chan_poll(ch);
 	if (ch->err && ch->err_seq == fence)
-		return chan_take_error(ch);
-	return wait && r < 0 ? drm_error(r) : 0;
+		r = chan_take_error(ch);
+	else if (!r && w < 0)
+		r = drm_error(w);
+out:
+	free(b);
+	free(p);
+	free(rl);
+	return r;
 }
 
 /* Nouveau's ioctl numbers, as libdrm issues them (its nouveau_drm.h gives
@@ -545,15 +585,22 @@ static int io_drop_master(struct drm_file *f, unsigned nr, void *a)
 	return r;
 }
 
-static const struct { const char *name; unsigned nr, size; io_fn *fn; } table[] = {
-#define ROW_(name, req, fn) { name, _IOC_NR(req), _IOC_SIZE(req), fn },
+static const struct { const char *name; unsigned nr, size, dir; io_fn *fn; } table[] = {
+#define ROW_(name, req, fn) { name, _IOC_NR(req), _IOC_SIZE(req), _IOC_DIR(req), fn },
 	IOCTLS(ROW_)
 #undef ROW_
 };
 
+/* The largest request's struct, copied in and out as drm_ioctl does. */
+#define KDATA_MAX 128
+#define KDATA_FITS_(name, req, fn) _Static_assert(_IOC_SIZE(req) <= KDATA_MAX, name " fits");
+IOCTLS(KDATA_FITS_)
+#undef KDATA_FITS_
+
 int shim_ioctl(struct drm_file *f, unsigned long req, void *arg)
 {
 	unsigned type = _IOC_TYPE(req), nr = _IOC_NR(req), size = _IOC_SIZE(req);
+	union { uint8_t b[KDATA_MAX]; uint64_t align; } k;
 	int r = -EINVAL;
 	if (type != DRM_IOCTL_BASE)
 		return -ENOTTY;       /* tty and other ioctls: we are no such device */
@@ -562,7 +609,14 @@ int shim_ioctl(struct drm_file *f, unsigned long req, void *arg)
 	for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (table[i].nr == nr) {
 			name = table[i].name;
-			r = size == table[i].size && (arg || !size) ? table[i].fn(f, nr, arg) : -EINVAL;
+			/* The program's struct, and the arrays it points to, are
+			 * reached as the kernel reaches them: a bad pointer is
+			 * -EFAULT, not a crash inside the program. */
+			if (size != table[i].size || (r = shim_get_user((uintptr_t)arg, k.b, size)) < 0)
+				break;
+			r = table[i].fn(f, nr, size ? k.b : NULL);
+			if ((table[i].dir & _IOC_READ) && shim_put_user((uintptr_t)arg, k.b, size) < 0)
+				r = -EFAULT;
 			break;
 		}
 	pthread_mutex_unlock(&f->lock);

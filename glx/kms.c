@@ -15,8 +15,8 @@
  * drm_framebuffer.c, drm_dumb_buffers.c and nouveau's display code): the
  * same checks in the same order, the same errors.  Mode ioctls are refused
  * on render nodes (-EACCES), changing a CRTC needs the master.  Arrays the
- * caller gives are written through process_vm_writev, so a bad pointer is
- * -EFAULT and never a crash inside the program.  A connector's only
+ * caller gives are read and written as the kernel does (user.c), so a bad
+ * pointer is -EFAULT and never a crash inside the program.  A connector's only
  * property is its monitor's EDID; there are no gamma tables, cursors or
  * vblank events (yet), and PAGE_FLIP is refused. */
 #include "glx/shim.h"
@@ -25,8 +25,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
-#include <unistd.h>
 
 #include <drm.h>
 #include <drm_mode.h>
@@ -52,47 +50,12 @@
 #define KMS_DISCONNECTED 2u
 #define KMS_SUBPIXEL_UNKNOWN 0u
 
-/* ---- the caller's memory ---- */
-
-/* Copy to / from the program's memory like copy_to_user: -EFAULT for an
- * address it cannot write (or read).  A kernel without process_vm_*
- * (seccomp) gets a plain copy: a bad pointer then faults as it would in any
- * library call. */
-static int user_copy(uint64_t uptr, void *buf, size_t len, int to_user)
-{
-	if (!len)
-		return 0;
-	if (uptr > UINTPTR_MAX || uptr + len < uptr)
-		return -EFAULT;
-	struct iovec l = { buf, len }, r = { (void *)(uintptr_t)uptr, len };
-	ssize_t n = to_user ? process_vm_writev(getpid(), &l, 1, &r, 1, 0)
-			    : process_vm_readv(getpid(), &l, 1, &r, 1, 0);
-	if (n == (ssize_t)len)
-		return 0;
-	if (n < 0 && (errno == ENOSYS || errno == EPERM)) {
-		if (to_user)
-			memcpy(r.iov_base, buf, len);
-		else
-			memcpy(buf, r.iov_base, len);
-		return 0;
-	}
-	return -EFAULT;
-}
-
-static int put_user(uint64_t uptr, const void *src, size_t len)
-{
-	return user_copy(uptr, (void *)src, len, 1);
-}
-
-static int get_user(uint64_t uptr, void *dst, size_t len)
-{
-	return user_copy(uptr, dst, len, 0);
-}
+/* ---- the caller's memory (user.c) ---- */
 
 /* GETRESOURCES' lists: as many ids as the caller has room for. */
 static int put_ids(uint64_t uptr, uint32_t room, const uint32_t *ids, uint32_t n)
 {
-	return put_user(uptr, ids, (size_t)(room < n ? room : n) * sizeof(*ids));
+	return shim_put_user(uptr, ids, (size_t)(room < n ? room : n) * sizeof(*ids));
 }
 
 /* ---- modes ---- */
@@ -242,7 +205,7 @@ static int getconnector(struct drm_file *f, struct drm_mode_get_connector *c)
 	if (e < 0 || (e = nvc_disp_output(f->c, out, &o)) < 0)
 		return e;
 	uint32_t enc = KMS_ENC0 + out;
-	if (c->count_encoders >= 1 && (e = put_user(c->encoders_ptr, &enc, sizeof(enc))) < 0)
+	if (c->count_encoders >= 1 && (e = shim_put_user(c->encoders_ptr, &enc, sizeof(enc))) < 0)
 		return e;
 	c->count_encoders = 1;
 	/* A disconnected connector has no modes, as after the kernel's probe. */
@@ -258,7 +221,7 @@ static int getconnector(struct drm_file *f, struct drm_mode_get_connector *c)
 		mode_to_drm(&m, &modes[got++]);
 	}
 	if (c->count_modes >= got && got)
-		e = put_user(c->modes_ptr, modes, got * sizeof(*modes));
+		e = shim_put_user(c->modes_ptr, modes, got * sizeof(*modes));
 	free(modes);
 	if (e < 0)
 		return e;
@@ -266,8 +229,8 @@ static int getconnector(struct drm_file *f, struct drm_mode_get_connector *c)
 	/* drm_mode_object_get_properties: as many as there is room for */
 	uint32_t prop = KMS_PROP_EDID;
 	uint64_t val = o.connected ? KMS_BLOB0 + out : 0;
-	if (c->count_props >= 1 && ((e = put_user(c->props_ptr, &prop, sizeof(prop))) < 0 ||
-				    (e = put_user(c->prop_values_ptr, &val, sizeof(val))) < 0))
+	if (c->count_props >= 1 && ((e = shim_put_user(c->props_ptr, &prop, sizeof(prop))) < 0 ||
+				    (e = shim_put_user(c->prop_values_ptr, &val, sizeof(val))) < 0))
 		return e;
 	c->count_props = 1;
 	int head = output_head(f, out);
@@ -365,7 +328,7 @@ static int setcrtc(struct drm_file *f, struct drm_mode_crtc *c)
 		uint32_t id;
 		unsigned out;
 		struct nvc_output o;
-		if ((e = get_user(c->set_connectors_ptr + 4 * (uint64_t)i, &id, sizeof(id))) < 0)
+		if ((e = shim_get_user(c->set_connectors_ptr + 4 * (uint64_t)i, &id, sizeof(id))) < 0)
 			return e;
 		if ((e = connector_of(id, &out)) < 0)
 			return e;
@@ -533,8 +496,8 @@ static int obj_getproperties(struct drm_file *f, struct drm_mode_obj_get_propert
 		uint64_t val = o.connected ? KMS_BLOB0 + out : 0;
 		if (e < 0)
 			return e;
-		if (p->count_props >= 1 && ((e = put_user(p->props_ptr, &prop, sizeof(prop))) < 0 ||
-					    (e = put_user(p->prop_values_ptr, &val, sizeof(val))) < 0))
+		if (p->count_props >= 1 && ((e = shim_put_user(p->props_ptr, &prop, sizeof(prop))) < 0 ||
+					    (e = shim_put_user(p->prop_values_ptr, &val, sizeof(val))) < 0))
 			return e;
 		p->count_props = 1;
 		return 0;
@@ -569,7 +532,7 @@ static int getpropblob(struct drm_file *f, struct drm_mode_get_blob *b)
 		return e;
 	if (!o.connected)
 		return -ENOENT;
-	if (b->length == KMS_EDID_LEN && (e = put_user(b->data, o.edid, KMS_EDID_LEN)) < 0)
+	if (b->length == KMS_EDID_LEN && (e = shim_put_user(b->data, o.edid, KMS_EDID_LEN)) < 0)
 		return e;
 	b->length = KMS_EDID_LEN;
 	return 0;

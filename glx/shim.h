@@ -12,7 +12,8 @@
  *   libc.c   the interposed libc calls
  *   ioctl.c  DRM core and nouveau ioctls
  *   gem.c    buffer handles of a file: GEM_*, PRIME, names, mmap
- *   kms.c    mode setting on the primary node, from nvd's display */
+ *   kms.c    mode setting on the primary node, from nvd's display
+ *   user.c   the program's memory as an ioctl reaches it (copy_*_user) */
 #ifndef NVD_GLX_SHIM_H
 #define NVD_GLX_SHIM_H
 
@@ -140,6 +141,12 @@ int gem_take_error(struct drm_file *f, struct gem *g);
 /* kms.c: the mode ioctls (-EINVAL for one it does not know) and GET_CAP. */
 int kms_ioctl(struct drm_file *f, unsigned nr, void *arg);
 int kms_get_cap(struct drm_file *f, void *drm_get_cap);
+
+/* ---- user.c ---- */
+/* Read / write the program's memory at uptr as the kernel's copy_from_user
+ * and copy_to_user do: 0, or -EFAULT for an address it cannot reach. */
+int shim_get_user(uint64_t uptr, void *dst, size_t len);
+int shim_put_user(uint64_t uptr, const void *src, size_t len);
 
 /* Debug log: NVD_DRM_DEBUG=1 prints every ioctl to stderr. */
 extern int shim_debug;

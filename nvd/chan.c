@@ -23,6 +23,9 @@ static int obj_cmp(const void *k, const void *e)
 
 static struct nvd_obj *obj_find(struct nvd_chan *ch, uint32_t handle)
 {
+	/* bsearch's array may not be NULL, even empty (C11 7.22.5) */
+	if (!ch->nobjs)
+		return NULL;
 	return bsearch(&handle, ch->objs, ch->nobjs, sizeof(*ch->objs), obj_cmp);
 }
 

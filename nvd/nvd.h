@@ -226,6 +226,7 @@ struct nvd {
 	struct nvd_card *card;
 	struct event *irq_evt;
 	int listen_fd;
+	struct event *listen_evt;
 	char sock_path[108];
 	dev_t sock_dev;          /* the socket file bound there: the one to remove */
 	ino_t sock_ino;

@@ -855,8 +855,8 @@ int nvd_server_listen(struct nvd *d, char *err, size_t errlen)
 	}
 	d->sock_dev = st.st_dev;
 	d->sock_ino = st.st_ino;
-	struct event *ev = event_new(d->base, d->listen_fd, EV_READ | EV_PERSIST, server_accept, d);
-	if (!ev || event_add(ev, NULL) < 0) {
+	d->listen_evt = event_new(d->base, d->listen_fd, EV_READ | EV_PERSIST, server_accept, d);
+	if (!d->listen_evt || event_add(d->listen_evt, NULL) < 0) {
 		snprintf(err, errlen, "event loop refused the socket");
 		return -ENOMEM;
 	}
@@ -869,6 +869,9 @@ void nvd_server_close(struct nvd *d)
 	while (d->clients)
 		nvd_client_drop(d->clients, "nvd is shutting down");
 	nvd_share_fini(d);
+	if (d->listen_evt)
+		event_free(d->listen_evt);
+	d->listen_evt = NULL;
 	if (d->listen_fd >= 0) {
 		struct stat st;
 		close(d->listen_fd);

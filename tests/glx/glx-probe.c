@@ -480,6 +480,49 @@ static int probe_lost(void)
 	return failures ? 1 : 0;
 }
 
+/* ---- bad pointers: the struct and the arrays it points to are reached as
+ * the kernel reaches them, so a bad one is EFAULT and never a crash ---- */
+
+#define BAD_PTR 16u    /* the zero page: never mapped */
+
+static int probe_badptr(void)
+{
+	static const struct drm_nouveau_gem_info rodata = { 0 };
+	find_nodes();
+	int fd = open(render, O_RDWR);
+	errno = 0;
+	CHECK(ioctl(fd, DRM_IOCTL_VERSION, (void *)(uintptr_t)BAD_PTR) < 0 && errno == EFAULT,
+	      "VERSION with its struct at address 16: EFAULT");
+	struct drm_version v = { .name_len = 8, .name = (char *)(uintptr_t)BAD_PTR };
+	CHECK(ioctl(fd, DRM_IOCTL_VERSION, &v) < 0 && errno == EFAULT,
+	      "VERSION with its name at address 16: EFAULT");
+	uint32_t h = gem_new(fd, 4096, NOUVEAU_GEM_DOMAIN_GART, NULL);
+	CHECK(ioctl(fd, DRM_IOCTL_NOUVEAU(DRM_NOUVEAU_GEM_INFO, struct drm_nouveau_gem_info),
+		    (void *)&rodata) < 0 && errno == EFAULT, "GEM_INFO into read-only memory: EFAULT");
+	struct drm_nouveau_channel_alloc ca = { .fb_ctxdma_handle = 0xbeef0201, .tt_ctxdma_handle = 0xbeef0202 };
+	CHECK(ioctl(fd, DRM_IOCTL_NOUVEAU(DRM_NOUVEAU_CHANNEL_ALLOC, struct drm_nouveau_channel_alloc), &ca) == 0,
+	      "CHANNEL_ALLOC");
+	struct drm_nouveau_gem_pushbuf_bo bo = { .handle = h, .read_domains = NOUVEAU_GEM_DOMAIN_GART };
+	struct drm_nouveau_gem_pushbuf_push push = { .bo_index = 0, .offset = 0, .length = 0 };
+	const uint64_t good[3] = { (uintptr_t)&bo, (uintptr_t)&push, (uintptr_t)&push };
+	static const char *const what[3] = { "buffers", "push", "relocs" };
+	for (unsigned k = 0; k < 3; k++) {
+		struct drm_nouveau_gem_pushbuf rq = { .channel = ca.channel, .nr_buffers = 1,
+						      .nr_push = 1, .nr_relocs = 1 };
+		__u64 *ptr[3] = { &rq.buffers, &rq.push, &rq.relocs };
+		for (unsigned j = 0; j < 3; j++)
+			*ptr[j] = j == k ? BAD_PTR : good[j];
+		errno = 0;
+		CHECK(ioctl(fd, DRM_IOCTL_NOUVEAU(DRM_NOUVEAU_GEM_PUSHBUF, struct drm_nouveau_gem_pushbuf),
+			    &rq) < 0 && errno == EFAULT, "GEM_PUSHBUF with its %s at address 16: EFAULT", what[k]);
+	}
+	struct drm_nouveau_gem_info i = { .handle = h };
+	CHECK(ioctl(fd, DRM_IOCTL_NOUVEAU(DRM_NOUVEAU_GEM_INFO, struct drm_nouveau_gem_info), &i) == 0 &&
+	      i.size == 4096, "the file works on");
+	close(fd);
+	return failures ? 1 : 0;
+}
+
 /* ---- fork: the child's inherited fds are inert; the parent carries on ---- */
 
 static int probe_fork(void)
@@ -612,7 +655,7 @@ int main(int argc, char **argv)
 	static const struct { const char *name; int (*fn)(void); } probes[] = {
 		{ "sysfs", probe_sysfs }, { "fds", probe_fds }, { "gem", probe_gem },
 		{ "fork", probe_fork }, { "threads", probe_threads }, { "names", probe_names },
-		{ "realnodes", probe_realnodes }, { "lost", probe_lost },
+		{ "realnodes", probe_realnodes }, { "lost", probe_lost }, { "badptr", probe_badptr },
 	};
 	for (unsigned i = 0; argc == 2 && i < sizeof(probes) / sizeof(probes[0]); i++)
 		if (!strcmp(argv[1], probes[i].name)) {
@@ -620,6 +663,6 @@ int main(int argc, char **argv)
 			printf("%d failures\n", failures);
 			return r;
 		}
-	fprintf(stderr, "usage: glx-probe real DIR | sysfs | fds | gem | fork | threads | names | realnodes | lost\n");
+	fprintf(stderr, "usage: glx-probe real DIR | sysfs | fds | gem | fork | threads | names | realnodes | lost | badptr\n");
 	return 2;
 }

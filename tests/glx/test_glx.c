@@ -99,6 +99,9 @@ static void test_fork(void **state) { run_probe(state, "fork"); }
 static void test_threads(void **state) { run_probe(state, "threads"); }
 static void test_gem_names_need_auth(void **state) { run_probe(state, "names"); }
 static void test_lost_channel_completes_fences(void **state) { run_probe(state, "lost"); }
+/* VERSION's strings and GEM_PUSHBUF's arrays were written and read in
+ * place (fuzz_ioctl: a wild name pointer crashed the program). */
+static void test_bad_ioctl_pointers_are_efault_not_a_crash(void **state) { run_probe(state, "badptr"); }
 
 /* libdrm_nouveau as Mesa drives it: refusals come back as the kernel's errors. */
 static void test_refusals_reach_libdrm_nouveau(void **state)
@@ -196,6 +199,7 @@ int main(void)
 		NVT_TEST(test_gem_names_need_auth),
 		NVT_TEST(test_lost_channel_completes_fences),
 		NVT_TEST(test_refusals_reach_libdrm_nouveau),
+		NVT_TEST(test_bad_ioctl_pointers_are_efault_not_a_crash),
 		NVT_TEST(test_other_paths_untouched),
 		NVT_TEST(test_real_drm_nodes_untouched),
 		cmocka_unit_test(test_nvd_run_without_nvd),
