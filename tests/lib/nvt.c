@@ -133,6 +133,34 @@ int nvt_log_contains(const struct nvt_daemon *d, const char *text)
 	return nvt_file_contains(d->log, text);
 }
 
+int nvt_sim_check = 1;
+
+const char *nvt_sim_check_arg(void)
+{
+	const char *e = getenv("NVD_SIM_CHECK");
+	return nvt_sim_check && !(e && !strcmp(e, "0")) ? "--sim-check" : NULL;
+}
+
+int nvt_daemon_oracle(struct nvt_daemon *d)
+{
+	FILE *f = fopen(d->log, "r");
+	char line[2048];
+	int n = 0;
+
+	d->oracle_seen = 1;
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "ORACLE:")) {
+			if (!n++)
+				fprintf(stderr, "nvt: FAIL: the card touched memory nvd did not admit "
+					"(%s):\n", d->log);
+			fputs(line, stderr);
+		}
+	fclose(f);
+	return n;
+}
+
 static void nvt_daemon_reap(struct nvt_daemon *d, int st)
 {
 	d->reaped = 1;
@@ -214,6 +242,8 @@ int nvt_daemon_run(struct nvt_daemon *d, const char *const *extra)
 	argv[n++] = bin;
 	argv[n++] = "--socket";
 	argv[n++] = d->sock;
+	if (nvt_sim_check_arg())
+		argv[n++] = nvt_sim_check_arg();
 	for (unsigned i = 0; extra && extra[i] && n < 31; i++)
 		argv[n++] = extra[i];
 	argv[n] = NULL;
@@ -308,6 +338,10 @@ int nvt_daemon_stop(struct nvt_daemon *d)
 		nvt_describe_status(st, why, sizeof(why));
 		fprintf(stderr, "nvt: FAIL: nvd %s on SIGTERM\n", why);
 		nvt_daemon_print_log(d);
+		d->log_shown = 1;
+		return -EIO;
+	}
+	if (nvt_daemon_oracle(d)) {
 		d->log_shown = 1;
 		return -EIO;
 	}
