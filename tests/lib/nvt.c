@@ -349,6 +349,16 @@ int nvt_daemon_stop(struct nvt_daemon *d)
 	return 0;
 }
 
+int nvt_daemon_finish(struct nvt_daemon *d)
+{
+	int r = 0;
+
+	if (d->pid && !d->reaped && nvt_daemon_stop(d) < 0)
+		r = -1;
+	nvt_daemon_cleanup(d);
+	return r;
+}
+
 void nvt_daemon_cleanup(struct nvt_daemon *d)
 {
 	if (!d->dir[0])

@@ -70,6 +70,9 @@ int nvt_daemon_oracle(struct nvt_daemon *d);
 /* Kill a daemon still running (teardown after a failed test) and remove the
  * directory; prints the log if the daemon was not stopped cleanly. */
 void nvt_daemon_cleanup(struct nvt_daemon *d);
+/* A fixture's end: nvt_daemon_stop a daemon still running, then
+ * nvt_daemon_cleanup.  0, or -1 when the stop failed (an ORACLE: line). */
+int nvt_daemon_finish(struct nvt_daemon *d);
 void nvt_daemon_print_log(const struct nvt_daemon *d);
 /* Whether the daemon's log holds the text. */
 int nvt_log_contains(const struct nvt_daemon *d, const char *text);
