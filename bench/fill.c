@@ -242,6 +242,8 @@ static void fl_usage(FILE *f)
 		"  -s, --socket PATH   use a running nvd (default: start one, $NVD_BIN or\n"
 		"                      ../bin/nvd beside this program)\n"
 		"  -m, --modes LIST    comma-separated of nvd,llvmpipe (default both)\n"
+		"      --sim-check     run the nvd it starts with --sim-check (what the\n"
+		"                      access oracle costs)\n"
 		"  -h, --help          show this help\n"
 		"      --version       show the version\n",
 		FL_FRAMES_DEFAULT, FL_LAYERS_DEFAULT);
@@ -253,6 +255,7 @@ int main(int argc, char **argv)
 		{ "frames", required_argument, 0, 'n' }, { "layers", required_argument, 0, 'l' },
 		{ "size", required_argument, 0, 'g' },   { "socket", required_argument, 0, 's' },
 		{ "modes", required_argument, 0, 'm' },  { "child", required_argument, 0, 'c' },
+		{ "sim-check", no_argument, 0, 'K' },
 		{ "help", no_argument, 0, 'h' },         { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
@@ -277,6 +280,7 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case 's': sock = optarg; break;
+		case 'K': glb_sim_check = 1; break;
 		case 'c': child = optarg; break;
 		case 'm':
 			if (glb_parse_modes("--modes", optarg, fl_mode_name, FL_MODES, &modes) < 0)

@@ -389,6 +389,8 @@ static void gr_usage(FILE *f)
 		"  -g, --size WxH      one size instead of 300x300 and 1024x768\n"
 		"  -l, --lists         the gears in display lists, as glxgears (Mesa draws\n"
 		"                      them from index buffers); default immediate mode\n"
+		"      --sim-check     run the nvd it starts with --sim-check (what the\n"
+		"                      access oracle costs)\n"
 		"  -h, --help          show this help\n"
 		"      --version       show the version\n",
 		GR_N_DEFAULT);
@@ -400,6 +402,7 @@ int main(int argc, char **argv)
 		{ "frames", required_argument, 0, 'n' }, { "socket", required_argument, 0, 's' },
 		{ "modes", required_argument, 0, 'm' },  { "size", required_argument, 0, 'g' },
 		{ "child", required_argument, 0, 'c' },  { "lists", no_argument, 0, 'l' },
+		{ "sim-check", no_argument, 0, 'K' },
 		{ "help", no_argument, 0, 'h' },         { "version", no_argument, 0, 'V' },
 		{ 0, 0, 0, 0 },
 	};
@@ -416,6 +419,7 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case 's': sock = optarg; break;
+		case 'K': glb_sim_check = 1; break;
 		case 'c': child = optarg; break;
 		case 'l': lists = 1; break;
 		case 'g':

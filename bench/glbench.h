@@ -167,6 +167,10 @@ GLB_API int glb_parse_modes(const char *opt, char *list, const char *const *name
 
 /* ---- the daemon ---- */
 
+/* The bench's own nvd runs with --sim-check (a bench's --sim-check: what
+ * the access oracle costs); without, as users run it. */
+static int glb_sim_check;
+
 /* When an nvd run is wanted and *sock names none, starts this bench's own
  * nvd (extra: its arguments, or NULL) and points *sock at it; *own says
  * whether it did.  NULL, or why the nvd runs cannot be made. */
@@ -174,6 +178,7 @@ GLB_API const char *glb_daemon_start(struct nvt_daemon *d, const char **sock, in
 				    const char *nvd_run, const char *const *extra, int *own)
 {
 	memset(d, 0, sizeof(*d));
+	nvt_sim_check = glb_sim_check;
 	*own = want && !*sock;
 	if (*own) {
 		if (nvt_daemon_start(d, extra) < 0) {

@@ -195,6 +195,8 @@ int nvc_status(struct nvc *c, struct nvc_status *st)
 	st->submits = r.submits;
 	st->refused = r.refused;
 	st->uptime_ms = r.uptime_ms;
+	st->oracle = !!r.oracle;
+	st->oracle_violations = r.oracle_violations;
 	return 0;
 }
 

@@ -52,6 +52,8 @@ struct nvc_status {
 	uint64_t gart_size, gart_client, gart_daemon;
 	unsigned channels_total, channels_used, clients, bos;
 	uint64_t submits, refused, uptime_ms;
+	int oracle;                   /* nvd --sim-check: the card's accesses are checked */
+	uint64_t oracle_violations;   /* accesses outside what nvd admitted, found so far */
 };
 int nvc_status(struct nvc *c, struct nvc_status *st);
 

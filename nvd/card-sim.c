@@ -3,6 +3,7 @@
  * model reaches through PCI-target ctxdmas.  Placing a buffer maps its memfd
  * over the right pages of either. */
 #include "nvd/card.h"
+#include "nvd/validate.h"
 #include "sim/sim.h"
 
 #include <errno.h>
@@ -64,6 +65,67 @@ static void sim_card_destroy(struct nvd_card *c)
 	free(c);
 }
 
+/* ---- the access oracle ---- */
+
+_Static_assert(NVD_ORACLE_CLIENT_R == SIM_ORACLE_CLIENT_R && NVD_ORACLE_CLIENT_W == SIM_ORACLE_CLIENT_W &&
+	       NVD_ORACLE_DAEMON_R == SIM_ORACLE_HOST_R && NVD_ORACLE_DAEMON_W == SIM_ORACLE_HOST_W &&
+	       NVD_ORACLE_PUSH_R == SIM_ORACLE_PUSH_R, "the oracle's bits are the model's");
+
+/* Card addresses to the model's: the bus window is sysmem from gart_bus. */
+static struct sim_oracle_range sim_card_range(struct nvd_card *c, const struct nvd_card_range *r)
+{
+	return (struct sim_oracle_range){ r->gart ? SIM_ORACLE_BUS : SIM_ORACLE_VRAM, r->allow,
+					  (r->gart ? c->gart_bus : 0) + r->addr, r->size };
+}
+
+static int sim_card_oracle_area(struct nvd_card *c, unsigned chid, const struct nvd_card_range *r)
+{
+	struct sim_oracle_range s = sim_card_range(c, r);
+	return sim_oracle_area(simof(c), chid, &s) < 0 ? -ENOMEM : 0;
+}
+
+static int sim_card_oracle_admit(struct nvd_card *c, unsigned chid, uint32_t seq, uint32_t begin,
+				 uint32_t end, const struct nvd_card_range *r, unsigned n)
+{
+	struct sim_oracle_range *s = n ? malloc(n * sizeof(*s)) : NULL;
+	int ret;
+
+	if (n && !s)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++)
+		s[i] = sim_card_range(c, &r[i]);
+	ret = sim_oracle_admit(simof(c), chid, seq, begin, end, s, n) < 0 ? -ENOMEM : 0;
+	free(s);
+	return ret;
+}
+
+static void sim_card_oracle_retire(struct nvd_card *c, unsigned chid, uint32_t seq)
+{
+	sim_oracle_retire(simof(c), chid, seq);
+}
+
+static void sim_card_oracle_forget(struct nvd_card *c, unsigned chid)
+{
+	sim_oracle_forget(simof(c), chid);
+}
+
+static uint64_t sim_card_oracle_poll(struct nvd_card *c, nvd_oracle_fn *fn, void *arg)
+{
+	struct sim_oracle_violation v[16];
+	uint64_t total;
+	unsigned n;
+	char what[320];
+
+	do {
+		n = sim_oracle_take(simof(c), v, 16, &total);
+		for (unsigned i = 0; i < n; i++) {
+			sim_oracle_describe(&v[i], what, sizeof(what));
+			fn(arg, v[i].chid, v[i].in_sub, v[i].id, what);
+		}
+	} while (n == 16);
+	return total;
+}
+
 static const struct nvd_card_ops sim_card_ops = {
 	.rd32 = sim_card_rd32,
 	.wr32 = sim_card_wr32,
@@ -72,6 +134,11 @@ static const struct nvd_card_ops sim_card_ops = {
 	.place = sim_card_place,
 	.unplace = sim_card_unplace,
 	.destroy = sim_card_destroy,
+	.oracle_area = sim_card_oracle_area,
+	.oracle_admit = sim_card_oracle_admit,
+	.oracle_retire = sim_card_oracle_retire,
+	.oracle_forget = sim_card_oracle_forget,
+	.oracle_poll = sim_card_oracle_poll,
 };
 
 #define SIM_VRAM_DEFAULT (128ull << 20)
@@ -133,6 +200,13 @@ struct nvd_card *nvd_card_sim_open(const struct nvd_card_opts *o, const char *ch
 		cfg.edid[i] = o->edid[i];
 	s->sim = sim_new(&cfg, err, errlen);
 	if (!s->sim) {
+		munmap(s->c.gart, gart);
+		free(s);
+		return NULL;
+	}
+	if (o->sim_check && sim_oracle_enable(s->sim, NVD_SUBC_DAEMON) < 0) {
+		snprintf(err, errlen, "out of memory for the access oracle");
+		sim_free(s->sim);
 		munmap(s->c.gart, gart);
 		free(s);
 		return NULL;

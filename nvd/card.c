@@ -36,7 +36,13 @@ int nvd_card_check(const struct nvd_card_opts *o, char *err, size_t errlen)
 
 	switch (card_kind(o, &spec, &arg)) {
 	case CARD_SIM: return nvd_card_sim_check(o, arg, err, errlen);
-	case CARD_PCI: return nvd_card_pci_check(arg, &slot, err, errlen);
+	case CARD_PCI:
+		if (o->sim_check) {
+			snprintf(err, errlen, "--sim-check watches the simulated card's memory accesses; "
+				 "a real card (%s) cannot be watched", spec);
+			return -EINVAL;
+		}
+		return nvd_card_pci_check(arg, &slot, err, errlen);
 	case CARD_UNKNOWN: break;
 	}
 	snprintf(err, errlen, "unknown card '%s' (expected sim[:CHIP] or pci[:BDF])", spec);

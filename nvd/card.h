@@ -13,6 +13,23 @@ struct nvd_card;
 
 #define NVD_CARD_OUTPUTS 2       /* VGA outputs with a DDC bus each */
 
+/* Memory the access oracle lets the card touch (--sim-check): who may use
+ * it for what, NVD_ORACLE_* bits. */
+#define NVD_ORACLE_CLIENT_R 0x01  /* methods on the client's subchannels */
+#define NVD_ORACLE_CLIENT_W 0x02
+#define NVD_ORACLE_DAEMON_R 0x04  /* methods on NVD_SUBC_DAEMON */
+#define NVD_ORACLE_DAEMON_W 0x08
+#define NVD_ORACLE_PUSH_R   0x10  /* the pusher fetching the ring */
+struct nvd_card_range {
+	int gart;                /* 0: VRAM offset, 1: GART (bus window) offset */
+	uint8_t allow;
+	uint64_t addr, size;
+};
+/* A violation, for nvd's log: the channel, the submission (has_seq) and a
+ * description of the access. */
+typedef void nvd_oracle_fn(void *arg, unsigned chid, int has_seq, uint32_t seq,
+			   const char *what);
+
 struct nvd_card_ops {
 	uint32_t (*rd32)(struct nvd_card *c, uint32_t reg);
 	void (*wr32)(struct nvd_card *c, uint32_t reg, uint32_t val);
@@ -26,6 +43,19 @@ struct nvd_card_ops {
 	/* Undo place(): the range reads as zero again. */
 	int (*unplace)(struct nvd_card *c, int gart, uint64_t addr, uint64_t size);
 	void (*destroy)(struct nvd_card *c);
+	/* The access oracle (nvd_card_opts.sim_check; NULL for a card that has
+	 * none): what channel chid's card accesses may touch as long as it
+	 * lives (area), what those of the ring words [begin, end) may touch
+	 * until the fence of submission seq (admit, retire); forget drops the
+	 * channel.  -errno when out of memory.  poll hands the violations
+	 * found since it last ran to fn, and returns how many there were in
+	 * all. */
+	int (*oracle_area)(struct nvd_card *c, unsigned chid, const struct nvd_card_range *r);
+	int (*oracle_admit)(struct nvd_card *c, unsigned chid, uint32_t seq, uint32_t begin,
+			    uint32_t end, const struct nvd_card_range *r, unsigned n);
+	void (*oracle_retire)(struct nvd_card *c, unsigned chid, uint32_t seq);
+	void (*oracle_forget)(struct nvd_card *c, unsigned chid);
+	uint64_t (*oracle_poll)(struct nvd_card *c, nvd_oracle_fn *fn, void *arg);
 };
 
 struct nvd_card {
@@ -47,6 +77,7 @@ struct nvd_card_opts {
 	uint64_t gart_size;      /* bytes (0 = 512 MiB) */
 	int map_bars;            /* pci: map BAR0/BAR1 (the daemon asks once it will drive the card) */
 	unsigned sim_threads;    /* sim: fragment threads (sim_config.threads, 0 = automatic) */
+	int sim_check;           /* sim: the access oracle on (a pci card refuses it) */
 	/* sim: the EDID (128 bytes) of the monitor on each output, NULL: none */
 	const uint8_t *edid[NVD_CARD_OUTPUTS];
 };

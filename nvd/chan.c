@@ -125,6 +125,7 @@ static int ctxdma_add(struct nvd_chan *ch, uint32_t handle, uint8_t kind, unsign
 	if (bo) {
 		bo->pins++;
 		nvd_bo_ref(bo);
+		nvd_oracle_dma(ch, &o.v, access);
 	}
 	return 0;
 }
@@ -344,6 +345,8 @@ static void chan_release(struct nvd_chan *ch)
 {
 	struct nvd *d = ch->cl->d;
 
+	nvd_oracle_forget(ch);
+
 	while (ch->nobjs)
 		obj_release(ch, &ch->objs[--ch->nobjs], 1);
 	while (ch->zombies) {
@@ -459,6 +462,7 @@ int nvd_chan_new(struct nvd_client *cl, struct nvd_chan **out, char *why, size_t
 		r = -ENOMEM;
 		goto fail;
 	}
+	nvd_oracle_chan(ch);
 	nvd_fifo_chan_start(d, ch);
 	cl->chans[id] = ch;
 	cl->nchans++;

@@ -296,6 +296,9 @@ void nvd_irq(struct nvd *d)
 	uint64_t v;
 	if (read(d->card->irq_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 		nvd_log(0, "interrupt eventfd: %s", strerror(errno));
+	/* a fence interrupt follows every submission: the oracle's findings
+	 * reach the log that soon */
+	nvd_oracle_poll(d);
 	for (int round = 0; round < 64; round++) {
 		uint32_t intr = nvd_rd32(d->card, NV_PMC_INTR);
 		if (!intr)

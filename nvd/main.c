@@ -36,6 +36,9 @@ static void usage(FILE *f)
 "                        and 1=1280x1024,1024x768,800x600,640x480\n"
 "      --sim-threads N   threads for the simulated 3D engine's fragments (default 0:\n"
 "                        2 when there are 2+ CPUs; results do not depend on it)\n"
+"      --sim-check       check every memory access of the simulated card against\n"
+"                        the buffers nvd admitted for the commands it runs; log\n"
+"                        each one outside as an ORACLE: line (slower; for tests)\n"
 "  -v, --verbose         log more (repeat for even more)\n"
 "  -h, --help            show this help\n"
 "      --version         show the version\n");
@@ -74,7 +77,7 @@ int main(int argc, char **argv)
 		{ "vram", required_argument, 0, 'V' },   { "gart", required_argument, 0, 'G' },
 		{ "timeslice", required_argument, 0, 'T' }, { "quota", required_argument, 0, 'Q' },
 		{ "max-bos", required_argument, 0, 'B' }, { "monitor", required_argument, 0, 'M' }, { "verbose", no_argument, 0, 'v' },
-		{ "sim-threads", required_argument, 0, 'H' },
+		{ "sim-threads", required_argument, 0, 'H' }, { "sim-check", no_argument, 0, 'K' },
 		{ "help", no_argument, 0, 'h' },         { "version", no_argument, 0, 'R' },
 		{ 0, 0, 0, 0 }
 	};
@@ -143,6 +146,7 @@ int main(int argc, char **argv)
 				goto bad;
 			d.o.card.sim_threads = (unsigned)v;
 			break;
+		case 'K': d.o.card.sim_check = 1; break;
 		case 'v': nvd_verbose++; break;
 		case 'h': usage(stdout); return 0;
 		case 'R': printf("nvd %s (protocol %u)\n", NVD_VERSION, NVD_PROTO_VERSION); return 0;
@@ -216,8 +220,10 @@ bad:
 		fprintf(stderr, "nvd: cannot watch interrupts and signals\n");
 		return 1;
 	}
-	nvd_log(0, "%s; listening on %s", d.card->desc, d.sock_path);
+	nvd_log(0, "%s%s; listening on %s", d.card->desc,
+		d.o.card.sim_check ? ", accesses checked (--sim-check)" : "", d.sock_path);
 	event_base_dispatch(d.base);
+	nvd_oracle_poll(&d);
 
 	nvd_server_close(&d);
 	nvd_disp_fini(&d);

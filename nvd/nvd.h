@@ -251,6 +251,7 @@ struct nvd {
 	struct nvd_chan *chid[NV40_FIFO_CHANNELS];
 	unsigned nchans;
 	uint64_t start_ms, submits, refused;
+	uint64_t oracle_violations;        /* --sim-check: what the card's oracle found */
 	/* sync.c */
 	uint64_t stall_clock;
 	int sync_released;                 /* a waiting entry was taken */
@@ -377,6 +378,20 @@ int nvd_fd_is_memfd(int fd);
 /* Close a client's descriptor without blocking the loop: a memfd at once,
  * anything else on the closing thread. */
 void nvd_fd_release(int fd);
+
+/* oracle.c: --sim-check (card.h oracle_*); each a no-op without it */
+/* The channel's ring and program shadow, before the card first runs it. */
+void nvd_oracle_chan(struct nvd_chan *ch);
+/* A ctxdma over a client buffer (DMA_BO), NV_DMA_ACCESS_*. */
+void nvd_oracle_dma(struct nvd_chan *ch, const struct nvd_vobj *v, unsigned access);
+/* The ring words [begin, end) of submission seq may touch the buffers the
+ * validator admitted: bos[0, nlisted) as declared, the others as used[]. */
+void nvd_oracle_admit(struct nvd_chan *ch, uint32_t seq, uint32_t begin, uint32_t end,
+		      const struct nvd_vbo *bos, unsigned nlisted, unsigned nbos, const uint8_t *used);
+void nvd_oracle_retire(struct nvd_chan *ch, uint32_t seq);
+void nvd_oracle_forget(struct nvd_chan *ch);
+/* Log what the oracle found since the last poll ("ORACLE:" lines), count it. */
+void nvd_oracle_poll(struct nvd *d);
 
 /* server.c */
 int nvd_server_listen(struct nvd *d, char *err, size_t errlen);

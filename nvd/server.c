@@ -141,6 +141,9 @@ static int do_status(struct nvd_client *cl, const void *rq, struct reply *r)
 	p->submits = d->submits;
 	p->refused = d->refused;
 	p->uptime_ms = now_ms() - d->start_ms;
+	nvd_oracle_poll(d);
+	p->oracle = !!d->o.card.sim_check;
+	p->oracle_violations = d->oracle_violations;
 	return 0;
 }
 

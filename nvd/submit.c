@@ -224,8 +224,11 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 		__atomic_store_n(&ch->fence->refused, ch->fence->refused + 1, __ATOMIC_RELAXED);
 	}
 	nvd_log(2, "submission %u: %ld words at ring 0x%x", h->seq, n, ch->wptr);
+	uint32_t begin = ch->wptr;
 	ch->wptr += (uint32_t)n * 4;
 	put_fence(ch, h->seq);
+	if (!err)
+		nvd_oracle_admit(ch, h->seq, begin, ch->wptr, vbos, nlisted, nvbos, implicit_used);
 
 	struct nvd_inflight *f = &ch->inflight[(ch->if_head + ch->if_count) % NVD_FENCE_STATUS];
 	f->seq = h->seq;
@@ -350,6 +353,7 @@ void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq)
 		retire_one(ch);
 	if (ch->nhashed)
 		nvd_obj_retired(ch);
+	nvd_oracle_retire(ch, seq);
 	chan_signal(ch);
 	/* Entries may be waiting for the ring space or the buffers this freed. */
 	struct nvd *d = ch->cl->d;

@@ -13,7 +13,7 @@
 #define NVD_VERSION       "0.1"
 
 #define NVD_PROTO_MAGIC   0x3044564eu   /* "NVD0" */
-#define NVD_PROTO_VERSION 6
+#define NVD_PROTO_VERSION 7
 #define NVD_MSG_MAX       512           /* no datagram is larger */
 #define NVD_MSG_MAX_FDS   4
 #define NVD_NAME_LEN      32
@@ -69,6 +69,8 @@ struct nvd_rep_status {
 	uint32_t channels_total, channels_used;
 	uint32_t clients, bos;
 	uint64_t submits, refused, uptime_ms;
+	uint32_t oracle, _pad;   /* 1: the access oracle watches the card (nvd --sim-check) */
+	uint64_t oracle_violations;
 };
 
 struct nvd_req_client_at { uint32_t index; };

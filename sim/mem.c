@@ -142,5 +142,8 @@ uint8_t *sim_dma_map(struct sim *s, uint32_t inst, uint64_t off, uint64_t len, i
 	}
 	if (addr > size || len > size - addr)
 		return NULL;
+	sim_oracle_check(s, NV_DMA_W0_TARGET(w0) == NV_DMA_TARGET_VRAM ? SIM_ORACLE_VRAM
+								    : SIM_ORACLE_BUS,
+			 addr, len, write, NULL);
 	return base + addr;
 }

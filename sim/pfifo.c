@@ -122,10 +122,19 @@ static uint8_t *sem_map(struct sim *s, uint32_t sem, int write)
 }
 
 /* A waiting acquire is satisfied?  A semaphore that no longer maps keeps
- * the channel waiting: the host has to notice and tear it down. */
-static int sem_acquired(struct sim *s, uint32_t sem, uint32_t value)
+ * the channel waiting: the host has to notice and tear it down.  For the
+ * access oracle the read is the ACQUIRE's, the word before the channel's
+ * DMA_GET. */
+static int sem_acquired(struct sim *s, unsigned chid, uint32_t sem, uint32_t value)
 {
+	struct sim_oracle_ctx keep = s->orc_ctx;
+	uint32_t st = chan_rd(s, chid, NV_PFIFO_CACHE1_DMA_STATE);
+
+	s->orc_ctx = (struct sim_oracle_ctx){ chid, NV_DMA_STATE_SUBC(st), NV_FIFO_SEMAPHORE_ACQUIRE,
+					      chan_rd(s, chid, NV_PFIFO_CACHE1_DMA_GET) - 4, 0,
+					      keep.defer };
 	const uint8_t *p = sem_map(s, sem, 0);
+	s->orc_ctx = keep;
 	return p && nv_rd32le(p) == value;
 }
 
@@ -146,7 +155,7 @@ static enum chan_state chan_state(struct sim *s, unsigned chid)
 		return CH_HALTED;
 	uint32_t sem = chan_rd(s, chid, NV_PFIFO_CACHE1_SEMAPHORE);
 	if (sem & SEM_ACQUIRE)
-		return sem_acquired(s, sem, chan_rd(s, chid, NV_PFIFO_CACHE1_ACQUIRE_VALUE)) ?
+		return sem_acquired(s, chid, sem, chan_rd(s, chid, NV_PFIFO_CACHE1_ACQUIRE_VALUE)) ?
 			CH_READY : CH_ACQUIRE;
 	if (chan_rd(s, chid, NV_PFIFO_CACHE1_DMA_GET) != chan_rd(s, chid, NV_PFIFO_CACHE1_DMA_PUT))
 		return CH_READY;
@@ -268,6 +277,9 @@ static int fifo_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd,
 
 static int pull_one(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd, uint32_t data)
 {
+	s->orc_ctx.chid = chid;
+	s->orc_ctx.subc = subc;
+	s->orc_ctx.mthd = mthd;
 	/* fragment work queued by the draw in progress ends unless this is more
 	 * of its vertex data */
 	sim_3d_sync_mthd(s, chid, subc, mthd);
@@ -340,7 +352,7 @@ static unsigned push(struct sim *s, unsigned chid, unsigned budget, uint32_t sli
 		if (NV_DMA_STATE_ERROR(*state))
 			break;
 		if (*sem & SEM_ACQUIRE) {
-			if (!sem_acquired(s, *sem, PF(NV_PFIFO_CACHE1_ACQUIRE_VALUE)))
+			if (!sem_acquired(s, chid, *sem, PF(NV_PFIFO_CACHE1_ACQUIRE_VALUE)))
 				break;
 			*sem &= ~SEM_ACQUIRE;
 		}
@@ -353,11 +365,14 @@ static unsigned push(struct sim *s, unsigned chid, unsigned budget, uint32_t sli
 			uint64_t end = ((uint64_t)get | 0xfff) + 1;
 			if (put > get && put < end)
 				end = put;
+			s->orc_ctx.chid = chid;
+			s->orc_ctx.pusher = 1;
 			win = sim_dma_map(s, inst, get, end - get, 0);
 			if (!win) {
 				end = (uint64_t)get + 4;
 				win = sim_dma_map(s, inst, get, 4, 0);
 			}
+			s->orc_ctx.pusher = 0;
 			if (!win) {
 				pusher_error(s, NV_DMA_ERR_MEM_FAULT);
 				break;
@@ -384,6 +399,7 @@ static unsigned push(struct sim *s, unsigned chid, unsigned budget, uint32_t sli
 			PF(NV_PFIFO_CACHE1_DMA_GET) = get + 4;
 			*state = (*state & ~NV_DMA_STATE_PACKET_MASK) |
 				 NV_DMA_STATE(ni ? mthd : mthd + 4, subc, count, ni);
+			s->orc_ctx.get = get;        /* the word's submission, for the oracle */
 			cache1_push(s, subc, mthd, w);
 			pull(s, chid);
 			continue;

@@ -141,6 +141,16 @@ struct sim {
 
 	struct sim_misc misc;
 	struct sim_bands *bands;            /* 3D fragment threads (3d/bands.c), NULL: none */
+
+	/* The access oracle (oracle.c), NULL when off, and what the card is
+	 * executing, for it: set by the pusher and the puller. */
+	struct sim_oracle *orc;
+	struct sim_oracle_ctx {
+		unsigned chid, subc;
+		uint32_t mthd, get;         /* method; push buffer offset of its data word */
+		int pusher;                 /* the pusher reads command words */
+		int defer;                  /* maps whose use the caller checks itself */
+	} orc_ctx;
 };
 
 #define SIM_PFIFO(s, reg) ((s)->pfifo[((reg) - NV_PFIFO_BASE) >> 2])
@@ -237,6 +247,54 @@ uint8_t *sim_dma_map(struct sim *s, uint32_t inst, uint64_t off, uint64_t len, i
 
 /* Class of the object at RAMIN offset inst (grobj or ctxdma word 0). */
 uint32_t sim_obj_class(struct sim *s, uint32_t inst);
+
+/* ---- the access oracle (oracle.c) ---- */
+
+/* Take the lock as a host thread does (sim.c). */
+void sim_host_lock(struct sim *s);
+
+void sim_oracle_free(struct sim *s);
+
+/* Check an access of len bytes (0 counts as 1) at addr of target against
+ * what was admitted for the command in s->orc_ctx; what names the engine's
+ * part, NULL: the method says it.  No-ops when the oracle is off or maps
+ * are deferred (sim_oracle_defer). */
+void sim_oracle_check_(struct sim *s, unsigned target, uint64_t addr, uint64_t len, int write,
+		       const char *what);
+void sim_oracle_check_ptr_(struct sim *s, const void *p, uint64_t len, int write,
+			   const char *what);
+static inline void sim_oracle_check(struct sim *s, unsigned target, uint64_t addr, uint64_t len,
+				    int write, const char *what)
+{
+	if (s->orc && !s->orc_ctx.defer)
+		sim_oracle_check_(s, target, addr, len, write, what);
+}
+/* The same for a host pointer sim_dma_map gave. */
+static inline void sim_oracle_check_ptr(struct sim *s, const void *p, uint64_t len, int write,
+					const char *what)
+{
+	if (s->orc && !s->orc_ctx.defer)
+		sim_oracle_check_ptr_(s, p, len, write, what);
+}
+
+/* What a draw's resolved state reads and writes (3d/oracle3d.c), checked at
+ * every launch: the state outlives submissions.  built: d was resolved for
+ * this launch. */
+struct draw_setup;
+void sim_oracle_draw(struct sim *s, struct sim_grctx *g, const struct draw_setup *d, int built);
+/* A number for the submission the command being run came from, new for
+ * every admission; 0 for none (or the oracle off). */
+uint64_t sim_oracle_sub_serial(struct sim *s);
+/* "vertex attribute <slot>" */
+const char *sim_oracle_attr(unsigned slot);
+
+/* Maps made between +1 and -1 are not checked: the caller checks the
+ * accesses it makes through them (a window mapped ahead, surfaces resolved
+ * that an operation may not touch). */
+static inline void sim_oracle_defer(struct sim *s, int delta)
+{
+	s->orc_ctx.defer += delta;
+}
 
 /* ---- PGRAPH (pgraph.c) ---- */
 

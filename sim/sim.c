@@ -158,6 +158,11 @@ static void sim_mmio_tick(struct sim *s)
 		sim_irq_update(s, 0);
 }
 
+void sim_host_lock(struct sim *s)
+{
+	sim_mmio_lock(s);
+}
+
 uint32_t sim_rd32(struct sim *s, uint32_t reg)
 {
 	const struct sim_block *b = sim_block_of(reg & ~3u);
@@ -395,6 +400,7 @@ void sim_free(struct sim *s)
 		pthread_join(s->thread, NULL);
 	}
 	sim_bands_stop(s);
+	sim_oracle_free(s);
 	pthread_cond_destroy(&s->wake);
 	pthread_mutex_destroy(&s->lock);
 	close(s->irq_fd);

@@ -55,4 +55,70 @@ int sim_irq_fd(struct sim *s);
  * or stalled.  Returns the number of command words processed. */
 unsigned long sim_run(struct sim *s);
 
+/* ---- the access oracle ----
+ *
+ * A checking mode: every access the card makes to VRAM or to host memory
+ * over the bus is compared with what the host admitted for the commands
+ * being executed, and one that lies outside is recorded.  The host admits,
+ * per channel:
+ *  - areas, for as long as the channel lives: the ring the pusher reads,
+ *    memory of its own that its methods use, buffers a ctxdma covers whole;
+ *  - submissions: a range [ring_begin, ring_end) of the channel's push
+ *    buffer (DMA_GET offsets) and the memory the methods read from there
+ *    may touch, until it retires them.
+ * A range says who may use it for what: methods on client subchannels
+ * (CLIENT), methods on the host's own subchannel (HOST, given to
+ * sim_oracle_enable), the pusher reading command words (PUSH).  An access
+ * must lie inside one range that allows it.  One violation is recorded per
+ * submission (and per channel for words outside every submission); all
+ * are counted. */
+enum sim_oracle_target { SIM_ORACLE_VRAM, SIM_ORACLE_BUS };
+
+#define SIM_ORACLE_CLIENT_R 0x01
+#define SIM_ORACLE_CLIENT_W 0x02
+#define SIM_ORACLE_HOST_R   0x04
+#define SIM_ORACLE_HOST_W   0x08
+#define SIM_ORACLE_PUSH_R   0x10
+
+struct sim_oracle_range {
+	uint8_t target;            /* enum sim_oracle_target */
+	uint8_t allow;             /* SIM_ORACLE_* */
+	uint64_t addr, size;       /* VRAM offset or bus address (sysmem offset) */
+};
+
+/* What the card did, as recorded. */
+struct sim_oracle_violation {
+	unsigned chid, subc;
+	uint32_t cls, mthd;        /* the object's class (0 for none) and method; the
+				      pusher's own reads: mthd 0, pusher set */
+	int pusher;
+	uint32_t get;              /* push buffer offset of the method's data word */
+	int in_sub;                /* the word belongs to submission `id` */
+	uint32_t id;
+	uint8_t target;            /* enum sim_oracle_target */
+	int write;
+	uint64_t addr, len;
+	const char *what;          /* the engine's part ("colour buffer 0"), NULL: the method's */
+};
+
+/* Turn checking on (before any channel runs); host_subc is the subchannel
+ * whose methods are the host's.  0, or -1 when out of memory. */
+int sim_oracle_enable(struct sim *s, unsigned host_subc);
+/* Nothing of these is kept when checking is off: they return at once. */
+int sim_oracle_area(struct sim *s, unsigned chid, const struct sim_oracle_range *r);
+/* ids increase by one (mod 2^32) per channel.  0 or -1 when out of memory
+ * (the submission's accesses then count as violations). */
+int sim_oracle_admit(struct sim *s, unsigned chid, uint32_t id, uint32_t ring_begin,
+		     uint32_t ring_end, const struct sim_oracle_range *r, unsigned n);
+/* The card is done with the channel's submissions up to and with id. */
+void sim_oracle_retire(struct sim *s, unsigned chid, uint32_t id);
+/* The channel is gone: forget its areas and submissions. */
+void sim_oracle_forget(struct sim *s, unsigned chid);
+/* Move up to max recorded violations (oldest first) into v; their number.
+ * *total, if not NULL, gets every violation counted so far. */
+unsigned sim_oracle_take(struct sim *s, struct sim_oracle_violation *v, unsigned max,
+			 uint64_t *total);
+/* One line: engine, method, subchannel, what, address, length, direction. */
+void sim_oracle_describe(const struct sim_oracle_violation *v, char *buf, size_t len);
+
 #endif

@@ -109,6 +109,8 @@ static int nvdctl_status(struct nvc *c, int raw)
 		printf("submits=%" PRIu64 "\n", st.submits);
 		printf("refused=%" PRIu64 "\n", st.refused);
 		printf("uptime_ms=%" PRIu64 "\n", st.uptime_ms);
+		if (st.oracle)
+			printf("oracle_violations=%" PRIu64 "\n", st.oracle_violations);
 		return NVDCTL_OK;
 	}
 	const struct nv_chip *chip = nv_chip_by_chipset(st.chipset);
@@ -123,6 +125,8 @@ static int nvdctl_status(struct nvc *c, int raw)
 	printf("%-10s %u (counting this nvdctl)\n", "clients:", st.clients);
 	printf("%-10s %u\n", "buffers:", st.bos);
 	printf("%-10s %" PRIu64 " (%" PRIu64 " refused)\n", "submits:", st.submits, st.refused);
+	if (st.oracle)
+		printf("%-10s %" PRIu64 " violations\n", "oracle:", st.oracle_violations);
 	nvdctl_print_uptime(st.uptime_ms);
 	return NVDCTL_OK;
 }

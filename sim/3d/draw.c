@@ -472,6 +472,7 @@ static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 struct draw_setup *sim_draw_setup(struct sim *s, struct sim_grctx *g)
 {
 	struct draw_setup *d = s->bands ? sim_bands_setup(s, 0) : &draw_tls;
+	int built = 0;
 
 	if (!d->valid || d->s != s || d->gen != draw_gen || !draw_key_same(g, d->key)) {
 		if (s->bands)
@@ -480,8 +481,12 @@ struct draw_setup *sim_draw_setup(struct sim *s, struct sim_grctx *g)
 		d->s = s;
 		d->valid = 1;
 		d->gen = draw_gen;
+		sim_oracle_defer(s, 1);     /* checked below, launch by launch */
 		draw_build(s, g, d);
+		sim_oracle_defer(s, -1);
+		built = 1;
 	}
+	sim_oracle_draw(s, g, d, built);
 	return d->broken || !d->render ? NULL : d;
 }
 

@@ -73,8 +73,8 @@ static __thread struct {
 	const uint8_t *p;
 } fetch_win[NV40_VP_INPUTS];
 
-static const uint8_t *fetch_map(struct sim *s, unsigned slot, uint32_t dma, uint64_t off,
-				uint64_t len, unsigned stride)
+static const uint8_t *fetch_map_window(struct sim *s, unsigned slot, uint32_t dma,
+				       uint64_t off, uint64_t len, unsigned stride)
 {
 	typeof(fetch_win[0]) *w = &fetch_win[slot];
 
@@ -95,6 +95,19 @@ static const uint8_t *fetch_map(struct sim *s, unsigned slot, uint32_t dma, uint
 	w->dma = dma;
 	w->off = off;
 	w->len = p ? big : 0;
+	return p;
+}
+
+/* The window reaches ahead of what is read: the access oracle checks each
+ * read, not the window. */
+static const uint8_t *fetch_map(struct sim *s, unsigned slot, uint32_t dma, uint64_t off,
+				uint64_t len, unsigned stride)
+{
+	sim_oracle_defer(s, 1);
+	const uint8_t *p = fetch_map_window(s, slot, dma, off, len, stride);
+	sim_oracle_defer(s, -1);
+	if (p)
+		sim_oracle_check_ptr(s, p, len, 0, sim_oracle_attr(slot));
 	return p;
 }
 

@@ -142,6 +142,34 @@ int nvt_log_contains(const struct nvt_daemon *d, const char *text)
 	return nvt_file_contains(d->log, text);
 }
 
+int nvt_sim_check = 1;
+
+const char *nvt_sim_check_arg(void)
+{
+	const char *e = getenv("NVD_SIM_CHECK");
+	return nvt_sim_check && !(e && !strcmp(e, "0")) ? "--sim-check" : NULL;
+}
+
+int nvt_daemon_oracle(struct nvt_daemon *d)
+{
+	FILE *f = fopen(d->log, "r");
+	char line[2048];
+	int n = 0;
+
+	d->oracle_seen = 1;
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "ORACLE:")) {
+			if (!n++)
+				fprintf(stderr, "nvt: FAIL: the card touched memory nvd did not admit "
+					"(%s):\n", d->log);
+			fputs(line, stderr);
+		}
+	fclose(f);
+	return n;
+}
+
 static void nvt_daemon_reap(struct nvt_daemon *d, int st)
 {
 	d->reaped = 1;
@@ -223,6 +251,8 @@ int nvt_daemon_run(struct nvt_daemon *d, const char *const *extra)
 	argv[n++] = bin;
 	argv[n++] = "--socket";
 	argv[n++] = d->sock;
+	if (nvt_sim_check_arg())
+		argv[n++] = nvt_sim_check_arg();
 	for (unsigned i = 0; extra && extra[i] && n < 31; i++)
 		argv[n++] = extra[i];
 	argv[n] = NULL;
@@ -320,8 +350,22 @@ int nvt_daemon_stop(struct nvt_daemon *d)
 		d->log_shown = 1;
 		return -EIO;
 	}
+	if (nvt_daemon_oracle(d)) {
+		d->log_shown = 1;
+		return -EIO;
+	}
 	d->stopped_ok = 1;
 	return 0;
+}
+
+int nvt_daemon_finish(struct nvt_daemon *d)
+{
+	int r = 0;
+
+	if (d->pid && !d->reaped && nvt_daemon_stop(d) < 0)
+		r = -1;
+	nvt_daemon_cleanup(d);
+	return r;
 }
 
 void nvt_daemon_cleanup(struct nvt_daemon *d)

@@ -2,7 +2,9 @@
  *
  *  - a real nvd: started from $NVD_BIN with --socket in a fresh temporary
  *    directory, stderr in <dir>/nvd.log, stopped with SIGTERM and required
- *    to exit 0 (a daemon that died on the way is a failure);
+ *    to exit 0 (a daemon that died on the way is a failure); in tests with
+ *    --sim-check, and an access the card made outside what nvd admitted
+ *    (an "ORACLE:" line in the log) is a failure too;
  *  - clients: a channel with the standard 2D objects, a GART push buffer
  *    with a small writer, submissions and fence waits;
  *  - buffers with a CPU shadow: every 2D operation the writer emits is also
@@ -34,14 +36,24 @@ struct nvt_daemon {
 	int reaped;                /* the process has exited and been waited for */
 	int status;                /* its waitpid status then */
 	int stopped_ok;            /* nvt_daemon_stop succeeded */
+	int oracle_seen;           /* nvt_daemon_stop looked for ORACLE: lines */
 	int log_shown;
 	char dir[64];              /* temporary directory */
 	char sock[128];            /* <dir>/nvd.sock */
 	char log[128];             /* <dir>/nvd.log */
 };
 
-/* Start $NVD_BIN --socket <dir>/nvd.sock [extra...] (extra NULL-terminated,
- * may be NULL) and wait until the socket accepts (5 s).  0 or -errno. */
+/* The access oracle: nvt_daemon_start runs nvd --sim-check while this is
+ * set (the default, for tests) and $NVD_SIM_CHECK is not "0".  Benches
+ * clear it: they measure nvd as users run it. */
+extern int nvt_sim_check;
+/* "--sim-check" when nvt_daemon_start would pass it, else NULL: the last
+ * argument of an nvd a test starts by itself. */
+const char *nvt_sim_check_arg(void);
+
+/* Start $NVD_BIN --socket <dir>/nvd.sock [--sim-check] [extra...] (extra
+ * NULL-terminated, may be NULL) and wait until the socket accepts (5 s).
+ * 0 or -errno. */
 int nvt_daemon_start(struct nvt_daemon *d, const char *const *extra);
 /* The same in two steps, for a test that puts something at d->sock first:
  * make the directory and name the socket and the log, then start. */
@@ -49,12 +61,18 @@ int nvt_daemon_dir(struct nvt_daemon *d);
 int nvt_daemon_run(struct nvt_daemon *d, const char *const *extra);
 /* 1 while the daemon process exists and has not exited. */
 int nvt_daemon_alive(struct nvt_daemon *d);
-/* SIGTERM, wait (5 s, then SIGKILL), 0 only when it was alive until then and
- * exited with status 0.  Prints the log on failure. */
+/* SIGTERM, wait (5 s, then SIGKILL), 0 only when it was alive until then,
+ * exited with status 0 and logged no ORACLE: line.  Prints the log (or
+ * those lines) on failure. */
 int nvt_daemon_stop(struct nvt_daemon *d);
+/* The ORACLE: lines of the daemon's log, printed on stderr: their number. */
+int nvt_daemon_oracle(struct nvt_daemon *d);
 /* Kill a daemon still running (teardown after a failed test) and remove the
  * directory; prints the log if the daemon was not stopped cleanly. */
 void nvt_daemon_cleanup(struct nvt_daemon *d);
+/* A fixture's end: nvt_daemon_stop a daemon still running, then
+ * nvt_daemon_cleanup.  0, or -1 when the stop failed (an ORACLE: line). */
+int nvt_daemon_finish(struct nvt_daemon *d);
 void nvt_daemon_print_log(const struct nvt_daemon *d);
 /* Whether the daemon's log holds the text. */
 int nvt_log_contains(const struct nvt_daemon *d, const char *text);

@@ -79,11 +79,12 @@ fail:
 static int dfix_teardown(void **state)
 {
 	struct dfix *f = *state;
+	int r = 0;
 	if (f) {
 		nvt_x_cleanup(&f->x);
 		if (f->c)
 			nvc_close(f->c);
-		nvt_daemon_cleanup(&f->d);
+		r = nvt_daemon_finish(&f->d);
 		char cmd[128];
 		snprintf(cmd, sizeof(cmd), "rm -rf %s", f->tmp);
 		if (system(cmd) != 0)
@@ -91,7 +92,7 @@ static int dfix_teardown(void **state)
 		free(f);
 	}
 	alarm(0);
-	return 0;
+	return r;
 }
 
 static struct dfix *fixture(void **state)

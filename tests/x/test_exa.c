@@ -157,10 +157,7 @@ static int group_teardown(void **state)
 	nvt_x_cleanup(&fx.xvfb);
 	if (fx.c)
 		nvc_close(fx.c);
-	if (fx.d.pid)
-		nvt_daemon_stop(&fx.d);
-	nvt_daemon_cleanup(&fx.d);
-	return 0;
+	return nvt_daemon_finish(&fx.d);
 }
 
 static void need_root(void)

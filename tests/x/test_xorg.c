@@ -52,15 +52,16 @@ fail:
 static int xfix_teardown(void **state)
 {
 	struct xfix *f = *state;
+	int r = 0;
 	if (f) {
 		nvt_x_cleanup(&f->x);
 		if (f->c)
 			nvc_close(f->c);
-		nvt_daemon_cleanup(&f->d);
+		r = nvt_daemon_finish(&f->d);
 		free(f);
 	}
 	alarm(0);
-	return 0;
+	return r;
 }
 
 static struct xfix *fixture(void **state)
