@@ -66,9 +66,10 @@ static int nvd_v3d_draw(struct nvd_vctx *x)
 		if (!dma || dma->kind != NVD_VH(NVD_VOBJ_DMA_VRAM))
 			return nvd_v_fail(x, EFAULT, "fragment program: its DMA_TEXTURE is no longer the "
 					  "VRAM ctxdma");
-		if (!fp || a->off < fp->addr || a->off >= (int64_t)fp->addr + fp->size)
-			return nvd_v_fail(x, EFAULT, "fragment program 0x%llx: not the channel's copy",
-					  (unsigned long long)a->off);
+		/* the card's whole fetch window, which branches may reach */
+		if (!fp || a->off < fp->addr || (uint64_t)a->off + a->len > (uint64_t)fp->addr + fp->size)
+			return nvd_v_fail(x, EFAULT, "fragment program 0x%llx: its fetch window is not in "
+					  "the channel's copies", (unsigned long long)a->off);
 	}
 	x->gen3d_draw = x->gen;
 	return 0;

@@ -23,9 +23,12 @@
  * pipe_buffer_write does) left there, and whatever the client writes
  * meanwhile, a straight run of its bytes ends in the daemon's END (two of
  * them: the client's last instruction may take the first as its constant).
- * Branches may jump past it: what follows a slot up to the area's end is
- * this channel's earlier copies or the END fill the daemon writes when the
- * channel is made, and the channel's VRAM ctxdma ends with its area.
+ * Branches may jump past it: the card's fetch window from a slot
+ * (NV40_FP_FETCH_MAX bytes, hw/access.h) ends inside the channel's area, so
+ * what it may run is this channel's earlier copies or the END fill the
+ * daemon writes when the channel is made.  Slots start in the area's first
+ * size - NV40_FP_FETCH_MAX bytes for that; the fetch ctxdma itself covers
+ * every channel's area.
  *
  * Only the card writes slots, in the channel's command order, and a slot
  * is fetched only by the draws between its bind and the next: by the time
@@ -172,7 +175,8 @@ int nvd_v3d_fp_bind(struct nvd_vctx *x, uint32_t v)
 	uint64_t room;
 	int r;
 
-	if (!fp || fp->size < NVD_VFP_FIRST + NV40_FP_MAX_BYTES + NVD_VFP_TAIL + NVD_VFP_SLOT_ALIGN)
+	if (!fp || fp->size < NVD_VFP_FIRST + NV40_FP_MAX_BYTES + NVD_VFP_TAIL + NVD_VFP_SLOT_ALIGN ||
+	    fp->size < NVD_VFP_FIRST + NV40_FP_FETCH_MAX)
 		return nvd_v_fail(x, EINVAL, "the channel has no fragment program shadow");
 	if (sel != NV40_FP_PROGRAM_DMA0 && sel != NV40_FP_PROGRAM_DMA1)
 		return nvd_v_fail(x, EINVAL, "FP_ACTIVE_PROGRAM names %s of DMA_TEXTURE0/1",
@@ -214,7 +218,9 @@ int nvd_v3d_fp_bind(struct nvd_vctx *x, uint32_t v)
 		}
 	}
 	uint32_t bytes = (len + NVD_VFP_TAIL + NVD_VFP_SLOT_ALIGN - 1) & ~(NVD_VFP_SLOT_ALIGN - 1);
-	slot = fp->head >= NVD_VFP_FIRST && fp->head + bytes <= fp->size ? fp->head : NVD_VFP_FIRST;
+	/* room for the slot's bytes and for the card's fetch window from it */
+	uint32_t need = bytes > NV40_FP_FETCH_MAX ? bytes : NV40_FP_FETCH_MAX;
+	slot = fp->head >= NVD_VFP_FIRST && fp->head + need <= fp->size ? fp->head : NVD_VFP_FIRST;
 	fp->head = slot + bytes;
 	/* a slot of this submission the new one lands on is not reused */
 	for (unsigned k = 0; k < x->fp_nseen;) {

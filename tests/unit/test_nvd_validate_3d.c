@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "hw/access.h"
 #include "hw/enums-2d.h"
 #include "hw/enums-3d.h"
 #include "hw/fp-isa.h"
@@ -515,8 +516,10 @@ static void assert_fp_copy(unsigned at, uint32_t src, uint32_t slot, uint32_t le
 		if (nv_rd32le(&out[at + i]) != want[i])
 			fail_msg("word %u of the program copy: 0x%08x, want 0x%08x", i,
 				 nv_rd32le(&out[at + i]), want[i]);
-	/* the slot and its END stay inside the area, clear of the template */
+	/* the slot and its END stay inside the area, clear of the template,
+	 * and so does the card's fetch window from the slot (branches) */
 	assert_true(slot >= FP_FIRST && slot + len + 32 <= FP_AREA);
+	assert_true(slot + NV40_FP_FETCH_MAX <= FP_AREA);
 }
 #define FP_COPY_WORDS 29
 
@@ -676,6 +679,33 @@ static void test_program_slots_go_round_the_area_in_one_submission(void **state)
 	assert_fp_copy(0, prog[2], FP_FIRST, len);
 }
 
+/* A small program bound in submission after submission takes the slot
+ * after the last until the card's fetch window from the next would leave
+ * the area (into the next channel's, which the fetch ctxdma covers), then
+ * the first again: every slot's window stays in the channel's area. */
+static void test_program_slots_keep_the_fetch_window_in_the_area(void **state)
+{
+	(void)state;
+	memset(fpmem, 0xff, sizeof(fpmem));
+	fp_insn(0x100, NV40_FP_OP_MOV, 1, 0);   /* 16 bytes: a slot of 64 */
+	INC(NV_FIFO_OBJECT, H_3D);
+	INC(NV_CURIE_DMA_NOTIFY, H_NTFY, H_VRAM, H_GART);
+	uint32_t want = FP_FIRST, slots = 0;
+	for (;;) {
+		INC(NV_CURIE_FP_ACTIVE_PROGRAM, (FPM_ADDR + 0x100) | NV40_FP_PROGRAM_DMA0);
+		long n = submit();
+		assert_ok(n);
+		assert_fp_copy((unsigned)n - FP_COPY_WORDS, FPM_ADDR + 0x100, want, 16);
+		slots++;
+		want += 64;
+		if (want + NV40_FP_FETCH_MAX > FP_AREA)
+			break;
+	}
+	assert_int_equal(slots, (FP_AREA - NV40_FP_FETCH_MAX - FP_FIRST) / 64 + 1);
+	INC(NV_CURIE_FP_ACTIVE_PROGRAM, (FPM_ADDR + 0x100) | NV40_FP_PROGRAM_DMA0);
+	assert_fp_copy((unsigned)submit() - FP_COPY_WORDS, FPM_ADDR + 0x100, FP_FIRST, 16);
+}
+
 /* Fence: 4 bytes inside the 32-byte notifier; query: 16 bytes in 3968. */
 static void test_fence_and_query_targets(void **state)
 {
@@ -790,6 +820,7 @@ int main(void)
 		T(test_program_bound_twice_in_a_submission_reuses_its_slot),
 		T(test_program_ctxdma_change_refused),
 		T(test_program_slots_go_round_the_area_in_one_submission),
+		T(test_program_slots_keep_the_fetch_window_in_the_area),
 		T(test_fence_and_query_targets),
 		T(test_render_condition_is_checked_at_every_draw),
 		T(test_texture_ctxdmas_become_the_read_only_one),
