@@ -134,13 +134,12 @@ void fuzz_daemon_begin(void)
 
 static int what_is_left(char *why, size_t len)
 {
-	uint64_t vram_client = d.vram.used - d.disp.cursor_bytes;   /* the cursors are nvd's */
-	if (d.nclients || d.nbos || d.nchans || vram_client || d.gart.used ||
+	if (d.nclients || d.nbos || d.nchans || d.vram.used || d.gart.used ||
 	    d.names.count || d.inos.count || d.master || d.pending_waits || d.disp.fbs ||
 	    d.disp.listeners) {
 		snprintf(why, len, "nvd still holds clients=%u bos=%u chans=%u vram=%llu gart=%llu "
 			 "names=%u inos=%u master=%d waits=%d fbs=%d listeners=%d", d.nclients,
-			 d.nbos, d.nchans, (unsigned long long)vram_client,
+			 d.nbos, d.nchans, (unsigned long long)d.vram.used,
 			 (unsigned long long)d.gart.used, d.names.count,
 			 d.inos.count, !!d.master, !!d.pending_waits, !!d.disp.fbs,
 			 !!d.disp.listeners);
