@@ -240,6 +240,17 @@ uint64_t sim_vram_size(const struct sim *s)
 
 /* ---- running ---- */
 
+int sim_gr_piece(struct sim *s)
+{
+	if (__atomic_load_n(&s->mmio_waiting, __ATOMIC_RELAXED)) {
+		pthread_mutex_unlock(&s->lock);
+		for (int i = 0; i < 100 && __atomic_load_n(&s->mmio_waiting, __ATOMIC_RELAXED); i++)
+			sched_yield();
+		pthread_mutex_lock(&s->lock);
+	}
+	return sim_gr_abandoned(s);
+}
+
 static void *sim_worker(void *arg)
 {
 	struct sim *s = arg;
