@@ -302,6 +302,8 @@ void sim_pgraph_reset(struct sim *s)
 
 uint32_t sim_pgraph_rd(struct sim *s, uint32_t reg)
 {
+	if (reg - NV_PGRAPH_CTX_CACHE1(0) < NV_SUBCHANNELS * 4)
+		return s->gr.subc_class[(reg - NV_PGRAPH_CTX_CACHE1(0)) / 4];
 	switch (reg) {
 	case NV_PGRAPH_STATUS:
 		/* busy only as the host sees it between two pieces of a method */
