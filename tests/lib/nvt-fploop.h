@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "hw/fp-isa.h"
-#include "hw/pushbuf.h"
+#include "hw/ramin.h"
 
 #define NVT_FPLOOP_BODY  56
 #define NVT_FPLOOP_BYTES ((NVT_FPLOOP_BODY + 2) * NV40_FP_INSN_BYTES)
