@@ -65,7 +65,8 @@ static void runaway_m2mf(struct runaway *r)
 
 /* The runaway was stopped: EIO for its submission, once, then ENODEV; the
  * daemon says which method ran how long. */
-static void runaway_stopped(struct runaway *r, struct nvt_daemon *d, unsigned timeout_ms)
+static void runaway_stopped(struct runaway *r, struct nvt_daemon *d, unsigned timeout_ms,
+			    const char *says)
 {
 	uint32_t seq;
 	int w = nvc_fence_wait(r->t.ch, r->fence, 30ll * 1000000000);
@@ -81,8 +82,8 @@ static void runaway_stopped(struct runaway *r, struct nvt_daemon *d, unsigned ti
 	assert_int_equal(seq, r->fence);
 	NVT_ERR(nvc_chan_error(r->t.ch, &seq), -ENODEV);
 	NVT_OK(nvc_chan_error(r->t.ch, &seq));
-	assert_true(nvt_log_contains(d, "ran for"));
-	assert_true(nvt_log_contains(d, ": stopped"));
+	if (!nvt_log_contains(d, says) || !nvt_log_contains(d, ": stopped"))
+		fail_msg("the daemon's log does not say \"%s ... stopped\"", says);
 }
 
 static void runaway_close(struct runaway *r)
@@ -135,20 +136,21 @@ static int64_t others_carry_on(struct nvt_daemon *d, uint32_t runaway_fence,
 	return small_ms;
 }
 
-struct m2mf_case {
+struct runaway_case {
 	unsigned timeout_ms, bound_ms;
+	const char *says;             /* the watchdog's log names the method */
 };
 
 static void attack_m2mf_packet(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
 {
-	const struct m2mf_case *k = arg;
+	const struct runaway_case *k = arg;
 	struct runaway r;
 	(void)h;
 	runaway_open(&r, d);
 	runaway_m2mf(&r);
 	nvt_sleep_ms(50);
 	others_carry_on(d, r.fence, r.t.ch, k->bound_ms);
-	runaway_stopped(&r, d, k->timeout_ms);
+	runaway_stopped(&r, d, k->timeout_ms, k->says);
 	runaway_close(&r);
 }
 
@@ -156,15 +158,128 @@ static const char *const args_500ms[] = { "--gpu-timeout", "500", NULL };
 
 static void test_m2mf_packet_of_many_copies_is_stopped_after_gpu_timeout(void **state)
 {
-	struct m2mf_case k = { 500, 2000 };
+	struct runaway_case k = { 500, 2000, "method 0x0328 of class 0x0039 ran for" };
 	nvt_attack(nvt_d(state), attack_m2mf_packet, &k);
 }
 
 static void test_m2mf_packet_of_many_copies_is_stopped_after_the_default_2s(void **state)
 {
 	/* the small client may wait for the watchdog: 2 s and a tick */
-	struct m2mf_case k = { 2000, 5000 };
+	struct runaway_case k = { 2000, 5000, "method 0x0328 of class 0x0039 ran for" };
 	nvt_attack(nvt_d(state), attack_m2mf_packet, &k);
+}
+
+/* ---- full-screen passes of a looping fragment program ---- */
+
+#define S3D     7                 /* Mesa's SUBC_3D */
+#define H_3D    0x5a013097u
+#define SCREEN  512u              /* pixels a side: 64 Ki quads of ~14.5 K steps */
+#define PASSES  4
+
+static uint32_t fbits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static void m3(struct nvt_push *p, uint32_t mthd, unsigned n, const uint32_t *v)
+{
+	nvt_begin(p, S3D, mthd, n);
+	for (unsigned i = 0; i < n; i++)
+		nvt_out(p, v[i]);
+}
+#define M3(p, m, ...) m3(p, m, sizeof((const uint32_t[]){ __VA_ARGS__ }) / 4, \
+			 (const uint32_t[]){ __VA_ARGS__ })
+
+/* fb: the colour buffer (zeta off), fp: the looping program, vb: two
+ * triangles over the screen.  The passes, as Mesa's nv30 state emission
+ * orders them, in one submission. */
+static void runaway_passes(struct runaway *r)
+{
+	struct nvt_push *p = &r->t.p;
+	struct nvc_info info;
+	uint32_t vram = nvc_chan_vram_dma(r->t.ch), gart = nvc_chan_gart_dma(r->t.ch);
+
+	NVT_OK(nvc_info(r->t.c, &info));
+	const struct nv_chip *chip = nv_chip_by_chipset(info.chipset);
+	assert_non_null(chip);
+	NVT_OK(nvc_obj_new(r->t.ch, H_3D, chip->gr_class));
+	/* a: the colour buffer (SCREEN rows of SCREEN * 4 bytes), b: program
+	 * at 0, vertices at 4096 */
+	nvt_fploop(r->b.map);
+	static const float tri[6][4] = {
+		{ 0, 0, 0.5f, 1 }, { SCREEN, 0, 0.5f, 1 }, { 0, SCREEN, 0.5f, 1 },
+		{ SCREEN, 0, 0.5f, 1 }, { SCREEN, SCREEN, 0.5f, 1 }, { 0, SCREEN, 0.5f, 1 },
+	};
+	for (unsigned v = 0; v < 6; v++)
+		for (unsigned c = 0; c < 4; c++)
+			nv_wr32le(r->b.map + 4096 + 16 * v + 4 * c, fbits(tri[v][c]));
+
+	nvt_ref(p, r->a.bo, NVC_READ | NVC_WRITE);
+	nvt_ref(p, r->b.bo, NVC_READ);
+	nvt_mthd(p, S3D, NV_FIFO_OBJECT, H_3D);
+	M3(p, NV_CURIE_DMA_NOTIFY, NVT_H_NULL, vram, gart, vram, NVT_H_NULL, vram, vram, vram, gart,
+	   NVT_H_NULL, NVT_H_NULL, NVT_H_NULL, NVT_H_NULL);
+	/* mov o[hpos], a[0] */
+	uint32_t insn[4] = { 0 };
+	uint32_t in = nv40_vp_src_make(NV40_VP_SRC_INPUT, 0, NV40_VP_SWZ_IDENTITY, 0);
+	nv40_vp_vec_to_output(insn, NV40_VP_VEC_MOV, NV40_VP_OUT_POS, 0xf, in, in, 0, 0, 1);
+	M3(p, NV_CURIE_VP_UPLOAD_FROM_ID, 0);
+	M3(p, NV_CURIE_VP_UPLOAD_INST, insn[0], insn[1], insn[2], insn[3]);
+	M3(p, NV_CURIE_VP_START_FROM_ID, 0);
+	M3(p, NV_CURIE_VP_ATTRIB_EN, 0x00000001, 0x00000001);
+	/* the colour buffer, window coordinates = positions */
+	M3(p, NV_CURIE_RT_HORIZ, SCREEN << 16, SCREEN << 16,
+	   NV40_RT_COLOR_A8R8G8B8 | NV40_RT_ZETA_Z24S8 << 5 | NV40_RT_TYPE_LINEAR << 8);
+	M3(p, NV_CURIE_COLOR0_PITCH, SCREEN * 4, (uint32_t)r->a.addr, (uint32_t)r->a.addr);
+	M3(p, NV_CURIE_RT_ENABLE, NV40_RT_ENABLE_COLOR(0));
+	M3(p, NV_CURIE_SCISSOR_HORIZ, SCREEN << 16, SCREEN << 16);
+	M3(p, NV_CURIE_VIEWPORT_HORIZ, SCREEN << 16, SCREEN << 16);
+	M3(p, NV_CURIE_VIEWPORT_TRANSLATE, 0, 0, 0, 0, fbits(1), fbits(1), fbits(1), fbits(1));
+	M3(p, NV_CURIE_COLOR_MASK, 0x01010101);
+	M3(p, NV_CURIE_FP_ACTIVE_PROGRAM, (uint32_t)r->b.addr | NV40_FP_PROGRAM_DMA0);
+	M3(p, NV_CURIE_FP_CONTROL, 0x02000000);
+	uint32_t fmt[16];
+	fmt[0] = 16u << 8 | 3u << 4 | NV40_VTXFMT_V32_FLOAT;
+	for (unsigned i = 1; i < 16; i++)
+		fmt[i] = NV40_VTXFMT_V32_FLOAT;
+	m3(p, NV_CURIE_VTXFMT, 16, fmt);
+	M3(p, NV_CURIE_VTXBUF, (uint32_t)(r->b.addr + 4096));   /* DMA0: VRAM */
+	M3(p, NV_CURIE_VTX_CACHE_INVALIDATE_1710, 0);
+	for (unsigned k = 0; k < PASSES; k++) {
+		M3(p, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+		nvt_word(p, NV_CMD_NONINC_WORD(S3D, NV_CURIE_VB_VERTEX_BATCH, 1));
+		nvt_out(p, 5u << 24);
+		M3(p, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+	}
+	NVT_OK(nvt_submit(p, &r->fence));
+	r->t0 = nvt_now_ns();
+}
+
+static void attack_fp_loop(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
+{
+	const struct runaway_case *k = arg;
+	struct runaway r;
+	(void)h;
+	runaway_open(&r, d);
+	runaway_passes(&r);
+	nvt_sleep_ms(50);
+	others_carry_on(d, r.fence, r.t.ch, k->bound_ms);
+	runaway_stopped(&r, d, k->timeout_ms, k->says);
+	runaway_close(&r);
+}
+
+static void test_full_screen_looping_shader_passes_are_stopped_after_gpu_timeout(void **state)
+{
+	struct runaway_case k = { 500, 2000, "method 0x1808 of class 0x4097 ran for" };
+	nvt_attack(nvt_d(state), attack_fp_loop, &k);
+}
+
+static void test_full_screen_looping_shader_passes_are_stopped_after_the_default_2s(void **state)
+{
+	struct runaway_case k = { 2000, 5000, "method 0x1808 of class 0x4097 ran for" };
+	nvt_attack(nvt_d(state), attack_fp_loop, &k);
 }
 
 int main(void)
@@ -172,6 +287,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		NVT_TEST_ARGS(test_m2mf_packet_of_many_copies_is_stopped_after_gpu_timeout, args_500ms),
 		NVT_TEST(test_m2mf_packet_of_many_copies_is_stopped_after_the_default_2s),
+		NVT_TEST_ARGS(test_full_screen_looping_shader_passes_are_stopped_after_gpu_timeout,
+			      args_500ms),
+		NVT_TEST(test_full_screen_looping_shader_passes_are_stopped_after_the_default_2s),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
