@@ -111,6 +111,18 @@ static int setup(void)
 	return r;
 }
 
+/* setup's objects gone again; 1 when a check failed. */
+static int teardown(void)
+{
+	nouveau_pushbuf_del(&push);
+	nouveau_object_del(&m2mf);
+	nouveau_object_del(&chan);
+	nouveau_client_del(&client);
+	nouveau_device_del(&dev);
+	nouveau_drm_del(&drm);
+	return failures ? 1 : 0;
+}
+
 /* One submission: bad, a method on a subchannel nothing is bound to (nvd
  * refuses it), else binding the M2MF; listing `bo` when not NULL.  The
  * answer of its GEM_PUSHBUF, or 1 when libdrm made none. */
@@ -179,13 +191,7 @@ static int probe_errors(void)
 	unsetenv("NVD_DRM_SYNC");
 	nouveau_bo_ref(NULL, &data);
 	nouveau_bo_ref(NULL, &other);
-	nouveau_pushbuf_del(&push);
-	nouveau_object_del(&m2mf);
-	nouveau_object_del(&chan);
-	nouveau_client_del(&client);
-	nouveau_device_del(&dev);
-	nouveau_drm_del(&drm);
-	return failures ? 1 : 0;
+	return teardown();
 }
 
 /* M2MF packets of many 8 MiB copies inside a 16 MiB buffer (a runaway:
@@ -233,13 +239,7 @@ static int probe_watchdog(void)
 	CHECK(kick(0, NULL) == -ENODEV, "then the channel is lost: GEM_PUSHBUF -ENODEV");
 	CHECK(nouveau_check_dead_channel(drm, chan), "nouveau_check_dead_channel says so");
 	nouveau_bo_ref(NULL, &big);
-	nouveau_pushbuf_del(&push);
-	nouveau_object_del(&m2mf);
-	nouveau_object_del(&chan);
-	nouveau_client_del(&client);
-	nouveau_device_del(&dev);
-	nouveau_drm_del(&drm);
-	return failures ? 1 : 0;
+	return teardown();
 }
 
 int main(int argc, char **argv)
