@@ -11,7 +11,8 @@
  *
  * Runaways: one M2MF packet of many copies (a NONINC run of BUF_NOTIFY),
  * and full-screen draws of a fragment program looping to the card's
- * per-quad bound (tests/lib/nvt-fploop.h). */
+ * per-quad bound (tests/lib/nvt-fploop.h).  And without a watchdog, a
+ * client leaving in the middle of such a draw: its teardown stops it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -282,6 +283,44 @@ static void test_full_screen_looping_shader_passes_are_stopped_after_the_default
 	nvt_attack(nvt_d(state), attack_fp_loop, &k);
 }
 
+/* Without a watchdog, a client that leaves in the middle of its runaway
+ * draw takes it along: its channel's teardown resets PGRAPH, so the next
+ * client runs at once and nothing writes the freed buffers (the oracle). */
+static void attack_leave_mid_draw(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
+{
+	struct runaway r;
+	struct nvt_client c;
+	struct nvt_buf src, dst;
+	(void)h;
+	(void)arg;
+	runaway_open(&r, d);
+	runaway_passes(&r);
+	nvt_sleep_ms(100);
+	assert_false(nvc_fence_done(r.t.ch, r.fence));
+	runaway_close(&r);
+	int64_t t0 = nvt_now_ns();
+	NVT_OK(nvt_client_open(&c, d->sock, "after"));
+	NVT_OK(nvt_buf_new(c.c, 4096, NVC_GART, 41, &src));
+	NVT_OK(nvt_buf_new(c.c, 4096, NVC_GART, 42, &dst));
+	nvt_m2mf(&c.p, &src, 0, 256, &dst, 0, 256, 256, 16);
+	NVT_OK(nvt_finish(&c.p));
+	int64_t ms = (nvt_now_ns() - t0) / 1000000;
+	fprintf(stderr, "after the runaway left: a small submission took %lld ms\n", (long long)ms);
+	/* the passes had seconds left */
+	assert_true(ms < 1000);
+	NVT_OK(nvt_buf_check(&dst, "the next client's copy"));
+	nvt_buf_free(&src);
+	nvt_buf_free(&dst);
+	nvt_client_close(&c);
+}
+
+static const char *const args_no_watchdog[] = { "--gpu-timeout", "0", NULL };
+
+static void test_client_leaving_mid_draw_takes_its_draw_along(void **state)
+{
+	nvt_attack(nvt_d(state), attack_leave_mid_draw, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +329,7 @@ int main(void)
 		NVT_TEST_ARGS(test_full_screen_looping_shader_passes_are_stopped_after_gpu_timeout,
 			      args_500ms),
 		NVT_TEST(test_full_screen_looping_shader_passes_are_stopped_after_the_default_2s),
+		NVT_TEST_ARGS(test_client_leaving_mid_draw_takes_its_draw_along, args_no_watchdog),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
