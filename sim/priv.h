@@ -97,7 +97,8 @@ struct sim {
 	uint64_t sysmem_size;
 	int manual;
 
-	/* One lock for everything: MMIO, the worker's chunks, sim_run. */
+	/* One lock for everything: MMIO, the worker's chunks and the pieces
+	 * of a long method (sim_gr_piece), sim_run. */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;                /* work may be runnable */
 	pthread_t thread;

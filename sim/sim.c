@@ -12,7 +12,8 @@
 #include "priv.h"
 #include "3d/bands.h"
 
-/* Words per chunk: the worker drops the lock this often so MMIO gets in. */
+/* Words per chunk: the worker drops the lock this often so MMIO gets in
+ * (and inside a long method, between its pieces: sim_gr_piece). */
 #define SIM_CHUNK_WORDS 256
 /* sim_run gives up after this many words, so a channel looping on a JUMP
  * cannot hang a unit test forever. */

@@ -6,7 +6,8 @@
  * work is finished (sim_3d_sync) before anything else may look at memory
  * or state: any method but draws and state of the same 3D object
  * (sim_curie_keeps_queue), a draw the queued ones conflict with, the
- * worker letting MMIO in between chunks, sim_run's return. */
+ * worker letting MMIO in between chunks, sim_run's return.  MMIO between
+ * the pieces of a draw (sim_gr_piece) sees PGRAPH busy instead. */
 #ifndef NV_SIM_3D_BANDS_H
 #define NV_SIM_3D_BANDS_H
 
