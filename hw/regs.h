@@ -187,6 +187,10 @@ enum { NV_DMA_PUSHER_ERRORS(NV_DMA_ERR_ENUM) };
 #define   NV_PGRAPH_NSOURCE_DMA_W_PROTECTION (1u << 8)
 #define   NV_PGRAPH_NSOURCE_STATE_INVALID  (1u << 11)
 #define NV_PGRAPH_INTR_EN        0x400140
+/* Word 0 (class 15:0) of the object bound on each subchannel of the loaded
+ * context: what nouveau's nv40_gr_intr names a trapped method's class by. */
+#define NV_PGRAPH_CTX_CACHE1(subc) (0x400160 + (subc) * 4)
+#define   NV_PGRAPH_CTX_CACHE1_CLASS(v) ((v) & 0xffffu)
 #define NV_PGRAPH_CTXCTL_BUSY    0x400300 /* bit 0: a context transfer runs */
 #define NV_PGRAPH_CTXCTL_XFER    0x400304 /* write 1: user save/load */
 #define NV_PGRAPH_CTXCTL_UCODE_STAT 0x400308
@@ -199,10 +203,17 @@ enum { NV_DMA_PUSHER_ERRORS(NV_DMA_ERR_ENUM) };
 #define NV_PGRAPH_CTXCTL_NEXT    0x400330
 #define   NV_PGRAPH_CTXCTL_LOADED    (1u << 24)
 #define   NV_PGRAPH_CTXCTL_INST(v)   ((v) & 0x00ffffffu) /* grctx RAMIN offset >> 4 */
-#define NV_PGRAPH_STATUS         0x400700 /* 0 = idle */
+#define NV_PGRAPH_STATUS         0x400700 /* 0 = idle (SYNC_STALL masked, as nv04_gr_idle) */
+#define   NV_PGRAPH_STATUS_BUSY      (1u << 0)
+#define   NV_PGRAPH_STATUS_SYNC_STALL (1u << 14)
+/* The method PGRAPH executes (latched as it starts one, frozen while an
+ * ERROR or NOTIFY interrupt is pending: then the one that raised it). */
 #define NV_PGRAPH_TRAPPED_ADDR   0x400704 /* chid 28:20, subc 15:13, mthd 12:2 */
 #define   NV_PGRAPH_TRAPPED_ADDR_VAL(chid, subc, mthd) \
 	(((uint32_t)(chid) & 0x1ff) << 20 | ((uint32_t)(subc) & 7) << 13 | ((uint32_t)(mthd) & 0x1ffc))
+#define   NV_PGRAPH_TRAPPED_ADDR_CHID(v) (((v) >> 20) & 0x1ff)
+#define   NV_PGRAPH_TRAPPED_ADDR_SUBC(v) (((v) >> 13) & 7)
+#define   NV_PGRAPH_TRAPPED_ADDR_MTHD(v) ((v) & 0x1ffc)
 #define NV_PGRAPH_TRAPPED_DATA   0x400708
 #define NV_PGRAPH_FIFO           0x400720 /* bit 0: accept methods */
 #define   NV_PGRAPH_FIFO_ACCESS    (1u << 0)

@@ -87,6 +87,28 @@ void nvd_ramht_remove(struct nvd *d, uint32_t slot)
 	ramin_wr32(d, e + 4, 0);
 }
 
+/* PGRAPH after power-on or a reset (nv40_gr_init's part the model has):
+ * interrupts acked and on, no context loaded, methods accepted. */
+static void gr_init(struct nvd_card *c)
+{
+	nvd_wr32(c, NV_PGRAPH_INTR, ~0u);
+	nvd_wr32(c, NV_PGRAPH_INTR_EN, ~0u);
+	nvd_wr32(c, NV_PGRAPH_CTXCTL_CUR, 0);
+	nvd_wr32(c, NV_PGRAPH_FIFO, 1);
+}
+
+/* Reset PGRAPH through PMC as nvkm_mc_reset does (clear, set, read back):
+ * the method it runs is abandoned with the context it had loaded; the
+ * other channels' contexts are in their grctx images and survive. */
+static void gr_reset(struct nvd_card *c)
+{
+	uint32_t en = nvd_rd32(c, NV_PMC_ENABLE);
+	nvd_wr32(c, NV_PMC_ENABLE, en & ~NV_PMC_UNIT_PGRAPH);
+	nvd_wr32(c, NV_PMC_ENABLE, en | NV_PMC_UNIT_PGRAPH);
+	(void)nvd_rd32(c, NV_PMC_ENABLE);
+	gr_init(c);
+}
+
 int nvd_fifo_init(struct nvd *d, char *err, size_t errlen)
 {
 	struct nvd_card *c = d->card;
@@ -134,12 +156,7 @@ int nvd_fifo_init(struct nvd *d, char *err, size_t errlen)
 	nvd_wr32(c, NV_PFIFO_CACHE1_PULL0, NV_PULL0_ACCESS);
 	nvd_wr32(c, NV_PFIFO_CACHES, NV_PFIFO_CACHES_REASSIGN);
 
-	/* PGRAPH */
-	nvd_wr32(c, NV_PGRAPH_INTR, ~0u);
-	nvd_wr32(c, NV_PGRAPH_INTR_EN, ~0u);
-	nvd_wr32(c, NV_PGRAPH_CTXCTL_CUR, 0);
-	nvd_wr32(c, NV_PGRAPH_FIFO, 1);
-
+	gr_init(c);
 	nvd_wr32(c, NV_PMC_INTR_EN, 1);
 	return 0;
 }
@@ -187,7 +204,9 @@ void nvd_fifo_kick(struct nvd *d, struct nvd_chan *ch)
 /* As nv04_fifo_chan_fini: stop switching, take the channel out of DMA mode,
  * forget it if it is current, and drop its PGRAPH context unsaved.  The
  * puller's state is put back exactly as it was: another channel may be
- * stalled on a software method whose interrupt is still on its way. */
+ * stalled on a software method whose interrupt is still on its way.
+ * PGRAPH still running one of the channel's methods (a long draw) is
+ * reset first: once this returns the card touches none of its memory. */
 void nvd_fifo_chan_stop(struct nvd *d, struct nvd_chan *ch)
 {
 	struct nvd_card *c = d->card;
@@ -198,6 +217,8 @@ void nvd_fifo_chan_stop(struct nvd *d, struct nvd_chan *ch)
 	nvd_wr32(c, NV_PFIFO_CACHES, 0);
 	nvd_wr32(c, NV_PFIFO_CACHE1_PUSH0, 0);
 	nvd_wr32(c, NV_PFIFO_CACHE1_PULL0, pull0 & ~NV_PULL0_ACCESS);
+	if (nvd_fifo_gr_running(d) == (int)ch->chid)
+		gr_reset(c);
 	nvd_wr32(c, NV_PFIFO_MODE, nvd_rd32(c, NV_PFIFO_MODE) & ~(1u << ch->chid));
 	if ((nvd_rd32(c, NV_PFIFO_CACHE1_PUSH1) & 0x1f) == ch->chid)
 		nvd_wr32(c, NV_PFIFO_CACHE1_PUSH1,
@@ -208,6 +229,13 @@ void nvd_fifo_chan_stop(struct nvd *d, struct nvd_chan *ch)
 	nvd_wr32(c, NV_PFIFO_CACHES, caches);
 	if (nvd_rd32(c, NV_PGRAPH_CTXCTL_CUR) == (NV_PGRAPH_CTXCTL_LOADED | ch->grctx_inst >> 4))
 		nvd_wr32(c, NV_PGRAPH_CTXCTL_CUR, 0);
+}
+
+int nvd_fifo_gr_running(struct nvd *d)
+{
+	if (!(nvd_rd32(d->card, NV_PGRAPH_STATUS) & NV_PGRAPH_STATUS_BUSY))
+		return -1;
+	return (int)NV_PGRAPH_TRAPPED_ADDR_CHID(nvd_rd32(d->card, NV_PGRAPH_TRAPPED_ADDR));
 }
 
 static void nvd_irq_pfifo(struct nvd *d)

@@ -25,6 +25,9 @@ static void usage(FILE *f)
 "      --vram MIB        simulated VRAM size (default 128)\n"
 "      --gart MIB        size of the GART window (default 512)\n"
 "      --timeslice N     PFIFO timeslice in command words (default: nouveau's)\n"
+"      --gpu-timeout MS  card time one submission may take before its channel is\n"
+"                        stopped (PGRAPH reset) and its client told EIO\n"
+"                        (default 2000; 0: no limit)\n"
 "      --quota MIB       buffer memory each client may hold (default 512)\n"
 "      --max-bos N       buffers each client may hold (default 16384)\n"
 "      --monitor OUTPUT=SPEC\n"
@@ -76,6 +79,7 @@ int main(int argc, char **argv)
 		{ "socket", required_argument, 0, 's' }, { "card", required_argument, 0, 'c' },
 		{ "vram", required_argument, 0, 'V' },   { "gart", required_argument, 0, 'G' },
 		{ "timeslice", required_argument, 0, 'T' }, { "quota", required_argument, 0, 'Q' },
+		{ "gpu-timeout", required_argument, 0, 'W' },
 		{ "max-bos", required_argument, 0, 'B' }, { "monitor", required_argument, 0, 'M' }, { "verbose", no_argument, 0, 'v' },
 		{ "sim-threads", required_argument, 0, 'H' }, { "sim-check", no_argument, 0, 'K' },
 		{ "help", no_argument, 0, 'h' },         { "version", no_argument, 0, 'R' },
@@ -91,6 +95,7 @@ int main(int argc, char **argv)
 	d.o.card.spec = "sim";
 	d.o.quota = 512ull << 20;
 	d.o.max_bos = 16384;
+	d.o.gpu_timeout_ms = 2000;
 	d.listen_fd = -1;
 	for (unsigned i = 0; i < NVD_CARD_OUTPUTS; i++)
 		nvd_monitor_default(i, &mon[i]);
@@ -113,6 +118,11 @@ int main(int argc, char **argv)
 			if (parse_u64(optarg, 0x1ffff, &v) < 0 || !v)
 				goto bad;
 			d.o.timeslice = (unsigned)v;
+			break;
+		case 'W':
+			if (parse_u64(optarg, 3600000, &v) < 0)
+				goto bad;
+			d.o.gpu_timeout_ms = (unsigned)v;
 			break;
 		case 'Q':
 			if (parse_u64(optarg, 1u << 20, &v) < 0 || !v)
@@ -156,7 +166,7 @@ int main(int argc, char **argv)
 bad:
 		fprintf(stderr, "nvd: invalid value '%s' for --%s\n", optarg,
 			c == 'V' ? "vram" : c == 'G' ? "gart" : c == 'T' ? "timeslice" :
-			c == 'Q' ? "quota" : c == 'H' ? "sim-threads" : "max-bos");
+			c == 'Q' ? "quota" : c == 'H' ? "sim-threads" : c == 'W' ? "gpu-timeout" : "max-bos");
 		return 2;
 	}
 	if (optind < argc) {
@@ -225,11 +235,16 @@ bad:
 		fprintf(stderr, "nvd: cannot watch the card's interrupts\n");
 		return 1;
 	}
+	if (nvd_watchdog_start(&d) < 0) {
+		fprintf(stderr, "nvd: cannot start the watchdog\n");
+		return 1;
+	}
 	nvd_log(0, "%s%s; listening on %s", d.card->desc,
 		d.o.card.sim_check ? ", accesses checked (--sim-check)" : "", d.sock_path);
 	event_base_dispatch(d.base);
 	nvd_oracle_poll(&d);
 
+	nvd_watchdog_stop(&d);
 	nvd_server_close(&d);
 	nvd_disp_fini(&d);
 	nvd_fifo_fini(&d);

@@ -176,6 +176,11 @@ struct nvd_chan {
 	uint32_t waited_pass;    /* nvd_take's pass in which its entry waits */
 	int took;                /* nvd_take took entries: kick it */
 	int lost;                /* -errno once lost */
+	/* watchdog.c: card time the oldest submission in flight (wd_seq) has
+	 * had so far, and the ring position the card was at */
+	uint32_t wd_seq;
+	uint64_t wd_busy_ns;
+	uint32_t wd_get;
 	uint64_t submits, refused;
 };
 
@@ -216,6 +221,7 @@ struct nvd_opts {
 	const char *socket;
 	struct nvd_card_opts card;
 	unsigned timeslice;      /* PFIFO DMA_TIMESLICE words, 0 = default */
+	unsigned gpu_timeout_ms; /* card time one submission may take, 0: no limit */
 	uint64_t quota;          /* bytes of buffers per client */
 	unsigned max_bos;        /* buffers per client */
 	int verbose;
@@ -258,6 +264,8 @@ struct nvd {
 	int sync_released;                 /* a waiting entry was taken */
 	int taking, take_again;            /* nvd_take runs (and must look again) */
 	uint32_t take_pass;
+	struct event *watchdog;            /* watchdog.c's tick */
+	uint64_t wd_last_ns;
 };
 
 /* log.c: one line per event, naming client, channel, method and offset */
@@ -280,7 +288,14 @@ void nvd_ramht_remove(struct nvd *d, uint32_t slot);
 int nvd_fifo_chan_start(struct nvd *d, struct nvd_chan *ch);
 void nvd_fifo_chan_stop(struct nvd *d, struct nvd_chan *ch);
 void nvd_fifo_kick(struct nvd *d, struct nvd_chan *ch);
+/* The chid whose method PGRAPH is in the middle of, -1 when idle. */
+int nvd_fifo_gr_running(struct nvd *d);
 void nvd_irq(struct nvd *d);
+
+/* watchdog.c: stops a channel whose submission keeps the card busy past
+ * --gpu-timeout (o.gpu_timeout_ms, 0: never) */
+int nvd_watchdog_start(struct nvd *d);
+void nvd_watchdog_stop(struct nvd *d);
 
 /* bo.c */
 int nvd_bo_new(struct nvd_client *cl, uint64_t size, unsigned domain, struct nvd_bo **out,

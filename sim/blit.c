@@ -58,6 +58,8 @@ void sim_blit_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 
 	back = sim_span_row(&dst, 0) > sim_span_row(&src, 0);
 	for (uint32_t n = 0; n < r.h; n++) {
+		if (n && sim_gr_preempted(s, 1))
+			return;        /* a row is a piece: PGRAPH was reset meanwhile */
 		uint32_t y = back ? r.h - 1 - n : n;
 		const uint8_t *srow = sim_span_row(&src, y);
 		uint8_t *drow = sim_span_row(&dst, y);

@@ -63,6 +63,8 @@ void sim_gdi_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned el
 	}
 
 	for (uint32_t y = 0; y < r.h; y++) {
+		if (y && sim_gr_preempted(s, 1))
+			return;        /* a row is a piece: PGRAPH was reset meanwhile */
 		uint8_t *row = sim_span_row(&dst, y);
 		if (!row) {
 			sim_gr_trap(s, NV_PGRAPH_NSOURCE_DMA_W_PROTECTION);

@@ -52,6 +52,8 @@ void sim_m2mf_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 	}
 
 	for (uint32_t i = 0; i < count; i++) {
+		if (i && sim_gr_preempted(s, 1))
+			return;        /* a line is a piece: PGRAPH was reset meanwhile */
 		const uint8_t *src = sim_span_row(&in, i);
 		uint8_t *dst = sim_span_row(&out, i);
 

@@ -102,6 +102,9 @@ uint8_t *sim_dma_map(struct sim *s, uint32_t inst, uint64_t off, uint64_t len, i
 	uint8_t *base;
 	uint64_t size, addr;
 
+	if (sim_gr_abandoned(s))
+		return NULL;          /* a method abandoned by a reset maps nothing more */
+
 	if (inst & (NV_DMA_SIZE - 1))
 		return NULL;
 	o = sim_ramin(s, inst, NV_DMA_SIZE);

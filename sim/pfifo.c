@@ -344,7 +344,10 @@ static unsigned push(struct sim *s, unsigned chid, unsigned budget, uint32_t sli
 	uint32_t win_start = 0, win_end = 0;
 	unsigned n = 0;
 
-	while (n < budget && s->slice_used < slice && !s->yield && cache1_empty(s)) {
+	/* the host may have come in during a long method: it may have
+	 * stopped the puller or taken the channel off */
+	while (n < budget && s->slice_used < slice && !s->yield && cache1_empty(s) &&
+	       cur_chid(s) == chid && chan_in_mode(s, chid) && pfifo_enabled(s)) {
 		uint32_t *state = &PF(NV_PFIFO_CACHE1_DMA_STATE);
 		uint32_t *sem = &PF(NV_PFIFO_CACHE1_SEMAPHORE);
 		uint32_t get = PF(NV_PFIFO_CACHE1_DMA_GET), put = PF(NV_PFIFO_CACHE1_DMA_PUT);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "priv.h"
+#include "3d/bands.h"
 #include "3d/curie.h"
 
 #define PG(reg) SIM_PGRAPH(s, reg)
@@ -112,6 +113,8 @@ uint32_t sim_acc_nsource(unsigned trap)
 
 void sim_gr_trap(struct sim *s, uint32_t nsource)
 {
+	if (sim_gr_abandoned(s))
+		return;              /* what went wrong after a reset is nobody's */
 	PG(NV_PGRAPH_INTR) |= NV_PGRAPH_INTR_ERROR;
 	PG(NV_PGRAPH_NSOURCE) = nsource;
 	PG(NV_PGRAPH_TRAPPED_ADDR) = NV_PGRAPH_TRAPPED_ADDR_VAL(s->gr_chid, s->gr_subc, s->gr_mthd);
@@ -220,19 +223,28 @@ static void gr_notify(struct sim *s, const struct gr_class *gc, const uint32_t *
 	}
 }
 
-void sim_pgraph_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd, uint32_t data)
+void sim_gr_begin(struct sim *s)
+{
+	s->gr_busy++;
+}
+
+void sim_gr_end(struct sim *s)
+{
+	if (s->gr_busy == 1 && sim_gr_abandoned(s)) {
+		sim_3d_sync(s);     /* the abandoned draw's queue: nothing of it runs */
+		memset(&s->gr, 0, sizeof(s->gr));
+		__atomic_store_n(&s->gr_abort, 0, __ATOMIC_SEQ_CST);
+	}
+	s->gr_busy--;
+}
+
+static void gr_mthd(struct sim *s, unsigned subc, uint32_t mthd, uint32_t data)
 {
 	struct sim_grctx *g = &s->gr;
 	const struct gr_class *gc;
 	const struct nv_class_desc *desc;
 	const struct nv_mthd_desc *md;
 	unsigned elem;
-
-	gr_ctx_switch(s);
-	s->gr_chid = chid;
-	s->gr_subc = subc;
-	s->gr_mthd = mthd;
-	s->gr_data = data;
 
 	gr_class_lookup(g->subc_class[subc], &gc, &desc);
 	md = desc && desc->is_gr && mthd >= 0x100 ? nv_mthd_find(desc, mthd, &elem) : NULL;
@@ -246,9 +258,29 @@ void sim_pgraph_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd,
 		g->notify_pending = NOTIFY_ARMED | (data == 1 ? NOTIFY_AWAKEN : 0);
 	if (gc->hook)
 		gc->hook(s, g, mthd, elem, data);
+	if (sim_gr_abandoned(s))
+		return;
 	if (g->notify_pending && md->offset != GR_NOTIFY &&
 	    (md->offset == GR_NOP || (gc->trigger && md->offset == gc->trigger)))
 		gr_notify(s, gc, slots);
+}
+
+void sim_pgraph_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd, uint32_t data)
+{
+	gr_ctx_switch(s);
+	s->gr_chid = chid;
+	s->gr_subc = subc;
+	s->gr_mthd = mthd;
+	s->gr_data = data;
+	/* latched for the host (a watchdog names the method that ran long),
+	 * unless it still has to read an interrupt's */
+	if (!(PG(NV_PGRAPH_INTR) & (NV_PGRAPH_INTR_ERROR | NV_PGRAPH_INTR_NOTIFY))) {
+		PG(NV_PGRAPH_TRAPPED_ADDR) = NV_PGRAPH_TRAPPED_ADDR_VAL(chid, subc, mthd);
+		PG(NV_PGRAPH_TRAPPED_DATA) = data;
+	}
+	sim_gr_begin(s);
+	gr_mthd(s, subc, mthd, data);
+	sim_gr_end(s);
 }
 
 /* ---- MMIO ---- */
@@ -257,15 +289,27 @@ void sim_pgraph_reset(struct sim *s)
 {
 	memset(s->pgraph, 0, sizeof(s->pgraph));
 	memset(s->ctxprog, 0, sizeof(s->ctxprog));
-	memset(&s->gr, 0, sizeof(s->gr));
+	if (!s->gr_busy) {
+		memset(&s->gr, 0, sizeof(s->gr));
+		return;
+	}
+	/* In the middle of a method (the host came in between two pieces):
+	 * abandon it; no fragment helper touches memory once this returns,
+	 * and the worker clears the context as it leaves the method. */
+	__atomic_store_n(&s->gr_abort, 1, __ATOMIC_SEQ_CST);
+	sim_bands_quiesce(s);
 }
 
 uint32_t sim_pgraph_rd(struct sim *s, uint32_t reg)
 {
+	if (reg - NV_PGRAPH_CTX_CACHE1(0) < NV_SUBCHANNELS * 4)
+		return s->gr.subc_class[(reg - NV_PGRAPH_CTX_CACHE1(0)) / 4];
 	switch (reg) {
 	case NV_PGRAPH_STATUS:
+		/* busy only as the host sees it between two pieces of a method */
+		return s->gr_busy ? NV_PGRAPH_STATUS_BUSY : 0;
 	case NV_PGRAPH_CTXCTL_BUSY:
-		return 0;              /* everything finishes synchronously */
+		return 0;              /* transfers finish synchronously */
 	case NV_PGRAPH_CTXCTL_UCODE_DATA: {
 		uint32_t *i = &PG(NV_PGRAPH_CTXCTL_UCODE_INDEX);
 		uint32_t v = s->ctxprog[*i % 256];
@@ -295,7 +339,10 @@ void sim_pgraph_wr(struct sim *s, uint32_t reg, uint32_t val)
 		return;
 	}
 	case NV_PGRAPH_CTXCTL_XFER:
-		if (val & 1)
+		/* the running method owns the context: a host waits for idle
+		 * first, as nouveau's nv04_gr_idle; one that does not is
+		 * ignored */
+		if ((val & 1) && !s->gr_busy)
 			gr_user_xfer(s);
 		return;
 	}

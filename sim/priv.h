@@ -97,7 +97,8 @@ struct sim {
 	uint64_t sysmem_size;
 	int manual;
 
-	/* One lock for everything: MMIO, the worker's chunks, sim_run. */
+	/* One lock for everything: MMIO, the worker's chunks and the pieces
+	 * of a long method (sim_gr_piece), sim_run. */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;                /* work may be runnable */
 	pthread_t thread;
@@ -134,6 +135,12 @@ struct sim {
 	struct sim_grctx gr;                /* the loaded context */
 	unsigned gr_chid, gr_subc;          /* the method being executed (traps) */
 	uint32_t gr_mthd, gr_data;
+	/* PGRAPH busy: methods or queued fragment work in progress (a depth,
+	 * sim_gr_begin/end).  While busy the worker lets MMIO in at pieces
+	 * (sim_gr_piece); a PMC reset then sets gr_abort (atomic) and the
+	 * method is abandoned at the next piece (sim_gr_end). */
+	int gr_busy;
+	int gr_abort;
 
 	/* Display: two heads, two DDC buses */
 	struct sim_head head[NV_PCRTC_HEADS];
@@ -297,6 +304,32 @@ static inline void sim_oracle_defer(struct sim *s, int delta)
 }
 
 /* ---- PGRAPH (pgraph.c) ---- */
+
+/* The long work of a method (a draw's fragments, M2MF lines) runs in
+ * pieces: between two, the worker releases the lock when a host thread
+ * waits for it.  The ownership rule while PGRAPH is busy: the method's
+ * state (s->gr, the bands' queue, what the engines mapped) stays the
+ * worker's; MMIO in between sees registers, and a PGRAPH reset through
+ * PMC only marks the method abandoned (gr_abort): from then on the engines
+ * stop at their next piece, map nothing and raise no trap, and the
+ * context is cleared when the method ends.  Lock held. */
+void sim_gr_begin(struct sim *s);
+void sim_gr_end(struct sim *s);
+/* Between two pieces (worker, lock held): let a waiting host in.  Nonzero
+ * when the method was abandoned: stop at once. */
+int sim_gr_piece(struct sim *s);
+static inline int sim_gr_abandoned(struct sim *s)
+{
+	return __atomic_load_n(&s->gr_abort, __ATOMIC_RELAXED);
+}
+/* Polled per piece: the worker (lock held) yields to MMIO, a fragment
+ * helper only looks for the abandon. */
+static inline int sim_gr_preempted(struct sim *s, int worker)
+{
+	if (worker && __atomic_load_n(&s->mmio_waiting, __ATOMIC_RELAXED))
+		return sim_gr_piece(s);
+	return sim_gr_abandoned(s);
+}
 
 /* Raise PGRAPH_INTR ERROR for the method being executed: NSOURCE bits, trapped
  * address (chid, subchannel, method) and data. The method has no effect. */

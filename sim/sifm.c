@@ -165,6 +165,8 @@ void sim_sifm_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 		}
 	}
 	for (uint32_t y = 0; y < r.h; y++) {
+		if (y && sim_gr_preempted(s, 1))
+			return;        /* a row is a piece: PGRAPH was reset meanwhile */
 		int64_t j = j0 + y, sv = nv_sifm_pos(v0, dv, j, center), tv = nv_sifm_floor(sv);
 		uint32_t ay = (uint32_t)r.y + y;
 		uint8_t *drow = d.swz ? dspan.row0 : sim_span_row(&dspan, y);

@@ -12,7 +12,8 @@
 #include "priv.h"
 #include "3d/bands.h"
 
-/* Words per chunk: the worker drops the lock this often so MMIO gets in. */
+/* Words per chunk: the worker drops the lock this often so MMIO gets in
+ * (and inside a long method, between its pieces: sim_gr_piece). */
 #define SIM_CHUNK_WORDS 256
 /* sim_run gives up after this many words, so a channel looping on a JUMP
  * cannot hang a unit test forever. */
@@ -239,6 +240,17 @@ uint64_t sim_vram_size(const struct sim *s)
 }
 
 /* ---- running ---- */
+
+int sim_gr_piece(struct sim *s)
+{
+	if (__atomic_load_n(&s->mmio_waiting, __ATOMIC_RELAXED)) {
+		pthread_mutex_unlock(&s->lock);
+		for (int i = 0; i < 100 && __atomic_load_n(&s->mmio_waiting, __ATOMIC_RELAXED); i++)
+			sched_yield();
+		pthread_mutex_lock(&s->lock);
+	}
+	return sim_gr_abandoned(s);
+}
 
 static void *sim_worker(void *arg)
 {

@@ -71,6 +71,7 @@ struct bands_helper {
 } __attribute__((aligned(64)));
 
 struct sim_bands {
+	struct sim *s;
 	unsigned n;                       /* lanes, the worker's included */
 	unsigned nstarted;
 	struct bands_helper *h;           /* n - 1 of them */
@@ -94,6 +95,7 @@ struct sim_bands {
 	/* atomics */
 	unsigned epoch, published, closed;
 	int stop, sleepers, wwait;
+	int running;                      /* helpers inside a job (sim_bands_quiesce) */
 	pthread_mutex_t mu;
 	pthread_cond_t work, done;
 };
@@ -157,9 +159,9 @@ static void bands_wake(struct sim_bands *b, pthread_cond_t *cv, int *count)
 
 /* ---- one lane's share ---- */
 
-static void bands_lane_init(struct bands_lane *bl, uint32_t *samples)
+static void bands_lane_init(struct bands_lane *bl, uint32_t *samples, struct sim *s, int worker)
 {
-	bl->l = (struct draw_lane){ &bl->quad, &bl->fpc, samples, 0, NULL };
+	bl->l = (struct draw_lane){ &bl->quad, &bl->fpc, samples, 0, NULL, s, worker };
 	bl->failed = NULL;
 }
 
@@ -226,8 +228,14 @@ static void *bands_helper_main(void *arg)
 		struct bands_wait_jobs wj = { wn.seen, 0 };
 		for (;;) {
 			unsigned np = LD(b->published);
-			for (; wj.have < np; wj.have++)
-				bands_run(b, &h->lane, (int)h->idx, &b->jobs[wj.have]);
+			for (; wj.have < np; wj.have++) {
+				/* counted before the abandon is looked at: a reset
+				 * either sees this job or it is skipped */
+				__atomic_add_fetch(&b->running, 1, __ATOMIC_SEQ_CST);
+				if (!LD(b->s->gr_abort))
+					bands_run(b, &h->lane, (int)h->idx, &b->jobs[wj.have]);
+				__atomic_sub_fetch(&b->running, 1, __ATOMIC_SEQ_CST);
+			}
 			if (LD(b->closed) == wn.seen && LD(b->published) == wj.have)
 				break;
 			uint64_t t0 = bands_now();
@@ -257,7 +265,7 @@ static void bands_engage(struct sim_bands *b)
 		struct bands_helper *h = &b->h[i];
 		h->samples = 0;
 		h->idle_ns = 0;
-		bands_lane_init(&h->lane, &h->samples);
+		bands_lane_init(&h->lane, &h->samples, b->s, 0);
 	}
 	b->engaged = 1;
 	/* the worker's bands first, the helpers' round the rest */
@@ -294,12 +302,21 @@ static int bands_failed(struct sim_bands *b, const struct draw_setup *failed)
 	return failed != NULL;
 }
 
+void sim_bands_quiesce(struct sim *s)
+{
+	struct sim_bands *b = s->bands;
+
+	while (b && LD(b->running))
+		sched_yield();       /* a quad at most: each looks at gr_abort */
+}
+
 void sim_3d_sync(struct sim *s)
 {
 	struct sim_bands *b = s->bands;
 
 	if (!b || !b->pending)
 		return;
+	sim_gr_begin(s);
 	int fail;
 	if (!b->engaged) {
 		for (unsigned i = 0; i < b->njobs; i++)
@@ -310,7 +327,10 @@ void sim_3d_sync(struct sim *s)
 		bands_wake(b, &b->work, &b->sleepers);
 		bands_worker_share(b);
 		uint64_t t0 = bands_now();
+		/* PGRAPH is busy meanwhile; the host may come in */
+		pthread_mutex_unlock(&s->lock);
 		bands_wait(b, &b->done, &b->wwait, bands_all_done, NULL);
+		pthread_mutex_lock(&s->lock);
 		uint64_t waited = bands_now() - t0, idle = 0;
 		fail = bands_failed(b, b->wl.failed);
 		for (unsigned i = 0; i + 1 < b->n; i++) {
@@ -326,6 +346,7 @@ void sim_3d_sync(struct sim *s)
 	b->nds = 0;
 	if (fail)
 		sim_gr_trap(s, NV_PGRAPH_NSOURCE_DATA_ERROR);
+	sim_gr_end(s);
 }
 
 void sim_3d_sync_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd)
@@ -396,7 +417,7 @@ int sim_bands_push(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		b->g = g;
 		b->chid = s->gr_chid;
 		b->subc = s->gr_subc;
-		bands_lane_init(&b->wl, &g->c3d.query_samples);
+		bands_lane_init(&b->wl, &g->c3d.query_samples, s, 1);
 	}
 	if (!bands_holds(b, d))
 		b->ds[b->nds++] = d;
@@ -431,6 +452,7 @@ int sim_bands_start(struct sim *s, unsigned threads)
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -1;
+	b->s = s;
 	b->n = threads;
 	b->share = BANDS_PERIOD / threads > 0 ? BANDS_PERIOD / threads : 1;
 	b->jobs = malloc(sizeof(*b->jobs) * BANDS_JOBS);

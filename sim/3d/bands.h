@@ -6,7 +6,8 @@
  * work is finished (sim_3d_sync) before anything else may look at memory
  * or state: any method but draws and state of the same 3D object
  * (sim_curie_keeps_queue), a draw the queued ones conflict with, the
- * worker letting MMIO in between chunks, sim_run's return. */
+ * worker letting MMIO in between chunks, sim_run's return.  MMIO between
+ * the pieces of a draw (sim_gr_piece) sees PGRAPH busy instead. */
 #ifndef NV_SIM_3D_BANDS_H
 #define NV_SIM_3D_BANDS_H
 
@@ -20,7 +21,11 @@ int sim_bands_start(struct sim *s, unsigned threads);
 /* Stop and free them (nothing may be queued: sync first). */
 void sim_bands_stop(struct sim *s);
 
-/* Finish the queued fragment work, raise a trap it ran into.  Lock held. */
+/* Wait until no helper is inside a job: after gr_abort is set, none will
+ * touch memory again. */
+void sim_bands_quiesce(struct sim *s);
+/* Finish the queued fragment work, raise a trap it ran into.  Lock held;
+ * released while the worker waits for the helpers (PGRAPH reads busy). */
 void sim_3d_sync(struct sim *s);
 /* The same unless method mthd on chid/subc is more vertex data of the draw
  * the queue belongs to (before PGRAPH sees any method). */

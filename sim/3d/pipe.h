@@ -190,6 +190,10 @@ struct draw_lane {
 	uint32_t *samples;
 	int fail;
 	const struct draw_setup *d;
+	/* polled per quad (sim_gr_preempted): worker, the lane runs on the
+	 * worker with the lock held */
+	struct sim *sim;
+	int worker;
 };
 
 /* How a triangle is rasterised: front, its facing (1 front, 0 back); fill:

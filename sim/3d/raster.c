@@ -180,7 +180,7 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 	const int64_t *A = j->A, *B = j->B;
 	int64_t E0[3];
 
-	if (l->fail || y0 >= y1)
+	if (l->fail || y0 >= y1 || sim_gr_abandoned(l->sim))
 		return;
 	/* the edges at the first row pair of [y0, y1): exactly what stepping
 	 * from qy0 gives */
@@ -239,6 +239,8 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 			E[i] = E0[i] + A[i] * (qxs - qx0);
 		for (int qx = qxs; qx <= hi; qx += 2) {
 			unsigned m = 0xf;
+			if (sim_gr_preempted(l->sim, l->worker))
+				return;          /* abandoned: PGRAPH was reset */
 			for (unsigned i = 0; i < 3; i++) {
 				int64_t e = E[i];
 				m &= (e >= 0 ? 1u : 0) | (e + A[i] >= 0 ? 2u : 0) |
@@ -309,7 +311,7 @@ void sim_raster_tri(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		return;
 	if (sim_bands_push(s, g, d, &j))
 		return;
-	struct draw_lane l = { &d->quad, &d->fpc, &g->c3d.query_samples, 0, d };
+	struct draw_lane l = { &d->quad, &d->fpc, &g->c3d.query_samples, 0, d, s, 1 };
 	sim_raster_run(d, &l, &j, INT_MIN, INT_MAX);
 	if (l.fail) {
 		sim_gr_trap(s, NV_PGRAPH_NSOURCE_DATA_ERROR);

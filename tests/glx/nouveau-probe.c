@@ -3,7 +3,9 @@
  * test_glx under nvd-run, checking that nvd's refusals reach the program
  * through the nouveau interface as the kernel's errors, once each.
  *
- *   nouveau-probe errors   exits 0 when every check passes
+ *   nouveau-probe errors     exits 0 when every check passes
+ *   nouveau-probe watchdog   the same for a runaway submission, under an
+ *                            nvd with a short --gpu-timeout
  *
  * libdrm ignores GEM_PUSHBUF's answer in nouveau_pushbuf_kick on an
  * immediate push buffer (it prints "kernel rejected pushbuf"), so the probe
@@ -109,6 +111,18 @@ static int setup(void)
 	return r;
 }
 
+/* setup's objects gone again; 1 when a check failed. */
+static int teardown(void)
+{
+	nouveau_pushbuf_del(&push);
+	nouveau_object_del(&m2mf);
+	nouveau_object_del(&chan);
+	nouveau_client_del(&client);
+	nouveau_device_del(&dev);
+	nouveau_drm_del(&drm);
+	return failures ? 1 : 0;
+}
+
 /* One submission: bad, a method on a subchannel nothing is bound to (nvd
  * refuses it), else binding the M2MF; listing `bo` when not NULL.  The
  * answer of its GEM_PUSHBUF, or 1 when libdrm made none. */
@@ -177,13 +191,55 @@ static int probe_errors(void)
 	unsetenv("NVD_DRM_SYNC");
 	nouveau_bo_ref(NULL, &data);
 	nouveau_bo_ref(NULL, &other);
-	nouveau_pushbuf_del(&push);
-	nouveau_object_del(&m2mf);
-	nouveau_object_del(&chan);
-	nouveau_client_del(&client);
-	nouveau_device_del(&dev);
-	nouveau_drm_del(&drm);
-	return failures ? 1 : 0;
+	return teardown();
+}
+
+/* M2MF packets of many 8 MiB copies inside a 16 MiB buffer (a runaway:
+ * seconds of card time), the addresses relocated as Mesa's nv30 does. */
+#define RUNAWAY_COPIES 2000u
+#define RUNAWAY_PACKETS 3
+static int kick_runaway(struct nouveau_bo *bo)
+{
+	struct nouveau_pushbuf_refn ref = { bo, NOUVEAU_BO_VRAM | NOUVEAU_BO_RDWR };
+	nouveau_pushbuf_refn(push, &ref, 1);
+	nouveau_pushbuf_space(push, 16 + RUNAWAY_PACKETS * (1 + RUNAWAY_COPIES), 2, 0);
+	*push->cur++ = 2u << 18 | 0x184;                    /* DMA_BUFFER_IN, OUT */
+	*push->cur++ = 0xbeef0201;
+	*push->cur++ = 0xbeef0201;
+	*push->cur++ = 8u << 18 | 0x30c;                    /* OFFSET_IN .. BUF_NOTIFY */
+	nouveau_pushbuf_reloc(push, bo, 0, NOUVEAU_BO_LOW, 0, 0);
+	nouveau_pushbuf_reloc(push, bo, 8u << 20, NOUVEAU_BO_LOW, 0, 0);
+	*push->cur++ = 4096;
+	*push->cur++ = 4096;
+	*push->cur++ = 4096;
+	*push->cur++ = 2047;
+	*push->cur++ = 0x101;
+	*push->cur++ = 0;
+	for (unsigned k = 0; k < RUNAWAY_PACKETS; k++) {
+		*push->cur++ = 0x40000000u | RUNAWAY_COPIES << 18 | 0x328;   /* NONINC BUF_NOTIFY */
+		for (unsigned i = 0; i < RUNAWAY_COPIES; i++)
+			*push->cur++ = 0;
+	}
+	int before = pushbufs;
+	nouveau_pushbuf_kick(push, chan);
+	return pushbufs > before ? last_pushbuf : 1;
+}
+
+static int probe_watchdog(void)
+{
+	struct nouveau_bo *big;
+	if (setup() < 0)
+		return 1;
+	CHECK(nouveau_bo_new(dev, NOUVEAU_BO_VRAM | NOUVEAU_BO_MAP, 0, 16u << 20, NULL, &big) == 0,
+	      "a 16 MiB VRAM buffer");
+	CHECK(kick(0, NULL) == 0, "the M2MF bound: GEM_PUSHBUF 0");
+	CHECK(kick_runaway(big) == 0, "the runaway submitted: GEM_PUSHBUF 0 (nvd decides later)");
+	int w = cpu_prep(big);
+	CHECK(w == -EIO, "CPU_PREP of its buffer: -EIO once the watchdog stopped it (%d)", w);
+	CHECK(kick(0, NULL) == -ENODEV, "then the channel is lost: GEM_PUSHBUF -ENODEV");
+	CHECK(nouveau_check_dead_channel(drm, chan), "nouveau_check_dead_channel says so");
+	nouveau_bo_ref(NULL, &big);
+	return teardown();
 }
 
 int main(int argc, char **argv)
@@ -194,6 +250,11 @@ int main(int argc, char **argv)
 		printf("%d failures\n", failures);
 		return r;
 	}
-	fprintf(stderr, "usage: nouveau-probe errors\n");
+	if (argc == 2 && !strcmp(argv[1], "watchdog")) {
+		int r = probe_watchdog();
+		printf("%d failures\n", failures);
+		return r;
+	}
+	fprintf(stderr, "usage: nouveau-probe errors|watchdog\n");
 	return 2;
 }

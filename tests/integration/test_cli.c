@@ -153,6 +153,9 @@ static void test_nvd_refuses_impossible_values(void **state)
 		{ "--vram", "abc", "abc" },
 		{ "--card", "sim:NV99", "NV99" },
 		{ "--monitor", "0=320x240", "320x240@60: pixel clock" },
+		{ "--gpu-timeout", "2s", "--gpu-timeout" },
+		{ "--gpu-timeout", "-1", "--gpu-timeout" },
+		{ "--gpu-timeout", "3600001", "--gpu-timeout" },
 	};
 	const char *nvd = NULL;
 

@@ -4,11 +4,13 @@
  * interpolation, depth, blend, scissor, occlusion counts, context switches
  * inside a primitive, hostile vertex input. */
 #include <math.h>
+#include <pthread.h>
 
 #include "sim-host.h"
 #include "hw/enums-3d.h"
 #include "hw/enums-3d-pipe.h"
 #include "hw/tex.h"
+#include "tests/lib/nvt-fploop.h"
 
 #define SUBC_3D 7
 #define H_3D    0xbeef3097u
@@ -1458,6 +1460,181 @@ static void a_65535_vertex_batch_completes(void **state)
 	assert_int_equal(trapped(h), 0);
 }
 
+/* ---- long draws: pieces, and a reset in the middle ---- */
+
+#define LONG_PX 64               /* the long draw covers LONG_PX x LONG_PX: enough for the helpers */
+
+/* sim_run on a thread of its own: the test's thread is the host meanwhile. */
+struct bg_run {
+	pthread_t th;
+	struct sim *s;
+	int done;
+};
+
+static void *bg_run_main(void *arg)
+{
+	struct bg_run *r = arg;
+	sim_run(r->s);
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void bg_start(struct bg_run *r, struct sim *s)
+{
+	r->s = s;
+	r->done = 0;
+	assert_int_equal(pthread_create(&r->th, NULL, bg_run_main, r), 0);
+}
+
+/* Channel c's long draw: the looping program over a red square and a
+ * green quarter of it, into dst cleared first. */
+static void long_draw(struct host *h, unsigned c, uint32_t dst)
+{
+	const float red[4] = { 1, 0, 0, 1 }, green[4] = { 0, 1, 0, 1 };
+	fill32(h, dst, RT_W * RT_H, 0);
+	quad_at(h, c, 0, 0, LONG_PX, LONG_PX, 0.5f, red);
+	quad_at(h, c, LONG_PX / 2, 0, LONG_PX, LONG_PX / 2, 0.5f, green);
+}
+
+static void long_chan(struct host *h, unsigned c, uint32_t dst)
+{
+	chan_3d(h, c);
+	fb_state(h, c, dst);
+	vp_passthrough(h, c);
+}
+
+static void draw_interrupted_gives_the_pixels_of_an_uninterrupted_one(unsigned threads)
+{
+	struct host hh, *h = &hh;
+	static uint8_t ref[RT_W * RT_H * 4];
+	struct bg_run r;
+	unsigned busy = 0, named = 0;
+
+	host_new_threads(h, 0x43, 1, threads);
+	nvt_fploop(vram(h, FP_AT));
+	long_chan(h, 0, DST_AT);
+	long_draw(h, 0, DST_AT);
+	run(h, 0);
+	assert_int_equal(trapped(h), 0);
+	memcpy(ref, vram(h, DST_AT), sizeof(ref));
+	assert_int_equal(px(h, 1, LONG_PX - 1), 0xffff0000u);
+	assert_int_equal(px(h, LONG_PX - 1, 0), 0xff00ff00u);
+
+	/* again, with the host reading registers all along */
+	long_draw(h, 0, DST_AT);
+	host_kick(h, 0);
+	bg_start(&r, h->s);
+	while (!__atomic_load_n(&r.done, __ATOMIC_ACQUIRE)) {
+		if (sim_rd32(h->s, NV_PGRAPH_STATUS) & NV_PGRAPH_STATUS_BUSY) {
+			busy++;
+			uint32_t a = sim_rd32(h->s, NV_PGRAPH_TRAPPED_ADDR);
+			named += NV_PGRAPH_TRAPPED_ADDR_CHID(a) == 0 && NV_PGRAPH_TRAPPED_ADDR_SUBC(a) == SUBC_3D;
+		}
+	}
+	pthread_join(r.th, NULL);
+	/* the host got in while the draw ran, and saw it as the 3D method */
+	assert_true(busy >= 1);
+	assert_int_equal(named, busy);
+	assert_int_equal(sim_rd32(h->s, NV_PGRAPH_STATUS), 0);
+	assert_int_equal(trapped(h), 0);
+	assert_memory_equal(vram(h, DST_AT), ref, sizeof(ref));
+	host_free(h);
+}
+
+static void draw_interrupted_by_mmio_gives_the_same_pixels(void **state)
+{
+	(void)state;
+	draw_interrupted_gives_the_pixels_of_an_uninterrupted_one(1);
+}
+
+static void draw_interrupted_by_mmio_with_fragment_threads_gives_the_same_pixels(void **state)
+{
+	(void)state;
+	draw_interrupted_gives_the_pixels_of_an_uninterrupted_one(2);
+}
+
+/* What nvd's watchdog does (nvd/fifo.c): reset PGRAPH through PMC, take
+ * the channel off PFIFO, set PGRAPH up again. */
+static void recover(struct host *h, unsigned chid)
+{
+	struct sim *s = h->s;
+	sim_wr32(s, NV_PMC_ENABLE, ~NV_PMC_UNIT_PGRAPH);
+	sim_wr32(s, NV_PMC_ENABLE, ~0u);
+	sim_wr32(s, NV_PFIFO_MODE, sim_rd32(s, NV_PFIFO_MODE) & ~(1u << chid));
+	if ((sim_rd32(s, NV_PFIFO_CACHE1_PUSH1) & 0x1f) == chid)
+		sim_wr32(s, NV_PFIFO_CACHE1_PUSH1, NV40_FIFO_CHID_NONE | NV_PFIFO_CACHE1_PUSH1_DMA);
+	sim_wr32(s, NV_PGRAPH_INTR, ~0u);
+	sim_wr32(s, NV_PGRAPH_INTR_EN, ~0u);
+	sim_wr32(s, NV_PGRAPH_CTXCTL_CUR, 0);
+	sim_wr32(s, NV_PGRAPH_FIFO, 1);
+}
+
+static void reset_mid_draw(unsigned threads)
+{
+	struct host hh, *h = &hh;
+	const float blue[4] = { 0, 0, 1, 1 };
+	const uint32_t dst1 = DST_AT + 0x40000;
+	struct bg_run r;
+	int saw_busy = 0;
+
+	host_new_threads(h, 0x43, 1, threads);
+	nvt_fploop(vram(h, FP_AT));
+	fp_upload(h, FP_AT + 0x1000, fp_col0, 4);
+	/* channel 1 sets its state up and draws: its context is saved when
+	 * channel 0 comes */
+	long_chan(h, 1, dst1);
+	m1(h, 1, NV_CURIE_FP_ACTIVE_PROGRAM, (FP_AT + 0x1000) | NV40_FP_PROGRAM_DMA0);
+	fill32(h, dst1, RT_W * RT_H, 0);
+	run(h, 1);
+	long_chan(h, 0, DST_AT);
+	long_draw(h, 0, DST_AT);
+	host_kick(h, 0);
+	bg_start(&r, h->s);
+	while (!saw_busy && !__atomic_load_n(&r.done, __ATOMIC_ACQUIRE))
+		saw_busy = !!(sim_rd32(h->s, NV_PGRAPH_STATUS) & NV_PGRAPH_STATUS_BUSY);
+	assert_true(saw_busy);
+	assert_int_equal(NV_PGRAPH_TRAPPED_ADDR_CHID(sim_rd32(h->s, NV_PGRAPH_TRAPPED_ADDR)), 0);
+	recover(h, 0);
+	pthread_join(r.th, NULL);
+
+	/* the draw was abandoned, quietly */
+	assert_int_equal(sim_rd32(h->s, NV_PGRAPH_STATUS), 0);
+	assert_int_equal(sim_rd32(h->s, NV_PGRAPH_INTR), 0);
+	unsigned untouched = 0;
+	for (unsigned y = 0; y < LONG_PX; y++)
+		for (unsigned x = 0; x < LONG_PX; x++)
+			untouched += px(h, x, y) == 0;
+	assert_true(untouched > 0);
+
+	/* channel 1 goes on from its saved context: only vertices now */
+	quad_at(h, 1, 8, 8, 16, 16, 0.5f, blue);
+	run(h, 1);
+	assert_int_equal(trapped(h), 0);
+	for (unsigned y = 0; y < 24; y++)
+		for (unsigned x = 0; x < 24; x++) {
+			int in = x >= 8 && x < 16 && y >= 8 && y < 16;
+			assert_int_equal(nv_rd32le(vram(h, dst1 + y * RT_PITCH + 4 * x)),
+					 in ? 0xff0000ffu : 0);
+		}
+	/* and channel 0 runs no more */
+	uint32_t left = px(h, LONG_PX - 1, LONG_PX - 1);
+	sim_run(h->s);
+	assert_int_equal(px(h, LONG_PX - 1, LONG_PX - 1), left);
+	host_free(h);
+}
+
+static void pmc_reset_mid_draw_abandons_it_and_other_contexts_survive(void **state)
+{
+	(void)state;
+	reset_mid_draw(1);
+}
+
+static void pmc_reset_mid_draw_with_fragment_threads_abandons_it(void **state)
+{
+	(void)state;
+	reset_mid_draw(2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1492,6 +1669,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(polygon_offset_wins_the_coplanar_depth_test, setup, teardown),
 		cmocka_unit_test_setup_teardown(hostile_vertices_trap_or_draw_nothing_but_never_crash, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_65535_vertex_batch_completes, setup, teardown),
+		cmocka_unit_test(draw_interrupted_by_mmio_gives_the_same_pixels),
+		cmocka_unit_test(draw_interrupted_by_mmio_with_fragment_threads_gives_the_same_pixels),
+		cmocka_unit_test(pmc_reset_mid_draw_abandons_it_and_other_contexts_survive),
+		cmocka_unit_test(pmc_reset_mid_draw_with_fragment_threads_abandons_it),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
