@@ -358,7 +358,7 @@ FUZZ_CFLAGS  := -std=gnu11 -Wall -Wextra -Werror -Wno-shift-count-overflow -pthr
                 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
                 -fno-sanitize-recover=undefined
 FUZZ_LINK    := -fsanitize=fuzzer,address,undefined -pthread
-FUZZ_NAMES   := proto ioctl pusher
+FUZZ_NAMES   := proto ioctl pusher stream
 FUZZ_BINS    := $(addprefix $(FUZZ)/bin/fuzz_,$(FUZZ_NAMES))
 fuzzobj = $(patsubst %.c,$(FUZZ)/obj/%.o,$(1))
 FUZZ_DAEMON  := $(call fuzzobj,tests/fuzz/fuzz.c tests/fuzz/fuzz-daemon.c $(NVD_SRC) $(SIM_SRC) $(PROTO_SRC) $(HW_SRC))
@@ -382,6 +382,12 @@ $(FUZZ)/obj/tests/fuzz/fuzz_pusher.o: CPPFLAGS += -Itests/unit
 $(FUZZ)/bin/fuzz_pusher: $(call fuzzobj,tests/fuzz/fuzz_pusher.c tests/fuzz/fuzz.c $(SIM_SRC) $(HW_SRC))
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_CMOCKA) -lm
+
+# The stream target runs nvd's core in-process without its socket.
+$(FUZZ)/bin/fuzz_stream: $(call fuzzobj,tests/fuzz/fuzz_stream.c tests/fuzz/fuzz.c $(NVD_SRC) \
+                           $(SIM_SRC) $(PROTO_SRC) $(HW_SRC))
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_EVENT) $(PC_PCI) -lm
 
 FUZZ_WRAP := $(TST)/fuzz/test_fuzz
 $(FUZZ_WRAP): tests/fuzz/run $(FUZZ_BINS)
