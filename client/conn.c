@@ -219,6 +219,8 @@ int nvc_client_at(struct nvc *c, unsigned index, struct nvc_client *o, unsigned 
 	o->gart = r.gart;
 	o->submits = r.submits;
 	o->refused = r.refused;
+	o->validate_ns = r.validate_ns;
+	o->validate_max_ns = r.validate_max_ns;
 	if (count)
 		*count = r.count;
 	return 0;

@@ -62,6 +62,7 @@ struct nvc_client {
 	char name[32];
 	unsigned bos, channels;
 	uint64_t vram, gart, submits, refused;
+	uint64_t validate_ns, validate_max_ns;   /* nvd validating its submissions: all, the longest */
 };
 /* Client number index of count (*count set); -ENOENT past the end. */
 int nvc_client_at(struct nvc *c, unsigned index, struct nvc_client *out, unsigned *count);

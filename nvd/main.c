@@ -206,6 +206,14 @@ bad:
 		d.card->ops->destroy(d.card);
 		return 1;
 	}
+	/* Watched before the socket exists: whoever sees it may stop nvd at once */
+	struct event *sigint = evsignal_new(d.base, SIGINT, on_signal, &d);
+	struct event *sigterm = evsignal_new(d.base, SIGTERM, on_signal, &d);
+	if (!sigint || !sigterm || event_add(sigint, NULL) < 0 || event_add(sigterm, NULL) < 0) {
+		fprintf(stderr, "nvd: cannot watch signals\n");
+		d.card->ops->destroy(d.card);
+		return 1;
+	}
 	if (nvd_fifo_init(&d, err, sizeof(err)) < 0 ||
 	    (nvd_disp_init(&d), nvd_server_listen(&d, err, sizeof(err)) < 0)) {
 		fprintf(stderr, "nvd: %s\n", err);
@@ -213,11 +221,8 @@ bad:
 		return 1;
 	}
 	d.irq_evt = event_new(d.base, d.card->irq_fd, EV_READ | EV_PERSIST, on_irq, &d);
-	struct event *sigint = evsignal_new(d.base, SIGINT, on_signal, &d);
-	struct event *sigterm = evsignal_new(d.base, SIGTERM, on_signal, &d);
-	if (!d.irq_evt || !sigint || !sigterm || event_add(d.irq_evt, NULL) < 0 ||
-	    event_add(sigint, NULL) < 0 || event_add(sigterm, NULL) < 0) {
-		fprintf(stderr, "nvd: cannot watch interrupts and signals\n");
+	if (!d.irq_evt || event_add(d.irq_evt, NULL) < 0) {
+		fprintf(stderr, "nvd: cannot watch the card's interrupts\n");
 		return 1;
 	}
 	nvd_log(0, "%s%s; listening on %s", d.card->desc,

@@ -196,6 +196,7 @@ struct nvd_client {
 	uint64_t vram, gart;     /* bytes of buffers owned (created and still alive) */
 	struct nvd_bo *owned;    /* those buffers */
 	uint64_t submits, refused;
+	uint64_t validate_ns, validate_max_ns;   /* time its submissions took to validate */
 	/* authentication (share.c) */
 	uint32_t magic;          /* 0 until GET_MAGIC */
 	int was_master;          /* DRM's was_master: it may take master again */

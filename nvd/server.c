@@ -170,6 +170,8 @@ static int do_client_at(struct nvd_client *cl, const void *rq_, struct reply *r)
 	p->gart = c->gart;
 	p->submits = c->submits;
 	p->refused = c->refused;
+	p->validate_ns = c->validate_ns;
+	p->validate_max_ns = c->validate_max_ns;
 	return 0;
 }
 

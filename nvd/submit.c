@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hw/enums-3d.h"
@@ -40,6 +41,18 @@ static void chan_signal(struct nvd_chan *ch)
 	if (write(ch->fence_ev, &one, sizeof(one)) < 0) {
 		/* EAGAIN: the counter is saturated, the client wakes anyway */
 	}
+}
+
+/* nvd_validate into the ring at wptr, its time added to *ns. */
+static long validate(struct nvd_chan *ch, const struct nvd_vsubmit *vs, uint32_t words,
+		     struct nvd_verror *e, uint64_t *ns)
+{
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	long n = nvd_validate(ch->vs, vs, &ch->ring[ch->wptr / 4], words, e);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	*ns += (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000u + (uint64_t)b.tv_nsec - (uint64_t)a.tv_nsec;
+	return n;
 }
 
 /* Contiguous bytes free at wptr, leaving room for a wrap JUMP.  The card is
@@ -172,6 +185,7 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 		return 0;
 	unsigned nvbos = h->nr_bos;
 	unsigned nlisted = nvbos, nimpl = 0;
+	uint64_t vns = 0;
 	for (unsigned i = 0; !err && i < cl->bos_cap + cl->nkept && nimpl < NVD_IMPLICIT_MAX; i++) {
 		struct nvd_bo *bo = i < cl->bos_cap ? cl->bos[i] : cl->kept[i - cl->bos_cap];
 		if (!bo || bo->list_stamp == list_stamp)
@@ -197,13 +211,16 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 			return 0;
 		}
 		space = ring_space(ch);
-		n = nvd_validate(ch->vs, &vs, &ch->ring[ch->wptr / 4], space / 4 - FENCE_WORDS, &e);
+		n = validate(ch, &vs, space / 4 - FENCE_WORDS, &e, &vns);
 		if (n == -E2BIG && ring_wrap(ch)) {
 			space = ring_space(ch);
 			memset(implicit_used, 0, nimpl);
-			n = nvd_validate(ch->vs, &vs, &ch->ring[ch->wptr / 4],
-					 space / 4 - FENCE_WORDS, &e);
+			n = validate(ch, &vs, space / 4 - FENCE_WORDS, &e, &vns);
 		}
+		/* its cost, stalled or not: the loop spent it */
+		cl->validate_ns += vns;
+		if (vns > cl->validate_max_ns)
+			cl->validate_max_ns = vns;
 		if (n == -E2BIG && ch->if_count) {
 			nvd_sync_stall(ch, bo_list, sb, h->nr_bos);
 			free(held);
@@ -223,7 +240,8 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 		cl->d->refused++;
 		__atomic_store_n(&ch->fence->refused, ch->fence->refused + 1, __ATOMIC_RELAXED);
 	}
-	nvd_log(2, "submission %u: %ld words at ring 0x%x", h->seq, n, ch->wptr);
+	nvd_log(2, "submission %u: %ld words at ring 0x%x, validated in %llu us", h->seq, n,
+		ch->wptr, (unsigned long long)(vns / 1000));
 	uint32_t begin = ch->wptr;
 	ch->wptr += (uint32_t)n * 4;
 	put_fence(ch, h->seq);

@@ -13,7 +13,7 @@
 #define NVD_VERSION       "0.1"
 
 #define NVD_PROTO_MAGIC   0x3044564eu   /* "NVD0" */
-#define NVD_PROTO_VERSION 7
+#define NVD_PROTO_VERSION 8
 #define NVD_MSG_MAX       512           /* no datagram is larger */
 #define NVD_MSG_MAX_FDS   4
 #define NVD_NAME_LEN      32
@@ -81,6 +81,7 @@ struct nvd_rep_client_at {
 	uint32_t bos, channels;
 	uint64_t vram, gart;     /* bytes held */
 	uint64_t submits, refused;
+	uint64_t validate_ns, validate_max_ns;   /* validating its submissions: all, the longest */
 };
 
 struct nvd_req_bo_new {

@@ -146,8 +146,9 @@ static int nvdctl_clients(struct nvc *c, int raw)
 	int r;
 
 	if (!raw)
-		printf("%5s %7s %6s  %-16s %4s %6s %10s %10s %10s %8s\n", "ID", "PID", "UID",
-		       "NAME", "CHAN", "BUFS", "VRAM MiB", "GART MiB", "SUBMITS", "REFUSED");
+		printf("%5s %7s %6s  %-16s %4s %6s %10s %10s %10s %8s %9s %9s\n", "ID", "PID",
+		       "UID", "NAME", "CHAN", "BUFS", "VRAM MiB", "GART MiB", "SUBMITS", "REFUSED",
+		       "VALID us", "MAX us");
 	/* The list can change between requests; stop at the first index past
 	 * the end, whatever count said before. */
 	for (unsigned i = 0;; i++) {
@@ -161,14 +162,18 @@ static int nvdctl_clients(struct nvc *c, int raw)
 		nvdctl_clean_name(cl.name);
 		if (raw)
 			printf("id=%u pid=%u uid=%u name=%s channels=%u bos=%u vram=%" PRIu64
-			       " gart=%" PRIu64 " submits=%" PRIu64 " refused=%" PRIu64 "\n",
+			       " gart=%" PRIu64 " submits=%" PRIu64 " refused=%" PRIu64
+			       " validate_ns=%" PRIu64 " validate_max_ns=%" PRIu64 "\n",
 			       cl.id, cl.pid, cl.uid, cl.name[0] ? cl.name : "-", cl.channels,
-			       cl.bos, cl.vram, cl.gart, cl.submits, cl.refused);
-		else
+			       cl.bos, cl.vram, cl.gart, cl.submits, cl.refused, cl.validate_ns,
+			       cl.validate_max_ns);
+		else    /* validation per submission: the mean, the longest */
 			printf("%5u %7u %6u  %-16s %4u %6u %10.1f %10.1f %10" PRIu64 " %8" PRIu64
-			       "\n", cl.id, cl.pid, cl.uid, cl.name[0] ? cl.name : "-",
+			       " %9.1f %9.1f\n", cl.id, cl.pid, cl.uid, cl.name[0] ? cl.name : "-",
 			       cl.channels, cl.bos, nvdctl_mib(cl.vram), nvdctl_mib(cl.gart),
-			       cl.submits, cl.refused);
+			       cl.submits, cl.refused,
+			       cl.submits ? cl.validate_ns / 1e3 / (double)cl.submits : 0.0,
+			       cl.validate_max_ns / 1e3);
 		if (i + 1 >= count)
 			break;
 	}

@@ -770,6 +770,46 @@ static void test_query_fence_and_condition_at_the_last_bytes(void **state)
 	nvt_attack(nvt_d(state), attack_reports_at_the_end, NULL);
 }
 
+/* The render condition is read at every draw through whatever DMA_QUERY
+ * is bound then: set at an offset the query heap holds, with DMA_QUERY then
+ * pointed at the VRAM ctxdma the same number names VRAM that is not the
+ * attacker's (the honest client's buffers came first).  In a later
+ * submission, and within one. */
+static void attack_condition_through_a_later_dma_query(struct nvt_daemon *d,
+							struct nvt_honest *h, void *arg)
+{
+	struct a3d a;
+	(void)h;
+	(void)arg;
+	a3d_open(d, &a);
+	struct nvt_push *p = &a.t.p;
+	const uint32_t off = QUERY_DMA_SIZE - 16;
+	struct nvc_bo *mine[] = { a.fb, a.zb, a.ro, a.fp };
+	for (unsigned i = 0; i < sizeof(mine) / sizeof(mine[0]); i++)
+		assert_true(off + 4 <= addr(mine[i]) || off >= addr(mine[i]) + nvc_bo_size(mine[i]));
+	ref_draw(&a);
+	draw_state(p, &a, 64);
+	M3(p, NV_CURIE_UNK1E98, 0x02000000u | off);
+	draw_arrays(p, NV40_PRIM_TRIANGLES, 0, 3);
+	NVT_OK(submit_wait(p));
+	ref_draw(&a);
+	M3(p, NV_CURIE_DMA_QUERY, a.vram);
+	draw_arrays(p, NV40_PRIM_TRIANGLES, 0, 3);
+	NVT_ERR(submit_wait(p), -EFAULT);
+	ref_draw(&a);
+	M3(p, NV_CURIE_DMA_QUERY, H_QUERY);
+	M3(p, NV_CURIE_UNK1E98, 0x02000000u | off);
+	M3(p, NV_CURIE_DMA_QUERY, a.vram);
+	draw_arrays(p, NV40_PRIM_TRIANGLES, 0, 3);
+	NVT_ERR(submit_wait(p), -EFAULT);
+	a3d_close(&a);
+}
+
+static void test_render_condition_read_through_a_later_dma_query(void **state)
+{
+	nvt_attack(nvt_d(state), attack_condition_through_a_later_dma_query, NULL);
+}
+
 /* ---- fragment program ---- */
 
 static void attack_fp_start_outside(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
@@ -1287,6 +1327,7 @@ int main(void)
 		NVT_TEST(test_vertex_batch_reads_past_the_vertex_buffer),
 		NVT_TEST(test_inline_index_beyond_the_vertex_buffer),
 		NVT_TEST(test_query_fence_and_condition_at_the_last_bytes),
+		NVT_TEST(test_render_condition_read_through_a_later_dma_query),
 		NVT_TEST(test_fragment_program_start_outside_its_buffer),
 		NVT_TEST(test_moved_bo_used_at_its_old_gart_address),
 		NVT_TEST(test_program_without_end_never_runs_into_another_clients_buffer),

@@ -245,16 +245,16 @@ static void test_m2mf_into_own_bo_not_on_the_list_is_held(void **state)
 static void attack_ramin(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
 {
 	struct atk a;
-	struct nvc_info info;
+	struct nvc_status st;
 	(void)h;
 	(void)arg;
 	atk_open(d, &a);
-	NVT_OK(nvc_info(a.t.c, &info));
-	/* instance memory (RAMHT, RAMFC, grctx) sits above what clients get */
+	NVT_OK(nvc_status(a.t.c, &st));
+	/* instance memory (RAMHT, RAMFC, grctx) is VRAM's top */
 	nvt_ref(&a.t.p, a.g.bo, NVC_READ);
 	nvt_ref(&a.t.p, a.v.bo, NVC_WRITE);
 	m2mf_raw(&a.t.p, nvc_chan_gart_dma(a.t.ch), nvc_chan_vram_dma(a.t.ch), (uint32_t)a.g.addr,
-		 (uint32_t)info.vram_size + NV40_RAMIN_RAMHT, 4096, 4);
+		 (uint32_t)st.vram_size - 4 * 4096, 4096, 4);
 	NVT_ERR(submit_wait(&a.t.p), -EFAULT);
 	nvt_client_close(&a.t);
 }
@@ -285,6 +285,149 @@ static void attack_hw_rings(struct nvt_daemon *d, struct nvt_honest *h, void *ar
 static void test_m2mf_into_the_daemons_hardware_rings(void **state)
 {
 	nvt_attack(nvt_d(state), attack_hw_rings, NULL);
+}
+
+/* Everything above the clients' part of VRAM (nvc_info's vram_size) is
+ * the daemon's: the channels' fragment program shadows right above it
+ * (the honest client's among them: one client rewrote another's program
+ * that way when its VRAM ctxdma covered them), the cursors, instance
+ * memory.  The first byte, the middle and the last page, written and read
+ * through the attacker's VRAM ctxdma: 6 refusals, under the strike limit. */
+static void attack_daemon_vram(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
+{
+	struct atk a;
+	struct nvc_info info;
+	struct nvc_status st;
+	(void)h;
+	(void)arg;
+	atk_open(d, &a);
+	NVT_OK(nvc_info(a.t.c, &info));
+	NVT_OK(nvc_status(a.t.c, &st));
+	assert_true(info.vram_size < st.vram_size);
+	const uint64_t at[] = { info.vram_size, (info.vram_size + st.vram_size) / 2,
+				st.vram_size - 4096 };
+	uint32_t vram = nvc_chan_vram_dma(a.t.ch);
+	memset(a.v.map, 0x5a, 4096);
+	for (unsigned i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		nvt_ref(&a.t.p, a.v.bo, NVC_READ);
+		m2mf_raw(&a.t.p, vram, vram, (uint32_t)a.v.addr, (uint32_t)at[i], 256, 16);
+		NVT_ERR(submit_wait(&a.t.p), -EFAULT);
+		nvt_ref(&a.t.p, a.v.bo, NVC_WRITE);
+		m2mf_raw(&a.t.p, vram, vram, (uint32_t)at[i], (uint32_t)a.v.addr, 256, 16);
+		NVT_ERR(submit_wait(&a.t.p), -EFAULT);
+	}
+	for (unsigned i = 0; i < 4096; i++)
+		if (((uint8_t *)a.v.map)[i] != 0x5a)
+			fail_msg("byte %u of the attacker's buffer came from daemon memory", i);
+	nvt_client_close(&a.t);
+}
+
+static void test_m2mf_into_the_daemons_vram_areas(void **state)
+{
+	nvt_attack(nvt_d(state), attack_daemon_vram, NULL);
+}
+
+/* ---- the validator's cost ---- */
+
+/* A client holding 4096 buffers, none listed, sends copies between them,
+ * each copy's addresses in two buffers far apart in its list and in VRAM:
+ * every address is searched for among all it holds.  The search must not
+ * grow with them (it scanned them all: one such submission took over a
+ * second, and everyone waited).  The same copies among 16 buffers give
+ * the baseline, in the same nvd: validating among 4096 costs less than 5
+ * times as much (measured: 2.5 times; 9 with a scan), and a second
+ * client's requests are answered meanwhile within 2 s. */
+#define HELD_MANY   (4096u - 3)    /* and its push buffer, g and v: nvd holds 4096 unlisted */
+#define HELD_FEW    16u
+#define HELD_COPIES 16000u
+
+/* nvd's time validating client id's submissions, in ns. */
+static uint64_t validate_ns_of(struct nvc *c, unsigned id)
+{
+	struct nvc_client cl;
+	unsigned count;
+	for (unsigned i = 0; nvc_client_at(c, i, &cl, &count) == 0; i++)
+		if (cl.id == id)
+			return cl.validate_ns;
+	fail_msg("client %u is not listed", id);
+	return 0;
+}
+
+/* Three submissions of HELD_COPIES 4-byte copies among n new buffers; the
+ * longest request of the probe's meanwhile, in ns. */
+static int64_t copies_among(struct atk *a, unsigned n, struct nvt_client *probe)
+{
+	struct nvc_bo **held = calloc(n, sizeof(*held));
+	assert_non_null(held);
+	for (unsigned i = 0; i < n; i++)
+		NVT_OK(nvc_bo_new(a->t.c, 4096, NVC_VRAM, &held[i]));
+	uint32_t vram = nvc_chan_vram_dma(a->t.ch);
+	struct nvt_push *p = &a->t.p;
+	struct nvc_status st;
+	int64_t worst = 0;
+	for (unsigned round = 0; round < 3; round++) {
+		nvt_ref(p, a->v.bo, NVC_READ);
+		nvt_begin(p, NVT_SUBC_M2MF, NV_M2MF_DMA_BUFFER_IN, 2);
+		nvt_out(p, vram);
+		nvt_out(p, vram);
+		for (unsigned k = 0; k < HELD_COPIES; k++) {
+			unsigned i = (k * 2654435761u + round) % n, j = (i + n / 2) % n;
+			nvt_begin(p, NVT_SUBC_M2MF, NV_M2MF_OFFSET_IN, 8);
+			nvt_out(p, (uint32_t)nvc_bo_addr(held[i]) + 4 * (k % 1024));
+			nvt_out(p, (uint32_t)nvc_bo_addr(held[j]) + 4 * (k % 1024));
+			nvt_out(p, 4);
+			nvt_out(p, 4);
+			nvt_out(p, 4);
+			nvt_out(p, 1);
+			nvt_out(p, 1 | 1 << 8);
+			nvt_out(p, 0);
+		}
+		uint32_t f;
+		NVT_OK(nvt_submit(p, &f));
+		int64_t t0 = nvt_now_ns();
+		NVT_OK(nvc_status(probe->c, &st));
+		int64_t took = nvt_now_ns() - t0;
+		worst = took > worst ? took : worst;
+		NVT_OK(nvt_wait(p, f));
+	}
+	for (unsigned i = 0; i < n; i++)
+		NVT_OK(nvc_bo_free(held[i]));
+	free(held);
+	return worst;
+}
+
+static void attack_many_held_buffers(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
+{
+	struct atk few, many;
+	struct nvt_client probe;
+	struct nvc_info info;
+	(void)h;
+	(void)arg;
+	NVT_OK(nvt_client_open(&probe, d->sock, "probe"));
+	atk_open(d, &few);
+	copies_among(&few, HELD_FEW, &probe);
+	NVT_OK(nvc_info(few.t.c, &info));
+	uint64_t base = validate_ns_of(probe.c, info.client_id);
+	nvt_client_close(&few.t);
+	atk_open(d, &many);
+	int64_t worst = copies_among(&many, HELD_MANY, &probe);
+	NVT_OK(nvc_info(many.t.c, &info));
+	uint64_t cost = validate_ns_of(probe.c, info.client_id);
+	print_message("copies among %u buffers: validated in %.1f ms, among %u: %.1f ms (x%.2f); "
+		      "the probe waited %.1f ms at most\n", HELD_FEW, base / 1e6, HELD_MANY,
+		      cost / 1e6, (double)cost / (double)base, worst / 1e6);
+	if (cost > 5 * base)
+		fail_msg("validating among %u buffers cost %.1f times as much as among %u",
+			 HELD_MANY, (double)cost / (double)base, HELD_FEW);
+	if (worst > 2000000000)
+		fail_msg("another client waited %.0f ms for nvd", worst / 1e6);
+	nvt_client_close(&many.t);
+	nvt_client_close(&probe);
+}
+
+static void test_copies_among_4096_held_buffers_keep_validation_cheap(void **state)
+{
+	nvt_attack(nvt_d(state), attack_many_held_buffers, NULL);
 }
 
 /* ---- objects and ctxdmas of another channel or client ---- */
@@ -467,6 +610,8 @@ int main(void)
 		NVT_TEST(test_m2mf_into_own_bo_not_on_the_list_is_held),
 		NVT_TEST(test_m2mf_into_instance_memory),
 		NVT_TEST(test_m2mf_into_the_daemons_hardware_rings),
+		NVT_TEST(test_m2mf_into_the_daemons_vram_areas),
+		NVT_TEST(test_copies_among_4096_held_buffers_keep_validation_cheap),
 		NVT_TEST(test_object_handle_from_another_channel),
 		NVT_TEST(test_ctxdma_handle_from_another_channel),
 		NVT_TEST(test_object_handle_of_another_client),
