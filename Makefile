@@ -403,12 +403,24 @@ $(FUZZ)/gen-seeds: tests/fuzz/gen-seeds.c proto/proto.h hw/pushbuf.h
 fuzz-seeds: $(FUZZ)/gen-seeds
 	$< tests/fuzz/corpus
 
+# fuzz_stream's seeds: push buffers recorded with NVD_DRM_DUMP (how: the top
+# of tests/fuzz/stream-seeds.c), STREAM_DUMPS/NAME.dump, converted.
+$(FUZZ)/stream-seeds: tests/fuzz/stream-seeds.c tests/fuzz/stream.h $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -std=gnu11 -Wall -Wextra -Werror -o $@ $< $(LIBHW)
+
+fuzz-stream-seeds: $(FUZZ)/stream-seeds
+	@test -d "$(STREAM_DUMPS)" || { echo "STREAM_DUMPS=DIR of NAME.dump files"; exit 1; }
+	mkdir -p tests/fuzz/corpus/stream
+	for f in $(STREAM_DUMPS)/*.dump; do \
+	    $< $$f tests/fuzz/corpus/stream/$$(basename $$f .dump) || exit 1; done
+
 fuzz: $(FUZZ_BINS)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run --build $(BUILD) --stats
 
 tests: $(FUZZ_WRAP)
 
-.PHONY: fuzz fuzz-seeds
+.PHONY: fuzz fuzz-seeds fuzz-stream-seeds
 -include $(shell find $(FUZZ)/obj -name '*.d' 2>/dev/null)
 
 # ---- the sanitizer build (check-asan) ----

@@ -23,9 +23,10 @@
  * Findings (fuzz_finding), besides the sanitizers:
  *  - ORACLE: the card touched memory the validator did not admit for the
  *    submission (or the channel's areas);
- *  - the card refused an accepted submission: a PGRAPH trap, a pusher or
- *    puller error (the channel lost), which the validator should have
- *    refused instead;
+ *  - the card stopped short of the last fence without losing the channel
+ *    (a trap or a pusher error on an accepted submission is no finding:
+ *    the card refuses it and only the attacker's channel is lost, as on
+ *    silicon; FUZZ_STREAM_STATS counts them);
  *  - runaway: the card is not idle, with every fence retired, after
  *    RUN_ROUNDS rounds of run + interrupts.  Geometry is capped in
  *    generation (render targets, batches: see cap()) so that an accepted
@@ -904,15 +905,17 @@ static void build(struct gen *g)
 /* ---- submitting and running ---- */
 
 static struct {
-	unsigned long inputs, subs, accepted, inputs_accepted;
+	unsigned long inputs, subs, accepted, inputs_accepted, trapped, lost;
 } stats;
 
 static void print_stats(void)
 {
 	fprintf(stderr, "fuzz_stream: %lu inputs, %lu submissions, %lu accepted (%.1f%%); "
-		"%lu inputs with one accepted (%.1f%%)\n", stats.inputs, stats.subs, stats.accepted,
+		"%lu inputs with one accepted (%.1f%%); %lu accepted ones trapped, %lu channels lost\n",
+		stats.inputs, stats.subs, stats.accepted,
 		stats.subs ? 100.0 * stats.accepted / stats.subs : 0.0, stats.inputs_accepted,
-		stats.inputs ? 100.0 * stats.inputs_accepted / stats.inputs : 0.0);
+		stats.inputs ? 100.0 * stats.inputs_accepted / stats.inputs : 0.0, stats.trapped,
+		stats.lost);
 }
 
 /* Entry seq of the submission into the channel's shared submit ring, as
@@ -1017,15 +1020,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	stats.inputs_accepted += !!accepted;
 
 	run_card(ch, g.nsub);
-	if (ch->lost)
-		fuzz_finding("the card refused an accepted stream: the channel is lost (%s)",
-			     strerror(-ch->lost));
-	for (unsigned k = 0; k < g.nsub; k++) {
-		int st = ch->fence->status[(k + 1) % NVD_FENCE_STATUS];
-		if (!refused[k] && st)
-			fuzz_finding("the card refused accepted submission %u (%s): a PGRAPH trap",
-				     k + 1, strerror(-st));
-	}
+	stats.lost += ch->lost != 0;
+	for (unsigned k = 0; k < g.nsub; k++)
+		stats.trapped += !refused[k] && ch->fence->status[(k + 1) % NVD_FENCE_STATUS];
 	nvd_chan_free(ch);
 	oracle_check();
 	return 0;
