@@ -787,8 +787,24 @@ static void op_2d(struct gen *g, unsigned subc)
 	}
 }
 
+/* A program that samples: TEX R0 (all of it) from texture coordinate 0
+ * on unit, the last instruction. */
+static void fp_tex(uint8_t *p, unsigned unit)
+{
+	uint32_t w[NV40_FP_INSN_WORDS] = { 0 };
+	NV40_FP_SET(w, OPCODE, NV40_FP_OP_TEX);
+	NV40_FP_SET(w, END, 1);
+	NV40_FP_SET(w, MASK, 0xf);
+	NV40_FP_SET(w, TEX_UNIT, unit);
+	NV40_FP_SET(w, INPUT, NV40_FP_INPUT_TC0);
+	NV40_FP_SET(w, SRC0, NV40_FP_SRC_SET(TYPE, NV40_FP_SRC_INPUT) |
+			     NV40_FP_SRC_SET(SWZ, NV40_FP_SWZ_IDENTITY));
+	for (unsigned i = 0; i < NV40_FP_INSN_WORDS; i++)
+		nv_wr32le(p + 4 * i, w[i]);
+}
+
 /* The client writes into one of its buffers before submitting: index
- * data, vertices, or END instructions for a program. */
+ * data, vertices, or a program: END instructions, or a texture sample. */
 static void op_data(struct gen *g)
 {
 	static const unsigned a[] = { STREAM_A_SURF, STREAM_A_DATA, STREAM_A_GDATA, STREAM_A_NOTIFY };
@@ -802,6 +818,8 @@ static void op_data(struct gen *g)
 		if (off + n * NV40_FP_INSN_BYTES > bo->size)
 			return;
 		nvd_vfp_fill(bo->map + off, n * NV40_FP_INSN_BYTES);
+		if (f & 0x10)
+			fp_tex(bo->map + off, f >> 5 & 7);
 		return;
 	}
 	for (unsigned i = 0; i < n && off + 4 <= bo->size; i++, off += 4)

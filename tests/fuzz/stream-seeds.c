@@ -51,11 +51,18 @@ static uint32_t class_of(uint32_t handle)
 	return 0;
 }
 
+static uint32_t buf_size(unsigned b)
+{
+	return b == STREAM_A_SURF ? STREAM_SURF_SIZE : b == STREAM_A_DATA ? STREAM_DATA_SIZE
+						       : STREAM_GDATA_SIZE;
+}
+
 /* The method's data word: a literal, or for an address in the whole of
  * VRAM or GART (its ctxdma, as last set on the subchannel, is the
- * daemon's VRAM or GART one) an offset into the attacker's surface or
- * data buffer in GART: the bits such an offset of the recorded card holds,
- * below the flags some address methods keep in the top and bottom bits. */
+ * daemon's VRAM or GART one) an offset into an attacker's buffer (VRAM:
+ * the surface, for a program the data; GART: gdata), from the bits such
+ * an offset of the recorded card holds, below the flags some address
+ * methods keep in the top and bottom bits.  Its buffer, or 0. */
 static uint32_t data_word(struct out *o, const uint32_t *state, uint32_t cls, uint32_t mthd,
 			  uint32_t v)
 {
@@ -68,21 +75,23 @@ static uint32_t data_word(struct out *o, const uint32_t *state, uint32_t cls, ui
 		put32(o, v);
 		return 0;
 	}
-	unsigned b = dma == NVD_VRAM_DMA_HANDLE ? STREAM_A_SURF : STREAM_A_GDATA;
-	uint32_t size = b == STREAM_A_SURF ? STREAM_SURF_SIZE : STREAM_GDATA_SIZE;
-	uint32_t off = (v & 0x0fffffc0u) % size;
+	/* programs apart, where the recorded surfaces' offsets cannot land */
+	int prog = c->table_id == NV_TABLE_CURIE && mthd == NV_CURIE_FP_ACTIVE_PROGRAM;
+	unsigned b = dma == NVD_GART_DMA_HANDLE ? STREAM_A_GDATA : prog ? STREAM_A_DATA : STREAM_A_SURF;
+	uint32_t off = (v & 0x0fffffc0u) % buf_size(b);
 	put8(o, (uint8_t)(STREAM_TAG_BUF + b));
 	put32(o, (v & 0xf000003fu) | off);
 	return b;
 }
 
 /* The recording has no buffer contents: a fragment program it binds
- * becomes an END written there (op_data's buffers: surface 0, gdata 2). */
+ * becomes one instruction written there, an END that samples texture
+ * unit 0 (op_data: buffer data 1 or gdata 2, 4 a program, 0x10 TEX). */
 static void fp_end(struct out *o, unsigned b, uint32_t v)
 {
 	put8(o, STREAM_OP_DATA);
-	put8(o, (b == STREAM_A_SURF ? 0 : 2) | 4);
-	uint32_t off = (v & 0x0fffffc0u) % (b == STREAM_A_SURF ? STREAM_SURF_SIZE : STREAM_GDATA_SIZE);
+	put8(o, (b == STREAM_A_DATA ? 1 : 2) | 4 | 0x10);
+	uint32_t off = (v & 0x0fffffc0u) % buf_size(b);
 	put8(o, (uint8_t)(off / 4));
 	put8(o, (uint8_t)(off / 4 >> 8));
 	put8(o, 0);
