@@ -358,7 +358,7 @@ FUZZ_CFLAGS  := -std=gnu11 -Wall -Wextra -Werror -Wno-shift-count-overflow -pthr
                 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
                 -fno-sanitize-recover=undefined
 FUZZ_LINK    := -fsanitize=fuzzer,address,undefined -pthread
-FUZZ_NAMES   := proto ioctl pusher
+FUZZ_NAMES   := proto ioctl pusher stream
 FUZZ_BINS    := $(addprefix $(FUZZ)/bin/fuzz_,$(FUZZ_NAMES))
 fuzzobj = $(patsubst %.c,$(FUZZ)/obj/%.o,$(1))
 FUZZ_DAEMON  := $(call fuzzobj,tests/fuzz/fuzz.c tests/fuzz/fuzz-daemon.c $(NVD_SRC) $(SIM_SRC) $(PROTO_SRC) $(HW_SRC))
@@ -383,6 +383,12 @@ $(FUZZ)/bin/fuzz_pusher: $(call fuzzobj,tests/fuzz/fuzz_pusher.c tests/fuzz/fuzz
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_CMOCKA) -lm
 
+# The stream target runs nvd's core in-process without its socket.
+$(FUZZ)/bin/fuzz_stream: $(call fuzzobj,tests/fuzz/fuzz_stream.c tests/fuzz/fuzz.c $(NVD_SRC) \
+                           $(SIM_SRC) $(PROTO_SRC) $(HW_SRC))
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_EVENT) $(PC_PCI) -lm
+
 FUZZ_WRAP := $(TST)/fuzz/test_fuzz
 $(FUZZ_WRAP): tests/fuzz/run $(FUZZ_BINS)
 	@mkdir -p $(@D)
@@ -397,12 +403,24 @@ $(FUZZ)/gen-seeds: tests/fuzz/gen-seeds.c proto/proto.h hw/pushbuf.h
 fuzz-seeds: $(FUZZ)/gen-seeds
 	$< tests/fuzz/corpus
 
+# fuzz_stream's seeds: push buffers recorded with NVD_DRM_DUMP (how: the top
+# of tests/fuzz/stream-seeds.c), STREAM_DUMPS/NAME.dump, converted.
+$(FUZZ)/stream-seeds: tests/fuzz/stream-seeds.c tests/fuzz/stream.h $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -std=gnu11 -Wall -Wextra -Werror -o $@ $< $(LIBHW)
+
+fuzz-stream-seeds: $(FUZZ)/stream-seeds
+	@test -d "$(STREAM_DUMPS)" || { echo "STREAM_DUMPS=DIR of NAME.dump files"; exit 1; }
+	mkdir -p tests/fuzz/corpus/stream
+	for f in $(STREAM_DUMPS)/*.dump; do \
+	    $< $$f tests/fuzz/corpus/stream/$$(basename $$f .dump) || exit 1; done
+
 fuzz: $(FUZZ_BINS)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run --build $(BUILD) --stats
 
 tests: $(FUZZ_WRAP)
 
-.PHONY: fuzz fuzz-seeds
+.PHONY: fuzz fuzz-seeds fuzz-stream-seeds
 -include $(shell find $(FUZZ)/obj -name '*.d' 2>/dev/null)
 
 # ---- the sanitizer build (check-asan) ----

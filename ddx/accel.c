@@ -6,7 +6,10 @@
  * submissions. */
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ddx/nvdx.h"
 
@@ -90,6 +93,18 @@ void nvdx_push_reloc(struct nvdx_push *p, struct nvc_bo *bo, uint32_t delta, uns
 	nvdx_push_word(p, (uint32_t)nvc_bo_addr(bo) + delta);
 }
 
+/* NVD_DRM_DUMP=FILE: each submission's words appended, as the interposer
+ * does for Mesa (for nvd-decode and the stream fuzzer's seeds). */
+static void push_dump(const struct nvdx_push *p)
+{
+	const char *path = getenv("NVD_DRM_DUMP");
+	int fd = path ? open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
+	if (fd < 0)
+		return;
+	(void)!write(fd, p->map + p->start, (size_t)(p->pos - p->start) * 4);
+	close(fd);
+}
+
 int nvdx_push_kick(struct nvdx_push *p)
 {
 	if (p->err)
@@ -98,6 +113,7 @@ int nvdx_push_kick(struct nvdx_push *p)
 		return 0;
 	struct nvc_push range = { 0, p->start * 4, (p->pos - p->start) * 4 };
 	struct nvc_submission s = { p->refs, p->nrefs, &range, 1, p->relocs, p->nrelocs };
+	push_dump(p);
 	int r = nvc_submit(p->ch, &s, &p->fence);
 	if (r < 0) {
 		push_fail(p, r);

@@ -126,6 +126,11 @@ static uint64_t sim_card_oracle_poll(struct nvd_card *c, nvd_oracle_fn *fn, void
 	return total;
 }
 
+static unsigned long sim_card_run(struct nvd_card *c)
+{
+	return sim_run(simof(c));
+}
+
 static const struct nvd_card_ops sim_card_ops = {
 	.rd32 = sim_card_rd32,
 	.wr32 = sim_card_wr32,
@@ -139,6 +144,7 @@ static const struct nvd_card_ops sim_card_ops = {
 	.oracle_retire = sim_card_oracle_retire,
 	.oracle_forget = sim_card_oracle_forget,
 	.oracle_poll = sim_card_oracle_poll,
+	.run = sim_card_run,
 };
 
 #define SIM_VRAM_DEFAULT (128ull << 20)
@@ -194,7 +200,7 @@ struct nvd_card *nvd_card_sim_open(const struct nvd_card_opts *o, const char *ch
 	}
 	struct sim_config cfg = { .chipset = cp->chipset, .vram_size = vram,
 				  .sysmem = s->c.gart, .sysmem_size = gart,
-				  .threads = o->sim_threads };
+				  .threads = o->sim_threads, .manual = o->sim_manual };
 	_Static_assert(sizeof(cfg.edid) / sizeof(cfg.edid[0]) == NVD_CARD_OUTPUTS, "outputs");
 	for (unsigned i = 0; i < NVD_CARD_OUTPUTS; i++)
 		cfg.edid[i] = o->edid[i];

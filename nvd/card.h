@@ -56,6 +56,10 @@ struct nvd_card_ops {
 	void (*oracle_retire)(struct nvd_card *c, unsigned chid, uint32_t seq);
 	void (*oracle_forget)(struct nvd_card *c, unsigned chid);
 	uint64_t (*oracle_poll)(struct nvd_card *c, nvd_oracle_fn *fn, void *arg);
+	/* A simulated card opened with sim_manual: run it until every channel
+	 * is idle or stalled (sim_run), the words it processed.  NULL for a
+	 * card that runs by itself.  For tests and fuzzers: nvd never calls it. */
+	unsigned long (*run)(struct nvd_card *c);
 };
 
 struct nvd_card {
@@ -78,6 +82,7 @@ struct nvd_card_opts {
 	int map_bars;            /* pci: map BAR0/BAR1 (the daemon asks once it will drive the card) */
 	unsigned sim_threads;    /* sim: fragment threads (sim_config.threads, 0 = automatic) */
 	int sim_check;           /* sim: the access oracle on (a pci card refuses it) */
+	int sim_manual;          /* sim: no worker thread, the host calls ops->run (tests) */
 	/* sim: the EDID (128 bytes) of the monitor on each output, NULL: none */
 	const uint8_t *edid[NVD_CARD_OUTPUTS];
 };

@@ -29,10 +29,18 @@ static uint32_t ramin_rd32(struct nvd *d, uint32_t off)
 	return nv_rd32le(nvd_ramin(d, off));
 }
 
+/* A piece per RAMIN block, inside which RAMIN is linear: a word at a time
+ * costs a channel's 128 KiB grctx dearly (channels come and go per client). */
 static void ramin_zero(struct nvd *d, uint32_t off, uint32_t size)
 {
-	for (uint32_t i = 0; i < size; i += 4)
-		ramin_wr32(d, off + i, 0);
+	while (size) {
+		uint32_t n = NV40_RAMIN_BLOCK - (off & (NV40_RAMIN_BLOCK - 1));
+		if (n > size)
+			n = size;
+		memset(nvd_ramin(d, off), 0, n);
+		off += n;
+		size -= n;
+	}
 }
 
 /* Objects never straddle a RAMIN block: the card sees RAMIN in 512 KiB pieces. */

@@ -52,6 +52,7 @@
  * A notification the client armed before the bind fires at the daemon's
  * first copy, into the client's own M2MF notifier. */
 #include <errno.h>
+#include <string.h>
 
 #include "hw/enums-2d.h"
 #include "hw/enums-3d.h"
@@ -75,10 +76,16 @@ static void nvd_vfp_end(uint8_t *p)
 		nv_wr32le(p + 4 * i, w[i]);
 }
 
+/* One END encoded, then what is filled copied after itself: a whole
+ * shadow area is filled for every new channel. */
 void nvd_vfp_fill(uint8_t *area, uint32_t bytes)
 {
-	for (uint32_t o = 0; o + NV40_FP_INSN_BYTES <= bytes; o += NV40_FP_INSN_BYTES)
-		nvd_vfp_end(area + o);
+	bytes &= ~(NV40_FP_INSN_BYTES - 1);
+	if (!bytes)
+		return;
+	nvd_vfp_end(area);
+	for (uint32_t o = NV40_FP_INSN_BYTES; o < bytes; o *= 2)
+		memcpy(area + o, area, o < bytes - o ? o : bytes - o);
 }
 
 /* Bytes of the program at start (in buffer bo, max readable) up to and
