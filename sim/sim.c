@@ -11,6 +11,7 @@
 
 #include "priv.h"
 #include "3d/bands.h"
+#include "3d/jit.h"
 
 /* Words per chunk: the worker drops the lock this often so MMIO gets in. */
 #define SIM_CHUNK_WORDS 256
@@ -376,6 +377,12 @@ struct sim *sim_new(const struct sim_config *cfg, char *err, size_t errlen)
 		return NULL;
 	}
 
+	s->jit = sim_jit_new(cfg->jit, err, errlen);
+	if (cfg->jit != SIM_JIT_OFF && !s->jit) {
+		sim_free(s);
+		return NULL;
+	}
+
 	if (!s->manual) {
 		int e = pthread_create(&s->thread, NULL, sim_worker, s);
 		if (e) {
@@ -400,6 +407,7 @@ void sim_free(struct sim *s)
 		pthread_join(s->thread, NULL);
 	}
 	sim_bands_stop(s);
+	sim_jit_free(s->jit);
 	sim_oracle_free(s);
 	pthread_cond_destroy(&s->wake);
 	pthread_mutex_destroy(&s->lock);

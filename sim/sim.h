@@ -9,6 +9,13 @@
 
 struct sim;
 
+/* sim_config.jit: whether fragment programs are compiled (sim/3d/jit.h). */
+enum sim_jit_mode {
+	SIM_JIT_OFF,
+	SIM_JIT_ON,      /* on a background thread, interpreted until ready */
+	SIM_JIT_SYNC,    /* at first use, on the thread that needs it (tests) */
+};
+
 struct sim_config {
 	unsigned chipset;     /* 0x40, 0x43 or 0x44 (hw/chips.h) */
 	uint64_t vram_size;   /* bytes, a power of two, >= 16 MiB */
@@ -27,6 +34,9 @@ struct sim_config {
 	 * (or sim_run's caller): 0 = automatic, 2 when the host has 2+ CPUs
 	 * (1 in manual mode); 1 = the worker alone.  Results are the same. */
 	unsigned threads;
+	/* enum sim_jit_mode.  Results are the same in every mode; sim_new
+	 * fails when the compiler cannot start. */
+	unsigned jit;
 };
 
 /* NULL on failure, with a message in err. */

@@ -6,6 +6,7 @@
  * Varyings are interpolated perspective-correctly (attribute * q planes over
  * the q = 1/w plane), depth linearly in window space. */
 #include "pipe.h"
+#include "jit.h"
 
 #include <limits.h>
 #include <math.h>
@@ -191,6 +192,8 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 	/* the program as decoded for earlier primitives, unless it changed */
 	int early_z = sim_fp_cache_check(l->fpc, d->fp, d->fp_len) == 1 &&
 		      sim_rop_early_z_ok(d, front);
+	/* its compiled code, once ready: the interpreter's results, faster */
+	sim_jit_fp_fn *jfn = sim_jit_fp(d->s->jit, l->fpc, d->fp_control);
 	/* only the inputs it may read are interpolated, their planes' four
 	 * components side by side; a flat one's a0 (all its plane has) is
 	 * its value, kept in vdx: read first in both cases, the product
@@ -287,8 +290,10 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 			q->live = m;
 			q->kill = 0;
 			q->depth_written = 0;
-			if (sim_fp_run_cached(l->fpc, d->fp, d->fp_len, d->fp_control, q, raster_sample,
-					      (void *)d) < 0) {
+			if (jfn)
+				jfn(q, l->fpc->dec, raster_sample, (void *)d);
+			else if (sim_fp_run_cached(l->fpc, d->fp, d->fp_len, d->fp_control, q, raster_sample,
+						   (void *)d) < 0) {
 				l->fail = 1;
 				return;
 			}
