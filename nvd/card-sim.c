@@ -3,6 +3,7 @@
  * model reaches through PCI-target ctxdmas.  Placing a buffer maps its memfd
  * over the right pages of either. */
 #include "nvd/card.h"
+#include "nvd/nvd.h"
 #include "nvd/validate.h"
 #include "sim/sim.h"
 
@@ -60,6 +61,11 @@ static int sim_card_unplace(struct nvd_card *c, int gart, uint64_t addr, uint64_
 
 static void sim_card_destroy(struct nvd_card *c)
 {
+	char jit[256];
+
+	sim_jit_describe(simof(c), jit, sizeof(jit));
+	if (jit[0])
+		nvd_log(0, "sim-jit: %s", jit);
 	sim_free(simof(c));
 	munmap(c->gart, c->gart_size);
 	free(c);

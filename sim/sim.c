@@ -395,6 +395,28 @@ struct sim *sim_new(const struct sim_config *cfg, char *err, size_t errlen)
 	return s;
 }
 
+static int sim_cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+	return x < y ? -1 : x > y;
+}
+
+void sim_jit_describe(struct sim *s, char *buf, size_t len)
+{
+	static struct sim_jit_stats st;     /* big; the caller's thread only */
+
+	buf[0] = 0;
+	if (!s->jit)
+		return;
+	sim_jit_stats(s->jit, &st);
+	qsort(st.compile_ms, st.ntimes, sizeof(float), sim_cmp_float);
+	snprintf(buf, len, "%u programs, %u compiled (median %.1f ms, p99 %.1f ms), %u refused, "
+		 "%u failed; code ready for %llu of %llu primitives", st.programs, st.compiled,
+		 st.ntimes ? st.compile_ms[st.ntimes / 2] : 0.0f,
+		 st.ntimes ? st.compile_ms[st.ntimes * 99 / 100] : 0.0f, st.refused, st.failed,
+		 (unsigned long long)st.hits, (unsigned long long)st.lookups);
+}
+
 void sim_free(struct sim *s)
 {
 	if (!s)

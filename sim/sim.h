@@ -43,6 +43,11 @@ struct sim_config {
 struct sim *sim_new(const struct sim_config *cfg, char *err, size_t errlen);
 void sim_free(struct sim *s);
 
+/* What the fragment program compiler did, in one line (programs, how
+ * many compiled, their compile times, the primitives that found code
+ * ready); "" when it is off. */
+void sim_jit_describe(struct sim *s, char *buf, size_t len);
+
 /* BAR0 */
 uint32_t sim_rd32(struct sim *s, uint32_t reg);
 void sim_wr32(struct sim *s, uint32_t reg, uint32_t val);
