@@ -44,6 +44,7 @@ struct jit_entry {
 
 struct sim_jit {
 	unsigned mode;
+	uint64_t serial;             /* unique in the process: caches name their compiler by it */
 	pthread_mutex_t lock;        /* the table, the queue, the statistics */
 	pthread_cond_t wake;
 	pthread_t thread;
@@ -133,6 +134,7 @@ static void *jit_thread(void *arg);
 struct sim_jit *sim_jit_new(unsigned mode, char *err, size_t errlen)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	static uint64_t serials;
 	struct sim_jit *j;
 
 	if (mode == SIM_JIT_OFF)
@@ -144,6 +146,7 @@ struct sim_jit *sim_jit_new(unsigned mode, char *err, size_t errlen)
 		return NULL;
 	}
 	j->mode = mode;
+	j->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
 	j->qtail = &j->qhead;
 	pthread_mutex_init(&j->lock, NULL);
 	pthread_cond_init(&j->wake, NULL);
@@ -398,9 +401,12 @@ sim_jit_fp_fn *sim_jit_fp(struct sim_jit *j, struct sim_fp_cache *c, uint32_t co
 	if (!j || c->simple != 1)
 		return NULL;
 	control &= NV40_FP_CONTROL_DEPTH;
-	if (!c->jit || c->jit_control != control) {
+	/* a thread's cache (draw.c's without fragment threads) outlives a card
+	 * and its compiler: its entry is another's unless the serial is ours */
+	if (!c->jit || c->jit_control != control || c->jit_serial != j->serial) {
 		c->jit = jit_find(j, c, control);
 		c->jit_control = control;
+		c->jit_serial = j->serial;
 	}
 	sim_jit_fp_fn *fn = __atomic_load_n(&((const struct jit_entry *)c->jit)->fn, __ATOMIC_ACQUIRE);
 	__atomic_fetch_add(&j->st.lookups, 1, __ATOMIC_RELAXED);

@@ -256,6 +256,30 @@ static void background_compile_arrives_and_matches(void **state)
 	sim_jit_free(j);
 }
 
+/* draw.c's per-thread cache outlives a card: a new compiler must not
+ * take the entry of the one before for its own. */
+static void a_cache_outliving_its_compiler_asks_the_next(void **state)
+{
+	(void)state;
+	static struct sim_fp_cache c;
+	static struct prog p;
+	struct sim_jit_stats st;
+
+	mul_const(&p, 2.0f);
+	memset(&c, 0, sizeof(c));
+	sim_fp_cache_reset(&c);
+	assert_int_equal(sim_fp_cache_check(&c, p.b, p.len), 1);
+	struct sim_jit *j = jit_new(SIM_JIT_SYNC);
+	assert_non_null(sim_jit_fp(j, &c, 0));
+	sim_jit_free(j);
+	j = jit_new(SIM_JIT_SYNC);
+	assert_non_null(sim_jit_fp(j, &c, 0));
+	sim_jit_stats(j, &st);
+	assert_int_equal(st.programs, 1);
+	assert_int_equal(st.compiled, 1);
+	sim_jit_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,6 +287,7 @@ int main(void)
 		cmocka_unit_test(harness_notices_one_ulp),
 		cmocka_unit_test(constants_are_read_at_run_time),
 		cmocka_unit_test(background_compile_arrives_and_matches),
+		cmocka_unit_test(a_cache_outliving_its_compiler_asks_the_next),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
