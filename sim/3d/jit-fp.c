@@ -120,16 +120,19 @@ static LLVMValueRef jf_shuffle(struct jf *j, LLVMValueRef v, const unsigned lane
 
 /* ---- number formats (fp.c's fp_half, fp_fixed, fp_sat) ---- */
 
-/* A normal half's rounding inline; the lanes that are not (rare) through
- * the helper, which does fp.c's sim_f2h then sim_h2f. */
+/* A normal half's rounding inline (zeros and infinities too); the other
+ * lanes (rare) through the helper, which does fp.c's sim_f2h then sim_h2f. */
 static LLVMValueRef jf_half(struct jf *j, LLVMValueRef v)
 {
 	LLVMBuilderRef b = j->b;
 	LLVMValueRef u = LLVMBuildBitCast(b, v, j->v4i, "");
 	LLVMValueRef a = LLVMBuildAnd(b, u, jf_splat_i(j, 0x7fffffff), "");
-	LLVMValueRef normal = LLVMBuildAnd(b,
+	/* the rounding leaves zeros and infinities as they are, as fp.c does */
+	LLVMValueRef normal = LLVMBuildOr(b, LLVMBuildAnd(b,
 		LLVMBuildICmp(b, LLVMIntUGE, a, jf_splat_i(j, 0x38800000), ""),
-		LLVMBuildICmp(b, LLVMIntULT, a, jf_splat_i(j, 0x477ff000), ""), "");
+		LLVMBuildICmp(b, LLVMIntULT, a, jf_splat_i(j, 0x477ff000), ""), ""),
+		LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, a, jf_splat_i(j, 0), ""),
+			    LLVMBuildICmp(b, LLVMIntEQ, a, jf_splat_i(j, 0x7f800000), ""), ""), "");
 	LLVMValueRef odd = LLVMBuildAnd(b, LLVMBuildLShr(b, a, jf_splat_i(j, 13), ""), jf_splat_i(j, 1), "");
 	LLVMValueRef rnd = LLVMBuildAnd(b, LLVMBuildAdd(b, LLVMBuildAdd(b, a, jf_splat_i(j, 0x0fff), ""),
 							odd, ""), jf_splat_i(j, ~0x1fffu), "");

@@ -197,6 +197,41 @@ static void harness_notices_one_ulp(void **state)
 	sim_jit_free(j);
 }
 
+/* MOV H0, f[COL0] rounds through fp16 inline for normal halves, zeros and
+ * infinities, through the helper for the rest: both sides of every edge. */
+static void fp16_rounding_matches_at_every_edge(void **state)
+{
+	(void)state;
+	static const uint32_t edge[] = { 0x00000000, 0x7f800000, 0x38800000, 0x477ff000,
+					 0x33000000, 0x7f800001, 0x00000001, 0x387fe000 };
+	struct sim_jit *j = jit_new(SIM_JIT_SYNC);
+	static struct sim_fp_cache c;
+	static struct prog p;
+	struct sim_fp_quad a, b;
+	uint32_t w0;
+
+	mov_col0(&p);
+	w0 = nv_rd32le(p.b);
+	nv_wr32le(p.b, w0 | 1u << NV40_FP_DST_HALF__SHIFT);
+	memset(&c, 0, sizeof(c));
+	sim_fp_cache_reset(&c);
+	assert_int_equal(sim_fp_cache_check(&c, p.b, p.len), 1);
+	sim_jit_fp_fn *fn = sim_jit_fp(j, &c, 0);
+	assert_non_null(fn);
+	for (unsigned e = 0; e < sizeof(edge) / sizeof(edge[0]); e++)
+		for (int d = -64; d < 64; d++) {
+			memset(&a, 0, sizeof(a));
+			for (unsigned q = 0; q < 16; q++)
+				a.in[q / 4][NV40_FP_INPUT_COL0][q % 4] =
+					bits_f((edge[e] + (uint32_t)d * 0x101u) ^ (q & 1 ? 0x80000000u : 0));
+			b = a;
+			assert_int_equal(sim_fp_run_cached(&c, p.b, p.len, 0, &a, sample, NULL), 0);
+			fn(&b, c.dec, sample, NULL);
+			assert_memory_equal(a.color, b.color, sizeof(a.color));
+		}
+	sim_jit_free(j);
+}
+
 /* MUL R0, f[COL0], c; END with the constant c */
 static void mul_const(struct prog *p, float k)
 {
@@ -285,6 +320,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(random_programs_compile_to_the_interpreters_bits),
 		cmocka_unit_test(harness_notices_one_ulp),
+		cmocka_unit_test(fp16_rounding_matches_at_every_edge),
 		cmocka_unit_test(constants_are_read_at_run_time),
 		cmocka_unit_test(background_compile_arrives_and_matches),
 		cmocka_unit_test(a_cache_outliving_its_compiler_asks_the_next),
