@@ -200,7 +200,8 @@ struct nvd_card *nvd_card_sim_open(const struct nvd_card_opts *o, const char *ch
 	}
 	struct sim_config cfg = { .chipset = cp->chipset, .vram_size = vram,
 				  .sysmem = s->c.gart, .sysmem_size = gart,
-				  .threads = o->sim_threads, .jit = o->sim_jit == NVD_SIM_JIT_SYNC ? SIM_JIT_SYNC :
+				  .threads = o->sim_threads, .jit = o->sim_jit == NVD_SIM_JIT_VERIFY ? SIM_JIT_VERIFY :
+					 o->sim_jit == NVD_SIM_JIT_SYNC ? SIM_JIT_SYNC :
 					 o->sim_jit == NVD_SIM_JIT_ON ? SIM_JIT_ON : SIM_JIT_OFF };
 	_Static_assert(sizeof(cfg.edid) / sizeof(cfg.edid[0]) == NVD_CARD_OUTPUTS, "outputs");
 	for (unsigned i = 0; i < NVD_CARD_OUTPUTS; i++)

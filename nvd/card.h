@@ -72,8 +72,9 @@ struct nvd_card {
 };
 
 /* Compiling the simulated card's fragment programs: off, on (in the
- * background), sync (at first use). */
-enum { NVD_SIM_JIT_OFF, NVD_SIM_JIT_ON, NVD_SIM_JIT_SYNC };
+ * background), sync (at first use), verify (sync, and checked against
+ * the interpreter on every quad). */
+enum { NVD_SIM_JIT_OFF, NVD_SIM_JIT_ON, NVD_SIM_JIT_SYNC, NVD_SIM_JIT_VERIFY };
 
 struct nvd_card_opts {
 	const char *spec;        /* "sim", "sim:NV44", "pci", "pci:0000:01:00.0" */

@@ -38,7 +38,9 @@ static void usage(FILE *f)
 "                        2 when there are 2+ CPUs; results do not depend on it)\n"
 "      --sim-jit MODE    compile the simulated card's fragment programs with LLVM:\n"
 "                        off (default), on (in the background, interpreted until\n"
-"                        compiled) or sync (at first use); results do not depend on it\n"
+"                        compiled), sync (at first use) or verify (sync, each quad\n"
+"                        checked against the interpreter: slow); results do not\n"
+"                        depend on it\n"
 "      --sim-check       check every memory access of the simulated card against\n"
 "                        the buffers nvd admitted for the commands it runs; log\n"
 "                        each one outside as an ORACLE: line (slower; for tests)\n"
@@ -158,6 +160,8 @@ int main(int argc, char **argv)
 				d.o.card.sim_jit = NVD_SIM_JIT_ON;
 			else if (!strcmp(optarg, "sync"))
 				d.o.card.sim_jit = NVD_SIM_JIT_SYNC;
+			else if (!strcmp(optarg, "verify"))
+				d.o.card.sim_jit = NVD_SIM_JIT_VERIFY;
 			else
 				goto bad;
 			break;

@@ -411,10 +411,13 @@ void sim_jit_describe(struct sim *s, char *buf, size_t len)
 	sim_jit_stats(s->jit, &st);
 	qsort(st.compile_ms, st.ntimes, sizeof(float), sim_cmp_float);
 	snprintf(buf, len, "%u programs, %u compiled (median %.1f ms, p99 %.1f ms), %u refused, "
-		 "%u failed; code ready for %llu of %llu primitives", st.programs, st.compiled,
+		 "%u failed; code ready for %llu of %llu primitives; verified %llu quads: %llu "
+		 "differed, %llu NaN payloads", st.programs, st.compiled,
 		 st.ntimes ? st.compile_ms[st.ntimes / 2] : 0.0f,
 		 st.ntimes ? st.compile_ms[st.ntimes * 99 / 100] : 0.0f, st.refused, st.failed,
-		 (unsigned long long)st.hits, (unsigned long long)st.lookups);
+		 (unsigned long long)st.hits, (unsigned long long)st.lookups,
+		 (unsigned long long)st.verified, (unsigned long long)st.mismatches,
+		 (unsigned long long)st.nan_payloads);
 }
 
 void sim_free(struct sim *s)

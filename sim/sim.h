@@ -14,6 +14,8 @@ enum sim_jit_mode {
 	SIM_JIT_OFF,
 	SIM_JIT_ON,      /* on a background thread, interpreted until ready */
 	SIM_JIT_SYNC,    /* at first use, on the thread that needs it (tests) */
+	SIM_JIT_VERIFY,  /* SYNC, and the interpreter run beside the code on
+	                    every quad, the differences counted (slow) */
 };
 
 struct sim_config {

@@ -31,6 +31,20 @@ void sim_jit_stats(struct sim_jit *j, struct sim_jit_stats *st)
 	memset(st, 0, sizeof(*st));
 }
 
+int sim_jit_verifying(const struct sim_jit *j)
+{
+	(void)j;
+	return 0;
+}
+
+void sim_jit_verify(struct sim_jit *j, const struct sim_fp_quad *compiled,
+		    const struct sim_fp_quad *interpreted)
+{
+	(void)j;
+	(void)compiled;
+	(void)interpreted;
+}
+
 void sim_jit_perturb(struct sim_jit *j, int ulps)
 {
 	(void)j;

@@ -388,7 +388,7 @@ static struct jit_entry *jit_find(struct sim_jit *j, const struct sim_fp_cache *
 			pthread_cond_signal(&j->wake);
 		}
 		pthread_mutex_unlock(&j->lock);
-		if (j->mode == SIM_JIT_SYNC)
+		if (j->mode != SIM_JIT_ON)
 			jit_compile(j, e);
 		return e;
 	}
@@ -424,7 +424,52 @@ void sim_jit_stats(struct sim_jit *j, struct sim_jit_stats *st)
 	*st = j->st;
 	st->lookups = __atomic_load_n(&j->st.lookups, __ATOMIC_RELAXED);
 	st->hits = __atomic_load_n(&j->st.hits, __ATOMIC_RELAXED);
+	st->verified = __atomic_load_n(&j->st.verified, __ATOMIC_RELAXED);
+	st->mismatches = __atomic_load_n(&j->st.mismatches, __ATOMIC_RELAXED);
+	st->nan_payloads = __atomic_load_n(&j->st.nan_payloads, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&j->lock);
+}
+
+int sim_jit_verifying(const struct sim_jit *j)
+{
+	return j && j->mode == SIM_JIT_VERIFY;
+}
+
+/* n floats: 0 the same bits, 1 a NaN for another NaN (whose payload
+ * depends on the operand order the interpreter's compiler chose when two
+ * NaNs met), 2 different. */
+static int jit_differ(const float *a, const float *b, unsigned n)
+{
+	int r = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (!memcmp(&a[i], &b[i], 4))
+			continue;
+		if (a[i] != a[i] && b[i] != b[i])
+			r = r > 1 ? r : 1;
+		else
+			return 2;
+	}
+	return r;
+}
+
+void sim_jit_verify(struct sim_jit *j, const struct sim_fp_quad *compiled,
+		    const struct sim_fp_quad *interpreted)
+{
+	const struct sim_fp_quad *a = compiled, *b = interpreted;
+	int d = jit_differ(&a->color[0][0][0], &b->color[0][0][0], 4 * NV40_FP_RTS * 4);
+
+	if (a->depth_written != b->depth_written || a->kill != b->kill)
+		d = 2;
+	else if (a->depth_written && d < 2) {
+		int dd = jit_differ(a->depth, b->depth, 4);
+		d = dd > d ? dd : d;
+	}
+	__atomic_fetch_add(&j->st.verified, 1, __ATOMIC_RELAXED);
+	if (d == 2)
+		__atomic_fetch_add(&j->st.mismatches, 1, __ATOMIC_RELAXED);
+	else if (d == 1)
+		__atomic_fetch_add(&j->st.nan_payloads, 1, __ATOMIC_RELAXED);
 }
 
 void sim_jit_perturb(struct sim_jit *j, int ulps)

@@ -41,10 +41,20 @@ struct sim_jit_stats {
 	uint64_t hits;           /* of those, code was ready */
 	unsigned programs;       /* keys seen */
 	unsigned compiled, refused, failed;
+	uint64_t verified;       /* SIM_JIT_VERIFY: quads checked, */
+	uint64_t mismatches;     /* those whose results differed */
+	uint64_t nan_payloads;   /* values that differed only as one NaN for another */
 	unsigned ntimes;
 	float compile_ms[SIM_JIT_TIMES];
 };
 void sim_jit_stats(struct sim_jit *j, struct sim_jit_stats *st);
+
+/* SIM_JIT_VERIFY: whether to check the code against the interpreter, and
+ * the check (one quad: the code's results and the interpreter's, the
+ * same inputs), counted in the statistics. */
+int sim_jit_verifying(const struct sim_jit *j);
+void sim_jit_verify(struct sim_jit *j, const struct sim_fp_quad *compiled,
+		    const struct sim_fp_quad *interpreted);
 
 /* Tests only: code compiled from now on adds `ulps` to colour 0's red bits,
  * so a differential test can show it notices. */

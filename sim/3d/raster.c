@@ -42,6 +42,17 @@ static void raster_sample(void *ctx, const struct sim_tex_req *rq, float out[4][
 	sim_tex_view_sample(&d->texv[u], rq, out);   /* zeros when the unit has no memory */
 }
 
+/* SIM_JIT_VERIFY: the quad the compiled code shaded through the
+ * interpreter too, the results compared. */
+static void raster_verify(const struct draw_setup *d, struct draw_lane *l,
+			  const struct sim_fp_quad *q)
+{
+	struct sim_fp_quad v = *q;
+
+	sim_fp_run_cached(l->fpc, d->fp, d->fp_len, d->fp_control, &v, raster_sample, (void *)d);
+	sim_jit_verify(d->s->jit, q, &v);
+}
+
 /* The pixels [lo, hi] of the row pair at E0 (edge values at pixel qx0 of
  * the top row) that can be inside all three edges, clipped to [x0, x1). */
 static int raster_span(const int64_t E0[3], const int64_t A[3], const int64_t B[3], int qx0,
@@ -194,6 +205,7 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 		      sim_rop_early_z_ok(d, front);
 	/* its compiled code, once ready: the interpreter's results, faster */
 	sim_jit_fp_fn *jfn = sim_jit_fp(d->s->jit, l->fpc, d->fp_control);
+	int verify = jfn && sim_jit_verifying(d->s->jit);
 	/* only the inputs it may read are interpolated, their planes' four
 	 * components side by side; a flat one's a0 (all its plane has) is
 	 * its value, kept in vdx: read first in both cases, the product
@@ -290,9 +302,11 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 			q->live = m;
 			q->kill = 0;
 			q->depth_written = 0;
-			if (jfn)
+			if (jfn) {
 				jfn(q, l->fpc->dec, raster_sample, (void *)d);
-			else if (sim_fp_run_cached(l->fpc, d->fp, d->fp_len, d->fp_control, q, raster_sample,
+				if (verify)
+					raster_verify(d, l, q);
+			} else if (sim_fp_run_cached(l->fpc, d->fp, d->fp_len, d->fp_control, q, raster_sample,
 						   (void *)d) < 0) {
 				l->fail = 1;
 				return;

@@ -315,6 +315,36 @@ static void a_cache_outliving_its_compiler_asks_the_next(void **state)
 	sim_jit_free(j);
 }
 
+/* The check SIM_JIT_VERIFY runs per quad: same bits pass, one ulp is a
+ * difference, a NaN for another NaN is counted apart. */
+static void verify_counts_what_differs(void **state)
+{
+	(void)state;
+	struct sim_jit *j = jit_new(SIM_JIT_VERIFY);
+	static struct sim_fp_quad a, b;
+	struct sim_jit_stats st;
+
+	assert_true(sim_jit_verifying(j));
+	rng_state = 4;
+	rnd_quad(&a);
+	a.color[1][2][3] = 0.5f;
+	b = a;
+	sim_jit_verify(j, &a, &b);
+	b.color[1][2][3] = bits_f(0x3f000001);
+	sim_jit_verify(j, &a, &b);
+	a.color[1][2][3] = bits_f(0x7fc00000);
+	b.color[1][2][3] = bits_f(0xffc00000);
+	sim_jit_verify(j, &a, &b);
+	b = a;
+	b.kill = 1;
+	sim_jit_verify(j, &a, &b);
+	sim_jit_stats(j, &st);
+	assert_int_equal(st.verified, 4);
+	assert_int_equal(st.mismatches, 2);
+	assert_int_equal(st.nan_payloads, 1);
+	sim_jit_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +354,7 @@ int main(void)
 		cmocka_unit_test(constants_are_read_at_run_time),
 		cmocka_unit_test(background_compile_arrives_and_matches),
 		cmocka_unit_test(a_cache_outliving_its_compiler_asks_the_next),
+		cmocka_unit_test(verify_counts_what_differs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
