@@ -288,6 +288,56 @@ static LLVMValueRef jf_dot(struct jf *j, const LLVMValueRef a[4], const LLVMValu
 	return s;
 }
 
+/* fp.c's fp_round_u: floor(v * scale + 0.5) as an integer (v is clamped
+ * to where that is exact). */
+static LLVMValueRef jf_round_u(struct jf *j, LLVMValueRef v, float scale)
+{
+	LLVMValueRef x = scale == 1.0f ? v : LLVMBuildFMul(j->b, v, jf_splat(j, scale), "");
+	x = jf_intrinsic(j, "llvm.floor", LLVMBuildFAdd(j->b, x, jf_splat(j, 0.5f), ""));
+	return LLVMBuildFPToUI(j->b, x, j->v4i, "");
+}
+
+/* PK4B, PK4UB, PK2US: the packed bits, as a float. */
+static LLVMValueRef jf_pack(struct jf *j, unsigned op, LLVMValueRef a[4])
+{
+	LLVMBuilderRef b = j->b;
+	unsigned n = op == NV40_FP_OP_PK2US ? 2 : 4, bits = op == NV40_FP_OP_PK2US ? 16 : 8;
+	LLVMValueRef u = jf_splat_i(j, 0);
+
+	for (unsigned i = 0; i < n; i++) {
+		LLVMValueRef v;
+		if (op == NV40_FP_OP_PK4B) {
+			LLVMValueRef lo = jf_splat(j, -128.0f / 127), hi = jf_splat(j, 1.0f);
+			v = jf_sel(j, LLVMRealUNO, a[i], a[i], jf_splat(j, 0.0f), a[i]);
+			v = jf_sel(j, LLVMRealOLT, v, lo, lo, jf_sel(j, LLVMRealOGT, v, hi, hi, v));
+			v = LLVMBuildFAdd(b, LLVMBuildFMul(b, v, jf_splat(j, 127.0f), ""), jf_splat(j, 128.0f), "");
+			v = jf_round_u(j, v, 1.0f);
+		} else {
+			v = jf_round_u(j, jf_sat(j, a[i]), op == NV40_FP_OP_PK4UB ? 255.0f : 65535.0f);
+		}
+		u = LLVMBuildOr(b, u, LLVMBuildShl(b, v, jf_splat_i(j, bits * i), ""), "");
+	}
+	return LLVMBuildBitCast(b, u, j->v4, "");
+}
+
+/* UP4B, UP4UB, UP2US of a's bits. */
+static void jf_unpack(struct jf *j, unsigned op, LLVMValueRef a, LLVMValueRef r[4])
+{
+	LLVMBuilderRef b = j->b;
+	LLVMValueRef u = LLVMBuildBitCast(b, a, j->v4i, "");
+
+	for (unsigned i = 0; i < 4; i++) {
+		unsigned sh = op == NV40_FP_OP_UP2US ? 16 * (i & 1) : 8 * i;
+		uint32_t m = op == NV40_FP_OP_UP2US ? 0xffff : 0xff;
+		LLVMValueRef f = LLVMBuildUIToFP(b, LLVMBuildAnd(b, LLVMBuildLShr(b, u, jf_splat_i(j, sh), ""),
+							   jf_splat_i(j, m), ""), j->v4, "");
+		if (op == NV40_FP_OP_UP4B)
+			r[i] = LLVMBuildFDiv(b, LLVMBuildFSub(b, f, jf_splat(j, 128.0f), ""), jf_splat(j, 127.0f), "");
+		else
+			r[i] = LLVMBuildFDiv(b, f, jf_splat(j, op == NV40_FP_OP_UP4UB ? 255.0f : 65535.0f), "");
+	}
+}
+
 /* An ALU op (fp.c's fp_alu, DDX, DDY); 0, or -1 for one not compiled. */
 static int jf_alu(struct jf *j, unsigned op, LLVMValueRef a[4], LLVMValueRef b[4], LLVMValueRef c[4],
 		  LLVMValueRef r[4])
@@ -331,6 +381,32 @@ static int jf_alu(struct jf *j, unsigned op, LLVMValueRef a[4], LLVMValueRef b[4
 		for (unsigned i = 0; i < 3; i++)
 			r[i] = LLVMBuildFMul(bd, a[i], t, "");
 		r[3] = r[2];
+		return 0;
+	case NV40_FP_OP_LIT: {
+		LLVMValueRef x = jf_sel(j, LLVMRealOGT, a[0], zero, a[0], zero);
+		LLVMValueRef y = jf_sel(j, LLVMRealOGT, a[1], zero, a[1], zero);
+		LLVMValueRef lo = jf_splat(j, -128.0f + 1.0f / 256), hi = jf_splat(j, 128.0f - 1.0f / 256);
+		LLVMValueRef e = jf_sel(j, LLVMRealOLT, a[3], lo, lo, jf_sel(j, LLVMRealOGT, a[3], hi, hi, a[3]));
+		t = jf_libm(j, JIT_FP_EXP2F, LLVMBuildFMul(bd, e, jf_libm(j, JIT_FP_LOG2F, y), ""));
+		r[0] = one; r[1] = x; r[2] = jf_sel(j, LLVMRealOGT, x, zero, t, zero); r[3] = one;
+		return 0;
+	}
+	case NV40_FP_OP_LITEX2:
+		t = jf_libm(j, JIT_FP_EXP2F, a[3]);
+		r[0] = one; r[1] = a[1]; r[2] = jf_sel(j, LLVMRealOGT, a[1], zero, t, zero); r[3] = one;
+		return 0;
+	case NV40_FP_OP_RFL:
+		t = LLVMBuildFDiv(bd, LLVMBuildFMul(bd, jf_splat(j, 2.0f), jf_dot(j, a, b, 3), ""),
+				  jf_dot(j, a, a, 3), "");
+		for (unsigned i = 0; i < 3; i++)
+			r[i] = LLVMBuildFSub(bd, LLVMBuildFMul(bd, t, a[i], ""), b[i], "");
+		r[3] = b[3];
+		return 0;
+	case NV40_FP_OP_PK4B: case NV40_FP_OP_PK4UB: case NV40_FP_OP_PK2US:
+		jf_fill(r, jf_pack(j, op, a));
+		return 0;
+	case NV40_FP_OP_UP4B: case NV40_FP_OP_UP4UB: case NV40_FP_OP_UP2US:
+		jf_unpack(j, op, a[0], r);
 		return 0;
 	case NV40_FP_OP_DIVSQ:
 		t = jf_intrinsic(j, "llvm.sqrt", jf_intrinsic(j, "llvm.fabs", b[0]));
