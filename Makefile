@@ -14,10 +14,13 @@ DEPS_PKGS := build-essential pkg-config libevent-dev libpciaccess-dev libcmocka-
              libdrm-dev libgbm-dev libegl-dev libgles-dev libgl-dev libegl-mesa0 \
              libgl1-mesa-dri mesa-utils ioquake3 openarena piglit waffle-utils glmark2-drm \
              xserver-xorg-core xserver-xorg-dev x11-xserver-utils x11-utils x11-apps xvfb \
-             xserver-xorg-video-dummy libx11-dev libxext-dev libxrender-dev
+             xserver-xorg-video-dummy libx11-dev libxext-dev libxrender-dev llvm-15-dev
 
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -fPIC -pthread
+# No contraction into fused multiply-adds, whatever -march: the simulator's
+# float results are the card model, and the compiled pipeline (sim/3d/jit*)
+# must reproduce them bit for bit.
+CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -fPIC -pthread -ffp-contract=off
 CPPFLAGS += -I. -D_GNU_SOURCE
 LDFLAGS  += -pthread
 
@@ -43,7 +46,15 @@ obj = $(patsubst %.c,$(OBJ)/%.o,$(1))
 
 HW_SRC     := $(call src,hw/*.c)
 PROTO_SRC  := $(call src,proto/*.c)
-SIM_SRC    := $(call src,sim/*.c sim/*/*.c)
+# The fragment pipeline compiler (sim/3d/jit*.c) needs LLVM 15's C API;
+# without llvm-config (and for the big-endian cross build) jit-off.c
+# stands in for it and the interpreter does all the work.
+LLVM_CONFIG ?= llvm-config-15
+LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
+LLVM_LIBS   := $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null)
+JIT_SRC    := $(filter-out sim/3d/jit-off.c,$(call src,sim/3d/jit*.c))
+SIM_SRC    := $(filter-out $(JIT_SRC) sim/3d/jit-off.c,$(call src,sim/*.c sim/*/*.c)) \
+              $(if $(LLVM_LIBS),$(JIT_SRC),sim/3d/jit-off.c)
 NVD_SRC    := $(filter-out nvd/main.c,$(call src,nvd/*.c))
 CLIENT_SRC := $(call src,client/*.c)
 TOOLS      := $(patsubst tools/%.c,$(BIN)/%,$(call src,tools/*.c))
@@ -83,6 +94,7 @@ $(OBJ)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
+$(call obj,$(JIT_SRC)): CPPFLAGS += $(LLVM_CFLAGS)
 $(LIBHW): $(call obj,$(HW_SRC))
 $(LIBPROTO): $(call obj,$(PROTO_SRC))
 $(LIBSIM): $(call obj,$(SIM_SRC))
@@ -124,7 +136,7 @@ $(LIBNVD_PC): client/libnvd.pc.in
 
 $(BIN)/nvd: $(OBJ)/nvd/main.o $(LIBNVDCORE) $(LIBSIM) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PC_EVENT) $(PC_PCI) -lm
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_EVENT) $(PC_PCI) $(LLVM_LIBS) -lm
 
 # The DRM interposer carries libnvd inside it: Mesa's processes load one
 # file.  It exports only the libc functions glx/libc.c stands in for (its
@@ -168,7 +180,7 @@ $(BIN)/%: $(OBJ)/tools/%.o $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
 
 $(BUILD)/bench/%: $(OBJ)/bench/%.o $(LIBTEST) $(LIBNVDCORE) $(LIBNVD_A) $(LIBSIM) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PC_EVENT) $(PC_PCI) $(PC_GL) $(PC_PNG) -lm
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_EVENT) $(PC_PCI) $(PC_GL) $(PC_PNG) $(LLVM_LIBS) -lm
 
 # GL programs (tests/gl/gl-*.c) are ordinary Mesa clients, run under nvd-run
 # and under llvmpipe by the GL tests (tests/gl/test_*.c).
@@ -216,11 +228,11 @@ $(TST)/unit/test_hw_%: $(OBJ)/tests/unit/test_hw_%.o $(LIBHW)
 
 $(TST)/unit/test_sim_%: $(OBJ)/tests/unit/test_sim_%.o $(LIBSIM) $(LIBHW)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PC_CMOCKA) -lm
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_CMOCKA) $(LLVM_LIBS) -lm
 
 $(TST)/unit/test_nvd_%: $(OBJ)/tests/unit/test_nvd_%.o $(LIBNVDCORE) $(LIBSIM) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PC_CMOCKA) $(PC_EVENT) $(PC_PCI) -lm
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_CMOCKA) $(PC_EVENT) $(PC_PCI) $(LLVM_LIBS) -lm
 
 # Integration and hostile tests are real clients of a real nvd.
 $(TST)/integration/%: $(OBJ)/tests/integration/%.o $(LIBTEST) $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
@@ -245,7 +257,7 @@ BE_WRAP  := $(addprefix $(TST)/be/,$(BE_NAMES))
 BE_COPIES:= $(addprefix $(BE)/tests/,$(BE_NAMES))
 beobj = $(patsubst %.c,$(BE)/obj/%.o,$(1))
 BE_HW    := $(call beobj,$(HW_SRC) tests/be/cmocka.c)
-BE_SIM   := $(call beobj,$(SIM_SRC))
+BE_SIM   := $(call beobj,$(filter-out $(JIT_SRC),$(SIM_SRC)) sim/3d/jit-off.c)
 BE_VAL   := $(call beobj,$(call src,nvd/validate*.c))
 
 be-tools:
@@ -363,25 +375,26 @@ FUZZ_BINS    := $(addprefix $(FUZZ)/bin/fuzz_,$(FUZZ_NAMES))
 fuzzobj = $(patsubst %.c,$(FUZZ)/obj/%.o,$(1))
 FUZZ_DAEMON  := $(call fuzzobj,tests/fuzz/fuzz.c tests/fuzz/fuzz-daemon.c $(NVD_SRC) $(SIM_SRC) $(PROTO_SRC) $(HW_SRC))
 
+$(call fuzzobj,$(JIT_SRC)): CPPFLAGS += $(LLVM_CFLAGS)
 $(FUZZ)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(PC_DRM) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 
 $(FUZZ)/bin/fuzz_proto: $(call fuzzobj,tests/fuzz/fuzz_proto.c) $(FUZZ_DAEMON)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_EVENT) $(PC_PCI) -lm
+	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_EVENT) $(PC_PCI) $(LLVM_LIBS) -lm
 
 $(FUZZ)/bin/fuzz_ioctl: $(call fuzzobj,tests/fuzz/fuzz_ioctl.c glx/ioctl.c glx/gem.c glx/kms.c \
                           glx/user.c glx/file.c glx/real.c $(CLIENT_SRC)) $(FUZZ_DAEMON)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_EVENT) $(PC_PCI) -lm -ldl
+	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_EVENT) $(PC_PCI) $(LLVM_LIBS) -lm -ldl
 
 # The pusher's host is the unit tests' (tests/unit/sim-host.h, whose
 # asserts are cmocka's: they fail only if the card cannot be made).
 $(FUZZ)/obj/tests/fuzz/fuzz_pusher.o: CPPFLAGS += -Itests/unit
 $(FUZZ)/bin/fuzz_pusher: $(call fuzzobj,tests/fuzz/fuzz_pusher.c tests/fuzz/fuzz.c $(SIM_SRC) $(HW_SRC))
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_CMOCKA) -lm
+	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_CMOCKA) $(LLVM_LIBS) -lm
 
 # The stream target runs nvd's core in-process without its socket.
 $(FUZZ)/bin/fuzz_stream: $(call fuzzobj,tests/fuzz/fuzz_stream.c tests/fuzz/fuzz.c $(NVD_SRC) \

@@ -3,6 +3,7 @@
  * model reaches through PCI-target ctxdmas.  Placing a buffer maps its memfd
  * over the right pages of either. */
 #include "nvd/card.h"
+#include "nvd/nvd.h"
 #include "nvd/validate.h"
 #include "sim/sim.h"
 
@@ -60,6 +61,11 @@ static int sim_card_unplace(struct nvd_card *c, int gart, uint64_t addr, uint64_
 
 static void sim_card_destroy(struct nvd_card *c)
 {
+	char jit[256];
+
+	sim_jit_describe(simof(c), jit, sizeof(jit));
+	if (jit[0])
+		nvd_log(0, "sim-jit: %s", jit);
 	sim_free(simof(c));
 	munmap(c->gart, c->gart_size);
 	free(c);
@@ -200,7 +206,10 @@ struct nvd_card *nvd_card_sim_open(const struct nvd_card_opts *o, const char *ch
 	}
 	struct sim_config cfg = { .chipset = cp->chipset, .vram_size = vram,
 				  .sysmem = s->c.gart, .sysmem_size = gart,
-				  .threads = o->sim_threads, .manual = o->sim_manual };
+				  .threads = o->sim_threads, .manual = o->sim_manual,
+				  .jit = o->sim_jit == NVD_SIM_JIT_VERIFY ? SIM_JIT_VERIFY :
+					 o->sim_jit == NVD_SIM_JIT_SYNC ? SIM_JIT_SYNC :
+					 o->sim_jit == NVD_SIM_JIT_ON ? SIM_JIT_ON : SIM_JIT_OFF };
 	_Static_assert(sizeof(cfg.edid) / sizeof(cfg.edid[0]) == NVD_CARD_OUTPUTS, "outputs");
 	for (unsigned i = 0; i < NVD_CARD_OUTPUTS; i++)
 		cfg.edid[i] = o->edid[i];

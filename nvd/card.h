@@ -75,6 +75,11 @@ struct nvd_card {
 	int irq_fd;              /* readable when the card interrupts; the reader drains it */
 };
 
+/* Compiling the simulated card's fragment programs: off, on (in the
+ * background), sync (at first use), verify (sync, and checked against
+ * the interpreter on every quad). */
+enum { NVD_SIM_JIT_OFF, NVD_SIM_JIT_ON, NVD_SIM_JIT_SYNC, NVD_SIM_JIT_VERIFY };
+
 struct nvd_card_opts {
 	const char *spec;        /* "sim", "sim:NV44", "pci", "pci:0000:01:00.0" */
 	uint64_t vram_size;      /* sim: bytes (0 = 128 MiB) */
@@ -83,6 +88,7 @@ struct nvd_card_opts {
 	unsigned sim_threads;    /* sim: fragment threads (sim_config.threads, 0 = automatic) */
 	int sim_check;           /* sim: the access oracle on (a pci card refuses it) */
 	int sim_manual;          /* sim: no worker thread, the host calls ops->run (tests) */
+	unsigned sim_jit;        /* sim: NVD_SIM_JIT_* (sim_config.jit) */
 	/* sim: the EDID (128 bytes) of the monitor on each output, NULL: none */
 	const uint8_t *edid[NVD_CARD_OUTPUTS];
 };

@@ -39,6 +39,11 @@ static void usage(FILE *f)
 "                        and 1=1280x1024,1024x768,800x600,640x480\n"
 "      --sim-threads N   threads for the simulated 3D engine's fragments (default 0:\n"
 "                        2 when there are 2+ CPUs; results do not depend on it)\n"
+"      --sim-jit MODE    compile the simulated card's fragment programs with LLVM:\n"
+"                        off (default), on (in the background, interpreted until\n"
+"                        compiled), sync (at first use) or verify (sync, each quad\n"
+"                        checked against the interpreter: slow); results do not\n"
+"                        depend on it\n"
 "      --sim-check       check every memory access of the simulated card against\n"
 "                        the buffers nvd admitted for the commands it runs; log\n"
 "                        each one outside as an ORACLE: line (slower; for tests)\n"
@@ -82,6 +87,7 @@ int main(int argc, char **argv)
 		{ "gpu-timeout", required_argument, 0, 'W' },
 		{ "max-bos", required_argument, 0, 'B' }, { "monitor", required_argument, 0, 'M' }, { "verbose", no_argument, 0, 'v' },
 		{ "sim-threads", required_argument, 0, 'H' }, { "sim-check", no_argument, 0, 'K' },
+		{ "sim-jit", required_argument, 0, 'J' },
 		{ "help", no_argument, 0, 'h' },         { "version", no_argument, 0, 'R' },
 		{ 0, 0, 0, 0 }
 	};
@@ -157,6 +163,18 @@ int main(int argc, char **argv)
 			d.o.card.sim_threads = (unsigned)v;
 			break;
 		case 'K': d.o.card.sim_check = 1; break;
+		case 'J':
+			if (!strcmp(optarg, "off"))
+				d.o.card.sim_jit = NVD_SIM_JIT_OFF;
+			else if (!strcmp(optarg, "on"))
+				d.o.card.sim_jit = NVD_SIM_JIT_ON;
+			else if (!strcmp(optarg, "sync"))
+				d.o.card.sim_jit = NVD_SIM_JIT_SYNC;
+			else if (!strcmp(optarg, "verify"))
+				d.o.card.sim_jit = NVD_SIM_JIT_VERIFY;
+			else
+				goto bad;
+			break;
 		case 'v': nvd_verbose++; break;
 		case 'h': usage(stdout); return 0;
 		case 'R': printf("nvd %s (protocol %u)\n", NVD_VERSION, NVD_PROTO_VERSION); return 0;
@@ -166,7 +184,7 @@ int main(int argc, char **argv)
 bad:
 		fprintf(stderr, "nvd: invalid value '%s' for --%s\n", optarg,
 			c == 'V' ? "vram" : c == 'G' ? "gart" : c == 'T' ? "timeslice" :
-			c == 'Q' ? "quota" : c == 'H' ? "sim-threads" : c == 'W' ? "gpu-timeout" : "max-bos");
+			c == 'Q' ? "quota" : c == 'H' ? "sim-threads" : c == 'W' ? "gpu-timeout" : c == 'J' ? "sim-jit" : "max-bos");
 		return 2;
 	}
 	if (optind < argc) {

@@ -148,6 +148,7 @@ struct sim {
 
 	struct sim_misc misc;
 	struct sim_bands *bands;            /* 3D fragment threads (3d/bands.c), NULL: none */
+	struct sim_jit *jit;                /* the fragment program compiler (3d/jit.h), NULL: none */
 
 	/* The access oracle (oracle.c), NULL when off, and what the card is
 	 * executing, for it: set by the pusher and the puller. */

@@ -11,6 +11,7 @@
 
 #include "priv.h"
 #include "3d/bands.h"
+#include "3d/jit.h"
 
 /* Words per chunk: the worker drops the lock this often so MMIO gets in
  * (and inside a long method, between its pieces: sim_gr_piece). */
@@ -388,6 +389,12 @@ struct sim *sim_new(const struct sim_config *cfg, char *err, size_t errlen)
 		return NULL;
 	}
 
+	s->jit = sim_jit_new(cfg->jit, err, errlen);
+	if (cfg->jit != SIM_JIT_OFF && !s->jit) {
+		sim_free(s);
+		return NULL;
+	}
+
 	if (!s->manual) {
 		int e = pthread_create(&s->thread, NULL, sim_worker, s);
 		if (e) {
@@ -398,6 +405,31 @@ struct sim *sim_new(const struct sim_config *cfg, char *err, size_t errlen)
 		s->thread_started = 1;
 	}
 	return s;
+}
+
+static int sim_cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+	return x < y ? -1 : x > y;
+}
+
+void sim_jit_describe(struct sim *s, char *buf, size_t len)
+{
+	static struct sim_jit_stats st;     /* big; the caller's thread only */
+
+	buf[0] = 0;
+	if (!s->jit)
+		return;
+	sim_jit_stats(s->jit, &st);
+	qsort(st.compile_ms, st.ntimes, sizeof(float), sim_cmp_float);
+	snprintf(buf, len, "%u programs, %u compiled (median %.1f ms, p99 %.1f ms), %u refused, "
+		 "%u failed; code ready for %llu of %llu primitives; verified %llu quads: %llu "
+		 "differed, %llu NaN payloads", st.programs, st.compiled,
+		 st.ntimes ? st.compile_ms[st.ntimes / 2] : 0.0f,
+		 st.ntimes ? st.compile_ms[st.ntimes * 99 / 100] : 0.0f, st.refused, st.failed,
+		 (unsigned long long)st.hits, (unsigned long long)st.lookups,
+		 (unsigned long long)st.verified, (unsigned long long)st.mismatches,
+		 (unsigned long long)st.nan_payloads);
 }
 
 void sim_free(struct sim *s)
@@ -412,6 +444,7 @@ void sim_free(struct sim *s)
 		pthread_join(s->thread, NULL);
 	}
 	sim_bands_stop(s);
+	sim_jit_free(s->jit);
 	sim_oracle_free(s);
 	pthread_cond_destroy(&s->wake);
 	pthread_mutex_destroy(&s->lock);

@@ -9,6 +9,15 @@
 
 struct sim;
 
+/* sim_config.jit: whether fragment programs are compiled (sim/3d/jit.h). */
+enum sim_jit_mode {
+	SIM_JIT_OFF,
+	SIM_JIT_ON,      /* on a background thread, interpreted until ready */
+	SIM_JIT_SYNC,    /* at first use, on the thread that needs it (tests) */
+	SIM_JIT_VERIFY,  /* SYNC, and the interpreter run beside the code on
+	                    every quad, the differences counted (slow) */
+};
+
 struct sim_config {
 	unsigned chipset;     /* 0x40, 0x43 or 0x44 (hw/chips.h) */
 	uint64_t vram_size;   /* bytes, a power of two, >= 16 MiB */
@@ -27,11 +36,19 @@ struct sim_config {
 	 * (or sim_run's caller): 0 = automatic, 2 when the host has 2+ CPUs
 	 * (1 in manual mode); 1 = the worker alone.  Results are the same. */
 	unsigned threads;
+	/* enum sim_jit_mode.  Results are the same in every mode; sim_new
+	 * fails when the compiler cannot start. */
+	unsigned jit;
 };
 
 /* NULL on failure, with a message in err. */
 struct sim *sim_new(const struct sim_config *cfg, char *err, size_t errlen);
 void sim_free(struct sim *s);
+
+/* What the fragment program compiler did, in one line (programs, how
+ * many compiled, their compile times, the primitives that found code
+ * ready); "" when it is off. */
+void sim_jit_describe(struct sim *s, char *buf, size_t len);
 
 /* BAR0 */
 uint32_t sim_rd32(struct sim *s, uint32_t reg);

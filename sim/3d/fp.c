@@ -803,6 +803,7 @@ void sim_fp_cache_reset(struct sim_fp_cache *c)
 	c->hi = 0;
 	c->simple = -1;
 	c->inputs = ~0u;
+	c->jit = NULL;
 }
 
 /* Keyed by the bytes, not the address: nvd copies every bind of a program

@@ -67,6 +67,9 @@ struct sim_fp_cache {
 	uint8_t have[SIM_FP_CACHE_SLOTS];
 	uint8_t raw[SIM_FP_CACHE_SLOTS * 16 + 16];
 	struct sim_fp_dec dec[SIM_FP_CACHE_SLOTS];
+	const void *jit;             /* simple: jit.c's entry for it, NULL until asked */
+	uint32_t jit_control;        /* the FP_CONTROL it was asked with */
+	uint64_t jit_serial;         /* of the compiler asked: a cache may outlive a card */
 };
 void sim_fp_cache_reset(struct sim_fp_cache *c);
 /* Drops what the cache holds unless prog[0, hi) is what it decoded; then

@@ -6,6 +6,7 @@
  * Varyings are interpolated perspective-correctly (attribute * q planes over
  * the q = 1/w plane), depth linearly in window space. */
 #include "pipe.h"
+#include "jit.h"
 
 #include <limits.h>
 #include <math.h>
@@ -39,6 +40,17 @@ static void raster_sample(void *ctx, const struct sim_tex_req *rq, float out[4][
 		return;
 	}
 	sim_tex_view_sample(&d->texv[u], rq, out);   /* zeros when the unit has no memory */
+}
+
+/* SIM_JIT_VERIFY: the quad the compiled code shaded through the
+ * interpreter too, the results compared. */
+static void raster_verify(const struct draw_setup *d, struct draw_lane *l,
+			  const struct sim_fp_quad *q)
+{
+	struct sim_fp_quad v = *q;
+
+	sim_fp_run_cached(l->fpc, d->fp, d->fp_len, d->fp_control, &v, raster_sample, (void *)d);
+	sim_jit_verify(d->s->jit, q, &v);
 }
 
 /* The pixels [lo, hi] of the row pair at E0 (edge values at pixel qx0 of
@@ -191,6 +203,9 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 	/* the program as decoded for earlier primitives, unless it changed */
 	int early_z = sim_fp_cache_check(l->fpc, d->fp, d->fp_len) == 1 &&
 		      sim_rop_early_z_ok(d, front);
+	/* its compiled code, once ready: the interpreter's results, faster */
+	sim_jit_fp_fn *jfn = sim_jit_fp(d->s->jit, l->fpc, d->fp_control);
+	int verify = jfn && sim_jit_verifying(d->s->jit);
 	/* only the inputs it may read are interpolated, their planes' four
 	 * components side by side; a flat one's a0 (all its plane has) is
 	 * its value, kept in vdx: read first in both cases, the product
@@ -289,8 +304,12 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 			q->live = m;
 			q->kill = 0;
 			q->depth_written = 0;
-			if (sim_fp_run_cached(l->fpc, d->fp, d->fp_len, d->fp_control, q, raster_sample,
-					      (void *)d) < 0) {
+			if (jfn) {
+				jfn(q, l->fpc->dec, raster_sample, (void *)d);
+				if (verify)
+					raster_verify(d, l, q);
+			} else if (sim_fp_run_cached(l->fpc, d->fp, d->fp_len, d->fp_control, q, raster_sample,
+						   (void *)d) < 0) {
 				l->fail = 1;
 				return;
 			}

@@ -253,6 +253,11 @@ int nvt_daemon_run(struct nvt_daemon *d, const char *const *extra)
 	argv[n++] = d->sock;
 	if (nvt_sim_check_arg())
 		argv[n++] = nvt_sim_check_arg();
+	/* $NVD_SIM_JIT (off, on, sync, verify): every test must pass the same */
+	if (getenv("NVD_SIM_JIT") && *getenv("NVD_SIM_JIT")) {
+		argv[n++] = "--sim-jit";
+		argv[n++] = getenv("NVD_SIM_JIT");
+	}
 	for (unsigned i = 0; extra && extra[i] && n < 31; i++)
 		argv[n++] = extra[i];
 	argv[n] = NULL;

@@ -139,6 +139,15 @@ static inline void host_chan_new(struct host *h, unsigned chid, uint32_t pb_dma)
 	sim_wr32(h->s, NV_PFIFO_MODE, sim_rd32(h->s, NV_PFIFO_MODE) | 1u << chid);
 }
 
+/* $NVD_SIM_JIT (on, sync, verify) runs the card's fragment programs compiled:
+ * every test must pass the same with it. */
+static inline unsigned host_jit(void)
+{
+	const char *e = getenv("NVD_SIM_JIT");
+	return !e ? SIM_JIT_OFF : !strcmp(e, "sync") ? SIM_JIT_SYNC : !strcmp(e, "on") ? SIM_JIT_ON :
+	       !strcmp(e, "verify") ? SIM_JIT_VERIFY : SIM_JIT_OFF;
+}
+
 /* threads: sim_config's (0 = automatic) */
 static inline void host_new_threads(struct host *h, unsigned chipset, int manual, unsigned threads)
 {
@@ -154,6 +163,7 @@ static inline void host_new_threads(struct host *h, unsigned chipset, int manual
 	cfg.sysmem_size = HOST_SYSMEM;
 	cfg.manual = manual;
 	cfg.threads = threads;
+	cfg.jit = host_jit();
 	h->s = sim_new(&cfg, err, sizeof(err));
 	if (!h->s)
 		fail_msg("sim_new: %s", err);

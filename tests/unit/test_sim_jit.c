@@ -1,0 +1,360 @@
+/* The compiled fragment programs (sim/3d/jit.c) against the interpreter
+ * (sim/3d/fp.c), bit for bit: random straight-line programs of every
+ * arithmetic and texture opcode with random modifiers, precisions, write
+ * masks and condition codes, on quads full of NaNs (several payloads),
+ * infinities, zeros of both signs and denormals.  The harness is shown to
+ * notice a one-ulp error (sim_jit_perturb), constants are shown to stay
+ * out of the code, and the background compiler to deliver the same code. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "hw/fp-isa.h"
+#include "hw/ramin.h"
+#include "sim/3d/jit.h"
+#include "tests/lib/fp-random.h"
+
+/* ---- the harness ---- */
+
+/* A sampler both sides call: its result depends on every field of the
+ * request, so the compiled code's request must be the interpreter's. */
+static void sample(void *ctx, const struct sim_tex_req *rq, float out[4][4])
+{
+	(void)ctx;
+	for (unsigned p = 0; p < 4; p++)
+		for (unsigned c = 0; c < 4; c++) {
+			float v = rq->coord[p][c] * (float)(rq->unit + 1) + (float)rq->op;
+			if (rq->op == SIM_TXD)
+				v = v + rq->ddx[p][c] - rq->ddy[p][3 - c];
+			out[p][c] = c == 3 ? -v : v;
+		}
+}
+
+static int quiet;
+static unsigned nan_payloads;     /* NaNs that differed only as NaNs */
+
+/* The same bits, but that a NaN may be another NaN: when two NaNs meet in
+ * an add or multiply, x86 returns the first operand's, and gcc (as LLVM)
+ * orders the operands of these commutative operations as it likes, so the
+ * interpreter's own choice depends on its compiler. */
+static int same(const float *x, const float *y, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t u, v;
+		memcpy(&u, &x[i], 4);
+		memcpy(&v, &y[i], 4);
+		if (u == v)
+			continue;
+		if (x[i] != x[i] && y[i] != y[i]) {
+			nan_payloads++;
+			continue;
+		}
+		return 0;
+	}
+	return 1;
+}
+
+/* The program and the first value that differs. */
+static void report(const struct sim_fp_cache *c, const struct prog *p, const struct sim_fp_quad *a,
+		   const struct sim_fp_quad *b)
+{
+	char text[256];
+
+	for (unsigned i = 0; i < c->nseq; i++) {
+		size_t pc = (size_t)c->seq[i] * 16;
+		fprintf(stderr, "  %s\n", sim_fp_disasm(p->b + pc, p->len - pc, text, sizeof(text)));
+	}
+	for (unsigned i = 0; i < 64; i++) {
+		const float *x = &a->color[0][0][0] + i, *y = &b->color[0][0][0] + i;
+		uint32_t u, v;
+		memcpy(&u, x, 4);
+		memcpy(&v, y, 4);
+		if (u != v)
+			fprintf(stderr, "  pixel %u colour %u.%c: interpreted %08x, compiled %08x (differ)\n",
+				i / 16, i / 4 % 4, "xyzw"[i % 4], u, v);
+	}
+	fprintf(stderr, "  depth_written %u/%u kill %x/%x\n", a->depth_written, b->depth_written, a->kill,
+		b->kill);
+}
+
+/* Quads of the program that end differently compiled and interpreted
+ * (colours, depth, kill: their bits); -1 when it was not compiled. */
+static int diff_program(struct sim_jit *j, const struct prog *p, uint32_t control, unsigned quads)
+{
+	static struct sim_fp_cache c;
+	struct sim_fp_quad a, b;
+	int bad = 0;
+
+	memset(&c, 0, sizeof(c));
+	sim_fp_cache_reset(&c);
+	assert_int_equal(sim_fp_cache_check(&c, p->b, p->len), 1);
+	sim_jit_fp_fn *fn = sim_jit_fp(j, &c, control);
+	if (!fn)
+		return -1;
+	for (unsigned k = 0; k < quads; k++) {
+		rnd_quad(&a);
+		b = a;
+		assert_int_equal(sim_fp_run_cached(&c, p->b, p->len, control, &a, sample, NULL), 0);
+		b.kill = 0x5;              /* the code must clear them */
+		b.depth_written = 7;
+		fn(&b, c.dec, sample, NULL);
+		if (!same(&a.color[0][0][0], &b.color[0][0][0], 64) || a.kill != b.kill ||
+		    a.depth_written != b.depth_written ||
+		    (a.depth_written && !same(a.depth, b.depth, 4))) {
+			if (!bad++ && !quiet)
+				report(&c, p, &a, &b);
+		}
+	}
+	return bad;
+}
+
+static struct sim_jit *jit_new(unsigned mode)
+{
+	char err[256] = "";
+	struct sim_jit *j = sim_jit_new(mode, err, sizeof(err));
+	if (!j && !strcmp(err, "built without LLVM"))
+		skip();
+	if (!j)
+		fail_msg("sim_jit_new: %s", err);
+	return j;
+}
+
+/* ---- tests ---- */
+
+static void random_programs_compile_to_the_interpreters_bits(void **state)
+{
+	(void)state;
+	struct sim_jit *j = jit_new(SIM_JIT_SYNC);
+	struct sim_jit_stats st;
+	static struct prog p;
+	unsigned compiled = 0, refused = 0;
+
+	rng_state = 20;
+	for (unsigned i = 0; i < 800; i++) {
+		rnd_prog(&p, 1 + rnd_below(10));
+		uint32_t control = rnd_below(2) ? NV40_FP_CONTROL_DEPTH : 0;
+		int bad = diff_program(j, &p, control, 16);
+		if (bad < 0) {
+			refused++;
+			continue;
+		}
+		compiled++;
+		if (bad)
+			fail_msg("program %u: %d quads differ", i, bad);
+	}
+	printf("%u programs compiled, %u left to the interpreter; %u NaNs differed in payload\n",
+	       compiled, refused, nan_payloads);
+	sim_jit_stats(j, &st);
+	/* it leaves PK2H and UP2H to the interpreter: 2 opcodes of 50, in a
+	 * sixth of programs of up to 10 instructions */
+	assert_true(compiled >= 600);
+	assert_int_equal(st.compiled + st.refused, st.programs);
+	assert_int_equal(st.failed, 0);
+	assert_true(refused > 0 && st.refused > 0);
+	sim_jit_free(j);
+}
+
+/* MOV R0, f[COL0]; END */
+static void mov_col0(struct prog *p)
+{
+	uint32_t w[4] = { 0 };
+
+	NV40_FP_SET(w, OPCODE, NV40_FP_OP_MOV);
+	NV40_FP_SET(w, MASK, 0xf);
+	NV40_FP_SET(w, INPUT, NV40_FP_INPUT_COL0);
+	NV40_FP_SET(w, COND, NV40_FP_COND_TR);
+	NV40_FP_SET(w, COND_SWZ, NV40_FP_SWZ_IDENTITY);
+	NV40_FP_SET(w, SRC0, NV40_FP_SRC_SET(TYPE, NV40_FP_SRC_INPUT) | NV40_FP_SRC_SET(SWZ, NV40_FP_SWZ_IDENTITY));
+	NV40_FP_SET(w, END, 1);
+	p->len = 0;
+	for (unsigned i = 0; i < 4; i++)
+		put32(p, w[i]);
+}
+
+static void harness_notices_one_ulp(void **state)
+{
+	(void)state;
+	struct sim_jit *j = jit_new(SIM_JIT_SYNC);
+	static struct prog p;
+
+	rng_state = 1;
+	mov_col0(&p);
+	assert_int_equal(diff_program(j, &p, 0, 8), 0);
+	sim_jit_free(j);
+
+	j = jit_new(SIM_JIT_SYNC);
+	sim_jit_perturb(j, 1);
+	quiet = 1;
+	assert_int_equal(diff_program(j, &p, 0, 8), 8);
+	quiet = 0;
+	sim_jit_free(j);
+}
+
+/* MOV H0, f[COL0] rounds through fp16 inline for normal halves, zeros and
+ * infinities, through the helper for the rest: both sides of every edge. */
+static void fp16_rounding_matches_at_every_edge(void **state)
+{
+	(void)state;
+	static const uint32_t edge[] = { 0x00000000, 0x7f800000, 0x38800000, 0x477ff000,
+					 0x33000000, 0x7f800001, 0x00000001, 0x387fe000 };
+	struct sim_jit *j = jit_new(SIM_JIT_SYNC);
+	static struct sim_fp_cache c;
+	static struct prog p;
+	struct sim_fp_quad a, b;
+	uint32_t w0;
+
+	mov_col0(&p);
+	w0 = nv_rd32le(p.b);
+	nv_wr32le(p.b, w0 | 1u << NV40_FP_DST_HALF__SHIFT);
+	memset(&c, 0, sizeof(c));
+	sim_fp_cache_reset(&c);
+	assert_int_equal(sim_fp_cache_check(&c, p.b, p.len), 1);
+	sim_jit_fp_fn *fn = sim_jit_fp(j, &c, 0);
+	assert_non_null(fn);
+	for (unsigned e = 0; e < sizeof(edge) / sizeof(edge[0]); e++)
+		for (int d = -64; d < 64; d++) {
+			memset(&a, 0, sizeof(a));
+			for (unsigned q = 0; q < 16; q++)
+				a.in[q / 4][NV40_FP_INPUT_COL0][q % 4] =
+					bits_f((edge[e] + (uint32_t)d * 0x101u) ^ (q & 1 ? 0x80000000u : 0));
+			b = a;
+			assert_int_equal(sim_fp_run_cached(&c, p.b, p.len, 0, &a, sample, NULL), 0);
+			fn(&b, c.dec, sample, NULL);
+			assert_memory_equal(a.color, b.color, sizeof(a.color));
+		}
+	sim_jit_free(j);
+}
+
+/* MUL R0, f[COL0], c; END with the constant c */
+static void mul_const(struct prog *p, float k)
+{
+	uint32_t w[4], u;
+
+	mov_col0(p);
+	for (unsigned i = 0; i < 4; i++)
+		w[i] = nv_rd32le(p->b + 4 * i);
+	w[0] &= ~((uint32_t)NV40_FP_OPCODE__MASK << NV40_FP_OPCODE__SHIFT);
+	NV40_FP_SET(w, OPCODE, NV40_FP_OP_MUL);
+	NV40_FP_SET(w, SRC1, NV40_FP_SRC_SET(TYPE, NV40_FP_SRC_CONST) | NV40_FP_SRC_SET(SWZ, NV40_FP_SWZ_IDENTITY));
+	p->len = 0;
+	for (unsigned i = 0; i < 4; i++)
+		put32(p, w[i]);
+	memcpy(&u, &k, 4);
+	for (unsigned i = 0; i < 4; i++)
+		put32(p, u);
+}
+
+static void constants_are_read_at_run_time(void **state)
+{
+	(void)state;
+	struct sim_jit *j = jit_new(SIM_JIT_SYNC);
+	struct sim_jit_stats st;
+	static struct prog p;
+
+	rng_state = 2;
+	for (unsigned i = 0; i < 4; i++) {
+		mul_const(&p, (float)i * 0.75f - 1.0f);
+		assert_int_equal(diff_program(j, &p, 0, 8), 0);
+	}
+	sim_jit_stats(j, &st);
+	assert_int_equal(st.programs, 1);
+	assert_int_equal(st.compiled, 1);
+	assert_int_equal(st.lookups, 4);
+	assert_int_equal(st.hits, 4);
+	sim_jit_free(j);
+}
+
+static void background_compile_arrives_and_matches(void **state)
+{
+	(void)state;
+	struct sim_jit *j = jit_new(SIM_JIT_ON);
+	static struct sim_fp_cache c;
+	static struct prog p;
+	sim_jit_fp_fn *fn = NULL;
+
+	rng_state = 3;
+	mul_const(&p, 3.0f);
+	memset(&c, 0, sizeof(c));
+	sim_fp_cache_reset(&c);
+	assert_int_equal(sim_fp_cache_check(&c, p.b, p.len), 1);
+	for (unsigned t = 0; t < 2000 && !(fn = sim_jit_fp(j, &c, 0)); t++)
+		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
+	assert_non_null(fn);
+	assert_int_equal(diff_program(j, &p, 0, 8), 0);
+	sim_jit_free(j);
+}
+
+/* draw.c's per-thread cache outlives a card: a new compiler must not
+ * take the entry of the one before for its own. */
+static void a_cache_outliving_its_compiler_asks_the_next(void **state)
+{
+	(void)state;
+	static struct sim_fp_cache c;
+	static struct prog p;
+	struct sim_jit_stats st;
+
+	mul_const(&p, 2.0f);
+	memset(&c, 0, sizeof(c));
+	sim_fp_cache_reset(&c);
+	assert_int_equal(sim_fp_cache_check(&c, p.b, p.len), 1);
+	struct sim_jit *j = jit_new(SIM_JIT_SYNC);
+	assert_non_null(sim_jit_fp(j, &c, 0));
+	sim_jit_free(j);
+	j = jit_new(SIM_JIT_SYNC);
+	assert_non_null(sim_jit_fp(j, &c, 0));
+	sim_jit_stats(j, &st);
+	assert_int_equal(st.programs, 1);
+	assert_int_equal(st.compiled, 1);
+	sim_jit_free(j);
+}
+
+/* The check SIM_JIT_VERIFY runs per quad: same bits pass, one ulp is a
+ * difference, a NaN for another NaN is counted apart. */
+static void verify_counts_what_differs(void **state)
+{
+	(void)state;
+	struct sim_jit *j = jit_new(SIM_JIT_VERIFY);
+	static struct sim_fp_quad a, b;
+	struct sim_jit_stats st;
+
+	assert_true(sim_jit_verifying(j));
+	rng_state = 4;
+	rnd_quad(&a);
+	a.color[1][2][3] = 0.5f;
+	b = a;
+	sim_jit_verify(j, &a, &b);
+	b.color[1][2][3] = bits_f(0x3f000001);
+	sim_jit_verify(j, &a, &b);
+	a.color[1][2][3] = bits_f(0x7fc00000);
+	b.color[1][2][3] = bits_f(0xffc00000);
+	sim_jit_verify(j, &a, &b);
+	b = a;
+	b.kill = 1;
+	sim_jit_verify(j, &a, &b);
+	sim_jit_stats(j, &st);
+	assert_int_equal(st.verified, 4);
+	assert_int_equal(st.mismatches, 2);
+	assert_int_equal(st.nan_payloads, 1);
+	sim_jit_free(j);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(random_programs_compile_to_the_interpreters_bits),
+		cmocka_unit_test(harness_notices_one_ulp),
+		cmocka_unit_test(fp16_rounding_matches_at_every_edge),
+		cmocka_unit_test(constants_are_read_at_run_time),
+		cmocka_unit_test(background_compile_arrives_and_matches),
+		cmocka_unit_test(a_cache_outliving_its_compiler_asks_the_next),
+		cmocka_unit_test(verify_counts_what_differs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
