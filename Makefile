@@ -400,7 +400,7 @@ $(FUZZ)/bin/fuzz_pusher: $(call fuzzobj,tests/fuzz/fuzz_pusher.c tests/fuzz/fuzz
 $(FUZZ)/bin/fuzz_stream: $(call fuzzobj,tests/fuzz/fuzz_stream.c tests/fuzz/fuzz.c $(NVD_SRC) \
                            $(SIM_SRC) $(PROTO_SRC) $(HW_SRC))
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_EVENT) $(PC_PCI) -lm
+	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_EVENT) $(PC_PCI) $(LLVM_LIBS) -lm
 
 FUZZ_WRAP := $(TST)/fuzz/test_fuzz
 $(FUZZ_WRAP): tests/fuzz/run $(FUZZ_BINS)
