@@ -6,8 +6,12 @@
  * like i915's hangcheck it samples: every tick, the channel the card works
  * for (the one whose method PGRAPH is in, else the one PFIFO holds) has
  * its oldest submission charged the tick if the card was busy on it or its
- * ring position moved.  Time spent waiting behind other channels is not
- * charged, so a small submission queued behind a runaway is innocent.
+ * ring position moved; the tick it is first seen in is charged whole, so
+ * the charge never falls behind the card time and a runaway is stopped
+ * within its limit, not a tick after (an honest client waiting behind it
+ * waits at most what remains of the limit).  Time spent waiting behind
+ * other channels is not charged, so a small submission queued behind a
+ * runaway is innocent.
  * When the charge passes the limit the submission's status becomes -EIO
  * and the channel is lost with -EIO; nvd_fifo_chan_stop resets PGRAPH
  * through PMC if it is still in the channel's method.  Every other
@@ -21,13 +25,19 @@
 #include "hw/regs.h"
 
 #define WD_TICK_MIN_MS 5
-#define WD_TICK_MAX_MS 250      /* the limit is overshot by at most this */
+#define WD_TICK_MAX_MS 64       /* a submission is charged at most this much early */
 
 static uint64_t wd_now_ns(void)
 {
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static unsigned wd_tick_ms(const struct nvd *d)
+{
+	unsigned ms = d->o.gpu_timeout_ms / 32;
+	return ms < WD_TICK_MIN_MS ? WD_TICK_MIN_MS : ms > WD_TICK_MAX_MS ? WD_TICK_MAX_MS : ms;
 }
 
 static void wd_fire(struct nvd *d, struct nvd_chan *ch, uint32_t seq)
@@ -67,14 +77,13 @@ static void wd_tick(evutil_socket_t fd, short what, void *arg)
 	uint32_t get = nvd_rd32(d->card, NV_PFIFO_CACHE1_DMA_GET);
 	uint32_t seq = ch->inflight[ch->if_head].seq;
 	if (seq != ch->wd_seq) {
-		/* started within the last tick: charged from the next one */
+		/* started within the last tick (or the loop was late): one tick */
+		uint64_t tick = wd_tick_ms(d) * 1000000ull;
 		ch->wd_seq = seq;
-		ch->wd_busy_ns = 0;
-		ch->wd_get = get;
-		return;
-	}
-	if (busy || get != ch->wd_get)
+		ch->wd_busy_ns = dt < tick ? dt : tick;
+	} else if (busy || get != ch->wd_get) {
 		ch->wd_busy_ns += dt;
+	}
 	ch->wd_get = get;
 	if (ch->wd_busy_ns >= (uint64_t)d->o.gpu_timeout_ms * 1000000u)
 		wd_fire(d, ch, seq);
@@ -82,11 +91,9 @@ static void wd_tick(evutil_socket_t fd, short what, void *arg)
 
 int nvd_watchdog_start(struct nvd *d)
 {
-	unsigned ms = d->o.gpu_timeout_ms / 8;
-
 	if (!d->o.gpu_timeout_ms)
 		return 0;
-	ms = ms < WD_TICK_MIN_MS ? WD_TICK_MIN_MS : ms > WD_TICK_MAX_MS ? WD_TICK_MAX_MS : ms;
+	unsigned ms = wd_tick_ms(d);
 	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
 	d->watchdog = event_new(d->base, -1, EV_PERSIST, wd_tick, d);
 	if (!d->watchdog || event_add(d->watchdog, &tv) < 0)
