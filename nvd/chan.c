@@ -501,11 +501,14 @@ void nvd_chan_lose(struct nvd_chan *ch, int err, const char *why)
 		return;
 	nvd_clog(ch->cl, ch, "channel lost: %s", why);
 	ch->lost = err;
+	/* Told before retiring: retiring answers BO_WAITs, and a client woken
+	 * by one must not find the channel still open for a new submission. */
+	if (ch->fence)
+		__atomic_store_n(&ch->fence->lost, err, __ATOMIC_RELEASE);
 	nvd_fifo_chan_stop(d, ch);
 	nvd_chan_retire_all(ch);
 	chan_release(ch);
 	if (ch->fence) {
-		__atomic_store_n(&ch->fence->lost, err, __ATOMIC_RELEASE);
 		uint64_t one = 1;
 		if (write(ch->fence_ev, &one, sizeof(one)) < 0) {
 			/* the counter is already high: the client will wake */
