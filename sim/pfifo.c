@@ -9,7 +9,10 @@
  *   holds a RAMIN offset, on all chips; NV44's "0x2220 holds a VRAM
  *   address" variant is not modelled.
  * - DMA_TIMESLICE 16:0 counts command words (headers and data) a channel
- *   may process before a switch is due, not time.  0 counts as 1.
+ *   may process before a switch is due (0 counts as 1); the silicon's unit
+ *   is not documented.  A slice also ends after SLICE_MAX_NS of the card's
+ *   time, so that a few words of long methods (M2MF copies, draws) cannot
+ *   hold the others for their whole length as a word count alone would.
  * - CACHE1_SEMAPHORE uses the model's own layout: bit 0 valid, bit 1 an
  *   acquire is waiting, 11:2 offset, 31:12 the ctxdma's RAMIN offset >> 4.
  * - OBJECT on a software (engine 0) entry just sets the subchannel's engine
@@ -20,6 +23,7 @@
  * - CACHE1_DMA_PUSH bit 12 (suspended) reads as "the current channel has a
  *   pusher error"; the pusher runs again once the host clears DMA_STATE. */
 #include <string.h>
+#include <time.h>
 
 #include "priv.h"
 #include "3d/bands.h"
@@ -33,6 +37,7 @@
 #define SEM_WORD(inst) (((inst) >> 4) << 12)
 
 #define TIMESLICE_MASK 0x1ffffu
+#define SLICE_MAX_NS   10000000u    /* read on the coarse clock: ms steps */
 #define INST_MASK      0xfffffu     /* 20-bit instance >> 4 fields */
 
 static const struct {
@@ -188,6 +193,25 @@ static int pfifo_pick(struct sim *s, unsigned cur)
 	return -1;
 }
 
+static uint64_t coarse_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static void slice_start(struct sim *s)
+{
+	s->slice_used = 0;
+	s->slice_t0 = coarse_ns();
+	s->yield = 0;
+}
+
+static int slice_over(struct sim *s, uint32_t slice)
+{
+	return s->slice_used >= slice || s->yield || coarse_ns() - s->slice_t0 >= SLICE_MAX_NS;
+}
+
 static void pfifo_switch(struct sim *s, unsigned old, unsigned chid)
 {
 	/* A channel that is no longer in DMA mode was torn down: its RAMFC is
@@ -196,8 +220,7 @@ static void pfifo_switch(struct sim *s, unsigned old, unsigned chid)
 		ramfc_save(s, old);
 	ramfc_load(s, chid);
 	PF(NV_PFIFO_CACHE1_PUSH1) = chid | NV_PFIFO_CACHE1_PUSH1_DMA;
-	s->slice_used = 0;
-	s->yield = 0;
+	slice_start(s);
 }
 
 /* ---- puller ---- */
@@ -346,7 +369,7 @@ static unsigned push(struct sim *s, unsigned chid, unsigned budget, uint32_t sli
 
 	/* the host may have come in during a long method: it may have
 	 * stopped the puller or taken the channel off */
-	while (n < budget && s->slice_used < slice && !s->yield && cache1_empty(s) &&
+	while (n < budget && !slice_over(s, slice) && cache1_empty(s) &&
 	       cur_chid(s) == chid && chan_in_mode(s, chid) && pfifo_enabled(s)) {
 		uint32_t *state = &PF(NV_PFIFO_CACHE1_DMA_STATE);
 		uint32_t *sem = &PF(NV_PFIFO_CACHE1_SEMAPHORE);
@@ -474,7 +497,7 @@ int sim_pfifo_work(struct sim *s, unsigned budget, unsigned long *words)
 	uint32_t slice = PF(NV_PFIFO_DMA_TIMESLICE) & TIMESLICE_MASK;
 	if (!slice)
 		slice = 1;
-	if (st != CH_READY || s->slice_used >= slice || s->yield) {
+	if (st != CH_READY || slice_over(s, slice)) {
 		int next = pfifo_pick(s, cur);
 		if (next >= 0) {
 			pfifo_switch(s, cur, (unsigned)next);
@@ -486,8 +509,7 @@ int sim_pfifo_work(struct sim *s, unsigned budget, unsigned long *words)
 			progress = 1;
 		} else {
 			/* Nobody else waits: the slice starts again. */
-			s->slice_used = 0;
-			s->yield = 0;
+			slice_start(s);
 		}
 	}
 	if (st == CH_ACQUIRE)
@@ -514,8 +536,7 @@ void sim_pfifo_reset(struct sim *s)
 	/* The kernel's init never sets DMA_PUSH access (only its pusher-error
 	 * handler does), so it comes out of reset on. */
 	PF(NV_PFIFO_CACHE1_DMA_PUSH) = NV_PFIFO_CACHE1_DMA_PUSH_ACCESS;
-	s->slice_used = 0;
-	s->yield = 0;
+	slice_start(s);
 }
 
 uint32_t sim_pfifo_rd(struct sim *s, uint32_t reg)
@@ -566,8 +587,7 @@ void sim_pfifo_wr(struct sim *s, uint32_t reg, uint32_t val)
 	case NV_PFIFO_CACHE1_PUSH1:
 		/* Makes chid current without saving or loading anything: how
 		 * the host drops a channel. */
-		s->slice_used = 0;
-		s->yield = 0;
+		slice_start(s);
 		break;
 	}
 	PF(reg) = val;

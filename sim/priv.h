@@ -125,7 +125,8 @@ struct sim {
 	uint32_t pfifo[NV_PFIFO_SIZE / 4];
 	uint32_t cache1_mthd[NV_PFIFO_CACHE1_SIZE];
 	uint32_t cache1_data[NV_PFIFO_CACHE1_SIZE];
-	uint32_t slice_used;                /* words since the channel became current */
+	uint32_t slice_used;                /* words since the channel's slice began */
+	uint64_t slice_t0;                  /* when it began (coarse clock, ns) */
 	int yield;                          /* YIELD seen: switch if someone waits */
 	int acquire_waiting;                /* a channel is blocked on a semaphore */
 
