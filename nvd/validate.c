@@ -253,10 +253,8 @@ void nvd_vstate_free(struct nvd_vstate *vs)
 	free(vs);
 }
 
-void nvd_v_set(struct nvd_vctx *x, uint32_t *p, uint32_t v)
+void nvd_v_change(struct nvd_vctx *x, uint32_t *p, uint32_t v)
 {
-	if (*p == v)
-		return;
 	if (x->nundo == x->undo_cap) {
 		size_t cap = x->undo_cap ? 2 * x->undo_cap : 256;
 		struct nvd_vundo *u = realloc(x->undo, cap * sizeof *u);
