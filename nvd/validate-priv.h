@@ -119,8 +119,15 @@ struct nvd_vctx {
 #define NVD_V(x, T, NAME) ((x)->sh->slot[NVD_VT_##T + NV_##T##_##NAME##__SLOT])
 #define NVD_VE(x, T, NAME, i) ((x)->sh->slot[NVD_VT_##T + NV_##T##_##NAME##__SLOT + (i)])
 
-/* Change a word of the shadow, remembering what it was. */
-void nvd_v_set(struct nvd_vctx *x, uint32_t *p, uint32_t v);
+/* Change a word of the shadow, remembering what it was.  Inline: most
+ * stores write the value the shadow holds already. */
+void nvd_v_change(struct nvd_vctx *x, uint32_t *p, uint32_t v);
+
+static inline void nvd_v_set(struct nvd_vctx *x, uint32_t *p, uint32_t v)
+{
+	if (*p != v)
+		nvd_v_change(x, p, v);
+}
 
 /* Fill *x->e and return -err.  why: printf-style, short. */
 int nvd_v_fail(struct nvd_vctx *x, int err, const char *fmt, ...)

@@ -7,8 +7,9 @@
  * copied to the output in large chunks (memcpy), then walked in place.  A
  * per-class table (built once) says for each method whether it is unknown,
  * plain (not looked at: a packet of plain methods costs one header decode),
- * checked once per packet (inline image data) or looked at word by word
- * (handles, the values hw/access.h reads, launches, privileged methods). */
+ * checked once per packet (inline image data), only stored (the values
+ * hw/access.h reads, a run of them in one loop) or looked at word by word
+ * (handles, launches, privileged methods). */
 #include "nvd/validate.h"
 
 #include <errno.h>
@@ -28,7 +29,7 @@ _Static_assert((int)NV_ACC_READ == (int)NVD_ACCESS_READ && (int)NV_ACC_WRITE == 
 
 /* ---- the method tables ---- */
 
-enum { NVD_VF_UNKNOWN, NVD_VF_PLAIN, NVD_VF_ONCE, NVD_VF_LOOK };
+enum { NVD_VF_UNKNOWN, NVD_VF_PLAIN, NVD_VF_ONCE, NVD_VF_STORE, NVD_VF_LOOK };
 
 /* Launches whose checks do not read their data word, so that a run of them
  * in a packet is checked once, again only when a stored value changed:
@@ -185,16 +186,19 @@ static void nvd_vt_class_build(unsigned ci)
 		}
 		l->once = t == NV_TABLE_IFC && launch ? NVD_VO_IFC :
 			  launch == nv40_acc_vertex ? NVD_VO_VERTEX : NVD_VO_NONE;
-		flag[i] = l->once ? NVD_VF_ONCE : NVD_VF_LOOK;
+		/* a value hw/access.h reads and nothing else: only stored */
+		flag[i] = l->once ? NVD_VF_ONCE :
+			  l->act == NVD_VA_VALUE && !launch && l->slot != NVD_NONE ? NVD_VF_STORE :
+			  NVD_VF_LOOK;
 		vt.look[ci][i] = vt.nlooks - 1;
 	}
 	/* runs of alike methods, so a packet steps over them in one go */
 	for (uint32_t i = NVD_NMTHD; i-- > 0;) {
 		vt.run[ci][i] = 1;
-		if (flag[i] != NVD_VF_PLAIN && flag[i] != NVD_VF_ONCE)
+		if (flag[i] == NVD_VF_UNKNOWN || flag[i] == NVD_VF_LOOK)
 			continue;
 		if (i + 1 < NVD_NMTHD && flag[i + 1] == flag[i] &&
-		    (flag[i] == NVD_VF_PLAIN ||
+		    (flag[i] != NVD_VF_ONCE ||
 		     vt.looks[vt.look[ci][i]].once == vt.looks[vt.look[ci][i + 1]].once))
 			vt.run[ci][i] = vt.run[ci][i + 1] + 1;
 		if (flag[i] == NVD_VF_PLAIN)
@@ -249,10 +253,8 @@ void nvd_vstate_free(struct nvd_vstate *vs)
 	free(vs);
 }
 
-void nvd_v_set(struct nvd_vctx *x, uint32_t *p, uint32_t v)
+void nvd_v_change(struct nvd_vctx *x, uint32_t *p, uint32_t v)
 {
-	if (*p == v)
-		return;
 	if (x->nundo == x->undo_cap) {
 		size_t cap = x->undo_cap ? 2 * x->undo_cap : 256;
 		struct nvd_vundo *u = realloc(x->undo, cap * sizeof *u);
@@ -859,6 +861,19 @@ static int nvd_vw_packet(struct nvd_vwalk *w, const struct nv_cmd *c, uint32_t i
 			}
 			break;
 		}
+		case NVD_VF_STORE:
+			if (!inc) {
+				/* one method again and again: its last word stays */
+				nvd_v_set(&w->x, &sh->slot[vt.looks[vt.look[ci][m]].slot],
+					  nvd_vw_rd(w, end - 1));
+				break;
+			}
+			if (vt.run[ci][m] < k)
+				k = vt.run[ci][m];
+			for (uint32_t j = 0; j < k; j++)
+				nvd_v_set(&w->x, &sh->slot[vt.looks[vt.look[ci][m + j]].slot],
+					  nvd_vw_rd(w, i + j));
+			break;
 		case NVD_VF_LOOK: {
 			uint32_t v = nvd_vw_rd(w, i);
 			k = 1;
