@@ -188,8 +188,12 @@ void sim_wr32(struct sim *s, uint32_t reg, uint32_t val)
 		b->wr(s, reg, val);
 	else
 		sim_misc_wr(s, reg, val);
-	sim_irq_update(s, sim_reg_is_intr(reg));
-	sim_kick(s);
+	/* An interrupt ack makes no work runnable: the worker sleeps on
+	 * (woken, it would only fight the host's next access for the lock). */
+	int ack = sim_reg_is_intr(reg);
+	sim_irq_update(s, ack);
+	if (!ack)
+		sim_kick(s);
 	pthread_mutex_unlock(&s->lock);
 }
 
