@@ -8,14 +8,20 @@
 #include "sim/sim.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include "hw/methods.h"
+#include "hw/regs.h"
+
 struct nvd_card_sim {
 	struct nvd_card c;
 	struct sim *sim;
+	pthread_mutex_t fence_lock;   /* the hook's targets against their owner */
+	struct { struct nvd_fence_page *page; int ev; } fence[NV40_FIFO_CHANNELS];
 };
 
 static struct sim *simof(struct nvd_card *c) { return ((struct nvd_card_sim *)c)->sim; }
@@ -137,6 +143,40 @@ static unsigned long sim_card_run(struct nvd_card *c)
 	return sim_run(simof(c));
 }
 
+static void sim_card_fence_target(struct nvd_card *c, unsigned chid, struct nvd_fence_page *page,
+				  int ev)
+{
+	struct nvd_card_sim *s = (struct nvd_card_sim *)c;
+	pthread_mutex_lock(&s->fence_lock);
+	s->fence[chid].page = page;
+	s->fence[chid].ev = ev;
+	pthread_mutex_unlock(&s->fence_lock);
+}
+
+/* The worker stops on the daemon's fence method (a CACHE_ERROR, as for any
+ * software method): publish it from here and wake the client, instead of
+ * waking the loop to do it.  The loop still handles the interrupt and
+ * retires the submission.  A PGRAPH trap pending may be this submission's
+ * fault, whose status the loop writes first: then the loop publishes. */
+static void sim_card_irq(void *arg, struct sim *m)
+{
+	struct nvd_card_sim *s = arg;
+
+	if (!(sim_rd32_locked(m, NV_PFIFO_INTR) & NV_PFIFO_INTR_CACHE_ERROR) ||
+	    sim_rd32_locked(m, NV_PGRAPH_INTR))
+		return;
+	unsigned chid = sim_rd32_locked(m, NV_PFIFO_CACHE1_PUSH1) & 0x1f;
+	unsigned ptr = (sim_rd32_locked(m, NV_PFIFO_CACHE1_GET) & 0x7ff) >> 2;
+	uint32_t mthd = sim_rd32_locked(m, NV_PFIFO_CACHE1_METHOD(ptr));
+	if (((mthd >> 13) & 7) != NVD_SUBC_DAEMON || (mthd & 0x1ffc) != NV_NVSW_FENCE)
+		return;
+	uint32_t seq = sim_rd32_locked(m, NV_PFIFO_CACHE1_DATA(ptr));
+	pthread_mutex_lock(&s->fence_lock);
+	if (s->fence[chid].page)
+		nvd_fence_publish(s->fence[chid].page, s->fence[chid].ev, seq);
+	pthread_mutex_unlock(&s->fence_lock);
+}
+
 static const struct nvd_card_ops sim_card_ops = {
 	.rd32 = sim_card_rd32,
 	.wr32 = sim_card_wr32,
@@ -151,6 +191,7 @@ static const struct nvd_card_ops sim_card_ops = {
 	.oracle_forget = sim_card_oracle_forget,
 	.oracle_poll = sim_card_oracle_poll,
 	.run = sim_card_run,
+	.fence_target = sim_card_fence_target,
 };
 
 #define SIM_VRAM_DEFAULT (128ull << 20)
@@ -196,6 +237,7 @@ struct nvd_card *nvd_card_sim_open(const struct nvd_card_opts *o, const char *ch
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	pthread_mutex_init(&s->fence_lock, NULL);
 	s->c.gart = mmap(NULL, gart, PROT_READ | PROT_WRITE,
 			 MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (s->c.gart == MAP_FAILED) {
@@ -207,6 +249,7 @@ struct nvd_card *nvd_card_sim_open(const struct nvd_card_opts *o, const char *ch
 	struct sim_config cfg = { .chipset = cp->chipset, .vram_size = vram,
 				  .sysmem = s->c.gart, .sysmem_size = gart,
 				  .threads = o->sim_threads, .manual = o->sim_manual,
+				  .irq_hook = sim_card_irq, .irq_arg = s,
 				  .jit = o->sim_jit == NVD_SIM_JIT_VERIFY ? SIM_JIT_VERIFY :
 					 o->sim_jit == NVD_SIM_JIT_SYNC ? SIM_JIT_SYNC :
 					 o->sim_jit == NVD_SIM_JIT_ON ? SIM_JIT_ON : SIM_JIT_OFF };

@@ -10,6 +10,7 @@
 #include "hw/chips.h"
 
 struct nvd_card;
+struct nvd_fence_page;
 
 #define NVD_CARD_OUTPUTS 2       /* VGA outputs with a DDC bus each */
 
@@ -60,6 +61,11 @@ struct nvd_card_ops {
 	 * is idle or stalled (sim_run), the words it processed.  NULL for a
 	 * card that runs by itself.  For tests and fuzzers: nvd never calls it. */
 	unsigned long (*run)(struct nvd_card *c);
+	/* Where channel chid's fences go, or page NULL: nowhere.  A card
+	 * that sees the daemon's fence method on its own thread publishes it
+	 * there and on ev at once (nvd_fence_publish): the client need not
+	 * wait for the loop.  NULL for a card that cannot. */
+	void (*fence_target)(struct nvd_card *c, unsigned chid, struct nvd_fence_page *page, int ev);
 };
 
 struct nvd_card {

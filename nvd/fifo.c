@@ -200,6 +200,8 @@ int nvd_fifo_chan_start(struct nvd *d, struct nvd_chan *ch)
 	ramin_wr32(d, fc + 0x3c, timeslice & 0x1ffff);
 	ramin_wr32(d, ch->grctx_inst, ch->grctx_inst >> 4);
 	nvd_wr32(d->card, NV_PFIFO_MODE, nvd_rd32(d->card, NV_PFIFO_MODE) | 1u << ch->chid);
+	if (d->card->ops->fence_target)
+		d->card->ops->fence_target(d->card, ch->chid, ch->fence, ch->fence_ev);
 	nvd_fifo_kick(d, ch);
 	return 0;
 }
@@ -222,6 +224,8 @@ void nvd_fifo_chan_stop(struct nvd *d, struct nvd_chan *ch)
 	uint32_t push0 = nvd_rd32(c, NV_PFIFO_CACHE1_PUSH0);
 	uint32_t pull0 = nvd_rd32(c, NV_PFIFO_CACHE1_PULL0);
 
+	if (c->ops->fence_target)
+		c->ops->fence_target(c, ch->chid, NULL, -1);
 	nvd_wr32(c, NV_PFIFO_CACHES, 0);
 	nvd_wr32(c, NV_PFIFO_CACHE1_PUSH0, 0);
 	nvd_wr32(c, NV_PFIFO_CACHE1_PULL0, pull0 & ~NV_PULL0_ACCESS);
@@ -263,8 +267,10 @@ static void nvd_irq_pfifo(struct nvd *d)
 		/* Only the daemon puts methods on its subchannel. */
 		int fence = subc == NVD_SUBC_DAEMON && (m & 0x1ffc) == NV_NVSW_FENCE;
 
-		nvd_wr32(c, NV_PFIFO_CACHE1_GET, get + 4);
+		/* Acked before GET moves: the card's fence_target hook looks at
+		 * the method at GET while CACHE_ERROR is up. */
 		nvd_wr32(c, NV_PFIFO_INTR, NV_PFIFO_INTR_CACHE_ERROR);
+		nvd_wr32(c, NV_PFIFO_CACHE1_GET, get + 4);
 		nvd_wr32(c, NV_PFIFO_CACHE1_PULL0, NV_PULL0_ACCESS);
 		if (fence && ch)
 			nvd_chan_fence(ch, data);
@@ -306,20 +312,20 @@ static void nvd_irq_pgraph(struct nvd *d)
 	uint32_t addr = nvd_rd32(c, NV_PGRAPH_TRAPPED_ADDR);
 	uint32_t data = nvd_rd32(c, NV_PGRAPH_TRAPPED_DATA);
 
+	unsigned chid = (addr >> 20) & 0x1f;
+	struct nvd_chan *ch = st & NV_PGRAPH_INTR_ERROR ? d->chid[chid] : NULL;
+	/* The card runs a channel's submissions in order: the trap belongs
+	 * to the oldest one still in flight.  Its status is written before
+	 * the ack: from then on the card may publish its fence. */
+	uint32_t seq = ch && ch->if_count ? ch->inflight[ch->if_head].seq : ch ? ch->completed : 0;
+	if (ch && ch->if_count)
+		__atomic_store_n(&ch->fence->status[seq % NVD_FENCE_STATUS], -EIO, __ATOMIC_RELAXED);
 	nvd_wr32(c, NV_PGRAPH_INTR, st);
 	if (st & NV_PGRAPH_INTR_ERROR) {
-		unsigned chid = (addr >> 20) & 0x1f;
-		struct nvd_chan *ch = d->chid[chid];
 		if (ch) {
-			/* The card runs a channel's submissions in order: the
-			 * trap belongs to the oldest one still in flight. */
-			uint32_t seq = ch->if_count ? ch->inflight[ch->if_head].seq : ch->completed;
 			nvd_clog(ch->cl, ch, "submission %u: the card refused subc %u method 0x%04x "
 				 "data 0x%08x (PGRAPH NSOURCE 0x%08x)", seq, (addr >> 13) & 7,
 				 addr & 0x1ffc, data, nsource);
-			if (ch->if_count)
-				__atomic_store_n(&ch->fence->status[seq % NVD_FENCE_STATUS], -EIO,
-						 __ATOMIC_RELAXED);
 			if (++ch->strikes >= NVD_STRIKES)
 				nvd_chan_lose(ch, -EFAULT, "too many graphics faults");
 		} else

@@ -385,6 +385,9 @@ int nvd_chan_head(struct nvd_chan *ch, struct nvd_submit_hdr *h);
 /* Take that entry into the card's ring: 1, or 0 when it waits. */
 int nvd_chan_take(struct nvd_chan *ch, const struct nvd_submit_hdr *h);
 void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq);
+/* Make completed at least seq and, if it moved, wake the client on ev.
+ * The loop and the card's interrupt hook (another thread) both publish. */
+void nvd_fence_publish(struct nvd_fence_page *f, int ev, uint32_t seq);
 void nvd_chan_retire_all(struct nvd_chan *ch);
 
 /* fds.c: descriptors clients send, which may block fstat or close (FUSE) */

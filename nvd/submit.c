@@ -35,14 +35,6 @@ static uint32_t list_stamp;
 static struct nvd_bo *bo_list[NVD_SUBMIT_MAX_BOS];
 static uint32_t list_access[NVD_SUBMIT_MAX_BOS];   /* by a buffer's first entry: all its entries' */
 
-static void chan_signal(struct nvd_chan *ch)
-{
-	uint64_t one = 1;
-	if (write(ch->fence_ev, &one, sizeof(one)) < 0) {
-		/* EAGAIN: the counter is saturated, the client wakes anyway */
-	}
-}
-
 /* nvd_validate into the ring at wptr, its time added to *ns. */
 static long validate(struct nvd_chan *ch, const struct nvd_vsubmit *vs, uint32_t words,
 		     struct nvd_verror *e, uint64_t *ns)
@@ -358,6 +350,20 @@ static void retire_one(struct nvd_chan *ch)
 	ch->if_count--;
 }
 
+void nvd_fence_publish(struct nvd_fence_page *f, int ev, uint32_t seq)
+{
+	uint32_t old = __atomic_load_n(&f->completed, __ATOMIC_RELAXED);
+	while ((int32_t)(seq - old) > 0)
+		if (__atomic_compare_exchange_n(&f->completed, &old, seq, 0, __ATOMIC_RELEASE,
+						__ATOMIC_RELAXED)) {
+			uint64_t one = 1;
+			if (write(ev, &one, sizeof(one)) < 0) {
+				/* EAGAIN: the counter is saturated, the client wakes anyway */
+			}
+			return;
+		}
+}
+
 /* The card ran the fence of submission seq: it is done with everything up to it. */
 void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq)
 {
@@ -366,13 +372,12 @@ void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq)
 	/* Published before retiring: retiring answers BO_WAITs, whose clients
 	 * may look at the fence page at once. */
 	ch->completed = seq;
-	__atomic_store_n(&ch->fence->completed, seq, __ATOMIC_RELEASE);
+	nvd_fence_publish(ch->fence, ch->fence_ev, seq);
 	while (ch->if_count && (int32_t)(seq - ch->inflight[ch->if_head].seq) >= 0)
 		retire_one(ch);
 	if (ch->nhashed)
 		nvd_obj_retired(ch);
 	nvd_oracle_retire(ch, seq);
-	chan_signal(ch);
 	/* Entries may be waiting for the ring space or the buffers this freed. */
 	struct nvd *d = ch->cl->d;
 	nvd_take(d);

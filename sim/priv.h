@@ -96,6 +96,8 @@ struct sim {
 	uint8_t *sysmem;
 	uint64_t sysmem_size;
 	int manual;
+	void (*irq_hook)(void *arg, struct sim *s);
+	void *irq_arg;
 
 	/* One lock for everything: MMIO, the worker's chunks and the pieces
 	 * of a long method (sim_gr_piece), sim_run. */

@@ -106,6 +106,8 @@ void sim_irq_update(struct sim *s, int host_ack)
 	}
 	if (line && (fresh || host_ack)) {
 		uint64_t one = 1;
+		if (s->irq_hook)
+			s->irq_hook(s->irq_arg, s);
 		/* Nonblocking; a full counter is still readable, which is all
 		 * the host needs. */
 		if (write(s->irq_fd, &one, sizeof(one)) < 0) {
@@ -165,14 +167,19 @@ void sim_host_lock(struct sim *s)
 	sim_mmio_lock(s);
 }
 
-uint32_t sim_rd32(struct sim *s, uint32_t reg)
+uint32_t sim_rd32_locked(struct sim *s, uint32_t reg)
 {
 	const struct sim_block *b = sim_block_of(reg & ~3u);
+	return b ? b->rd(s, reg & ~3u) : sim_misc_rd(s, reg);
+}
+
+uint32_t sim_rd32(struct sim *s, uint32_t reg)
+{
 	uint32_t v;
 
 	sim_mmio_lock(s);
 	sim_mmio_tick(s);
-	v = b ? b->rd(s, reg & ~3u) : sim_misc_rd(s, reg);
+	v = sim_rd32_locked(s, reg);
 	pthread_mutex_unlock(&s->lock);
 	return v;
 }
@@ -188,8 +195,12 @@ void sim_wr32(struct sim *s, uint32_t reg, uint32_t val)
 		b->wr(s, reg, val);
 	else
 		sim_misc_wr(s, reg, val);
-	sim_irq_update(s, sim_reg_is_intr(reg));
-	sim_kick(s);
+	/* An interrupt ack makes no work runnable: the worker sleeps on
+	 * (woken, it would only fight the host's next access for the lock). */
+	int ack = sim_reg_is_intr(reg);
+	sim_irq_update(s, ack);
+	if (!ack)
+		sim_kick(s);
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -351,6 +362,8 @@ struct sim *sim_new(const struct sim_config *cfg, char *err, size_t errlen)
 	s->sysmem = cfg->sysmem;
 	s->sysmem_size = cfg->sysmem_size;
 	s->manual = cfg->manual;
+	s->irq_hook = cfg->irq_hook;
+	s->irq_arg = cfg->irq_arg;
 	s->vram = mmap(NULL, s->vram_size, PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (s->vram == MAP_FAILED) {

@@ -39,6 +39,12 @@ struct sim_config {
 	/* enum sim_jit_mode.  Results are the same in every mode; sim_new
 	 * fails when the compiler cannot start. */
 	unsigned jit;
+	/* Called whenever the eventfd is signalled, before it is, with the
+	 * model's lock held, on the thread that raised the line (the worker
+	 * or a host register access): the host's first look at the interrupt,
+	 * without a thread hop.  It may only use sim_rd32_locked.  NULL: none. */
+	void (*irq_hook)(void *arg, struct sim *s);
+	void *irq_arg;
 };
 
 /* NULL on failure, with a message in err. */
@@ -67,6 +73,8 @@ uint64_t sim_vram_size(const struct sim *s);
  * (PMC_INTR & PMC_INTR_EN).  The host reads it, then PMC_INTR, and acks the
  * units' INTR registers; if the line is still up after an ack it fires again. */
 int sim_irq_fd(struct sim *s);
+/* A register read from inside sim_config.irq_hook (the lock is held). */
+uint32_t sim_rd32_locked(struct sim *s, uint32_t reg);
 
 /* Manual mode: run the pusher, puller and engines until every channel is idle
  * or stalled.  Returns the number of command words processed. */
