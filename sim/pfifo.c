@@ -368,8 +368,10 @@ static unsigned push(struct sim *s, unsigned chid, unsigned budget, uint32_t sli
 	unsigned n = 0;
 
 	/* the host may have come in during a long method: it may have
-	 * stopped the puller or taken the channel off */
-	while (n < budget && !slice_over(s, slice) && cache1_empty(s) &&
+	 * stopped the puller or taken the channel off.  The first word runs
+	 * whatever the clock says: the caller renewed a slice that was over,
+	 * and a clock tick since must not read as "no progress". */
+	while (n < budget && (!n || !slice_over(s, slice)) && cache1_empty(s) &&
 	       cur_chid(s) == chid && chan_in_mode(s, chid) && pfifo_enabled(s)) {
 		uint32_t *state = &PF(NV_PFIFO_CACHE1_DMA_STATE);
 		uint32_t *sem = &PF(NV_PFIFO_CACHE1_SEMAPHORE);
