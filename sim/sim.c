@@ -196,10 +196,13 @@ void sim_wr32(struct sim *s, uint32_t reg, uint32_t val)
 	else
 		sim_misc_wr(s, reg, val);
 	/* An interrupt ack makes no work runnable: the worker sleeps on
-	 * (woken, it would only fight the host's next access for the lock). */
+	 * (woken, it would only fight the host's next access for the lock).
+	 * A CRTC's is the exception: the worker times a head's next vblank
+	 * only once its last one is acked (or enabled). */
 	int ack = sim_reg_is_intr(reg);
 	sim_irq_update(s, ack);
-	if (!ack)
+	if (!ack || (reg & ~NV_PCRTC_HEAD_STRIDE) == NV_PCRTC_INTR_0 ||
+	    (reg & ~NV_PCRTC_HEAD_STRIDE) == NV_PCRTC_INTR_EN_0)
 		sim_kick(s);
 	pthread_mutex_unlock(&s->lock);
 }
