@@ -126,12 +126,16 @@ static void busy_start(struct busy *b, struct nvt_daemon *d, unsigned ms)
 			break;
 		n *= 4;
 	}
-	uint64_t reps = (uint64_t)n * ms * 1000000 / (uint64_t)(t > 0 ? t : 1);
+	uint64_t per_ms = (uint64_t)n * 1000000 / (uint64_t)(t > 0 ? t : 1) + 1;
+	uint64_t reps = per_ms * ms, most = per_ms * 250;
 	if (reps > 100000)
 		reps = 100000;
-	/* submissions of at most 10000 copies (120000 words) each */
+	if (most > 10000)
+		most = 10000;
+	/* submissions of about 250 ms (at most 120000 words) each, well
+	 * inside --gpu-timeout */
 	do {
-		unsigned k = reps > 10000 ? 10000 : reps < 8 ? 8 : (unsigned)reps;
+		unsigned k = reps > most ? (unsigned)most : reps < 8 ? 8 : (unsigned)reps;
 		b->fence = copies(b, k);
 		reps -= reps > k ? k : reps;
 	} while (reps);
