@@ -67,6 +67,8 @@ static struct {
 	uint8_t flag[NVD_NCI][NVD_NMTHD];
 	uint16_t run[NVD_NCI][NVD_NMTHD];     /* PLAIN/ONCE: methods alike from here on */
 	uint16_t prun[NVD_NCI][NVD_NMTHD];    /* PLAIN: run; else 0 (the fast path's test) */
+	uint16_t srun[NVD_NCI][NVD_NMTHD];    /* PLAIN or STORE from here on (the fast path's stores) */
+	uint16_t sslot[NVD_NCI][NVD_NMTHD];   /* STORE: its slot; else NVD_NONE */
 	uint16_t look[NVD_NCI][NVD_NMTHD];    /* ONCE/LOOK: index into looks */
 	uint8_t input[NVD_VSLOTS];            /* the slot is read by hw/access.h */
 	uint16_t hidx[NVD_VSLOTS];            /* a handle slot's record, NVD_NONE */
@@ -195,6 +197,9 @@ static void nvd_vt_class_build(unsigned ci)
 	/* runs of alike methods, so a packet steps over them in one go */
 	for (uint32_t i = NVD_NMTHD; i-- > 0;) {
 		vt.run[ci][i] = 1;
+		vt.sslot[ci][i] = flag[i] == NVD_VF_STORE ? vt.looks[vt.look[ci][i]].slot : NVD_NONE;
+		if (flag[i] == NVD_VF_PLAIN || flag[i] == NVD_VF_STORE)
+			vt.srun[ci][i] = i + 1 < NVD_NMTHD ? vt.srun[ci][i + 1] + 1 : 1;
 		if (flag[i] == NVD_VF_UNKNOWN || flag[i] == NVD_VF_LOOK)
 			continue;
 		if (i + 1 < NVD_NMTHD && flag[i + 1] == flag[i] &&
@@ -1017,7 +1022,9 @@ static int nvd_vw_run(struct nvd_vwalk *w, unsigned pi)
 	nvd_vw_seek(w, pi, 0);
 	for (;;) {
 		/* the common case first, in a tight loop: packets of plain
-		 * methods, already in the output, are only stepped over */
+		 * methods, already in the output, are only stepped over, and
+		 * those of plain and only-stored methods store their values
+		 * from the output as they go */
 		{
 			const uint32_t *p = nvd_vw_slot(w, i);
 			uint32_t avail = w->copied > i ? w->copied - i : 0, left = w->nw - i;
@@ -1027,12 +1034,26 @@ static int nvd_vw_run(struct nvd_vwalk *w, unsigned pi)
 					break;
 				uint32_t count = (word >> 18) & NV_CMD_MAX_COUNT;
 				uint32_t m = (word & 0x1ffc) / 4, ni = (word >> 30) & 1;
-				/* plain methods needed: count, or for NONINC (one method
+				unsigned ci = sh->subc_ci[(word >> 13) & 7];
+				/* methods needed: count, or for NONINC (one method
 				 * repeated) min(count, 1); branch-free */
 				uint32_t need = count - ((count - 1) & -(ni & (count > 1)));
-				if (count >= avail ||
-				    vt.prun[sh->subc_ci[(word >> 13) & 7]][m] < need)
+				if (count >= avail)
 					break;
+				if (vt.prun[ci][m] < need) {
+					if (vt.srun[ci][m] < need)
+						break;
+					if (ni) {      /* its last word stays */
+						if (vt.sslot[ci][m] != NVD_NONE)
+							nvd_v_set(&w->x, &sh->slot[vt.sslot[ci][m]],
+								  nv_rd32le(p + count));
+					} else {
+						for (uint32_t j = 0; j < count; j++)
+							if (vt.sslot[ci][m + j] != NVD_NONE)
+								nvd_v_set(&w->x, &sh->slot[vt.sslot[ci][m + j]],
+									  nv_rd32le(p + 1 + j));
+					}
+				}
 				p += 1 + count;
 				avail -= 1 + count;
 				left -= 1 + count;
