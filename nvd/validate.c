@@ -69,6 +69,8 @@ static struct {
 	uint16_t prun[NVD_NCI][NVD_NMTHD];    /* PLAIN: run; else 0 (the fast path's test) */
 	uint16_t srun[NVD_NCI][NVD_NMTHD];    /* PLAIN or STORE from here on (the fast path's stores) */
 	uint16_t sslot[NVD_NCI][NVD_NMTHD];   /* STORE: its slot; else NVD_NONE */
+	uint16_t orun[NVD_NCI][NVD_NMTHD];    /* ONCE: run; else 0 (the fast path's passed checks) */
+	uint8_t okind[NVD_NCI][NVD_NMTHD];    /* ONCE: its NVD_VO_* */
 	uint16_t look[NVD_NCI][NVD_NMTHD];    /* ONCE/LOOK: index into looks */
 	uint8_t input[NVD_VSLOTS];            /* the slot is read by hw/access.h */
 	uint16_t hidx[NVD_VSLOTS];            /* a handle slot's record, NVD_NONE */
@@ -208,6 +210,10 @@ static void nvd_vt_class_build(unsigned ci)
 			vt.run[ci][i] = vt.run[ci][i + 1] + 1;
 		if (flag[i] == NVD_VF_PLAIN)
 			vt.prun[ci][i] = vt.run[ci][i];
+		if (flag[i] == NVD_VF_ONCE) {
+			vt.orun[ci][i] = vt.run[ci][i];
+			vt.okind[ci][i] = vt.looks[vt.look[ci][i]].once;
+		}
 	}
 }
 
@@ -1022,9 +1028,10 @@ static int nvd_vw_run(struct nvd_vwalk *w, unsigned pi)
 	nvd_vw_seek(w, pi, 0);
 	for (;;) {
 		/* the common case first, in a tight loop: packets of plain
-		 * methods, already in the output, are only stepped over, and
+		 * methods, already in the output, are only stepped over,
 		 * those of plain and only-stored methods store their values
-		 * from the output as they go */
+		 * from the output as they go, and those of a once-a-run
+		 * launch pass when its check passed on the state as it is */
 		{
 			const uint32_t *p = nvd_vw_slot(w, i);
 			uint32_t avail = w->copied > i ? w->copied - i : 0, left = w->nw - i;
@@ -1040,9 +1047,9 @@ static int nvd_vw_run(struct nvd_vwalk *w, unsigned pi)
 				uint32_t need = count - ((count - 1) & -(ni & (count > 1)));
 				if (count >= avail)
 					break;
-				if (vt.prun[ci][m] < need) {
-					if (vt.srun[ci][m] < need)
-						break;
+				if (vt.prun[ci][m] >= need) {
+					/* plain: stepped over */
+				} else if (vt.srun[ci][m] >= need) {
 					if (ni) {      /* its last word stays */
 						if (vt.sslot[ci][m] != NVD_NONE)
 							nvd_v_set(&w->x, &sh->slot[vt.sslot[ci][m]],
@@ -1053,6 +1060,9 @@ static int nvd_vw_run(struct nvd_vwalk *w, unsigned pi)
 								nvd_v_set(&w->x, &sh->slot[vt.sslot[ci][m + j]],
 									  nv_rd32le(p + 1 + j));
 					}
+				} else if (vt.orun[ci][m] < need ||
+					   w->once_gen[vt.okind[ci][m]] != w->x.gen) {
+					break;   /* else: its once-a-run check passed on this state */
 				}
 				p += 1 + count;
 				avail -= 1 + count;
