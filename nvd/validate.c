@@ -1027,6 +1027,9 @@ static int nvd_vw_run(struct nvd_vwalk *w, unsigned pi)
 
 	nvd_vw_seek(w, pi, 0);
 	for (;;) {
+		/* words ahead for the fast loop (none after a jump or a split) */
+		if (i >= w->copied && i < w->nw && !nvd_vw_ensure(w, i + 1))
+			goto budget;
 		/* the common case first, in a tight loop: packets of plain
 		 * methods, already in the output, are only stepped over,
 		 * those of plain and only-stored methods store their values
