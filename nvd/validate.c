@@ -973,18 +973,17 @@ static int nvd_vw_index_batches(struct nvd_vwalk *w, const struct nv_cmd *c, uin
  * before j as a packet of their own, the daemon's words, FP_ACTIVE_PROGRAM
  * alone with its new value, and the words after j as a packet with a new
  * header, which *c and *at then describe (count 0: none).  The mapping of
- * input to output words moves with them; words copied ahead of the packet
- * (none looked at yet) are copied again. */
+ * input to output words moves with them: the words copied after j (none
+ * looked at yet) move in the output, not copied from the client again. */
 static int nvd_vw_split(struct nvd_vwalk *w, struct nv_cmd *c, uint32_t *at)
 {
-	uint32_t data[NV_CMD_MAX_COUNT];
 	uint32_t j = w->split, k = j - *at, rest = c->count - k - 1;
 	unsigned pi = w->x.push, inc = c->type == NV_CMD_INC;
 	size_t o = w->n + (*at - 1 - w->i0);     /* the header's output word */
+	const uint32_t *ahead = nvd_vw_slot(w, j + 1);
+	size_t nahead = w->copied - (j + 1);     /* the packet's rest and beyond */
 
 	w->x.fp_split = 0;
-	for (uint32_t q = 0; q < rest; q++)     /* before the output is overwritten */
-		data[q] = nvd_vw_rd(w, j + 1 + q);
 	if (k) {
 		nv_wr32le(w->out + o, inc ? NV_CMD_INC_WORD(c->subc, c->mthd, k)
 					  : NV_CMD_NONINC_WORD(c->subc, c->mthd, k));
@@ -993,6 +992,12 @@ static int nvd_vw_split(struct nvd_vwalk *w, struct nv_cmd *c, uint32_t *at)
 	size_t need = w->x.fp_nins + 2 + (rest ? 1 + (size_t)rest : 0);
 	if (need > w->cap - o)
 		return nvd_vw_budget(w);
+	/* input word j + 1 goes to `to`: moved first, as the daemon's words
+	 * land where it was (to is past it: fp_nins > 0) */
+	size_t to = o + w->x.fp_nins + 2 + (rest ? 1 : 0);
+	if (nahead > w->cap - to)
+		nahead = w->cap - to;
+	memmove(w->out + to, ahead, 4 * nahead);
 	for (unsigned q = 0; q < w->x.fp_nins; q++)
 		nv_wr32le(w->out + o++, w->x.fp_ins[q]);
 	nv_wr32le(w->out + o++, NV_CMD_INC_WORD(c->subc, NV_CURIE_FP_ACTIVE_PROGRAM, 1));
@@ -1000,19 +1005,13 @@ static int nvd_vw_split(struct nvd_vwalk *w, struct nv_cmd *c, uint32_t *at)
 	c->mthd = inc ? c->mthd + 4 * (k + 1) : c->mthd;
 	c->count = rest;
 	*at = j + 1;
-	if (!rest) {
-		w->n = o;
-		nvd_vw_seek(w, pi, j + 1);
-		return 0;
-	}
 	/* the rest: a header where input word j maps, its words after it */
-	nv_wr32le(w->out + o, inc ? NV_CMD_INC_WORD(c->subc, c->mthd, rest)
-				  : NV_CMD_NONINC_WORD(c->subc, c->mthd, rest));
-	for (uint32_t q = 0; q < rest; q++)
-		nv_wr32le(w->out + o + 1 + q, data[q]);
+	if (rest)
+		nv_wr32le(w->out + o, inc ? NV_CMD_INC_WORD(c->subc, c->mthd, rest)
+					  : NV_CMD_NONINC_WORD(c->subc, c->mthd, rest));
 	w->n = o;
-	nvd_vw_seek(w, pi, j);
-	w->copied = j + 1 + rest;
+	nvd_vw_seek(w, pi, rest ? j : j + 1);
+	w->copied = j + 1 + (uint32_t)nahead < w->lim ? j + 1 + (uint32_t)nahead : w->lim;
 	uint32_t stop = w->base + 4 * w->copied;
 	for (; w->r < w->rel_end && w->r->bo == w->bo && w->r->off < stop; w->r++)
 		;
