@@ -7,9 +7,11 @@
  * copied to the output in large chunks (memcpy), then walked in place.  A
  * per-class table (built once) says for each method whether it is unknown,
  * plain (not looked at: a packet of plain methods costs one header decode),
- * checked once per packet (inline image data), only stored (the values
- * hw/access.h reads, a run of them in one loop) or looked at word by word
- * (handles, launches, privileged methods). */
+ * checked once per run of packets (inline image data, vertices), only
+ * stored (the values hw/access.h reads) or looked at word by word
+ * (handles, launches, privileged methods).  Packets of the first three
+ * kinds stay in the fast loop (a once-a-run check only once it passed on
+ * the state as it is); the others go through nvd_vw_packet. */
 #include "nvd/validate.h"
 
 #include <errno.h>
