@@ -7,9 +7,11 @@
  * copied to the output in large chunks (memcpy), then walked in place.  A
  * per-class table (built once) says for each method whether it is unknown,
  * plain (not looked at: a packet of plain methods costs one header decode),
- * checked once per packet (inline image data), only stored (the values
- * hw/access.h reads, a run of them in one loop) or looked at word by word
- * (handles, launches, privileged methods). */
+ * checked once per run of packets (inline image data, vertices), only
+ * stored (the values hw/access.h reads) or looked at word by word
+ * (handles, launches, privileged methods).  Packets of the first three
+ * kinds stay in the fast loop (a once-a-run check only once it passed on
+ * the state as it is); the others go through nvd_vw_packet. */
 #include "nvd/validate.h"
 
 #include <errno.h>
@@ -67,6 +69,10 @@ static struct {
 	uint8_t flag[NVD_NCI][NVD_NMTHD];
 	uint16_t run[NVD_NCI][NVD_NMTHD];     /* PLAIN/ONCE: methods alike from here on */
 	uint16_t prun[NVD_NCI][NVD_NMTHD];    /* PLAIN: run; else 0 (the fast path's test) */
+	uint16_t srun[NVD_NCI][NVD_NMTHD];    /* PLAIN or STORE from here on (the fast path's stores) */
+	uint16_t sslot[NVD_NCI][NVD_NMTHD];   /* STORE: its slot; else NVD_NONE */
+	uint16_t orun[NVD_NCI][NVD_NMTHD];    /* ONCE: run; else 0 (the fast path's passed checks) */
+	uint8_t okind[NVD_NCI][NVD_NMTHD];    /* ONCE: its NVD_VO_* */
 	uint16_t look[NVD_NCI][NVD_NMTHD];    /* ONCE/LOOK: index into looks */
 	uint8_t input[NVD_VSLOTS];            /* the slot is read by hw/access.h */
 	uint16_t hidx[NVD_VSLOTS];            /* a handle slot's record, NVD_NONE */
@@ -195,6 +201,9 @@ static void nvd_vt_class_build(unsigned ci)
 	/* runs of alike methods, so a packet steps over them in one go */
 	for (uint32_t i = NVD_NMTHD; i-- > 0;) {
 		vt.run[ci][i] = 1;
+		vt.sslot[ci][i] = flag[i] == NVD_VF_STORE ? vt.looks[vt.look[ci][i]].slot : NVD_NONE;
+		if (flag[i] == NVD_VF_PLAIN || flag[i] == NVD_VF_STORE)
+			vt.srun[ci][i] = i + 1 < NVD_NMTHD ? vt.srun[ci][i + 1] + 1 : 1;
 		if (flag[i] == NVD_VF_UNKNOWN || flag[i] == NVD_VF_LOOK)
 			continue;
 		if (i + 1 < NVD_NMTHD && flag[i + 1] == flag[i] &&
@@ -203,6 +212,10 @@ static void nvd_vt_class_build(unsigned ci)
 			vt.run[ci][i] = vt.run[ci][i + 1] + 1;
 		if (flag[i] == NVD_VF_PLAIN)
 			vt.prun[ci][i] = vt.run[ci][i];
+		if (flag[i] == NVD_VF_ONCE) {
+			vt.orun[ci][i] = vt.run[ci][i];
+			vt.okind[ci][i] = vt.looks[vt.look[ci][i]].once;
+		}
 	}
 }
 
@@ -962,18 +975,17 @@ static int nvd_vw_index_batches(struct nvd_vwalk *w, const struct nv_cmd *c, uin
  * before j as a packet of their own, the daemon's words, FP_ACTIVE_PROGRAM
  * alone with its new value, and the words after j as a packet with a new
  * header, which *c and *at then describe (count 0: none).  The mapping of
- * input to output words moves with them; words copied ahead of the packet
- * (none looked at yet) are copied again. */
+ * input to output words moves with them: the words copied after j (none
+ * looked at yet) move in the output, not copied from the client again. */
 static int nvd_vw_split(struct nvd_vwalk *w, struct nv_cmd *c, uint32_t *at)
 {
-	uint32_t data[NV_CMD_MAX_COUNT];
 	uint32_t j = w->split, k = j - *at, rest = c->count - k - 1;
 	unsigned pi = w->x.push, inc = c->type == NV_CMD_INC;
 	size_t o = w->n + (*at - 1 - w->i0);     /* the header's output word */
+	const uint32_t *ahead = nvd_vw_slot(w, j + 1);
+	size_t nahead = w->copied - (j + 1);     /* the packet's rest and beyond */
 
 	w->x.fp_split = 0;
-	for (uint32_t q = 0; q < rest; q++)     /* before the output is overwritten */
-		data[q] = nvd_vw_rd(w, j + 1 + q);
 	if (k) {
 		nv_wr32le(w->out + o, inc ? NV_CMD_INC_WORD(c->subc, c->mthd, k)
 					  : NV_CMD_NONINC_WORD(c->subc, c->mthd, k));
@@ -982,6 +994,12 @@ static int nvd_vw_split(struct nvd_vwalk *w, struct nv_cmd *c, uint32_t *at)
 	size_t need = w->x.fp_nins + 2 + (rest ? 1 + (size_t)rest : 0);
 	if (need > w->cap - o)
 		return nvd_vw_budget(w);
+	/* input word j + 1 goes to `to`: moved first, as the daemon's words
+	 * land where it was (to is past it: fp_nins > 0) */
+	size_t to = o + w->x.fp_nins + 2 + (rest ? 1 : 0);
+	if (nahead > w->cap - to)
+		nahead = w->cap - to;
+	memmove(w->out + to, ahead, 4 * nahead);
 	for (unsigned q = 0; q < w->x.fp_nins; q++)
 		nv_wr32le(w->out + o++, w->x.fp_ins[q]);
 	nv_wr32le(w->out + o++, NV_CMD_INC_WORD(c->subc, NV_CURIE_FP_ACTIVE_PROGRAM, 1));
@@ -989,19 +1007,13 @@ static int nvd_vw_split(struct nvd_vwalk *w, struct nv_cmd *c, uint32_t *at)
 	c->mthd = inc ? c->mthd + 4 * (k + 1) : c->mthd;
 	c->count = rest;
 	*at = j + 1;
-	if (!rest) {
-		w->n = o;
-		nvd_vw_seek(w, pi, j + 1);
-		return 0;
-	}
 	/* the rest: a header where input word j maps, its words after it */
-	nv_wr32le(w->out + o, inc ? NV_CMD_INC_WORD(c->subc, c->mthd, rest)
-				  : NV_CMD_NONINC_WORD(c->subc, c->mthd, rest));
-	for (uint32_t q = 0; q < rest; q++)
-		nv_wr32le(w->out + o + 1 + q, data[q]);
+	if (rest)
+		nv_wr32le(w->out + o, inc ? NV_CMD_INC_WORD(c->subc, c->mthd, rest)
+					  : NV_CMD_NONINC_WORD(c->subc, c->mthd, rest));
 	w->n = o;
-	nvd_vw_seek(w, pi, j);
-	w->copied = j + 1 + rest;
+	nvd_vw_seek(w, pi, rest ? j : j + 1);
+	w->copied = j + 1 + (uint32_t)nahead < w->lim ? j + 1 + (uint32_t)nahead : w->lim;
 	uint32_t stop = w->base + 4 * w->copied;
 	for (; w->r < w->rel_end && w->r->bo == w->bo && w->r->off < stop; w->r++)
 		;
@@ -1016,8 +1028,14 @@ static int nvd_vw_run(struct nvd_vwalk *w, unsigned pi)
 
 	nvd_vw_seek(w, pi, 0);
 	for (;;) {
+		/* words ahead for the fast loop (none after a jump or a split) */
+		if (i >= w->copied && i < w->nw && !nvd_vw_ensure(w, i + 1))
+			goto budget;
 		/* the common case first, in a tight loop: packets of plain
-		 * methods, already in the output, are only stepped over */
+		 * methods, already in the output, are only stepped over,
+		 * those of plain and only-stored methods store their values
+		 * from the output as they go, and those of a once-a-run
+		 * launch pass when its check passed on the state as it is */
 		{
 			const uint32_t *p = nvd_vw_slot(w, i);
 			uint32_t avail = w->copied > i ? w->copied - i : 0, left = w->nw - i;
@@ -1027,12 +1045,29 @@ static int nvd_vw_run(struct nvd_vwalk *w, unsigned pi)
 					break;
 				uint32_t count = (word >> 18) & NV_CMD_MAX_COUNT;
 				uint32_t m = (word & 0x1ffc) / 4, ni = (word >> 30) & 1;
-				/* plain methods needed: count, or for NONINC (one method
+				unsigned ci = sh->subc_ci[(word >> 13) & 7];
+				/* methods needed: count, or for NONINC (one method
 				 * repeated) min(count, 1); branch-free */
 				uint32_t need = count - ((count - 1) & -(ni & (count > 1)));
-				if (count >= avail ||
-				    vt.prun[sh->subc_ci[(word >> 13) & 7]][m] < need)
+				if (count >= avail)
 					break;
+				if (vt.prun[ci][m] >= need) {
+					/* plain: stepped over */
+				} else if (vt.srun[ci][m] >= need) {
+					if (ni) {      /* its last word stays */
+						if (vt.sslot[ci][m] != NVD_NONE)
+							nvd_v_set(&w->x, &sh->slot[vt.sslot[ci][m]],
+								  nv_rd32le(p + count));
+					} else {
+						for (uint32_t j = 0; j < count; j++)
+							if (vt.sslot[ci][m + j] != NVD_NONE)
+								nvd_v_set(&w->x, &sh->slot[vt.sslot[ci][m + j]],
+									  nv_rd32le(p + 1 + j));
+					}
+				} else if (vt.orun[ci][m] < need ||
+					   w->once_gen[vt.okind[ci][m]] != w->x.gen) {
+					break;   /* else: its once-a-run check passed on this state */
+				}
 				p += 1 + count;
 				avail -= 1 + count;
 				left -= 1 + count;
