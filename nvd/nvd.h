@@ -247,7 +247,7 @@ struct nvd {
 	uint64_t vram_daemon, gart_daemon;             /* bytes the daemon holds */
 	uint64_t vram_orphaned, gart_orphaned;         /* buffers whose creator has gone */
 	unsigned nbos;                                 /* live buffers */
-	struct nvd_bo_hash names, inos;                /* share.c */
+	struct nvd_bo_hash names, inos;                /* bo.c */
 	/* DRM master (share.c): the current one; connected clients that have
 	 * been master (only they, or root, may take it while there are any) */
 	struct nvd_client *master;
@@ -321,11 +321,14 @@ int nvd_bo_hold(struct nvd_client *cl, struct nvd_bo *bo, uint32_t *handle, char
 uint32_t nvd_bo_handle_of(struct nvd_client *cl, struct nvd_bo *bo);
 /* The client goes: its buffers still held by others become orphans. */
 void nvd_bo_orphan_all(struct nvd_client *cl);
-
-/* share.c: names, import, authentication, waits */
+/* The daemon's buffers by flink name (by_name) or memfd identity. */
 int nvd_bo_hash_add(struct nvd_bo_hash *h, struct nvd_bo *bo, int by_name);
 void nvd_bo_hash_del(struct nvd_bo_hash *h, struct nvd_bo *bo, int by_name);
-void nvd_share_fini(struct nvd *d);
+struct nvd_bo *nvd_bo_find_name(struct nvd *d, uint32_t name);
+struct nvd_bo *nvd_bo_find_ino(struct nvd *d, uint64_t dev, uint64_t ino);
+void nvd_bo_hash_fini(struct nvd *d);
+
+/* share.c: names, import, authentication, waits */
 int nvd_bo_flink(struct nvd_client *cl, uint32_t handle, uint32_t *name, char *why, size_t whylen);
 int nvd_bo_open_name(struct nvd_client *cl, uint32_t name, struct nvd_bo **out, uint32_t *handle,
 		     char *why, size_t whylen);

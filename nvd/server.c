@@ -873,7 +873,7 @@ void nvd_server_close(struct nvd *d)
 {
 	while (d->clients)
 		nvd_client_drop(d->clients, "nvd is shutting down");
-	nvd_share_fini(d);
+	nvd_bo_hash_fini(d);
 	if (d->listen_evt)
 		event_free(d->listen_evt);
 	d->listen_evt = NULL;
