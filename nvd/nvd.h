@@ -76,7 +76,7 @@ struct nvd_bo {
 	unsigned pins;           /* ctxdmas over it: their RAMIN words name addr, so it stays */
 	uint32_t list_stamp;     /* submit.c: listed by the submission being validated, */
 	uint32_t list_first;     /* first in its list at this index */
-	/* sharing (share.c) */
+	/* sharing (names.c) */
 	uint32_t name;           /* flink name, 0 until a holder asks */
 	uint64_t dev, ino;       /* the memfd's identity, for IMPORT */
 	struct nvd_bo *name_next, *ino_next;  /* hash chains */
@@ -202,7 +202,7 @@ struct nvd_client {
 	struct nvd_bo *owned;    /* those buffers */
 	uint64_t submits, refused;
 	uint64_t validate_ns, validate_max_ns;   /* time its submissions took to validate */
-	/* authentication (share.c) */
+	/* authentication (auth.c) */
 	uint32_t magic;          /* 0 until GET_MAGIC */
 	int was_master;          /* DRM's was_master: it may take master again */
 	int authenticated;       /* by the master's AUTH_MAGIC */
@@ -248,7 +248,7 @@ struct nvd {
 	uint64_t vram_orphaned, gart_orphaned;         /* buffers whose creator has gone */
 	unsigned nbos;                                 /* live buffers */
 	struct nvd_bo_hash names, inos;                /* bo.c */
-	/* DRM master (share.c): the current one; connected clients that have
+	/* DRM master (auth.c): the current one; connected clients that have
 	 * been master (only they, or root, may take it while there are any) */
 	struct nvd_client *master;
 	unsigned former_masters;
@@ -328,23 +328,31 @@ struct nvd_bo *nvd_bo_find_name(struct nvd *d, uint32_t name);
 struct nvd_bo *nvd_bo_find_ino(struct nvd *d, uint64_t dev, uint64_t ino);
 void nvd_bo_hash_fini(struct nvd *d);
 
-/* share.c: names, import, authentication, waits */
+/* names.c: flink names and import by memfd */
 int nvd_bo_flink(struct nvd_client *cl, uint32_t handle, uint32_t *name, char *why, size_t whylen);
 int nvd_bo_open_name(struct nvd_client *cl, uint32_t name, struct nvd_bo **out, uint32_t *handle,
 		     char *why, size_t whylen);
 /* Consumes fd (releases it in every case, nvd_fd_release). */
 int nvd_bo_import(struct nvd_client *cl, int fd, struct nvd_bo **out, uint32_t *handle,
 		  char *why, size_t whylen);
+
+/* auth.c: DRM master and magic authentication */
 int nvd_set_master(struct nvd_client *cl, char *why, size_t whylen);
 int nvd_drop_master(struct nvd_client *cl, char *why, size_t whylen);
 int nvd_get_magic(struct nvd_client *cl, uint32_t *magic, char *why, size_t whylen);
 int nvd_auth_magic(struct nvd_client *cl, uint32_t magic, char *why, size_t whylen);
+/* The master, or a client it authenticated: it may open buffers by name. */
+int nvd_authenticated(const struct nvd_client *cl);
+/* The client goes: it is master no more. */
+void nvd_auth_client_gone(struct nvd_client *cl);
+/* A random non-zero 32-bit value (names, magics); 0 when the kernel gives none. */
+uint32_t nvd_random_u32(void);
+
+/* wait.c: BO_WAIT */
 /* 0: idle now, -EBUSY: busy and NOWAIT (or no room to park), 1: parked, the
  * reply follows with tag; -errno otherwise. */
 int nvd_bo_wait(struct nvd_client *cl, const struct nvd_req_bo_wait *rq, uint32_t tag, char *why,
 		size_t whylen);
-/* A submission took (+1) or let go of (-1) the buffer with this access. */
-void nvd_bo_busy(struct nvd_bo *bo, uint32_t access, int delta);
 /* Answer the parked waits the buffer's state now satisfies. */
 void nvd_bo_wake(struct nvd *d, struct nvd_bo *bo);
 /* Channels made progress: look again at waits parked as pending. */
@@ -353,6 +361,8 @@ void nvd_waits_recheck(struct nvd *d);
 void nvd_client_waits_free(struct nvd_client *cl);
 
 /* sync.c: order between channels on shared buffers */
+/* A submission took (+1) or let go of (-1) the buffer with this access. */
+void nvd_bo_busy(struct nvd_bo *bo, uint32_t access, int delta);
 /* A submission in flight on ch uses bo (access: NVD_ACCESS_*). */
 void nvd_sync_hold(struct nvd_chan *ch, struct nvd_bo *bo, uint32_t access);
 /* Whether ch's next entry, listing bos with sb's access, must wait; then it

@@ -510,10 +510,7 @@ void nvd_client_drop(struct nvd_client *cl, const char *why)
 		parked_free(cl->parked);
 		cl->parked = NULL;
 	}
-	if (d->master == cl)
-		d->master = NULL;
-	if (cl->was_master)
-		d->former_masters--;     /* with the last of them, master is free for the asking */
+	nvd_auth_client_gone(cl);
 	/* Its framebuffers go, and with them what the heads showed of them. */
 	nvd_disp_client_gone(cl);
 	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++)

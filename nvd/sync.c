@@ -21,6 +21,14 @@
 
 #include <stdlib.h>
 
+void nvd_bo_busy(struct nvd_bo *bo, uint32_t access, int delta)
+{
+	if (access & NVD_ACCESS_READ)
+		bo->busy_read += delta;
+	if (access & NVD_ACCESS_WRITE)
+		bo->busy_write += delta;
+}
+
 void nvd_sync_hold(struct nvd_chan *ch, struct nvd_bo *bo, uint32_t access)
 {
 	if (!bo->busy_read && !bo->busy_write)
