@@ -52,6 +52,7 @@ struct event;
 #define NVD_HELLO_TIMEOUT_S 10            /* a connection must say HELLO this soon */
 #define NVD_STRIKES         8             /* refused submissions before a channel is lost */
 #define NVD_CLIENT_WAITS    64            /* parked BO_WAITs per client */
+#define NVD_REPLY_WHY       128           /* bytes of a reply's reason, NUL included */
 
 /* One client's handle for a buffer. */
 struct nvd_bo_holder {
@@ -430,6 +431,11 @@ int nvd_server_listen(struct nvd *d, char *err, size_t errlen);
 void nvd_server_close(struct nvd *d);
 void nvd_client_drop(struct nvd_client *cl, const char *why);
 void nvd_client_unpark_soon(struct nvd_client *cl);
+
+/* reply.c */
+/* Reply to request h: err and why, or the body and fds. */
+void nvd_reply(struct nvd_client *cl, const struct nvd_msg_hdr *h, int err, const char *why,
+	       const void *body, const int *fds, unsigned nfds);
 /* A reply without a body (or an error) to a request answered later. */
 void nvd_reply_late(struct nvd_client *cl, uint32_t type, uint32_t tag, int err, const char *why);
 

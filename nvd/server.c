@@ -21,7 +21,7 @@ struct reply {
 	int fds[NVD_MSG_MAX_FDS];
 	unsigned nfds;
 	int close_fds;           /* the fds are the reply's own: closed once sent */
-	char why[128];
+	char why[NVD_REPLY_WHY];
 	/* the request's header and its fd (IMPORT), which the handler consumes */
 	struct nvd_msg_hdr h;
 	int in_fd;
@@ -35,44 +35,6 @@ static uint64_t now_ms(void)
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-static void send_reply(struct nvd_client *cl, const struct nvd_msg_hdr *h, int err,
-		       struct reply *r)
-{
-	const struct nvd_msg_desc *d = nvd_msg_desc(h->type);
-	union { uint8_t b[NVD_MSG_MAX]; struct nvd_reply_hdr r; } out;
-	uint32_t len;
-
-	memset(&out, 0, sizeof(out));
-	out.r.h = *h;
-	out.r.error = err;
-	if (err || !d) {
-		struct nvd_rep_error e = { "" };
-		snprintf(e.msg, sizeof(e.msg), "%s", r->why[0] ? r->why : strerror(-err));
-		memcpy(out.b + sizeof(out.r), &e, sizeof(e));
-		len = sizeof(out.r) + sizeof(e);
-		r->nfds = 0;
-	} else {
-		len = d->rep_size;
-		memcpy(out.b + sizeof(out.r), r->body, len - sizeof(out.r));
-	}
-	long n = nvd_sendmsg(cl->sock, out.b, len, r->fds, r->nfds);
-	if (n < 0 && n != -EPIPE && n != -ECONNRESET)
-		nvd_clog(cl, NULL, "reply failed: %s", strerror((int)-n));
-}
-
-void nvd_reply_late(struct nvd_client *cl, uint32_t type, uint32_t tag, int err, const char *why)
-{
-	struct reply r;
-	struct nvd_msg_hdr h = { type, tag };
-	memset(&r, 0, sizeof(r));
-	if (why)
-		snprintf(r.why, sizeof(r.why), "%s", why);
-	send_reply(cl, &h, err, &r);
-	if (err)
-		nvd_clog(cl, NULL, "%s failed: %s", nvd_msg_desc(type) ? nvd_msg_desc(type)->name : "?",
-			 r.why[0] ? r.why : strerror(-err));
 }
 
 static struct nvd_chan *client_chan(struct nvd_client *cl, uint32_t id, struct reply *r)
@@ -319,6 +281,8 @@ static int do_bo_import(struct nvd_client *cl, const void *rq_, struct reply *r)
 
 static int do_bo_wait(struct nvd_client *cl, const void *rq_, struct reply *r)
 {
+	/* Other holders may have published submissions using it just now. */
+	nvd_take(cl->d);
 	int e = nvd_bo_wait(cl, rq_, r->h.tag, r->why, sizeof(r->why));
 	return e > 0 ? REPLY_LATER : e;
 }
@@ -541,7 +505,7 @@ static void violation(struct nvd_client *cl, const struct nvd_msg_hdr *h, int er
 {
 	struct reply r = { .nfds = 0 };
 	snprintf(r.why, sizeof(r.why), "%s", why);
-	send_reply(cl, h, err, &r);
+	nvd_reply(cl, h, err, r.why, r.body, r.fds, r.nfds);
 	nvd_client_drop(cl, why);
 }
 
@@ -563,7 +527,7 @@ static void run_request(struct nvd_client *cl, const struct nvd_parked *pk)
 	if (err == REPLY_LATER)
 		return;
 	unsigned own = r.close_fds ? r.nfds : 0;
-	send_reply(cl, &h, err, &r);
+	nvd_reply(cl, &h, err, r.why, r.body, r.fds, r.nfds);
 	for (unsigned i = 0; i < own; i++)
 		close(r.fds[i]);
 	if (err && h.type == NVD_MSG_HELLO)

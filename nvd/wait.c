@@ -119,8 +119,6 @@ int nvd_bo_wait(struct nvd_client *cl, const struct nvd_req_bo_wait *rq, uint32_
 		snprintf(why, whylen, "no buffer %u", rq->handle);
 		return -ENOENT;
 	}
-	/* Other holders may have published submissions using it just now. */
-	nvd_take(cl->d);
 	int pending = bo_pending(bo);
 	if (!pending && !bo_busy(bo, rq->flags))
 		return 0;
