@@ -174,7 +174,7 @@ struct nvd_chan {
 	uint64_t stall_stamp;
 	struct nvd_bo **marked;
 	unsigned nmarked;
-	uint32_t waited_pass;    /* nvd_take's pass in which its entry waits */
+	uint32_t waited_pass;    /* sched.c: nvd_take's pass in which its entry waits */
 	int took;                /* nvd_take took entries: kick it */
 	int lost;                /* -errno once lost */
 	/* watchdog.c: card time the oldest submission in flight (wd_seq) has
@@ -263,6 +263,7 @@ struct nvd {
 	/* sync.c */
 	uint64_t stall_clock;
 	int sync_released;                 /* a waiting entry was taken */
+	/* sched.c */
 	int taking, take_again;            /* nvd_take runs (and must look again) */
 	uint32_t take_pass;
 	struct event *watchdog;            /* watchdog.c's tick */
@@ -361,11 +362,12 @@ void nvd_waits_recheck(struct nvd *d);
 /* Forget the client's parked waits without answering them. */
 void nvd_client_waits_free(struct nvd_client *cl);
 
-/* sync.c: order between channels on shared buffers */
-/* A submission took (+1) or let go of (-1) the buffer with this access. */
-void nvd_bo_busy(struct nvd_bo *bo, uint32_t access, int delta);
+/* sync.c: order between channels on shared buffers, and the buffers' busy
+ * counts.  A leaf: it calls only bo.c. */
 /* A submission in flight on ch uses bo (access: NVD_ACCESS_*). */
 void nvd_sync_hold(struct nvd_chan *ch, struct nvd_bo *bo, uint32_t access);
+/* That submission retired: 1 when no submission in flight uses bo now. */
+int nvd_sync_release(struct nvd_bo *bo, uint32_t access);
 /* Whether ch's next entry, listing bos with sb's access, must wait; then it
  * holds back later conflicting entries of other channels. */
 int nvd_sync_wait(struct nvd_chan *ch, struct nvd_bo *const *bos, const struct nvd_submit_bo *sb,
@@ -375,9 +377,19 @@ void nvd_sync_stall(struct nvd_chan *ch, struct nvd_bo *const *bos, const struct
 		    unsigned n);
 /* ch's entry was taken (or the channel goes): it holds nothing back. */
 void nvd_sync_taken(struct nvd_chan *ch);
+
+/* sched.c: the submission lifecycle: take, order, run, retire, wake */
 /* Take what the channels published, oldest first, as far as the waits
  * allow; the channels that took something are kicked. */
 void nvd_take(struct nvd *d);
+/* The card ran the fence of submission seq: retire up to it, and wake
+ * what waited for that. */
+void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq);
+/* Make completed at least seq and, if it moved, wake the client on ev.
+ * The loop and the card's interrupt hook (another thread) both publish. */
+void nvd_fence_publish(struct nvd_fence_page *f, int ev, uint32_t seq);
+/* The channel is stopped: nothing in flight will run. */
+void nvd_chan_retire_all(struct nvd_chan *ch);
 
 /* chan.c */
 int nvd_chan_new(struct nvd_client *cl, struct nvd_chan **out, char *why, size_t whylen);
@@ -392,17 +404,11 @@ int nvd_obj_free(struct nvd_chan *ch, uint32_t handle, char *why, size_t whylen)
 void nvd_obj_retired(struct nvd_chan *ch);
 const struct nvd_vobj *nvd_obj_lookup(void *ch, uint32_t handle);
 
-/* submit.c */
-/* The channel's next entry's header (PAD entries skipped): 1, or 0 when it
- * has none (or its ring is corrupt: then the channel is lost). */
-int nvd_chan_head(struct nvd_chan *ch, struct nvd_submit_hdr *h);
-/* Take that entry into the card's ring: 1, or 0 when it waits. */
-int nvd_chan_take(struct nvd_chan *ch, const struct nvd_submit_hdr *h);
-void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq);
-/* Make completed at least seq and, if it moved, wake the client on ev.
- * The loop and the card's interrupt hook (another thread) both publish. */
-void nvd_fence_publish(struct nvd_fence_page *f, int ev, uint32_t seq);
-void nvd_chan_retire_all(struct nvd_chan *ch);
+/* submit.c: copy + validate + reloc into the channel's private ring */
+/* The channel's next entry, whose header is h.  1: consumed (into the ring,
+ * or refused), 0: it waits (ring space, or buffers other channels use),
+ * <0: too many refused, the channel must be lost. */
+int nvd_submit(struct nvd_chan *ch, const struct nvd_submit_hdr *h);
 
 /* fds.c: descriptors clients send, which may block fstat or close (FUSE) */
 /* Whether fd is a memfd (F_GET_SEALS, which asks no file system): only
