@@ -516,7 +516,7 @@ void nvd_chan_lose(struct nvd_chan *ch, int err, const char *why)
 	}
 	/* A request parked behind this channel's entries waits no more, nor
 	 * do other channels' entries it held back. */
-	nvd_client_unpark_soon(ch->cl);
+	nvd_sched_unpark_soon(ch->cl);
 	nvd_take(d);
 }
 

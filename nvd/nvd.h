@@ -209,9 +209,7 @@ struct nvd_client {
 	int authenticated;       /* by the master's AUTH_MAGIC */
 	struct nvd_wait *waits;  /* parked BO_WAITs */
 	unsigned nwaits;
-	/* A request that came while submissions published before it were still
-	 * waiting for ring space: it runs once they are taken (server.c). */
-	struct nvd_parked *parked;
+	struct nvd_park *parked;
 	/* The last buffers the client closed, still reachable by its next
 	 * submission (bo.c: nvd_bo_close_kept). */
 	struct nvd_bo *kept[NVD_KEPT_CLOSED];
@@ -390,6 +388,20 @@ void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq);
 void nvd_fence_publish(struct nvd_fence_page *f, int ev, uint32_t seq);
 /* The channel is stopped: nothing in flight will run. */
 void nvd_chan_retire_all(struct nvd_chan *ch);
+/* A request that came while submissions its client published before it
+ * were still waiting for ring space: it runs once they are taken.  sched.c
+ * makes resume active then; server.c holds and runs the request. */
+struct nvd_park {
+	uint32_t head[NVD_CLIENT_CHANS];   /* each ring's head when the request came */
+	struct event *resume;
+};
+/* A request came: take what its client published before it.  1 when some
+ * of that still waits (the request parks in cl->parked), 0: it may run. */
+int nvd_sched_request(struct nvd_client *cl, struct nvd_park *pk);
+/* Whether entries published before the parked request still wait. */
+int nvd_sched_behind(const struct nvd_client *cl, const struct nvd_park *pk);
+/* The parked request may run: from the event loop, soon. */
+void nvd_sched_unpark_soon(struct nvd_client *cl);
 
 /* chan.c */
 int nvd_chan_new(struct nvd_client *cl, struct nvd_chan **out, char *why, size_t whylen);
@@ -436,7 +448,6 @@ void nvd_oracle_poll(struct nvd *d);
 int nvd_server_listen(struct nvd *d, char *err, size_t errlen);
 void nvd_server_close(struct nvd *d);
 void nvd_client_drop(struct nvd_client *cl, const char *why);
-void nvd_client_unpark_soon(struct nvd_client *cl);
 
 /* reply.c */
 /* Reply to request h: err and why, or the body and fds. */

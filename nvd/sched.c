@@ -4,13 +4,47 @@
  * ring; the channels that took something are kicked; the card's fences
  * retire them, and retiring wakes what waited: BO_WAITs (wait.c), entries
  * held back for ring space or buffers, and requests parked behind their
- * client's submissions (server.c). */
+ * client's submissions. */
 #include "nvd/nvd.h"
 
 #include <errno.h>
+#include <event2/event.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* ---- requests parked behind their client's submissions ---- */
+
+/* Entries published before the request are still in a ring, waiting for
+ * the card to free space.  (A head the client moved back since counts as
+ * taken: a client can only stall itself.) */
+int nvd_sched_behind(const struct nvd_client *cl, const struct nvd_park *pk)
+{
+	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++) {
+		const struct nvd_chan *ch = cl->chans[i];
+		if (ch && !ch->lost && (int32_t)(pk->head[i] - ch->tail) > 0 &&
+		    __atomic_load_n(&ch->ctl->head, __ATOMIC_ACQUIRE) != ch->tail)
+			return 1;
+	}
+	return 0;
+}
+
+/* The channel took entries: the parked request may run, from the event
+ * loop, where no caller is in the middle of a channel. */
+void nvd_sched_unpark_soon(struct nvd_client *cl)
+{
+	if (cl->parked && !nvd_sched_behind(cl, cl->parked))
+		event_active(cl->parked->resume, EV_TIMEOUT, 0);
+}
+
+int nvd_sched_request(struct nvd_client *cl, struct nvd_park *pk)
+{
+	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++)
+		if (cl->chans[i])
+			pk->head[i] = __atomic_load_n(&cl->chans[i]->ctl->head, __ATOMIC_ACQUIRE);
+	nvd_take(cl->d);
+	return nvd_sched_behind(cl, pk);
+}
 
 /* ---- taking entries ---- */
 
@@ -113,7 +147,7 @@ void nvd_take(struct nvd *d)
 		if (!ch->lost)
 			nvd_fifo_kick(d, ch);
 		if (ch->cl->parked)
-			nvd_client_unpark_soon(ch->cl);
+			nvd_sched_unpark_soon(ch->cl);
 	}
 	d->taking = 0;
 }
@@ -171,7 +205,7 @@ void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq)
 	struct nvd *d = ch->cl->d;
 	nvd_take(d);
 	if (ch->cl->parked)
-		nvd_client_unpark_soon(ch->cl);
+		nvd_sched_unpark_soon(ch->cl);
 	if (d->pending_waits)
 		nvd_waits_recheck(d);
 }

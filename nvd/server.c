@@ -433,32 +433,18 @@ static handler_fn *const handlers[NVD_MSG_COUNT] = {
 
 /* ---- sessions ---- */
 
-struct nvd_parked {
+/* A request parked behind its client's submissions (sched.c says when it may run). */
+struct parked {
+	struct nvd_park park;    /* first: cl->parked points at it */
 	uint8_t msg[NVD_MSG_MAX];
 	int fds[NVD_MSG_MAX_FDS];
 	unsigned nfds;
-	uint32_t head[NVD_CLIENT_CHANS];   /* each ring's head when the request came */
-	struct event *resume;
 };
 
-/* Entries published before the request are still in a ring, waiting for
- * the card to free space.  (A head the client moved back since counts as
- * taken: a client can only stall itself.) */
-static int behind(const struct nvd_client *cl, const struct nvd_parked *pk)
+static void parked_free(struct parked *pk)
 {
-	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++) {
-		const struct nvd_chan *ch = cl->chans[i];
-		if (ch && !ch->lost && (int32_t)(pk->head[i] - ch->tail) > 0 &&
-		    __atomic_load_n(&ch->ctl->head, __ATOMIC_ACQUIRE) != ch->tail)
-			return 1;
-	}
-	return 0;
-}
-
-static void parked_free(struct nvd_parked *pk)
-{
-	if (pk->resume)
-		event_free(pk->resume);
+	if (pk->park.resume)
+		event_free(pk->park.resume);
 	free(pk);
 }
 
@@ -469,9 +455,10 @@ void nvd_client_drop(struct nvd_client *cl, const char *why)
 	nvd_clog(cl, NULL, "disconnected: %s", why);
 	nvd_client_waits_free(cl);
 	if (cl->parked) {
-		for (unsigned i = 0; i < cl->parked->nfds; i++)
-			nvd_fd_release(cl->parked->fds[i]);
-		parked_free(cl->parked);
+		struct parked *pk = (struct parked *)cl->parked;
+		for (unsigned i = 0; i < pk->nfds; i++)
+			nvd_fd_release(pk->fds[i]);
+		parked_free(pk);
 		cl->parked = NULL;
 	}
 	nvd_auth_client_gone(cl);
@@ -512,7 +499,7 @@ static void violation(struct nvd_client *cl, const struct nvd_msg_hdr *h, int er
 /* ---- requests ---- */
 
 /* Runs a checked request; its fd goes to the handler. */
-static void run_request(struct nvd_client *cl, const struct nvd_parked *pk)
+static void run_request(struct nvd_client *cl, const struct parked *pk)
 {
 	struct nvd *nd = cl->d;
 	struct nvd_msg_hdr h;
@@ -548,24 +535,16 @@ static void run_request(struct nvd_client *cl, const struct nvd_parked *pk)
 static void client_unpark(evutil_socket_t fd, short what, void *arg)
 {
 	struct nvd_client *cl = arg;
-	struct nvd_parked *pk = cl->parked;
+	struct parked *pk = (struct parked *)cl->parked;
 	(void)fd;
 	(void)what;
-	if (!pk || behind(cl, pk))
+	if (!pk || nvd_sched_behind(cl, &pk->park))
 		return;
 	cl->parked = NULL;
 	/* Re-armed first: the request may drop the client. */
 	event_add(cl->evt, NULL);
 	run_request(cl, pk);
 	parked_free(pk);
-}
-
-/* The channel took entries: the parked request may run, from the event
- * loop, where no caller is in the middle of a channel. */
-void nvd_client_unpark_soon(struct nvd_client *cl)
-{
-	if (cl->parked && !behind(cl, cl->parked))
-		event_active(cl->parked->resume, EV_TIMEOUT, 0);
 }
 
 static void client_read(evutil_socket_t fd, short what, void *arg)
@@ -635,34 +614,30 @@ static void client_read(evutil_socket_t fd, short what, void *arg)
 			nvd_fd_release(fds[i]);
 		return;
 	}
-	struct nvd_parked req;
+	struct parked req;
 	memcpy(req.msg, in.b, (size_t)n);
 	memcpy(req.fds, fds, nfds * sizeof(*fds));
 	req.nfds = nfds;
-	req.resume = NULL;
+	req.park.resume = NULL;
 	/* The client may have published submissions and rung the doorbell just
 	 * before this request: they come first (a BO_FREE or BO_WAIT after a
 	 * submission must see it), even when they wait for ring space. */
-	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++)
-		if (cl->chans[i])
-			req.head[i] = __atomic_load_n(&cl->chans[i]->ctl->head, __ATOMIC_ACQUIRE);
-	nvd_take(cl->d);
-	if (!behind(cl, &req)) {
+	if (!nvd_sched_request(cl, &req.park)) {
 		run_request(cl, &req);
 		return;
 	}
 	/* No more requests until this one has run: they keep their order. */
-	struct nvd_parked *pk = malloc(sizeof(*pk));
+	struct parked *pk = malloc(sizeof(*pk));
 	if (pk)
 		*pk = req;
-	if (!pk || !(pk->resume = event_new(cl->d->base, -1, 0, client_unpark, cl))) {
+	if (!pk || !(pk->park.resume = event_new(cl->d->base, -1, 0, client_unpark, cl))) {
 		free(pk);
 		for (unsigned i = 0; i < nfds; i++)
 			nvd_fd_release(fds[i]);
 		nvd_client_drop(cl, "out of memory for a request");
 		return;
 	}
-	cl->parked = pk;
+	cl->parked = &pk->park;
 	event_del(cl->evt);
 }
 
