@@ -386,8 +386,11 @@ void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq);
 /* Make completed at least seq and, if it moved, wake the client on ev.
  * The loop and the card's interrupt hook (another thread) both publish. */
 void nvd_fence_publish(struct nvd_fence_page *f, int ev, uint32_t seq);
-/* The channel is stopped: nothing in flight will run. */
-void nvd_chan_retire_all(struct nvd_chan *ch);
+/* Stop the card running the channel and give back everything it holds; the
+ * client keeps a dead channel whose fence page says why. */
+void nvd_chan_lose(struct nvd_chan *ch, int err, const char *why);
+/* The client closes the channel (or goes). */
+void nvd_chan_free(struct nvd_chan *ch);
 /* A request that came while submissions its client published before it
  * were still waiting for ring space: it runs once they are taken.  sched.c
  * makes resume active then; server.c holds and runs the request. */
@@ -405,9 +408,12 @@ void nvd_sched_unpark_soon(struct nvd_client *cl);
 
 /* chan.c */
 int nvd_chan_new(struct nvd_client *cl, struct nvd_chan **out, char *why, size_t whylen);
-void nvd_chan_free(struct nvd_chan *ch);
 void nvd_chan_close_fds(struct nvd_chan *ch);
-void nvd_chan_lose(struct nvd_chan *ch, int err, const char *why);
+/* Give back what the channel holds of the card (objects, RAMIN, RAMHT);
+ * the card no longer runs it (sched.c stopped it). */
+void nvd_chan_release(struct nvd_chan *ch);
+/* The channel, released, leaves its client and is freed. */
+void nvd_chan_delete(struct nvd_chan *ch);
 int nvd_obj_new(struct nvd_chan *ch, uint32_t handle, uint32_t cls, char *why, size_t whylen);
 int nvd_dma_new(struct nvd_chan *ch, const struct nvd_req_dma_new *rq, char *why, size_t whylen);
 int nvd_obj_free(struct nvd_chan *ch, uint32_t handle, char *why, size_t whylen);

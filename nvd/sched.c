@@ -211,8 +211,53 @@ void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq)
 }
 
 /* The channel is stopped: nothing in flight will run. */
-void nvd_chan_retire_all(struct nvd_chan *ch)
+static void retire_all(struct nvd_chan *ch)
 {
 	while (ch->if_count)
 		retire_one(ch);
+}
+
+/* ---- channels that end ---- */
+
+/* The card runs the channel no more: what it had in flight retires, and
+ * what it holds of the card goes back. */
+static void chan_stop(struct nvd_chan *ch)
+{
+	nvd_fifo_chan_stop(ch->cl->d, ch);
+	retire_all(ch);
+	nvd_chan_release(ch);
+}
+
+/* Stop the card running the channel and give back everything it holds; the
+ * client keeps a dead channel whose fence page says why. */
+void nvd_chan_lose(struct nvd_chan *ch, int err, const char *why)
+{
+	struct nvd *d = ch->cl->d;
+
+	if (ch->lost)
+		return;
+	nvd_clog(ch->cl, ch, "channel lost: %s", why);
+	ch->lost = err;
+	/* Told before retiring: retiring answers BO_WAITs, and a client woken
+	 * by one must not find the channel still open for a new submission. */
+	if (ch->fence)
+		__atomic_store_n(&ch->fence->lost, err, __ATOMIC_RELEASE);
+	chan_stop(ch);
+	if (ch->fence) {
+		uint64_t one = 1;
+		if (write(ch->fence_ev, &one, sizeof(one)) < 0) {
+			/* the counter is already high: the client will wake */
+		}
+	}
+	/* A request parked behind this channel's entries waits no more, nor
+	 * do other channels' entries it held back. */
+	nvd_sched_unpark_soon(ch->cl);
+	nvd_take(d);
+}
+
+void nvd_chan_free(struct nvd_chan *ch)
+{
+	if (!ch->lost)
+		chan_stop(ch);
+	nvd_chan_delete(ch);
 }
