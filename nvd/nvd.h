@@ -207,9 +207,9 @@ struct nvd_client {
 	uint32_t magic;          /* 0 until GET_MAGIC */
 	int was_master;          /* DRM's was_master: it may take master again */
 	int authenticated;       /* by the master's AUTH_MAGIC */
-	struct nvd_wait *waits;  /* parked BO_WAITs */
+	struct nvd_wait *waits;  /* parked BO_WAITs (wait.c) */
 	unsigned nwaits;
-	struct nvd_park *parked;
+	struct nvd_park *parked; /* a request parked behind its submissions (sched.c) */
 	/* The last buffers the client closed, still reachable by its next
 	 * submission (bo.c: nvd_bo_close_kept). */
 	struct nvd_bo *kept[NVD_KEPT_CLOSED];
@@ -252,7 +252,7 @@ struct nvd {
 	struct nvd_client *master;
 	unsigned former_masters;
 	struct nvd_disp disp;                          /* display.c */
-	struct nvd_wait *pending_waits;
+	struct nvd_wait *pending_waits;                /* wait.c */
 	uint32_t ramht_bits;
 	struct nvd_chan *chid[NV40_FIFO_CHANNELS];
 	unsigned nchans;

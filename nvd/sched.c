@@ -4,7 +4,8 @@
  * ring; the channels that took something are kicked; the card's fences
  * retire them, and retiring wakes what waited: BO_WAITs (wait.c), entries
  * held back for ring space or buffers, and requests parked behind their
- * client's submissions. */
+ * client's submissions.  A channel's work ends here too, when the channel
+ * is lost or closed. */
 #include "nvd/nvd.h"
 
 #include <errno.h>
