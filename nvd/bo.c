@@ -347,3 +347,97 @@ void nvd_bo_orphan_all(struct nvd_client *cl)
 		}
 	}
 }
+
+/* ---- buffers by flink name and by memfd identity (IMPORT) ---- */
+
+static uint64_t hash_key(const struct nvd_bo *bo, int by_name)
+{
+	return by_name ? bo->name : bo->ino ^ (bo->dev << 40) ^ (bo->dev >> 24);
+}
+
+static struct nvd_bo **hash_next(struct nvd_bo *bo, int by_name)
+{
+	return by_name ? &bo->name_next : &bo->ino_next;
+}
+
+static unsigned hash_bucket(const struct nvd_bo_hash *h, uint64_t key)
+{
+	key *= 0x9e3779b97f4a7c15ull;
+	return (unsigned)(key >> 32) & (h->nbuckets - 1);
+}
+
+/* Keep about one buffer per bucket; if growing fails, the chains get longer. */
+static void hash_grow(struct nvd_bo_hash *h, int by_name)
+{
+	unsigned n = h->nbuckets ? h->nbuckets * 2 : 256;
+	struct nvd_bo **b = calloc(n, sizeof(*b));
+	if (!b)
+		return;
+	struct nvd_bo_hash g = { b, n, h->count };
+	for (unsigned i = 0; i < h->nbuckets; i++)
+		for (struct nvd_bo *bo = h->b[i], *next; bo; bo = next) {
+			next = *hash_next(bo, by_name);
+			unsigned k = hash_bucket(&g, hash_key(bo, by_name));
+			*hash_next(bo, by_name) = b[k];
+			b[k] = bo;
+		}
+	free(h->b);
+	*h = g;
+}
+
+int nvd_bo_hash_add(struct nvd_bo_hash *h, struct nvd_bo *bo, int by_name)
+{
+	if (h->count >= h->nbuckets)
+		hash_grow(h, by_name);
+	if (!h->nbuckets)
+		return -ENOMEM;
+	unsigned k = hash_bucket(h, hash_key(bo, by_name));
+	*hash_next(bo, by_name) = h->b[k];
+	h->b[k] = bo;
+	h->count++;
+	return 0;
+}
+
+void nvd_bo_hash_del(struct nvd_bo_hash *h, struct nvd_bo *bo, int by_name)
+{
+	if (!h->nbuckets)
+		return;
+	for (struct nvd_bo **p = &h->b[hash_bucket(h, hash_key(bo, by_name))]; *p;
+	     p = hash_next(*p, by_name))
+		if (*p == bo) {
+			*p = *hash_next(bo, by_name);
+			h->count--;
+			return;
+		}
+}
+
+struct nvd_bo *nvd_bo_find_name(struct nvd *d, uint32_t name)
+{
+	struct nvd_bo_hash *h = &d->names;
+	if (!h->nbuckets || !name)
+		return NULL;
+	for (struct nvd_bo *bo = h->b[hash_bucket(h, name)]; bo; bo = bo->name_next)
+		if (bo->name == name)
+			return bo;
+	return NULL;
+}
+
+struct nvd_bo *nvd_bo_find_ino(struct nvd *d, uint64_t dev, uint64_t ino)
+{
+	struct nvd_bo_hash *h = &d->inos;
+	struct nvd_bo key = { .dev = dev, .ino = ino };
+	if (!h->nbuckets)
+		return NULL;
+	for (struct nvd_bo *bo = h->b[hash_bucket(h, hash_key(&key, 0))]; bo; bo = bo->ino_next)
+		if (bo->ino == ino && bo->dev == dev)
+			return bo;
+	return NULL;
+}
+
+void nvd_bo_hash_fini(struct nvd *d)
+{
+	free(d->names.b);
+	free(d->inos.b);
+	memset(&d->names, 0, sizeof(d->names));
+	memset(&d->inos, 0, sizeof(d->inos));
+}

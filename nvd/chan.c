@@ -341,7 +341,7 @@ static void chan_fp_release(struct nvd_chan *ch)
 	}
 }
 
-static void chan_release(struct nvd_chan *ch)
+void nvd_chan_release(struct nvd_chan *ch)
 {
 	struct nvd *d = ch->cl->d;
 
@@ -469,7 +469,7 @@ int nvd_chan_new(struct nvd_client *cl, struct nvd_chan **out, char *why, size_t
 	*out = ch;
 	return 0;
 fail:
-	chan_release(ch);
+	nvd_chan_release(ch);
 	nvd_chan_close_fds(ch);
 	free(ch);
 	return r;
@@ -491,44 +491,10 @@ void nvd_chan_close_fds(struct nvd_chan *ch)
 	}
 }
 
-/* Stop the card running the channel and give back everything it holds; the
- * client keeps a dead channel whose fence page says why. */
-void nvd_chan_lose(struct nvd_chan *ch, int err, const char *why)
-{
-	struct nvd *d = ch->cl->d;
-
-	if (ch->lost)
-		return;
-	nvd_clog(ch->cl, ch, "channel lost: %s", why);
-	ch->lost = err;
-	/* Told before retiring: retiring answers BO_WAITs, and a client woken
-	 * by one must not find the channel still open for a new submission. */
-	if (ch->fence)
-		__atomic_store_n(&ch->fence->lost, err, __ATOMIC_RELEASE);
-	nvd_fifo_chan_stop(d, ch);
-	nvd_chan_retire_all(ch);
-	chan_release(ch);
-	if (ch->fence) {
-		uint64_t one = 1;
-		if (write(ch->fence_ev, &one, sizeof(one)) < 0) {
-			/* the counter is already high: the client will wake */
-		}
-	}
-	/* A request parked behind this channel's entries waits no more, nor
-	 * do other channels' entries it held back. */
-	nvd_client_unpark_soon(ch->cl);
-	nvd_take(d);
-}
-
-void nvd_chan_free(struct nvd_chan *ch)
+void nvd_chan_delete(struct nvd_chan *ch)
 {
 	struct nvd_client *cl = ch->cl;
 
-	if (!ch->lost) {
-		nvd_fifo_chan_stop(cl->d, ch);
-		nvd_chan_retire_all(ch);
-		chan_release(ch);
-	}
 	nvd_chan_close_fds(ch);
 	cl->chans[ch->id] = NULL;
 	cl->nchans--;

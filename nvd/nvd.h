@@ -52,6 +52,7 @@ struct event;
 #define NVD_HELLO_TIMEOUT_S 10            /* a connection must say HELLO this soon */
 #define NVD_STRIKES         8             /* refused submissions before a channel is lost */
 #define NVD_CLIENT_WAITS    64            /* parked BO_WAITs per client */
+#define NVD_REPLY_WHY       128           /* bytes of a reply's reason, NUL included */
 
 /* One client's handle for a buffer. */
 struct nvd_bo_holder {
@@ -76,7 +77,7 @@ struct nvd_bo {
 	unsigned pins;           /* ctxdmas over it: their RAMIN words name addr, so it stays */
 	uint32_t list_stamp;     /* submit.c: listed by the submission being validated, */
 	uint32_t list_first;     /* first in its list at this index */
-	/* sharing (share.c) */
+	/* sharing (names.c) */
 	uint32_t name;           /* flink name, 0 until a holder asks */
 	uint64_t dev, ino;       /* the memfd's identity, for IMPORT */
 	struct nvd_bo *name_next, *ino_next;  /* hash chains */
@@ -173,7 +174,7 @@ struct nvd_chan {
 	uint64_t stall_stamp;
 	struct nvd_bo **marked;
 	unsigned nmarked;
-	uint32_t waited_pass;    /* nvd_take's pass in which its entry waits */
+	uint32_t waited_pass;    /* sched.c: nvd_take's pass in which its entry waits */
 	int took;                /* nvd_take took entries: kick it */
 	int lost;                /* -errno once lost */
 	/* watchdog.c: card time the oldest submission in flight (wd_seq) has
@@ -202,15 +203,13 @@ struct nvd_client {
 	struct nvd_bo *owned;    /* those buffers */
 	uint64_t submits, refused;
 	uint64_t validate_ns, validate_max_ns;   /* time its submissions took to validate */
-	/* authentication (share.c) */
+	/* authentication (auth.c) */
 	uint32_t magic;          /* 0 until GET_MAGIC */
 	int was_master;          /* DRM's was_master: it may take master again */
 	int authenticated;       /* by the master's AUTH_MAGIC */
-	struct nvd_wait *waits;  /* parked BO_WAITs */
+	struct nvd_wait *waits;  /* parked BO_WAITs (wait.c) */
 	unsigned nwaits;
-	/* A request that came while submissions published before it were still
-	 * waiting for ring space: it runs once they are taken (server.c). */
-	struct nvd_parked *parked;
+	struct nvd_park *parked; /* a request parked behind its submissions (sched.c) */
 	/* The last buffers the client closed, still reachable by its next
 	 * submission (bo.c: nvd_bo_close_kept). */
 	struct nvd_bo *kept[NVD_KEPT_CLOSED];
@@ -247,13 +246,13 @@ struct nvd {
 	uint64_t vram_daemon, gart_daemon;             /* bytes the daemon holds */
 	uint64_t vram_orphaned, gart_orphaned;         /* buffers whose creator has gone */
 	unsigned nbos;                                 /* live buffers */
-	struct nvd_bo_hash names, inos;                /* share.c */
-	/* DRM master (share.c): the current one; connected clients that have
+	struct nvd_bo_hash names, inos;                /* bo.c */
+	/* DRM master (auth.c): the current one; connected clients that have
 	 * been master (only they, or root, may take it while there are any) */
 	struct nvd_client *master;
 	unsigned former_masters;
 	struct nvd_disp disp;                          /* display.c */
-	struct nvd_wait *pending_waits;
+	struct nvd_wait *pending_waits;                /* wait.c */
 	uint32_t ramht_bits;
 	struct nvd_chan *chid[NV40_FIFO_CHANNELS];
 	unsigned nchans;
@@ -262,6 +261,7 @@ struct nvd {
 	/* sync.c */
 	uint64_t stall_clock;
 	int sync_released;                 /* a waiting entry was taken */
+	/* sched.c */
 	int taking, take_again;            /* nvd_take runs (and must look again) */
 	uint32_t take_pass;
 	struct event *watchdog;            /* watchdog.c's tick */
@@ -321,27 +321,38 @@ int nvd_bo_hold(struct nvd_client *cl, struct nvd_bo *bo, uint32_t *handle, char
 uint32_t nvd_bo_handle_of(struct nvd_client *cl, struct nvd_bo *bo);
 /* The client goes: its buffers still held by others become orphans. */
 void nvd_bo_orphan_all(struct nvd_client *cl);
-
-/* share.c: names, import, authentication, waits */
+/* The daemon's buffers by flink name (by_name) or memfd identity. */
 int nvd_bo_hash_add(struct nvd_bo_hash *h, struct nvd_bo *bo, int by_name);
 void nvd_bo_hash_del(struct nvd_bo_hash *h, struct nvd_bo *bo, int by_name);
-void nvd_share_fini(struct nvd *d);
+struct nvd_bo *nvd_bo_find_name(struct nvd *d, uint32_t name);
+struct nvd_bo *nvd_bo_find_ino(struct nvd *d, uint64_t dev, uint64_t ino);
+void nvd_bo_hash_fini(struct nvd *d);
+
+/* names.c: flink names and import by memfd */
 int nvd_bo_flink(struct nvd_client *cl, uint32_t handle, uint32_t *name, char *why, size_t whylen);
 int nvd_bo_open_name(struct nvd_client *cl, uint32_t name, struct nvd_bo **out, uint32_t *handle,
 		     char *why, size_t whylen);
 /* Consumes fd (releases it in every case, nvd_fd_release). */
 int nvd_bo_import(struct nvd_client *cl, int fd, struct nvd_bo **out, uint32_t *handle,
 		  char *why, size_t whylen);
+
+/* auth.c: DRM master and magic authentication */
 int nvd_set_master(struct nvd_client *cl, char *why, size_t whylen);
 int nvd_drop_master(struct nvd_client *cl, char *why, size_t whylen);
 int nvd_get_magic(struct nvd_client *cl, uint32_t *magic, char *why, size_t whylen);
 int nvd_auth_magic(struct nvd_client *cl, uint32_t magic, char *why, size_t whylen);
+/* The master, or a client it authenticated: it may open buffers by name. */
+int nvd_authenticated(const struct nvd_client *cl);
+/* The client goes: it is master no more. */
+void nvd_auth_client_gone(struct nvd_client *cl);
+/* A random non-zero 32-bit value (names, magics); 0 when the kernel gives none. */
+uint32_t nvd_random_u32(void);
+
+/* wait.c: BO_WAIT */
 /* 0: idle now, -EBUSY: busy and NOWAIT (or no room to park), 1: parked, the
  * reply follows with tag; -errno otherwise. */
 int nvd_bo_wait(struct nvd_client *cl, const struct nvd_req_bo_wait *rq, uint32_t tag, char *why,
 		size_t whylen);
-/* A submission took (+1) or let go of (-1) the buffer with this access. */
-void nvd_bo_busy(struct nvd_bo *bo, uint32_t access, int delta);
 /* Answer the parked waits the buffer's state now satisfies. */
 void nvd_bo_wake(struct nvd *d, struct nvd_bo *bo);
 /* Channels made progress: look again at waits parked as pending. */
@@ -349,9 +360,12 @@ void nvd_waits_recheck(struct nvd *d);
 /* Forget the client's parked waits without answering them. */
 void nvd_client_waits_free(struct nvd_client *cl);
 
-/* sync.c: order between channels on shared buffers */
+/* sync.c: order between channels on shared buffers, and the buffers' busy
+ * counts.  A leaf: it calls only bo.c. */
 /* A submission in flight on ch uses bo (access: NVD_ACCESS_*). */
 void nvd_sync_hold(struct nvd_chan *ch, struct nvd_bo *bo, uint32_t access);
+/* That submission retired: 1 when no submission in flight uses bo now. */
+int nvd_sync_release(struct nvd_bo *bo, uint32_t access);
 /* Whether ch's next entry, listing bos with sb's access, must wait; then it
  * holds back later conflicting entries of other channels. */
 int nvd_sync_wait(struct nvd_chan *ch, struct nvd_bo *const *bos, const struct nvd_submit_bo *sb,
@@ -361,15 +375,45 @@ void nvd_sync_stall(struct nvd_chan *ch, struct nvd_bo *const *bos, const struct
 		    unsigned n);
 /* ch's entry was taken (or the channel goes): it holds nothing back. */
 void nvd_sync_taken(struct nvd_chan *ch);
+
+/* sched.c: the submission lifecycle: take, order, run, retire, wake */
 /* Take what the channels published, oldest first, as far as the waits
  * allow; the channels that took something are kicked. */
 void nvd_take(struct nvd *d);
+/* The card ran the fence of submission seq: retire up to it, and wake
+ * what waited for that. */
+void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq);
+/* Make completed at least seq and, if it moved, wake the client on ev.
+ * The loop and the card's interrupt hook (another thread) both publish. */
+void nvd_fence_publish(struct nvd_fence_page *f, int ev, uint32_t seq);
+/* Stop the card running the channel and give back everything it holds; the
+ * client keeps a dead channel whose fence page says why. */
+void nvd_chan_lose(struct nvd_chan *ch, int err, const char *why);
+/* The client closes the channel (or goes). */
+void nvd_chan_free(struct nvd_chan *ch);
+/* A request that came while submissions its client published before it
+ * were still waiting for ring space: it runs once they are taken.  sched.c
+ * makes resume active then; server.c holds and runs the request. */
+struct nvd_park {
+	uint32_t head[NVD_CLIENT_CHANS];   /* each ring's head when the request came */
+	struct event *resume;
+};
+/* A request came: take what its client published before it.  1 when some
+ * of that still waits (the request parks in cl->parked), 0: it may run. */
+int nvd_sched_request(struct nvd_client *cl, struct nvd_park *pk);
+/* Whether entries published before the parked request still wait. */
+int nvd_sched_behind(const struct nvd_client *cl, const struct nvd_park *pk);
+/* The parked request may run: from the event loop, soon. */
+void nvd_sched_unpark_soon(struct nvd_client *cl);
 
 /* chan.c */
 int nvd_chan_new(struct nvd_client *cl, struct nvd_chan **out, char *why, size_t whylen);
-void nvd_chan_free(struct nvd_chan *ch);
 void nvd_chan_close_fds(struct nvd_chan *ch);
-void nvd_chan_lose(struct nvd_chan *ch, int err, const char *why);
+/* Give back what the channel holds of the card (objects, RAMIN, RAMHT);
+ * the card no longer runs it (sched.c stopped it). */
+void nvd_chan_release(struct nvd_chan *ch);
+/* The channel, released, leaves its client and is freed. */
+void nvd_chan_delete(struct nvd_chan *ch);
 int nvd_obj_new(struct nvd_chan *ch, uint32_t handle, uint32_t cls, char *why, size_t whylen);
 int nvd_dma_new(struct nvd_chan *ch, const struct nvd_req_dma_new *rq, char *why, size_t whylen);
 int nvd_obj_free(struct nvd_chan *ch, uint32_t handle, char *why, size_t whylen);
@@ -378,17 +422,11 @@ int nvd_obj_free(struct nvd_chan *ch, uint32_t handle, char *why, size_t whylen)
 void nvd_obj_retired(struct nvd_chan *ch);
 const struct nvd_vobj *nvd_obj_lookup(void *ch, uint32_t handle);
 
-/* submit.c */
-/* The channel's next entry's header (PAD entries skipped): 1, or 0 when it
- * has none (or its ring is corrupt: then the channel is lost). */
-int nvd_chan_head(struct nvd_chan *ch, struct nvd_submit_hdr *h);
-/* Take that entry into the card's ring: 1, or 0 when it waits. */
-int nvd_chan_take(struct nvd_chan *ch, const struct nvd_submit_hdr *h);
-void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq);
-/* Make completed at least seq and, if it moved, wake the client on ev.
- * The loop and the card's interrupt hook (another thread) both publish. */
-void nvd_fence_publish(struct nvd_fence_page *f, int ev, uint32_t seq);
-void nvd_chan_retire_all(struct nvd_chan *ch);
+/* submit.c: copy + validate + reloc into the channel's private ring */
+/* The channel's next entry, whose header is h.  1: consumed (into the ring,
+ * or refused), 0: it waits (ring space, or buffers other channels use),
+ * <0: too many refused, the channel must be lost. */
+int nvd_submit(struct nvd_chan *ch, const struct nvd_submit_hdr *h);
 
 /* fds.c: descriptors clients send, which may block fstat or close (FUSE) */
 /* Whether fd is a memfd (F_GET_SEALS, which asks no file system): only
@@ -416,7 +454,11 @@ void nvd_oracle_poll(struct nvd *d);
 int nvd_server_listen(struct nvd *d, char *err, size_t errlen);
 void nvd_server_close(struct nvd *d);
 void nvd_client_drop(struct nvd_client *cl, const char *why);
-void nvd_client_unpark_soon(struct nvd_client *cl);
+
+/* reply.c */
+/* Reply to request h: err and why, or the body and fds. */
+void nvd_reply(struct nvd_client *cl, const struct nvd_msg_hdr *h, int err, const char *why,
+	       const void *body, const int *fds, unsigned nfds);
 /* A reply without a body (or an error) to a request answered later. */
 void nvd_reply_late(struct nvd_client *cl, uint32_t type, uint32_t tag, int err, const char *why);
 

@@ -21,7 +21,7 @@ struct reply {
 	int fds[NVD_MSG_MAX_FDS];
 	unsigned nfds;
 	int close_fds;           /* the fds are the reply's own: closed once sent */
-	char why[128];
+	char why[NVD_REPLY_WHY];
 	/* the request's header and its fd (IMPORT), which the handler consumes */
 	struct nvd_msg_hdr h;
 	int in_fd;
@@ -35,44 +35,6 @@ static uint64_t now_ms(void)
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-static void send_reply(struct nvd_client *cl, const struct nvd_msg_hdr *h, int err,
-		       struct reply *r)
-{
-	const struct nvd_msg_desc *d = nvd_msg_desc(h->type);
-	union { uint8_t b[NVD_MSG_MAX]; struct nvd_reply_hdr r; } out;
-	uint32_t len;
-
-	memset(&out, 0, sizeof(out));
-	out.r.h = *h;
-	out.r.error = err;
-	if (err || !d) {
-		struct nvd_rep_error e = { "" };
-		snprintf(e.msg, sizeof(e.msg), "%s", r->why[0] ? r->why : strerror(-err));
-		memcpy(out.b + sizeof(out.r), &e, sizeof(e));
-		len = sizeof(out.r) + sizeof(e);
-		r->nfds = 0;
-	} else {
-		len = d->rep_size;
-		memcpy(out.b + sizeof(out.r), r->body, len - sizeof(out.r));
-	}
-	long n = nvd_sendmsg(cl->sock, out.b, len, r->fds, r->nfds);
-	if (n < 0 && n != -EPIPE && n != -ECONNRESET)
-		nvd_clog(cl, NULL, "reply failed: %s", strerror((int)-n));
-}
-
-void nvd_reply_late(struct nvd_client *cl, uint32_t type, uint32_t tag, int err, const char *why)
-{
-	struct reply r;
-	struct nvd_msg_hdr h = { type, tag };
-	memset(&r, 0, sizeof(r));
-	if (why)
-		snprintf(r.why, sizeof(r.why), "%s", why);
-	send_reply(cl, &h, err, &r);
-	if (err)
-		nvd_clog(cl, NULL, "%s failed: %s", nvd_msg_desc(type) ? nvd_msg_desc(type)->name : "?",
-			 r.why[0] ? r.why : strerror(-err));
 }
 
 static struct nvd_chan *client_chan(struct nvd_client *cl, uint32_t id, struct reply *r)
@@ -319,6 +281,8 @@ static int do_bo_import(struct nvd_client *cl, const void *rq_, struct reply *r)
 
 static int do_bo_wait(struct nvd_client *cl, const void *rq_, struct reply *r)
 {
+	/* Other holders may have published submissions using it just now. */
+	nvd_take(cl->d);
 	int e = nvd_bo_wait(cl, rq_, r->h.tag, r->why, sizeof(r->why));
 	return e > 0 ? REPLY_LATER : e;
 }
@@ -469,32 +433,18 @@ static handler_fn *const handlers[NVD_MSG_COUNT] = {
 
 /* ---- sessions ---- */
 
-struct nvd_parked {
+/* A request parked behind its client's submissions (sched.c says when it may run). */
+struct parked {
+	struct nvd_park park;    /* first: cl->parked points at it */
 	uint8_t msg[NVD_MSG_MAX];
 	int fds[NVD_MSG_MAX_FDS];
 	unsigned nfds;
-	uint32_t head[NVD_CLIENT_CHANS];   /* each ring's head when the request came */
-	struct event *resume;
 };
 
-/* Entries published before the request are still in a ring, waiting for
- * the card to free space.  (A head the client moved back since counts as
- * taken: a client can only stall itself.) */
-static int behind(const struct nvd_client *cl, const struct nvd_parked *pk)
+static void parked_free(struct parked *pk)
 {
-	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++) {
-		const struct nvd_chan *ch = cl->chans[i];
-		if (ch && !ch->lost && (int32_t)(pk->head[i] - ch->tail) > 0 &&
-		    __atomic_load_n(&ch->ctl->head, __ATOMIC_ACQUIRE) != ch->tail)
-			return 1;
-	}
-	return 0;
-}
-
-static void parked_free(struct nvd_parked *pk)
-{
-	if (pk->resume)
-		event_free(pk->resume);
+	if (pk->park.resume)
+		event_free(pk->park.resume);
 	free(pk);
 }
 
@@ -505,15 +455,13 @@ void nvd_client_drop(struct nvd_client *cl, const char *why)
 	nvd_clog(cl, NULL, "disconnected: %s", why);
 	nvd_client_waits_free(cl);
 	if (cl->parked) {
-		for (unsigned i = 0; i < cl->parked->nfds; i++)
-			nvd_fd_release(cl->parked->fds[i]);
-		parked_free(cl->parked);
+		struct parked *pk = (struct parked *)cl->parked;
+		for (unsigned i = 0; i < pk->nfds; i++)
+			nvd_fd_release(pk->fds[i]);
+		parked_free(pk);
 		cl->parked = NULL;
 	}
-	if (d->master == cl)
-		d->master = NULL;
-	if (cl->was_master)
-		d->former_masters--;     /* with the last of them, master is free for the asking */
+	nvd_auth_client_gone(cl);
 	/* Its framebuffers go, and with them what the heads showed of them. */
 	nvd_disp_client_gone(cl);
 	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++)
@@ -544,14 +492,14 @@ static void violation(struct nvd_client *cl, const struct nvd_msg_hdr *h, int er
 {
 	struct reply r = { .nfds = 0 };
 	snprintf(r.why, sizeof(r.why), "%s", why);
-	send_reply(cl, h, err, &r);
+	nvd_reply(cl, h, err, r.why, r.body, r.fds, r.nfds);
 	nvd_client_drop(cl, why);
 }
 
 /* ---- requests ---- */
 
 /* Runs a checked request; its fd goes to the handler. */
-static void run_request(struct nvd_client *cl, const struct nvd_parked *pk)
+static void run_request(struct nvd_client *cl, const struct parked *pk)
 {
 	struct nvd *nd = cl->d;
 	struct nvd_msg_hdr h;
@@ -566,7 +514,7 @@ static void run_request(struct nvd_client *cl, const struct nvd_parked *pk)
 	if (err == REPLY_LATER)
 		return;
 	unsigned own = r.close_fds ? r.nfds : 0;
-	send_reply(cl, &h, err, &r);
+	nvd_reply(cl, &h, err, r.why, r.body, r.fds, r.nfds);
 	for (unsigned i = 0; i < own; i++)
 		close(r.fds[i]);
 	if (err && h.type == NVD_MSG_HELLO)
@@ -587,24 +535,16 @@ static void run_request(struct nvd_client *cl, const struct nvd_parked *pk)
 static void client_unpark(evutil_socket_t fd, short what, void *arg)
 {
 	struct nvd_client *cl = arg;
-	struct nvd_parked *pk = cl->parked;
+	struct parked *pk = (struct parked *)cl->parked;
 	(void)fd;
 	(void)what;
-	if (!pk || behind(cl, pk))
+	if (!pk || nvd_sched_behind(cl, &pk->park))
 		return;
 	cl->parked = NULL;
 	/* Re-armed first: the request may drop the client. */
 	event_add(cl->evt, NULL);
 	run_request(cl, pk);
 	parked_free(pk);
-}
-
-/* The channel took entries: the parked request may run, from the event
- * loop, where no caller is in the middle of a channel. */
-void nvd_client_unpark_soon(struct nvd_client *cl)
-{
-	if (cl->parked && !behind(cl, cl->parked))
-		event_active(cl->parked->resume, EV_TIMEOUT, 0);
 }
 
 static void client_read(evutil_socket_t fd, short what, void *arg)
@@ -674,34 +614,30 @@ static void client_read(evutil_socket_t fd, short what, void *arg)
 			nvd_fd_release(fds[i]);
 		return;
 	}
-	struct nvd_parked req;
+	struct parked req;
 	memcpy(req.msg, in.b, (size_t)n);
 	memcpy(req.fds, fds, nfds * sizeof(*fds));
 	req.nfds = nfds;
-	req.resume = NULL;
+	req.park.resume = NULL;
 	/* The client may have published submissions and rung the doorbell just
 	 * before this request: they come first (a BO_FREE or BO_WAIT after a
 	 * submission must see it), even when they wait for ring space. */
-	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++)
-		if (cl->chans[i])
-			req.head[i] = __atomic_load_n(&cl->chans[i]->ctl->head, __ATOMIC_ACQUIRE);
-	nvd_take(cl->d);
-	if (!behind(cl, &req)) {
+	if (!nvd_sched_request(cl, &req.park)) {
 		run_request(cl, &req);
 		return;
 	}
 	/* No more requests until this one has run: they keep their order. */
-	struct nvd_parked *pk = malloc(sizeof(*pk));
+	struct parked *pk = malloc(sizeof(*pk));
 	if (pk)
 		*pk = req;
-	if (!pk || !(pk->resume = event_new(cl->d->base, -1, 0, client_unpark, cl))) {
+	if (!pk || !(pk->park.resume = event_new(cl->d->base, -1, 0, client_unpark, cl))) {
 		free(pk);
 		for (unsigned i = 0; i < nfds; i++)
 			nvd_fd_release(fds[i]);
 		nvd_client_drop(cl, "out of memory for a request");
 		return;
 	}
-	cl->parked = pk;
+	cl->parked = &pk->park;
 	event_del(cl->evt);
 }
 
@@ -873,7 +809,7 @@ void nvd_server_close(struct nvd *d)
 {
 	while (d->clients)
 		nvd_client_drop(d->clients, "nvd is shutting down");
-	nvd_share_fini(d);
+	nvd_bo_hash_fini(d);
 	if (d->listen_evt)
 		event_free(d->listen_evt);
 	d->listen_evt = NULL;

@@ -1,6 +1,6 @@
-/* Submission: take entries from a channel's shared submit ring, copy and
- * validate their push ranges into the channel's private ring, close each
- * with the daemon's fence, write PUT; retire fences as the card reaches them. */
+/* Submission: copy and validate an entry's push ranges into the channel's
+ * private ring, relocated, and close it with the daemon's fence.  sched.c
+ * decides which entry comes when and retires it. */
 #include "nvd/nvd.h"
 
 #include <errno.h>
@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "hw/enums-3d.h"
 #include "hw/pushbuf.h"
@@ -106,9 +105,7 @@ static void hold(struct nvd_chan *ch, struct nvd_inflight *f, struct nvd_bo *bo,
 	nvd_sync_hold(ch, bo, access);
 }
 
-/* One entry.  1: consumed, 0: wait (ring space, or buffers other channels
- * use), <0: the ring is corrupt. */
-static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
+int nvd_submit(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 {
 	struct nvd_client *cl = ch->cl;
 	const uint8_t *src = ch->sring + ch->tail % NVD_RING_DATA_SIZE + sizeof(*h);
@@ -266,130 +263,4 @@ static int process_entry(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	if (err && ++ch->strikes >= NVD_STRIKES)
 		return -EPERM;
 	return 1;
-}
-
-int nvd_chan_head(struct nvd_chan *ch, struct nvd_submit_hdr *h)
-{
-	while (!ch->lost) {
-		uint32_t head = __atomic_load_n(&ch->ctl->head, __ATOMIC_ACQUIRE);
-		uint32_t avail = head - ch->tail, pos = ch->tail % NVD_RING_DATA_SIZE;
-		const char *bad = NULL;
-
-		if (!avail)
-			return 0;
-		if (NVD_RING_DATA_SIZE - pos < sizeof(*h) && avail <= NVD_RING_DATA_SIZE &&
-		    avail >= NVD_RING_DATA_SIZE - pos) {
-			ch->tail += NVD_RING_DATA_SIZE - pos;   /* too short for an entry */
-			__atomic_store_n(&ch->ctl->tail, ch->tail, __ATOMIC_RELEASE);
-			continue;
-		}
-		if (avail > NVD_RING_DATA_SIZE || avail < sizeof(*h) || (avail & 7))
-			bad = "the submit ring's head is out of range";
-		else {
-			memcpy(h, ch->sring + pos, sizeof(*h));
-			if (h->size < sizeof(*h) || (h->size & 7) || h->size > avail ||
-			    h->size > NVD_RING_DATA_SIZE - pos)
-				bad = "a submit entry has an impossible size";
-			else if (!(h->flags & NVD_SUBMIT_PAD) &&
-				 (h->flags || h->seq != ch->seq + 1 || h->nr_bos > NVD_SUBMIT_MAX_BOS ||
-				  h->nr_push > NVD_SUBMIT_MAX_PUSH ||
-				  h->nr_relocs > NVD_SUBMIT_MAX_RELOCS ||
-				  h->size != nvd_submit_size(h->nr_bos, h->nr_push, h->nr_relocs)))
-				bad = "a submit entry is malformed (sequence, counts or size)";
-			else if ((h->flags & NVD_SUBMIT_PAD) && h->size != NVD_RING_DATA_SIZE - pos)
-				bad = "a pad entry does not reach the end of the ring";
-		}
-		if (bad) {
-			nvd_chan_lose(ch, -EPROTO, bad);
-			return 0;
-		}
-		if (!(h->flags & NVD_SUBMIT_PAD))
-			return 1;
-		ch->tail += h->size;
-		__atomic_store_n(&ch->ctl->tail, ch->tail, __ATOMIC_RELEASE);
-	}
-	return 0;
-}
-
-int nvd_chan_take(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
-{
-	int r = process_entry(ch, h);
-	if (r == 0)
-		return 0;
-	ch->seq = h->seq;
-	__atomic_store_n(&ch->fence->consumed, h->seq, __ATOMIC_RELEASE);
-	ch->tail += h->size;
-	__atomic_store_n(&ch->ctl->tail, ch->tail, __ATOMIC_RELEASE);
-	ch->took = 1;
-	if (r < 0) {
-		nvd_fifo_kick(ch->cl->d, ch);
-		nvd_chan_lose(ch, -EPERM, "too many refused submissions");
-	}
-	return 1;
-}
-
-static void retire_one(struct nvd_chan *ch)
-{
-	struct nvd *d = ch->cl->d;
-	struct nvd_inflight *f = &ch->inflight[ch->if_head];
-	for (unsigned i = 0; i < f->nbos; i++) {
-		struct nvd_bo *bo = f->bos[i].bo;
-		nvd_bo_busy(bo, f->bos[i].access, -1);
-		if (!bo->busy_read && !bo->busy_write) {
-			bo->busy_chan = NULL;
-			nvd_bo_idle(d, bo);
-		}
-		nvd_bo_wake(d, bo);
-		nvd_bo_unref(d, bo);
-	}
-	free(f->bos);
-	f->bos = NULL;
-	f->nbos = 0;
-	ch->hw_free_from = f->ring_end;
-	ch->if_head = (ch->if_head + 1) % NVD_FENCE_STATUS;
-	ch->if_count--;
-}
-
-void nvd_fence_publish(struct nvd_fence_page *f, int ev, uint32_t seq)
-{
-	uint32_t old = __atomic_load_n(&f->completed, __ATOMIC_RELAXED);
-	while ((int32_t)(seq - old) > 0)
-		if (__atomic_compare_exchange_n(&f->completed, &old, seq, 0, __ATOMIC_RELEASE,
-						__ATOMIC_RELAXED)) {
-			uint64_t one = 1;
-			if (write(ev, &one, sizeof(one)) < 0) {
-				/* EAGAIN: the counter is saturated, the client wakes anyway */
-			}
-			return;
-		}
-}
-
-/* The card ran the fence of submission seq: it is done with everything up to it. */
-void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq)
-{
-	if (!ch->if_count || (int32_t)(seq - ch->inflight[ch->if_head].seq) < 0)
-		return;
-	/* Published before retiring: retiring answers BO_WAITs, whose clients
-	 * may look at the fence page at once. */
-	ch->completed = seq;
-	nvd_fence_publish(ch->fence, ch->fence_ev, seq);
-	while (ch->if_count && (int32_t)(seq - ch->inflight[ch->if_head].seq) >= 0)
-		retire_one(ch);
-	if (ch->nhashed)
-		nvd_obj_retired(ch);
-	nvd_oracle_retire(ch, seq);
-	/* Entries may be waiting for the ring space or the buffers this freed. */
-	struct nvd *d = ch->cl->d;
-	nvd_take(d);
-	if (ch->cl->parked)
-		nvd_client_unpark_soon(ch->cl);
-	if (d->pending_waits)
-		nvd_waits_recheck(d);
-}
-
-/* The channel is stopped: nothing in flight will run. */
-void nvd_chan_retire_all(struct nvd_chan *ch)
-{
-	while (ch->if_count)
-		retire_one(ch);
 }

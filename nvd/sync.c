@@ -21,13 +21,30 @@
 
 #include <stdlib.h>
 
+static void busy(struct nvd_bo *bo, uint32_t access, int delta)
+{
+	if (access & NVD_ACCESS_READ)
+		bo->busy_read += delta;
+	if (access & NVD_ACCESS_WRITE)
+		bo->busy_write += delta;
+}
+
 void nvd_sync_hold(struct nvd_chan *ch, struct nvd_bo *bo, uint32_t access)
 {
 	if (!bo->busy_read && !bo->busy_write)
 		bo->busy_chan = ch;
 	else if (bo->busy_chan != ch)
 		bo->busy_chan = NVD_CHAN_MANY;
-	nvd_bo_busy(bo, access, 1);
+	busy(bo, access, 1);
+}
+
+int nvd_sync_release(struct nvd_bo *bo, uint32_t access)
+{
+	busy(bo, access, -1);
+	if (bo->busy_read || bo->busy_write)
+		return 0;
+	bo->busy_chan = NULL;
+	return 1;
 }
 
 /* What ch, with access, must leave to others first on bo. */
@@ -102,45 +119,4 @@ void nvd_sync_taken(struct nvd_chan *ch)
 	unmark(ch);
 	ch->stall_stamp = 0;
 	d->sync_released = 1;
-}
-
-void nvd_take(struct nvd *d)
-{
-	if (d->taking) {
-		d->take_again = 1;   /* a channel lost while taking: the loop looks again */
-		return;
-	}
-	d->taking = 1;
-	do {
-		uint32_t pass = ++d->take_pass;
-		d->take_again = d->sync_released = 0;
-		for (;;) {
-			struct nvd_chan *best = NULL;
-			struct nvd_submit_hdr h, bh;
-			for (unsigned i = 0; i < NV40_FIFO_CHANNELS; i++) {
-				struct nvd_chan *ch = d->chid[i];
-				if (!ch || ch->lost || ch->waited_pass == pass || !nvd_chan_head(ch, &h))
-					continue;
-				if (!best || (int64_t)(h.stamp - bh.stamp) < 0) {
-					best = ch;
-					bh = h;
-				}
-			}
-			if (!best)
-				break;
-			if (!nvd_chan_take(best, &bh))
-				best->waited_pass = pass;
-		}
-	} while (d->take_again || d->sync_released);
-	for (unsigned i = 0; i < NV40_FIFO_CHANNELS; i++) {
-		struct nvd_chan *ch = d->chid[i];
-		if (!ch || !ch->took)
-			continue;
-		ch->took = 0;
-		if (!ch->lost)
-			nvd_fifo_kick(d, ch);
-		if (ch->cl->parked)
-			nvd_client_unpark_soon(ch->cl);
-	}
-	d->taking = 0;
 }

@@ -15,8 +15,8 @@
  * handles and classes) and a few ctxdmas over its buffers (nvd_dma_new),
  * and it goes again after the input (nvd_chan_free): every input starts
  * from the state a new client's channel has.  Submissions go through the
- * channel's shared submit ring and nvd_take, i.e. submit.c's copy,
- * validation, fences and oracle admission (oracle.c) exactly as nvd runs
+ * channel's shared submit ring and nvd_take (sched.c), i.e. submit.c's
+ * copy, validation, fences and oracle admission (oracle.c) exactly as nvd runs
  * them; the card runs (ops->run, i.e. sim_run) and nvd_irq retires the
  * fences, until the card is idle.
  *
