@@ -40,9 +40,17 @@ void nvd_sched_unpark_soon(struct nvd_client *cl)
 
 int nvd_sched_request(struct nvd_client *cl, struct nvd_park *pk)
 {
-	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++)
-		if (cl->chans[i])
-			pk->head[i] = __atomic_load_n(&cl->chans[i]->ctl->head, __ATOMIC_ACQUIRE);
+	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++) {
+		struct nvd_chan *ch = cl->chans[i];
+		if (!ch || !ch->fence)
+			continue;
+		/* The card's worker may have published fences whose interrupt
+		 * the loop has not handled yet: the client has seen them, so
+		 * its request finds them retired (a handle freed behind one
+		 * is free again). */
+		nvd_chan_fence(ch, __atomic_load_n(&ch->fence->completed, __ATOMIC_ACQUIRE));
+		pk->head[i] = __atomic_load_n(&ch->ctl->head, __ATOMIC_ACQUIRE);
+	}
 	nvd_take(cl->d);
 	return nvd_sched_behind(cl, pk);
 }
@@ -105,10 +113,10 @@ static int chan_take(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	ch->tail += h->size;
 	__atomic_store_n(&ch->ctl->tail, ch->tail, __ATOMIC_RELEASE);
 	ch->took = 1;
-	if (r < 0) {
-		nvd_fifo_kick(ch->cl->d, ch);
+	/* Lost before the card sees the refused entry's fence: the client
+	 * must find the channel lost, not that fence completed. */
+	if (r < 0)
 		nvd_chan_lose(ch, -EPERM, "too many refused submissions");
-	}
 	return 1;
 }
 
