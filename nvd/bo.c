@@ -60,6 +60,19 @@ static uint32_t hold(struct nvd_client *cl, struct nvd_bo *bo, unsigned slot)
 	return slot + 1;
 }
 
+/* Room is short: every client's closed buffers go first (an idle X server
+ * would keep its last freed DRI2 buffers until it next submits).  Whether
+ * any was kept. */
+static int kept_release_all(struct nvd *d)
+{
+	int any = 0;
+	for (struct nvd_client *c = d->clients; c; c = c->next) {
+		any |= c->nkept != 0;
+		nvd_bo_kept_release(c);
+	}
+	return any;
+}
+
 int nvd_bo_new(struct nvd_client *cl, uint64_t size, unsigned domain, struct nvd_bo **out,
 	       uint32_t *handle, char *why, size_t whylen)
 {
@@ -92,10 +105,8 @@ int nvd_bo_new(struct nvd_client *cl, uint64_t size, unsigned domain, struct nvd
 		return -EMFILE;
 	}
 	r = nvd_ra_alloc(bo_ra(d, domain), size, BO_ALIGN, &addr);
-	if (r < 0 && cl->nkept) {
-		nvd_bo_kept_release(cl);
+	if (r < 0 && kept_release_all(d))
 		r = nvd_ra_alloc(bo_ra(d, domain), size, BO_ALIGN, &addr);
-	}
 	if (r < 0) {
 		snprintf(why, whylen, "no room for %llu KiB in %s", (unsigned long long)(size >> 10),
 			 domain == NVD_DOMAIN_VRAM ? "VRAM" : "GART");

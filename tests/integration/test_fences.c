@@ -337,6 +337,34 @@ static void test_a_closed_buffer_is_there_for_the_next_submission_only(void **st
 	nvt_end(d);
 }
 
+/* A client's closed buffers, kept for its next submission, give way to
+ * another client's allocation: an idle client keeps no memory that way. */
+static void test_closed_buffers_give_way_to_another_client(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	struct nvt_client t;
+	struct nvt_buf bufs[128], big;
+	struct nvc *other;
+	unsigned n = 0;
+
+	open_client(d, &t);
+	while (n < 128 && nvt_buf_new(t.c, 512u << 10, NVC_VRAM, n, &bufs[n]) == 0)
+		n++;
+	assert_true(n > 16 && n < 128);   /* VRAM is full */
+	for (unsigned i = 0; i < 16; i++)
+		nvt_buf_free(&bufs[--n]);
+	NVT_OK(nvc_connect(d->sock, "other", &other));
+	NVT_OK(nvt_buf_new(other, 4u << 20, NVC_VRAM, 99, &big));
+	nvt_buf_free(&big);
+	nvc_close(other);
+	while (n)
+		nvt_buf_free(&bufs[--n]);
+	nvt_client_close(&t);
+	nvt_end(d);
+}
+
+static const char *const vram32[] = { "--vram", "32", NULL };
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +376,7 @@ int main(void)
 		NVT_TEST(test_channel_lost_after_repeated_refusals_answers_enodev),
 		NVT_TEST(test_free_after_a_submission_waiting_for_ring_space),
 		NVT_TEST(test_a_closed_buffer_is_there_for_the_next_submission_only),
+		NVT_TEST_ARGS(test_closed_buffers_give_way_to_another_client, vram32),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
