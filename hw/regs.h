@@ -118,6 +118,8 @@
 #define NV_PFIFO_GRCTX_INSTANCE  0x0032e0
 #define NV_PFIFO_CACHE1_METHOD(i) (0x090000 + (i) * 8) /* 512 slots */
 #define NV_PFIFO_CACHE1_DATA(i)   (0x090004 + (i) * 8)
+#define   NV_PFIFO_CACHE1_METHOD_SUBC(v) (((v) >> 13) & 7)   /* a METHOD slot's fields */
+#define   NV_PFIFO_CACHE1_METHOD_MTHD(v) ((v) & 0x1ffc)
 #define NV_PFIFO_CACHE1_SIZE     512
 #define NV_PFIFO_CACHE1_PTR_MASK ((NV_PFIFO_CACHE1_SIZE - 1) << 2) /* CACHE1_PUT/GET */
 

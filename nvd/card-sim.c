@@ -166,9 +166,8 @@ static void sim_card_irq(void *arg, struct sim *m)
 	    sim_rd32_locked(m, NV_PGRAPH_INTR))
 		return;
 	unsigned chid = sim_rd32_locked(m, NV_PFIFO_CACHE1_PUSH1) & 0x1f;
-	unsigned ptr = (sim_rd32_locked(m, NV_PFIFO_CACHE1_GET) & 0x7ff) >> 2;
-	uint32_t mthd = sim_rd32_locked(m, NV_PFIFO_CACHE1_METHOD(ptr));
-	if (((mthd >> 13) & 7) != NVD_SUBC_DAEMON || (mthd & 0x1ffc) != NV_NVSW_FENCE)
+	unsigned ptr = (sim_rd32_locked(m, NV_PFIFO_CACHE1_GET) & NV_PFIFO_CACHE1_PTR_MASK) >> 2;
+	if (!nvd_slot_is_fence(sim_rd32_locked(m, NV_PFIFO_CACHE1_METHOD(ptr))))
 		return;
 	uint32_t seq = sim_rd32_locked(m, NV_PFIFO_CACHE1_DATA(ptr));
 	pthread_mutex_lock(&s->fence_lock);

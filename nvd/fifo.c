@@ -260,12 +260,11 @@ static void nvd_irq_pfifo(struct nvd *d)
 	if (st & NV_PFIFO_INTR_CACHE_ERROR) {
 		uint32_t pull0 = nvd_rd32(c, NV_PFIFO_CACHE1_PULL0);
 		uint32_t get = nvd_rd32(c, NV_PFIFO_CACHE1_GET);
-		unsigned ptr = (get & 0x7ff) >> 2;
+		unsigned ptr = (get & NV_PFIFO_CACHE1_PTR_MASK) >> 2;
 		uint32_t m = nvd_rd32(c, NV_PFIFO_CACHE1_METHOD(ptr));
 		uint32_t data = nvd_rd32(c, NV_PFIFO_CACHE1_DATA(ptr));
-		unsigned subc = (m >> 13) & 7;
-		/* Only the daemon puts methods on its subchannel. */
-		int fence = subc == NVD_SUBC_DAEMON && (m & 0x1ffc) == NV_NVSW_FENCE;
+		unsigned subc = NV_PFIFO_CACHE1_METHOD_SUBC(m);
+		int fence = nvd_slot_is_fence(m);
 
 		/* Acked before GET moves: the card's fence_target hook looks at
 		 * the method at GET while CACHE_ERROR is up. */
@@ -276,10 +275,11 @@ static void nvd_irq_pfifo(struct nvd *d)
 			nvd_chan_fence(ch, data);
 		else if (ch) {
 			nvd_clog(ch->cl, ch, "CACHE_ERROR subc %u method 0x%04x data 0x%08x%s", subc,
-				 m & 0x1ffc, data, pull0 & NV_PULL0_HASH_FAILED ? " (object not found)" : "");
+				 NV_PFIFO_CACHE1_METHOD_MTHD(m), data, pull0 & NV_PULL0_HASH_FAILED ? " (object not found)" : "");
 			nvd_chan_lose(ch, -EFAULT, "the card could not run the channel's commands");
 		} else
-			nvd_log(0, "CACHE_ERROR on idle chid %u method 0x%04x", chid, m & 0x1ffc);
+			nvd_log(0, "CACHE_ERROR on idle chid %u method 0x%04x", chid,
+				NV_PFIFO_CACHE1_METHOD_MTHD(m));
 		st &= ~NV_PFIFO_INTR_CACHE_ERROR;
 	}
 	if (st & NV_PFIFO_INTR_DMA_PUSHER) {
@@ -324,12 +324,14 @@ static void nvd_irq_pgraph(struct nvd *d)
 	if (st & NV_PGRAPH_INTR_ERROR) {
 		if (ch) {
 			nvd_clog(ch->cl, ch, "submission %u: the card refused subc %u method 0x%04x "
-				 "data 0x%08x (PGRAPH NSOURCE 0x%08x)", seq, (addr >> 13) & 7,
-				 addr & 0x1ffc, data, nsource);
+				 "data 0x%08x (PGRAPH NSOURCE 0x%08x)", seq,
+				 NV_PGRAPH_TRAPPED_ADDR_SUBC(addr), NV_PGRAPH_TRAPPED_ADDR_MTHD(addr), data,
+				 nsource);
 			if (++ch->strikes >= NVD_STRIKES)
 				nvd_chan_lose(ch, -EFAULT, "too many graphics faults");
 		} else
-			nvd_log(0, "PGRAPH trap on chid %u method 0x%04x", chid, addr & 0x1ffc);
+			nvd_log(0, "PGRAPH trap on chid %u method 0x%04x", chid,
+				NV_PGRAPH_TRAPPED_ADDR_MTHD(addr));
 	}
 }
 

@@ -18,6 +18,14 @@
 #include "proto/proto.h"
 #include "proto/ring.h"
 
+/* Whether a CACHE1 METHOD slot is the daemon's fence: only the daemon puts
+ * methods on its subchannel. */
+static inline int nvd_slot_is_fence(uint32_t slot)
+{
+	return NV_PFIFO_CACHE1_METHOD_SUBC(slot) == NVD_SUBC_DAEMON &&
+	       NV_PFIFO_CACHE1_METHOD_MTHD(slot) == NV_NVSW_FENCE;
+}
+
 struct event_base;
 struct event;
 
