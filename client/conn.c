@@ -197,6 +197,9 @@ int nvc_status(struct nvc *c, struct nvc_status *st)
 	st->uptime_ms = r.uptime_ms;
 	st->oracle = !!r.oracle;
 	st->oracle_violations = r.oracle_violations;
+	st->host_client = r.host_client;
+	st->evictions = r.evictions;
+	st->evicted_bytes = r.evicted_bytes;
 	return 0;
 }
 
@@ -221,6 +224,8 @@ int nvc_client_at(struct nvc *c, unsigned index, struct nvc_client *o, unsigned 
 	o->refused = r.refused;
 	o->validate_ns = r.validate_ns;
 	o->validate_max_ns = r.validate_max_ns;
+	o->host = r.host;
+	o->evicted = r.evicted;
 	if (count)
 		*count = r.count;
 	return 0;

@@ -54,6 +54,8 @@ struct nvc_status {
 	uint64_t submits, refused, uptime_ms;
 	int oracle;                   /* nvd --sim-check: the card's accesses are checked */
 	uint64_t oracle_violations;   /* accesses outside what nvd admitted, found so far */
+	uint64_t host_client;         /* client buffers evicted to (or made in) host memory */
+	uint64_t evictions, evicted_bytes;   /* buffers moved out of VRAM or GART for room */
 };
 int nvc_status(struct nvc *c, struct nvc_status *st);
 
@@ -63,13 +65,17 @@ struct nvc_client {
 	unsigned bos, channels;
 	uint64_t vram, gart, submits, refused;
 	uint64_t validate_ns, validate_max_ns;   /* nvd validating its submissions: all, the longest */
+	uint64_t host, evicted;       /* bytes in host memory only; its buffers evicted */
 };
 /* Client number index of count (*count set); -ENOENT past the end. */
 int nvc_client_at(struct nvc *c, unsigned index, struct nvc_client *out, unsigned *count);
 
 /* ---- buffer objects ---- */
 
-enum { NVC_VRAM = 1, NVC_GART = 2 };
+/* Where a buffer is: NVC_HOST when nvd keeps it off the card (evicted, or
+ * made when the card had no room); a submission that uses it puts it back.
+ * Its memory, and every mapping of it, stays the same wherever it is. */
+enum { NVC_VRAM = 1, NVC_GART = 2, NVC_HOST = 3 };
 
 int nvc_bo_new(struct nvc *c, uint64_t size, unsigned domain, struct nvc_bo **out);
 int nvc_bo_free(struct nvc_bo *bo);
@@ -80,7 +86,8 @@ unsigned nvc_bo_domain(const struct nvc_bo *bo);
 /* The buffer's card address: its offset in the channel's VRAM or GART ctxdma. */
 uint64_t nvc_bo_addr(const struct nvc_bo *bo);
 /* Ask nvd where the buffer is now (it moves for submissions that need it in
- * the other domain: NVC_IN_VRAM / NVC_IN_GART) and update what
+ * the other domain: NVC_IN_VRAM / NVC_IN_GART, and out when another needs
+ * room while it is idle) and update what
  * nvc_bo_domain and nvc_bo_addr say.  1 when it had moved, 0 if not. */
 int nvc_bo_refresh(struct nvc_bo *bo);
 uint64_t nvc_bo_size(const struct nvc_bo *bo);

@@ -1,7 +1,15 @@
 /* Buffer objects: a memfd each, placed in VRAM or GART by mapping it into
- * the card's window at an address from the range allocator.  The daemon
- * creates and seals the memfd, so a client can neither shrink it under the
- * card nor hand us something else. */
+ * the card's window at an address from the range allocator, or in no
+ * window at all (HOST).  The daemon creates and seals the memfd, so a client
+ * can neither shrink it under the card nor hand us something else.
+ *
+ * The memory manager, after TTM: each aperture keeps its buffers in LRU
+ * order (a submission that uses a buffer makes it the most recent); when a
+ * placement finds no room, idle buffers are evicted from the head, VRAM's
+ * to GART while GART has room and to host memory otherwise, GART's to host
+ * memory.  A move is a remap: the memfd, which clients map, stays.  Busy
+ * buffers (a queued or running submission uses them) and pinned ones
+ * (scanout, ctxdmas) never move for another's sake. */
 #include "nvd/nvd.h"
 
 #include <errno.h>
@@ -18,6 +26,40 @@
 static struct nvd_ra *bo_ra(struct nvd *d, unsigned domain)
 {
 	return domain == NVD_DOMAIN_VRAM ? &d->vram : &d->gart;
+}
+
+static const char *domain_name(unsigned domain)
+{
+	return domain == NVD_DOMAIN_VRAM ? "VRAM" : domain == NVD_DOMAIN_GART ? "GART" : "host memory";
+}
+
+/* ---- LRU ---- */
+
+static void lru_del(struct nvd *d, struct nvd_bo *bo)
+{
+	if (bo->domain == NVD_DOMAIN_HOST)
+		return;
+	struct nvd_lru *l = &d->lru[bo->domain - 1];
+	*(bo->lru_prev ? &bo->lru_prev->lru_next : &l->head) = bo->lru_next;
+	*(bo->lru_next ? &bo->lru_next->lru_prev : &l->tail) = bo->lru_prev;
+	bo->lru_prev = bo->lru_next = NULL;
+}
+
+static void lru_add(struct nvd *d, struct nvd_bo *bo)
+{
+	if (bo->domain == NVD_DOMAIN_HOST)
+		return;
+	struct nvd_lru *l = &d->lru[bo->domain - 1];
+	bo->lru_prev = l->tail;
+	bo->lru_next = NULL;
+	*(l->tail ? &l->tail->lru_next : &l->head) = bo;
+	l->tail = bo;
+}
+
+void nvd_bo_used(struct nvd *d, struct nvd_bo *bo)
+{
+	lru_del(d, bo);
+	lru_add(d, bo);
 }
 
 /* A free handle slot in the client's table (grown as needed), or -ENOMEM. */
@@ -73,14 +115,126 @@ static int kept_release_all(struct nvd *d)
 	return any;
 }
 
+/* The payer's counter for the buffer's current domain: the creator while
+ * it lives, afterwards the daemon-wide orphan count. */
+static uint64_t *bo_payer(struct nvd *d, struct nvd_bo *bo)
+{
+	struct nvd_client *o = bo->owner;
+	switch (bo->domain) {
+	case NVD_DOMAIN_VRAM:
+		return o ? &o->vram : &d->vram_orphaned;
+	case NVD_DOMAIN_GART:
+		return o ? &o->gart : &d->gart_orphaned;
+	default:
+		return o ? &o->host : &d->host_orphaned;
+	}
+}
+
+/* The buffer now lives at addr in domain (mapped there already; HOST:
+ * nowhere).  Its old range goes at once when it is idle; otherwise it stays
+ * mapped for the submissions validated before, until the buffer is idle. */
+static void set_place(struct nvd *d, struct nvd_bo *bo, unsigned domain, uint64_t addr)
+{
+	lru_del(d, bo);
+	*bo_payer(d, bo) -= bo->size;
+	if (bo->domain != NVD_DOMAIN_HOST) {
+		bo->stale_domain = bo->domain;
+		bo->stale_addr = bo->addr;
+		d->lru[bo->domain - 1].settling += bo->size;
+	}
+	bo->domain = domain;
+	bo->addr = domain == NVD_DOMAIN_HOST ? 0 : addr;
+	bo->map = domain == NVD_DOMAIN_HOST ? NULL
+		  : (domain == NVD_DOMAIN_GART ? d->card->gart : d->card->vram) + addr;
+	*bo_payer(d, bo) += bo->size;
+	lru_add(d, bo);
+	if (!bo->busy_read && !bo->busy_write)
+		nvd_bo_idle(d, bo);
+}
+
+/* A range in domain's aperture, mapped to the buffer's memfd. */
+static int map_at(struct nvd *d, struct nvd_bo *bo, unsigned domain, uint64_t addr)
+{
+	int r = d->card->ops->place(d->card, domain == NVD_DOMAIN_GART, addr, bo->size, bo->fd);
+	if (r < 0)
+		nvd_ra_free(bo_ra(d, domain), addr);
+	return r;
+}
+
+/* An idle buffer leaves its aperture: VRAM's for GART when it has room,
+ * otherwise (and GART's) for host memory. */
+static void evict(struct nvd *d, struct nvd_bo *bo)
+{
+	unsigned to = NVD_DOMAIN_HOST, from = bo->domain;
+	uint64_t addr = 0;
+	if (from == NVD_DOMAIN_VRAM && nvd_ra_alloc(&d->gart, bo->size, BO_ALIGN, &addr) == 0 &&
+	    map_at(d, bo, NVD_DOMAIN_GART, addr) == 0)
+		to = NVD_DOMAIN_GART;
+	set_place(d, bo, to, addr);
+	d->evictions++;
+	d->evicted_bytes += bo->size;
+	if (bo->owner)
+		bo->owner->evicted++;
+	nvd_log(2, "evicted a buffer of %llu KiB (client %u) from %s to %s",
+		(unsigned long long)(bo->size >> 10), bo->owner ? bo->owner->id : 0,
+		domain_name(from), domain_name(to));
+}
+
+/* A range of size bytes in domain's aperture: while there is none, idle
+ * buffers there are evicted, least recently used first.  Buffers listed by
+ * the submission being placed (list_stamp == keep, 0: none), pinned, busy
+ * or settling ones stay.  0 with *addr; -EAGAIN when busy buffers are in
+ * the way (room comes as they retire); -ENOSPC. */
+static int room(struct nvd *d, unsigned domain, uint64_t size, uint32_t keep, uint64_t *addr)
+{
+	struct nvd_ra *ra = bo_ra(d, domain);
+	struct nvd_lru *l = &d->lru[domain - 1];
+	if (nvd_ra_alloc(ra, size, BO_ALIGN, addr) == 0 ||
+	    (kept_release_all(d) && nvd_ra_alloc(ra, size, BO_ALIGN, addr) == 0))
+		return 0;
+	int busy = l->settling != 0;
+	for (struct nvd_bo *bo = l->head, *next; bo; bo = next) {
+		next = bo->lru_next;
+		if (bo->pins || (keep && bo->list_stamp == keep))
+			continue;
+		if (bo->busy_read || bo->busy_write || bo->stale_domain) {
+			busy = 1;
+			continue;
+		}
+		evict(d, bo);
+		if (nvd_ra_alloc(ra, size, BO_ALIGN, addr) == 0)
+			return 0;
+	}
+	return busy ? -EAGAIN : -ENOSPC;
+}
+
+/* Why room() found none: what holds the aperture. */
+static void no_room_why(struct nvd *d, unsigned domain, uint64_t size, uint32_t keep, char *why,
+			size_t whylen)
+{
+	struct nvd_ra *ra = bo_ra(d, domain);
+	uint64_t pinned = 0, listed = 0;
+	for (struct nvd_bo *bo = d->lru[domain - 1].head; bo; bo = bo->lru_next)
+		if (bo->pins)
+			pinned += bo->size;
+		else if (keep && bo->list_stamp == keep)
+			listed += bo->size;
+	snprintf(why, whylen, "no room for %llu KiB in %s: of its %llu KiB, %llu are pinned, "
+		 "%llu used by this submission, %llu free (largest piece %llu)",
+		 (unsigned long long)(size >> 10), domain_name(domain),
+		 (unsigned long long)(ra->size >> 10), (unsigned long long)(pinned >> 10),
+		 (unsigned long long)(listed >> 10), (unsigned long long)((ra->size - ra->used) >> 10),
+		 (unsigned long long)(nvd_ra_largest_free(ra) >> 10));
+}
+
 int nvd_bo_new(struct nvd_client *cl, uint64_t size, unsigned domain, struct nvd_bo **out,
 	       uint32_t *handle, char *why, size_t whylen)
 {
 	struct nvd *d = cl->d;
 	struct nvd_bo *bo = NULL;
 	struct stat st;
-	uint64_t addr;
-	int fd = -1, r, placed = 0;
+	uint64_t addr = 0;
+	int fd = -1, r;
 
 	if (domain != NVD_DOMAIN_VRAM && domain != NVD_DOMAIN_GART) {
 		snprintf(why, whylen, "domain %u is neither VRAM (1) nor GART (2)", domain);
@@ -93,9 +247,9 @@ int nvd_bo_new(struct nvd_client *cl, uint64_t size, unsigned domain, struct nvd
 	}
 	size = (size + BO_ALIGN - 1) & ~(uint64_t)(BO_ALIGN - 1);
 	/* What the client closed gives way before it is refused room. */
-	if (cl->vram + cl->gart + size > d->o.quota)
+	if (cl->vram + cl->gart + cl->host + size > d->o.quota)
 		nvd_bo_kept_release(cl);
-	if (cl->vram + cl->gart + size > d->o.quota) {
+	if (cl->vram + cl->gart + cl->host + size > d->o.quota) {
 		snprintf(why, whylen, "client quota of %llu MiB reached",
 			 (unsigned long long)(d->o.quota >> 20));
 		return -EDQUOT;
@@ -104,13 +258,12 @@ int nvd_bo_new(struct nvd_client *cl, uint64_t size, unsigned domain, struct nvd
 		snprintf(why, whylen, "client limit of %u buffers reached", d->o.max_bos);
 		return -EMFILE;
 	}
-	r = nvd_ra_alloc(bo_ra(d, domain), size, BO_ALIGN, &addr);
-	if (r < 0 && kept_release_all(d))
-		r = nvd_ra_alloc(bo_ra(d, domain), size, BO_ALIGN, &addr);
-	if (r < 0) {
-		snprintf(why, whylen, "no room for %llu KiB in %s", (unsigned long long)(size >> 10),
-			 domain == NVD_DOMAIN_VRAM ? "VRAM" : "GART");
-		return r;
+	int slot = handle_slot(cl);
+	bo = calloc(1, sizeof(*bo));
+	if (slot < 0 || !bo || holders_room(bo) < 0) {
+		r = -ENOMEM;
+		snprintf(why, whylen, "out of memory");
+		goto fail;
 	}
 	fd = memfd_create("nvd-bo", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0 || ftruncate(fd, (off_t)size) < 0 ||
@@ -120,42 +273,35 @@ int nvd_bo_new(struct nvd_client *cl, uint64_t size, unsigned domain, struct nvd
 		snprintf(why, whylen, "memfd: %s", strerror(errno));
 		goto fail;
 	}
-	r = d->card->ops->place(d->card, domain == NVD_DOMAIN_GART, addr, size, fd);
-	if (r < 0) {
-		snprintf(why, whylen, "cannot place the buffer: %s", strerror(-r));
-		goto fail;
-	}
-	placed = 1;
-	int slot = handle_slot(cl);
-	bo = calloc(1, sizeof(*bo));
-	if (slot < 0 || !bo || holders_room(bo) < 0) {
-		r = -ENOMEM;
-		snprintf(why, whylen, "out of memory");
-		goto fail;
-	}
 	bo->refs = 1;
 	bo->owner = cl;
-	bo->domain = domain;
-	bo->addr = addr;
+	bo->domain = NVD_DOMAIN_HOST;
+	bo->pref = (uint8_t)domain;
 	bo->size = size;
 	bo->fd = fd;
 	bo->dev = (uint64_t)st.st_dev;
 	bo->ino = (uint64_t)st.st_ino;
-	bo->map = (domain == NVD_DOMAIN_GART ? d->card->gart : d->card->vram) + addr;
 	if (nvd_bo_hash_add(&d->inos, bo, 0) < 0) {
 		r = -ENOMEM;
 		snprintf(why, whylen, "out of memory");
 		goto fail;
+	}
+	/* No room in the aperture: the buffer waits in host memory until a
+	 * submission needs it (overcommit is bounded by the quota). */
+	if ((nvd_ra_alloc(bo_ra(d, domain), size, BO_ALIGN, &addr) == 0 ||
+	     (kept_release_all(d) && nvd_ra_alloc(bo_ra(d, domain), size, BO_ALIGN, &addr) == 0)) &&
+	    map_at(d, bo, domain, addr) == 0) {
+		bo->domain = (uint8_t)domain;
+		bo->addr = addr;
+		bo->map = (domain == NVD_DOMAIN_GART ? d->card->gart : d->card->vram) + addr;
+		lru_add(d, bo);
 	}
 	*handle = hold(cl, bo, (unsigned)slot);
 	bo->own_next = cl->owned;
 	if (cl->owned)
 		cl->owned->own_prev = bo;
 	cl->owned = bo;
-	if (domain == NVD_DOMAIN_VRAM)
-		cl->vram += size;
-	else
-		cl->gart += size;
+	*bo_payer(d, bo) += size;
 	d->nbos++;
 	*out = bo;
 	return 0;
@@ -163,11 +309,8 @@ fail:
 	if (bo)
 		free(bo->holders);
 	free(bo);
-	if (placed)
-		d->card->ops->unplace(d->card, domain == NVD_DOMAIN_GART, addr, size);
 	if (fd >= 0)
 		close(fd);
-	nvd_ra_free(bo_ra(d, domain), addr);
 	return r;
 }
 
@@ -208,45 +351,45 @@ int nvd_bo_hold(struct nvd_client *cl, struct nvd_bo *bo, uint32_t *handle, char
 	return 0;
 }
 
-/* The payer's counter of the buffer's current domain. */
-static uint64_t *bo_payer(struct nvd *d, struct nvd_bo *bo)
-{
-	struct nvd_client *o = bo->owner;
-	if (o)
-		return bo->domain == NVD_DOMAIN_VRAM ? &o->vram : &o->gart;
-	return bo->domain == NVD_DOMAIN_VRAM ? &d->vram_orphaned : &d->gart_orphaned;
-}
-
-int nvd_bo_move(struct nvd *d, struct nvd_bo *bo, unsigned domain)
+int nvd_bo_move(struct nvd *d, struct nvd_bo *bo, unsigned domain, uint32_t keep, char *why,
+		size_t whylen)
 {
 	if (bo->domain == domain)
 		return 0;
-	if (bo->pins)
+	if (bo->pins || (bo->stale_domain && bo->stale_domain != domain)) {
+		snprintf(why, whylen, "it is %s in %s", bo->pins ? "pinned" : "still moving",
+			 domain_name(bo->domain));
 		return -EBUSY;
-	uint64_t addr;
-	int r;
-	if (bo->stale_domain == domain) {
-		addr = bo->stale_addr;     /* back to where it still is mapped */
-	} else if (bo->stale_domain) {
-		return -EBUSY;
-	} else {
-		if ((r = nvd_ra_alloc(bo_ra(d, domain), bo->size, BO_ALIGN, &addr)) < 0)
-			return -ENOSPC;
-		r = d->card->ops->place(d->card, domain == NVD_DOMAIN_GART, addr, bo->size, bo->fd);
-		if (r < 0) {
-			nvd_ra_free(bo_ra(d, domain), addr);
-			return r;
-		}
 	}
-	*bo_payer(d, bo) -= bo->size;
-	bo->stale_domain = bo->domain;
-	bo->stale_addr = bo->addr;
-	bo->domain = domain;
-	bo->addr = addr;
-	bo->map = (domain == NVD_DOMAIN_GART ? d->card->gart : d->card->vram) + addr;
-	*bo_payer(d, bo) += bo->size;
-	if (!bo->busy_read && !bo->busy_write)
-		nvd_bo_idle(d, bo);
+	if (bo->stale_domain) {
+		/* back to where it still is mapped */
+		d->lru[domain - 1].settling -= bo->size;
+		bo->stale_domain = 0;
+		set_place(d, bo, domain, bo->stale_addr);
+		return 0;
+	}
+	uint64_t addr;
+	int r = room(d, domain, bo->size, keep, &addr);
+	if (r == -ENOSPC)
+		no_room_why(d, domain, bo->size, keep, why, whylen);
+	else if (r == -EAGAIN)
+		snprintf(why, whylen, "%s is full of buffers in use", domain_name(domain));
+	else if (r == 0 && (r = map_at(d, bo, domain, addr)) < 0)
+		snprintf(why, whylen, "cannot map it: %s", strerror(-r));
+	if (r < 0)
+		return r;
+	set_place(d, bo, domain, addr);
+	return 0;
+}
+
+int nvd_bo_pin(struct nvd *d, struct nvd_bo *bo, unsigned domain, char *why, size_t whylen)
+{
+	if (!domain)
+		domain = bo->domain == NVD_DOMAIN_HOST ? bo->pref : bo->domain;
+	int r = nvd_bo_move(d, bo, domain, 0, why, whylen);
+	if (r < 0)
+		return r;
+	bo->pins++;
 	return 0;
 }
 
@@ -256,6 +399,7 @@ void nvd_bo_idle(struct nvd *d, struct nvd_bo *bo)
 		return;
 	d->card->ops->unplace(d->card, bo->stale_domain == NVD_DOMAIN_GART, bo->stale_addr, bo->size);
 	nvd_ra_free(bo_ra(d, bo->stale_domain), bo->stale_addr);
+	d->lru[bo->stale_domain - 1].settling -= bo->size;
 	bo->stale_domain = 0;
 }
 
@@ -269,13 +413,13 @@ void nvd_bo_unref(struct nvd *d, struct nvd_bo *bo)
 	if (--bo->refs)
 		return;
 	nvd_bo_idle(d, bo);
-	d->card->ops->unplace(d->card, bo->domain == NVD_DOMAIN_GART, bo->addr, bo->size);
-	nvd_ra_free(bo_ra(d, bo->domain), bo->addr);
-	/* The creator pays while it lives; afterwards the daemon-wide orphan count. */
+	if (bo->domain != NVD_DOMAIN_HOST) {
+		lru_del(d, bo);
+		d->card->ops->unplace(d->card, bo->domain == NVD_DOMAIN_GART, bo->addr, bo->size);
+		nvd_ra_free(bo_ra(d, bo->domain), bo->addr);
+	}
+	*bo_payer(d, bo) -= bo->size;
 	struct nvd_client *o = bo->owner;
-	uint64_t *pay = o ? (bo->domain == NVD_DOMAIN_VRAM ? &o->vram : &o->gart)
-			  : (bo->domain == NVD_DOMAIN_VRAM ? &d->vram_orphaned : &d->gart_orphaned);
-	*pay -= bo->size;
 	if (o) {
 		if (bo->own_prev)
 			bo->own_prev->own_next = bo->own_next;
@@ -348,14 +492,9 @@ void nvd_bo_orphan_all(struct nvd_client *cl)
 		struct nvd_bo *bo = cl->owned;
 		cl->owned = bo->own_next;
 		bo->own_prev = bo->own_next = NULL;
+		*bo_payer(d, bo) -= bo->size;
 		bo->owner = NULL;
-		if (bo->domain == NVD_DOMAIN_VRAM) {
-			cl->vram -= bo->size;
-			d->vram_orphaned += bo->size;
-		} else {
-			cl->gart -= bo->size;
-			d->gart_orphaned += bo->size;
-		}
+		*bo_payer(d, bo) += bo->size;
 	}
 }
 

@@ -94,7 +94,7 @@ static void obj_release(struct nvd_chan *ch, struct nvd_obj *o, int in_ramht)
 		nvd_ramht_remove(d, o->ramht_slot);
 	nvd_ramin_free(d, o->inst, o->inst_size);
 	if (o->bo) {
-		o->bo->pins--;
+		nvd_bo_unpin(o->bo);
 		nvd_bo_unref(d, o->bo);
 	}
 }
@@ -123,7 +123,7 @@ static int ctxdma_add(struct nvd_chan *ch, uint32_t handle, uint8_t kind, unsign
 		return r;
 	}
 	if (bo) {
-		bo->pins++;
+		bo->pins++;   /* its address is in RAMIN now: it stays */
 		nvd_bo_ref(bo);
 		nvd_oracle_dma(ch, &o.v, access);
 	}
@@ -186,6 +186,14 @@ int nvd_dma_new(struct nvd_chan *ch, const struct nvd_req_dma_new *rq, char *why
 			 (unsigned long long)rq->offset, (unsigned long long)rq->size, rq->bo,
 			 (unsigned long long)bo->size);
 		return -EINVAL;
+	}
+	/* Its address goes into RAMIN: a buffer in host memory goes back first. */
+	char how[NVD_REPLY_WHY];
+	int r = nvd_bo_move(d, bo, bo->domain == NVD_DOMAIN_HOST ? bo->pref : bo->domain, 0, how,
+			    sizeof(how));
+	if (r < 0) {
+		snprintf(why, whylen, "buffer %u cannot be placed: %s", rq->bo, how);
+		return r;
 	}
 	int gart = bo->domain == NVD_DOMAIN_GART;
 	return ctxdma_add(ch, rq->handle, NVD_VOBJ_DMA_BO, rq->cls,

@@ -349,7 +349,7 @@ static void flip_cancel(struct nvd *d, unsigned head)
 	struct nvd_head *h = &d->disp.head[head];
 	if (!h->flip_fb)
 		return;
-	h->flip_fb->bo->pins--;
+	nvd_bo_unpin(h->flip_fb->bo);
 	h->flip_fb = NULL;
 	h->flip_cl = NULL;
 	vblank_irq(d, head);
@@ -364,7 +364,7 @@ static void head_release(struct nvd *d, unsigned head)
 	if (!h->fb)
 		return;
 	h->fb->heads &= ~(1u << head);
-	h->fb->bo->pins--;
+	nvd_bo_unpin(h->fb->bo);
 	h->fb = NULL;
 	memset(&h->mode, 0, sizeof(h->mode));
 	h->x = h->y = h->outputs = 0;
@@ -836,14 +836,14 @@ int nvd_disp_set_head(struct nvd_client *cl, uint32_t head, const struct nvd_hea
 	vblank_waits_end(d, head);
 	/* Scanout reads VRAM: the buffer goes there and stays while shown. */
 	if (h->fb != fb) {
-		r = nvd_bo_move(d, fb->bo, NVD_DOMAIN_VRAM);
+		char how[NVD_REPLY_WHY];
+		r = nvd_bo_pin(d, fb->bo, NVD_DOMAIN_VRAM, how, sizeof(how));
 		if (r < 0) {
 			snprintf(why, whylen, "cannot move buffer %u to VRAM for scanout: %s", s->fb,
-				 r == -EBUSY ? "it is pinned in GART or still moving" : strerror(-r));
+				 how);
 			return r;
 		}
 		head_release(d, head);
-		fb->bo->pins++;
 		fb->heads |= 1u << head;
 		h->fb = fb;
 	}
@@ -940,12 +940,12 @@ int nvd_disp_page_flip(struct nvd_client *cl, uint32_t head, uint32_t id, uint64
 			 h->mode.hdisplay, h->mode.vdisplay, h->x, h->y, id);
 		return -EINVAL;
 	}
-	int r = nvd_bo_move(d, fb->bo, NVD_DOMAIN_VRAM);
+	char how[NVD_REPLY_WHY];
+	int r = nvd_bo_pin(d, fb->bo, NVD_DOMAIN_VRAM, how, sizeof(how));
 	if (r < 0) {
-		snprintf(why, whylen, "cannot move framebuffer %u to VRAM: %s", id, strerror(-r));
+		snprintf(why, whylen, "cannot move framebuffer %u to VRAM: %s", id, how);
 		return r;
 	}
-	fb->bo->pins++;
 	h->flip_fb = fb;
 	h->flip_cl = cl;
 	h->flip_data = user_data;
@@ -1073,7 +1073,7 @@ void nvd_disp_irq(struct nvd *d, uint32_t pmc_intr)
 		struct nvd_client *cl = h->flip_cl;
 		/* the old framebuffer's pin goes, the new one's stays as the head's */
 		h->fb->heads &= ~(1u << i);
-		h->fb->bo->pins--;
+		nvd_bo_unpin(h->fb->bo);
 		h->fb = h->flip_fb;
 		h->fb->heads |= 1u << i;
 		h->flip_fb = NULL;

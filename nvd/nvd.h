@@ -74,7 +74,8 @@ struct nvd_bo {
 	struct nvd_bo *own_prev, *own_next;   /* the owner's list of buffers it pays for */
 	struct nvd_bo_holder *holders;
 	unsigned nholders, holders_cap;
-	uint8_t domain;          /* NVD_DOMAIN_* */
+	uint8_t domain;          /* NVD_DOMAIN_*; addr is 0 and map NULL in HOST */
+	uint8_t pref;            /* the aperture it was asked for: where it goes back to */
 	uint64_t addr, size;
 	int fd;
 	uint8_t *map;            /* the daemon's view: the card window at addr */
@@ -82,7 +83,8 @@ struct nvd_bo {
 	 * for submissions validated before it, until the buffer is idle. */
 	uint8_t stale_domain;    /* 0: none */
 	uint64_t stale_addr;
-	unsigned pins;           /* ctxdmas over it: their RAMIN words name addr, so it stays */
+	unsigned pins;           /* ctxdmas over it, scanout: their words name addr, so it stays */
+	struct nvd_bo *lru_prev, *lru_next;   /* its aperture's LRU (struct nvd_lru), not in HOST */
 	uint32_t list_stamp;     /* submit.c: listed by the submission being validated, */
 	uint32_t list_first;     /* first in its list at this index */
 	/* sharing (names.c) */
@@ -110,6 +112,12 @@ struct nvd_wait {
 	struct nvd_bo *bo;       /* referenced */
 	struct event *timer;
 	uint32_t tag, flags;
+};
+
+/* An aperture's buffers, least recently used first: eviction takes from the head. */
+struct nvd_lru {
+	struct nvd_bo *head, *tail;
+	uint64_t settling;       /* bytes of ranges moved from, freed once their buffer is idle */
 };
 
 /* A hash of buffers by a 64-bit key, chained through the buffers. */
@@ -207,7 +215,8 @@ struct nvd_client {
 	unsigned bos_cap, nbos;
 	struct nvd_chan *chans[NVD_CLIENT_CHANS];
 	unsigned nchans;
-	uint64_t vram, gart;     /* bytes of buffers owned (created and still alive) */
+	uint64_t vram, gart, host;   /* bytes of buffers owned (created and still alive) */
+	uint64_t evicted;        /* its buffers moved out to make room */
 	struct nvd_bo *owned;    /* those buffers */
 	uint64_t submits, refused;
 	uint64_t validate_ns, validate_max_ns;   /* time its submissions took to validate */
@@ -252,7 +261,9 @@ struct nvd {
 	uint64_t fp_areas;                             /* VRAM: the channels' program shadows */
 	uint64_t cursors;                              /* VRAM: the heads' cursor images */
 	uint64_t vram_daemon, gart_daemon;             /* bytes the daemon holds */
-	uint64_t vram_orphaned, gart_orphaned;         /* buffers whose creator has gone */
+	uint64_t vram_orphaned, gart_orphaned, host_orphaned;   /* buffers whose creator has gone */
+	struct nvd_lru lru[2];                         /* VRAM, GART (bo.c) */
+	uint64_t evictions, evicted_bytes;             /* buffers moved out to make room */
 	unsigned nbos;                                 /* live buffers */
 	struct nvd_bo_hash names, inos;                /* bo.c */
 	/* DRM master (auth.c): the current one; connected clients that have
@@ -314,11 +325,23 @@ void nvd_bo_unref(struct nvd *d, struct nvd_bo *bo);
 int nvd_bo_close(struct nvd_client *cl, uint32_t handle);
 int nvd_bo_close_kept(struct nvd_client *cl, uint32_t handle);
 void nvd_bo_kept_release(struct nvd_client *cl);
-/* Place the buffer in `domain` (NVD_DOMAIN_*) for the submissions validated
+/* Place the buffer in `domain` (VRAM or GART) for the submissions validated
  * from now on, as the kernel migrates a buffer into a submission's valid
- * domains.  0, -EBUSY (pinned by a ctxdma, or a move still settling) or
- * -ENOSPC. */
-int nvd_bo_move(struct nvd *d, struct nvd_bo *bo, unsigned domain);
+ * domains, evicting idle buffers to make room (none listed by the
+ * submission being placed: list_stamp == keep, 0 for none).  0, -EBUSY
+ * (pinned, or a move still settling), -EAGAIN (buffers in use are in the
+ * way: room comes as they retire) or -ENOSPC; why says which. */
+int nvd_bo_move(struct nvd *d, struct nvd_bo *bo, unsigned domain, uint32_t keep, char *why,
+		size_t whylen);
+/* Place it (domain 0: where it is, or the aperture it was made for) and
+ * keep it there until nvd_bo_unpin: its address is written into the card. */
+int nvd_bo_pin(struct nvd *d, struct nvd_bo *bo, unsigned domain, char *why, size_t whylen);
+static inline void nvd_bo_unpin(struct nvd_bo *bo)
+{
+	bo->pins--;
+}
+/* A submission taken uses it: the most recently used of its aperture. */
+void nvd_bo_used(struct nvd *d, struct nvd_bo *bo);
 /* The card is done with every submission that used the buffer. */
 void nvd_bo_idle(struct nvd *d, struct nvd_bo *bo);
 /* Give the client a handle for a buffer someone else holds (its existing

@@ -106,6 +106,11 @@ static int do_status(struct nvd_client *cl, const void *rq, struct reply *r)
 	nvd_oracle_poll(d);
 	p->oracle = !!d->o.card.sim_check;
 	p->oracle_violations = d->oracle_violations;
+	p->host_client = d->host_orphaned;
+	for (struct nvd_client *c = d->clients; c; c = c->next)
+		p->host_client += c->host;
+	p->evictions = d->evictions;
+	p->evicted_bytes = d->evicted_bytes;
 	return 0;
 }
 
@@ -130,6 +135,8 @@ static int do_client_at(struct nvd_client *cl, const void *rq_, struct reply *r)
 	p->channels = c->nchans;
 	p->vram = c->vram;
 	p->gart = c->gart;
+	p->host = c->host;
+	p->evicted = c->evicted;
 	p->submits = c->submits;
 	p->refused = c->refused;
 	p->validate_ns = c->validate_ns;

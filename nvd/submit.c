@@ -87,13 +87,20 @@ static void refuse_log(struct nvd_chan *ch, uint32_t seq, const struct nvd_verro
 }
 
 /* Where the submission needs the buffer (DRM's valid domains): move it
- * there first.  A buffer a ctxdma pins stays, and the validator judges the
- * addresses the submission then uses. */
-static int place(struct nvd *d, struct nvd_bo *bo, uint32_t access)
+ * there first, and a buffer in host memory onto the card, into the
+ * aperture it was made for if there is room.  A buffer a ctxdma pins
+ * stays, and the validator judges the addresses the submission then uses.
+ * 0, -EAGAIN (buffers in use are in the way) or -errno. */
+static int place(struct nvd *d, struct nvd_bo *bo, uint32_t access, char *why, size_t whylen)
 {
 	unsigned want = access & NVD_ACCESS_IN_VRAM ? NVD_DOMAIN_VRAM :
-			access & NVD_ACCESS_IN_GART ? NVD_DOMAIN_GART : bo->domain;
-	int r = nvd_bo_move(d, bo, want);
+			access & NVD_ACCESS_IN_GART ? NVD_DOMAIN_GART :
+			bo->domain == NVD_DOMAIN_HOST ? bo->pref : bo->domain;
+	int r = nvd_bo_move(d, bo, want, list_stamp, why, whylen);
+	if (r == -ENOSPC && !(access & (NVD_ACCESS_IN_VRAM | NVD_ACCESS_IN_GART)) &&
+	    bo->domain == NVD_DOMAIN_HOST)
+		r = nvd_bo_move(d, bo, want == NVD_DOMAIN_VRAM ? NVD_DOMAIN_GART : NVD_DOMAIN_VRAM,
+				list_stamp, why, whylen);
 	return r == -EBUSY ? 0 : r;
 }
 
@@ -102,6 +109,7 @@ static void hold(struct nvd_chan *ch, struct nvd_inflight *f, struct nvd_bo *bo,
 {
 	f->bos[f->nbos++] = (struct nvd_inflight_bo){ bo, access };
 	nvd_bo_ref(bo);
+	nvd_bo_used(ch->cl->d, bo);
 	nvd_sync_hold(ch, bo, access);
 }
 
@@ -161,9 +169,16 @@ int nvd_submit(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	}
 	for (unsigned i = 0; i < h->nr_bos && !err; i++) {
 		struct nvd_bo *bo = bo_list[i];
-		if (bo->list_first == i && (err = place(cl->d, bo, list_access[i])) < 0)
-			snprintf(e.why, sizeof(e.why), "buffer %u cannot move to %s: %s", sb[i].handle,
-				 list_access[i] & NVD_ACCESS_IN_VRAM ? "VRAM" : "GART", strerror(-err));
+		char why[NVD_REPLY_WHY];
+		if (bo->list_first != i || !(err = place(cl->d, bo, list_access[i], why, sizeof(why))))
+			continue;
+		if (err == -EAGAIN) {
+			/* room comes as what is in flight retires */
+			nvd_sync_stall(ch, bo_list, sb, h->nr_bos);
+			return 0;
+		}
+		snprintf(e.why, sizeof(e.why), "buffer %u (%llu KiB) cannot be placed: %s",
+			 sb[i].handle, (unsigned long long)(bo->size >> 10), why);
 	}
 	for (unsigned i = 0; i < h->nr_bos && !err; i++) {
 		struct nvd_bo *bo = bo_list[i];
@@ -177,7 +192,7 @@ int nvd_submit(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	uint64_t vns = 0;
 	for (unsigned i = 0; !err && i < cl->bos_cap + cl->nkept && nimpl < NVD_IMPLICIT_MAX; i++) {
 		struct nvd_bo *bo = i < cl->bos_cap ? cl->bos[i] : cl->kept[i - cl->bos_cap];
-		if (!bo || bo->list_stamp == list_stamp)
+		if (!bo || bo->list_stamp == list_stamp || bo->domain == NVD_DOMAIN_HOST)
 			continue;
 		bo->list_stamp = list_stamp;    /* held under two handles: once */
 		implicit[nimpl++] = bo;

@@ -140,7 +140,7 @@ struct nvd_verror {
 	unsigned subc;
 	uint16_t cls;
 	uint32_t mthd, data;
-	char why[96];
+	char why[192];
 };
 
 /* Validate the submission into out[0..cap).  Returns the number of words

@@ -71,6 +71,8 @@ struct nvd_rep_status {
 	uint64_t submits, refused, uptime_ms;
 	uint32_t oracle, _pad;   /* 1: the access oracle watches the card (nvd --sim-check) */
 	uint64_t oracle_violations;
+	uint64_t host_client;    /* client buffers on neither aperture, only in their memfds */
+	uint64_t evictions, evicted_bytes;   /* buffers moved out of an aperture to make room */
 };
 
 struct nvd_req_client_at { uint32_t index; };
@@ -82,6 +84,8 @@ struct nvd_rep_client_at {
 	uint64_t vram, gart;     /* bytes held */
 	uint64_t submits, refused;
 	uint64_t validate_ns, validate_max_ns;   /* validating its submissions: all, the longest */
+	uint64_t host;           /* bytes held in host memory only */
+	uint64_t evicted;        /* its buffers moved out to make room */
 };
 
 struct nvd_req_bo_new {

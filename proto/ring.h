@@ -39,7 +39,10 @@ struct nvd_submit_hdr {
 #define NVD_SUBMIT_MAX_PUSH   512
 #define NVD_SUBMIT_MAX_RELOCS 1024
 
-enum nvd_domain { NVD_DOMAIN_VRAM = 1, NVD_DOMAIN_GART = 2 };
+/* Where a buffer is: on the card in VRAM or GART, or only in its memfd
+ * (HOST: evicted, or created when the card had no room), from where the
+ * daemon places it before a submission that uses it runs. */
+enum nvd_domain { NVD_DOMAIN_VRAM = 1, NVD_DOMAIN_GART = 2, NVD_DOMAIN_HOST = 3 };
 /* access: how the submission uses the buffer, and where it needs it: with
  * IN_VRAM or IN_GART (not both) the daemon first moves the buffer there
  * (DRM's valid_domains); the new address takes effect through the

@@ -102,6 +102,9 @@ static int nvdctl_status(struct nvc *c, int raw)
 		printf("gart_size=%" PRIu64 "\n", st.gart_size);
 		printf("gart_client=%" PRIu64 "\n", st.gart_client);
 		printf("gart_daemon=%" PRIu64 "\n", st.gart_daemon);
+		printf("host_client=%" PRIu64 "\n", st.host_client);
+		printf("evictions=%" PRIu64 "\n", st.evictions);
+		printf("evicted_bytes=%" PRIu64 "\n", st.evicted_bytes);
 		printf("channels_total=%u\n", st.channels_total);
 		printf("channels_used=%u\n", st.channels_used);
 		printf("clients=%u\n", st.clients);
@@ -121,6 +124,8 @@ static int nvdctl_status(struct nvc *c, int raw)
 	       st.bus_id[0] ? st.bus_id : "(no bus id)");
 	nvdctl_print_mem("VRAM:", st.vram_size, st.vram_client, st.vram_daemon);
 	nvdctl_print_mem("GART:", st.gart_size, st.gart_client, st.gart_daemon);
+	printf("%-10s %.1f MiB of client buffers; %" PRIu64 " evictions (%.1f MiB)\n", "host:",
+	       nvdctl_mib(st.host_client), st.evictions, nvdctl_mib(st.evicted_bytes));
 	printf("%-10s %u of %u in use\n", "channels:", st.channels_used, st.channels_total);
 	printf("%-10s %u (counting this nvdctl)\n", "clients:", st.clients);
 	printf("%-10s %u\n", "buffers:", st.bos);
@@ -146,9 +151,9 @@ static int nvdctl_clients(struct nvc *c, int raw)
 	int r;
 
 	if (!raw)
-		printf("%5s %7s %6s  %-16s %4s %6s %10s %10s %10s %8s %9s %9s\n", "ID", "PID",
-		       "UID", "NAME", "CHAN", "BUFS", "VRAM MiB", "GART MiB", "SUBMITS", "REFUSED",
-		       "VALID us", "MAX us");
+		printf("%5s %7s %6s  %-16s %4s %6s %10s %10s %10s %7s %10s %8s %9s %9s\n", "ID",
+		       "PID", "UID", "NAME", "CHAN", "BUFS", "VRAM MiB", "GART MiB", "HOST MiB",
+		       "EVICTED", "SUBMITS", "REFUSED", "VALID us", "MAX us");
 	/* The list can change between requests; stop at the first index past
 	 * the end, whatever count said before. */
 	for (unsigned i = 0;; i++) {
@@ -162,16 +167,17 @@ static int nvdctl_clients(struct nvc *c, int raw)
 		nvdctl_clean_name(cl.name);
 		if (raw)
 			printf("id=%u pid=%u uid=%u name=%s channels=%u bos=%u vram=%" PRIu64
-			       " gart=%" PRIu64 " submits=%" PRIu64 " refused=%" PRIu64
+			       " gart=%" PRIu64 " host=%" PRIu64 " evicted=%" PRIu64
+			       " submits=%" PRIu64 " refused=%" PRIu64
 			       " validate_ns=%" PRIu64 " validate_max_ns=%" PRIu64 "\n",
 			       cl.id, cl.pid, cl.uid, cl.name[0] ? cl.name : "-", cl.channels,
-			       cl.bos, cl.vram, cl.gart, cl.submits, cl.refused, cl.validate_ns,
-			       cl.validate_max_ns);
+			       cl.bos, cl.vram, cl.gart, cl.host, cl.evicted, cl.submits, cl.refused,
+			       cl.validate_ns, cl.validate_max_ns);
 		else    /* validation per submission: the mean, the longest */
-			printf("%5u %7u %6u  %-16s %4u %6u %10.1f %10.1f %10" PRIu64 " %8" PRIu64
-			       " %9.1f %9.1f\n", cl.id, cl.pid, cl.uid, cl.name[0] ? cl.name : "-",
-			       cl.channels, cl.bos, nvdctl_mib(cl.vram), nvdctl_mib(cl.gart),
-			       cl.submits, cl.refused,
+			printf("%5u %7u %6u  %-16s %4u %6u %10.1f %10.1f %10.1f %7" PRIu64 " %10" PRIu64
+			       " %8" PRIu64 " %9.1f %9.1f\n", cl.id, cl.pid, cl.uid,
+			       cl.name[0] ? cl.name : "-", cl.channels, cl.bos, nvdctl_mib(cl.vram),
+			       nvdctl_mib(cl.gart), nvdctl_mib(cl.host), cl.evicted, cl.submits, cl.refused,
 			       cl.submits ? cl.validate_ns / 1e3 / (double)cl.submits : 0.0,
 			       cl.validate_max_ns / 1e3);
 		if (i + 1 >= count)

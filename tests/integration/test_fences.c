@@ -348,13 +348,18 @@ static void test_closed_buffers_give_way_to_another_client(void **state)
 	unsigned n = 0;
 
 	open_client(d, &t);
-	while (n < 128 && nvt_buf_new(t.c, 512u << 10, NVC_VRAM, n, &bufs[n]) == 0)
-		n++;
-	assert_true(n > 16 && n < 128);   /* VRAM is full */
+	/* VRAM is full when a new buffer has to wait in host memory */
+	while (n < 128) {
+		NVT_OK(nvt_buf_new(t.c, 512u << 10, NVC_VRAM, n, &bufs[n]));
+		if (nvc_bo_domain(bufs[n++].bo) == NVC_HOST)
+			break;
+	}
+	assert_true(n > 16 && n < 128);
 	for (unsigned i = 0; i < 16; i++)
 		nvt_buf_free(&bufs[--n]);
 	NVT_OK(nvc_connect(d->sock, "other", &other));
 	NVT_OK(nvt_buf_new(other, 4u << 20, NVC_VRAM, 99, &big));
+	assert_int_equal(nvc_bo_domain(big.bo), NVC_VRAM);
 	nvt_buf_free(&big);
 	nvc_close(other);
 	while (n)

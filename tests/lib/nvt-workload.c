@@ -205,6 +205,7 @@ int nvt_workload_run(struct nvt_workload *w, void (*ready)(struct nvt_workload *
 		free(x);
 		return -1;
 	}
+	t.p.relocate = 1;   /* as Mesa: its buffers may move under memory pressure */
 	for (unsigned i = 0; i < WL_NBUFS; i++)
 		if (nvt_buf_new(t.c, wl_bufdesc[i].size, wl_bufdesc[i].domain, w->seed * 8 + i,
 				&x->b[i]) < 0)

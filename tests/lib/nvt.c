@@ -739,7 +739,8 @@ static int nvt_submit_keep(struct nvt_push *p, uint32_t *fence, int keep_refs);
 
 void nvt_space(struct nvt_push *p, uint32_t words)
 {
-	if (p->err || p->pos + words <= p->cap)
+	/* a packet has at most a few relocations */
+	if (p->err || (p->pos + words <= p->cap && p->nrelocs + 8 <= NVT_MAX_RELOCS))
 		return;
 	if (words > p->cap) {
 		nvt_push_fail(p, -E2BIG, "a packet larger than the buffer");
@@ -819,9 +820,13 @@ static int nvt_submit_keep(struct nvt_push *p, uint32_t *fence, int keep_refs)
 	if (pb == n)
 		refs[n++] = (struct nvc_bo_ref){ p->bo, NVC_READ };
 	struct nvc_push push = { pb, p->start * 4, (p->pos - p->start) * 4 };
-	struct nvc_submission s = { refs, n, &push, p->pos > p->start ? 1 : 0, NULL, 0 };
+	for (unsigned i = 0; i < p->nrelocs; i++)
+		p->relocs[i].reloc_bo = pb;
+	struct nvc_submission s = { refs, n, &push, p->pos > p->start ? 1 : 0, p->relocs,
+				    p->nrelocs };
 	uint32_t f;
 	int r = nvc_submit(p->ch, &s, &f);
+	p->nrelocs = 0;
 	if (r < 0) {
 		fprintf(stderr, "nvt: nvc_submit: %s\n", nvc_error());
 		return r;
@@ -1006,6 +1011,40 @@ uint32_t nvt_dma(const struct nvt_push *p, const struct nvt_buf *b)
 	return b->domain == NVC_VRAM ? nvc_chan_vram_dma(p->ch) : nvc_chan_gart_dma(p->ch);
 }
 
+static void nvt_out_reloc(struct nvt_push *p, const struct nvt_buf *b, uint32_t word,
+			  struct nvc_reloc r)
+{
+	if (!p->relocate) {
+		nvt_out(p, word);
+		return;
+	}
+	unsigned i = 0;
+	while (i < p->nrefs && p->refs[i].bo != b->bo)
+		i++;
+	if (i == p->nrefs || p->nrelocs == NVT_MAX_RELOCS) {
+		nvt_push_fail(p, -EINVAL, i == p->nrefs ? "relocation to a buffer not on the list"
+							: "too many relocations");
+		return;
+	}
+	r.offset = p->pos * 4;   /* the word nvt_out writes next */
+	r.bo = i;
+	p->relocs[p->nrelocs++] = r;
+	nvt_out(p, word);
+}
+
+void nvt_out_dma(struct nvt_push *p, const struct nvt_buf *b)
+{
+	nvt_out_reloc(p, b, nvt_dma(p, b), (struct nvc_reloc){
+		.flags = NVC_RELOC_OR, .vor = nvc_chan_vram_dma(p->ch),
+		.tor = nvc_chan_gart_dma(p->ch) });
+}
+
+void nvt_out_addr(struct nvt_push *p, const struct nvt_buf *b, uint32_t off)
+{
+	nvt_out_reloc(p, b, (uint32_t)(b->addr + off), (struct nvc_reloc){
+		.flags = NVC_RELOC_LOW, .data = off });
+}
+
 /* Whether [off + lo, off + hi) lies inside the buffer: a hostile test's
  * out-of-bounds operation is emitted but never applied to the shadow. */
 static int nvt_fits(const struct nvt_buf *b, uint64_t off, int64_t lo, int64_t hi)
@@ -1037,11 +1076,11 @@ void nvt_m2mf_cmd(struct nvt_push *p, struct nvt_buf *src, uint32_t soff, int32_
 	nvt_ref(p, src->bo, NVC_READ);
 	nvt_ref(p, dst->bo, NVC_WRITE);
 	nvt_begin(p, NVT_SUBC_M2MF, NV_M2MF_DMA_BUFFER_IN, 2);
-	nvt_out(p, nvt_dma(p, src));
-	nvt_out(p, nvt_dma(p, dst));
+	nvt_out_dma(p, src);
+	nvt_out_dma(p, dst);
 	nvt_begin(p, NVT_SUBC_M2MF, NV_M2MF_OFFSET_IN, 8);
-	nvt_out(p, (uint32_t)(src->addr + soff));
-	nvt_out(p, (uint32_t)(dst->addr + doff));
+	nvt_out_addr(p, src, soff);
+	nvt_out_addr(p, dst, doff);
 	nvt_out(p, (uint32_t)spitch);
 	nvt_out(p, (uint32_t)dpitch);
 	nvt_out(p, len);
@@ -1066,13 +1105,13 @@ void nvt_surf2d(struct nvt_push *p, const struct nvt_surf *src, const struct nvt
 	nvt_ref(p, src->buf->bo, NVC_READ);
 	nvt_ref(p, dst->buf->bo, NVC_WRITE);
 	nvt_begin(p, NVT_SUBC_SURF, NV_SURF2D_DMA_IMAGE_SOURCE, 2);
-	nvt_out(p, nvt_dma(p, src->buf));
-	nvt_out(p, nvt_dma(p, dst->buf));
+	nvt_out_dma(p, src->buf);
+	nvt_out_dma(p, dst->buf);
 	nvt_begin(p, NVT_SUBC_SURF, NV_SURF2D_FORMAT, 4);
 	nvt_out(p, dst->fmt);
 	nvt_out(p, dst->pitch << 16 | src->pitch);
-	nvt_out(p, (uint32_t)(src->buf->addr + src->offset));
-	nvt_out(p, (uint32_t)(dst->buf->addr + dst->offset));
+	nvt_out_addr(p, src->buf, src->offset);
+	nvt_out_addr(p, dst->buf, dst->offset);
 }
 
 void nvt_fill(struct nvt_push *p, const struct nvt_surf *dst, unsigned color_fmt, uint32_t color,
@@ -1142,11 +1181,13 @@ void nvt_sifm_swz(struct nvt_push *p, const struct nvt_surf *src, unsigned sifm_
 	nvt_space(p, 2 + 3 + 2 + 9 + 5);
 	nvt_ref(p, src->buf->bo, NVC_READ);
 	nvt_ref(p, dst->buf->bo, NVC_WRITE);
-	nvt_mthd(p, NVT_SUBC_SWZ, NV_SWZSURF_DMA_IMAGE, nvt_dma(p, dst->buf));
+	nvt_begin(p, NVT_SUBC_SWZ, NV_SWZSURF_DMA_IMAGE, 1);
+	nvt_out_dma(p, dst->buf);
 	nvt_begin(p, NVT_SUBC_SWZ, NV_SWZSURF_FORMAT, 2);
 	nvt_out(p, dst->fmt | dst->lw << 16 | dst->lh << 24);   /* colour, log2 w, log2 h */
-	nvt_out(p, (uint32_t)(dst->buf->addr + dst->offset));
-	nvt_mthd(p, NVT_SUBC_SIFM, NV_SIFM_DMA_IMAGE, nvt_dma(p, src->buf));
+	nvt_out_addr(p, dst->buf, dst->offset);
+	nvt_begin(p, NVT_SUBC_SIFM, NV_SIFM_DMA_IMAGE, 1);
+	nvt_out_dma(p, src->buf);
 	nvt_begin(p, NVT_SUBC_SIFM, NV_SIFM_COLOR_FORMAT, 8);
 	nvt_out(p, sifm_fmt);
 	nvt_out(p, NV_2D_OPERATION_SRCCOPY);
@@ -1159,7 +1200,7 @@ void nvt_sifm_swz(struct nvt_push *p, const struct nvt_surf *src, unsigned sifm_
 	nvt_begin(p, NVT_SUBC_SIFM, NV_SIFM_SIZE, 4);
 	nvt_out(p, nvt_xy((src->w + 1) & ~1u, (src->h + 1) & ~1u));
 	nvt_out(p, src->pitch | NV_SIFM_ORIGIN_CENTER << 16 | NV_SIFM_FILTER_POINT_SAMPLE << 24);
-	nvt_out(p, (uint32_t)(src->buf->addr + src->offset));
+	nvt_out_addr(p, src->buf, src->offset);
 	nvt_out(p, nvt_xy(sx << NV_SIFM_POINT_FRAC_BITS, sy << NV_SIFM_POINT_FRAC_BITS));
 	if (dst->lw + dst->lh <= 24 && dx + w <= 1u << dst->lw && dy + h <= 1u << dst->lh &&
 	    nvt_fits(dst->buf, dst->offset, 0, (int64_t)dst->bpp << (dst->lw + dst->lh)) &&

@@ -166,7 +166,8 @@ struct nvt_swz {
 
 /* ---- the push buffer and submissions ---- */
 
-#define NVT_MAX_REFS 16
+#define NVT_MAX_REFS   16
+#define NVT_MAX_RELOCS 256
 
 struct nvt_push {
 	struct nvc *c;
@@ -179,6 +180,12 @@ struct nvt_push {
 	int err;                   /* first error of the writer (overflow, submit, wait) */
 	struct nvc_bo_ref refs[NVT_MAX_REFS];
 	unsigned nrefs;
+	/* Addresses and ctxdmas through relocations, as Mesa writes them (for
+	 * buffers nvd may move); otherwise as they were when made. */
+	int relocate;
+	/* the pending words' relocations (reloc_bo: filled in at submission) */
+	struct nvc_reloc relocs[NVT_MAX_RELOCS];
+	unsigned nrelocs;
 	unsigned submits;
 };
 
@@ -256,6 +263,11 @@ void nvt_client_close(struct nvt_client *t);
 /* ---- 2D operations: emitted and applied to the shadows ---- */
 
 uint32_t nvt_dma(const struct nvt_push *p, const struct nvt_buf *b);
+/* The ctxdma of b's domain, b's address + off; with p->relocate through
+ * relocations, as Mesa writes them, so that they follow the buffer wherever
+ * nvd puts it (b must be on the list already: nvt_ref). */
+void nvt_out_dma(struct nvt_push *p, const struct nvt_buf *b);
+void nvt_out_addr(struct nvt_push *p, const struct nvt_buf *b, uint32_t off);
 
 /* M2MF: lines x len bytes, FORMAT 1/1. */
 void nvt_m2mf(struct nvt_push *p, struct nvt_buf *src, uint32_t soff, int32_t spitch,
