@@ -393,6 +393,13 @@ int nvd_bo_pin(struct nvd *d, struct nvd_bo *bo, unsigned domain, char *why, siz
 	return 0;
 }
 
+void nvd_bo_unplace(struct nvd *d, struct nvd_bo *bo)
+{
+	if (bo->domain != NVD_DOMAIN_HOST && !bo->pins && !bo->stale_domain && !bo->busy_read &&
+	    !bo->busy_write)
+		set_place(d, bo, NVD_DOMAIN_HOST, 0);
+}
+
 void nvd_bo_idle(struct nvd *d, struct nvd_bo *bo)
 {
 	if (!bo->stale_domain)

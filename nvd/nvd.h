@@ -340,6 +340,8 @@ static inline void nvd_bo_unpin(struct nvd_bo *bo)
 {
 	bo->pins--;
 }
+/* An idle, unpinned buffer leaves its aperture for host memory. */
+void nvd_bo_unplace(struct nvd *d, struct nvd_bo *bo);
 /* A submission taken uses it: the most recently used of its aperture. */
 void nvd_bo_used(struct nvd *d, struct nvd_bo *bo);
 /* The card is done with every submission that used the buffer. */

@@ -104,6 +104,46 @@ static int place(struct nvd *d, struct nvd_bo *bo, uint32_t access, char *why, s
 	return r == -EBUSY ? 0 : r;
 }
 
+static int by_size_desc(const void *a, const void *b)
+{
+	uint64_t x = bo_list[*(const unsigned *)a]->size, y = bo_list[*(const unsigned *)b]->size;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Place every listed buffer (once: at its first entry), in list order.
+ * When one finds no room only because the buffers placed before it split
+ * the free space, those go back to host memory and all are placed again,
+ * the largest first.  0, -EAGAIN, or -errno with why. */
+static int place_all(struct nvd_chan *ch, const struct nvd_submit_bo *sb, unsigned n, char *why,
+		     size_t whylen)
+{
+	static unsigned order[NVD_SUBMIT_MAX_BOS];
+	struct nvd *d = ch->cl->d;
+	unsigned m = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (bo_list[i]->list_first == i)
+			order[m++] = i;
+	for (int pass = 0;; pass++) {
+		unsigned i = 0;
+		int r = 0;
+		char how[NVD_REPLY_WHY];
+		while (i < m && !(r = place(d, bo_list[order[i]], list_access[order[i]], how,
+					     sizeof(how))))
+			i++;
+		if (!r)
+			return 0;
+		if (r != -ENOSPC || pass) {
+			snprintf(why, whylen, "buffer %u (%llu KiB) cannot be placed: %s",
+				 sb[order[i]].handle, (unsigned long long)(bo_list[order[i]]->size >> 10),
+				 how);
+			return r;
+		}
+		while (i--)
+			nvd_bo_unplace(d, bo_list[order[i]]);
+		qsort(order, m, sizeof(*order), by_size_desc);
+	}
+}
+
 /* The submission in flight holds the buffer until its fence. */
 static void hold(struct nvd_chan *ch, struct nvd_inflight *f, struct nvd_bo *bo, uint32_t access)
 {
@@ -167,18 +207,10 @@ int nvd_submit(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 		}
 		bo_list[i] = bo;
 	}
-	for (unsigned i = 0; i < h->nr_bos && !err; i++) {
-		struct nvd_bo *bo = bo_list[i];
-		char why[NVD_REPLY_WHY];
-		if (bo->list_first != i || !(err = place(cl->d, bo, list_access[i], why, sizeof(why))))
-			continue;
-		if (err == -EAGAIN) {
-			/* room comes as what is in flight retires */
-			nvd_sync_stall(ch, bo_list, sb, h->nr_bos);
-			return 0;
-		}
-		snprintf(e.why, sizeof(e.why), "buffer %u (%llu KiB) cannot be placed: %s",
-			 sb[i].handle, (unsigned long long)(bo->size >> 10), why);
+	if (!err && (err = place_all(ch, sb, h->nr_bos, e.why, sizeof(e.why))) == -EAGAIN) {
+		/* room comes as what is in flight retires */
+		nvd_sync_stall(ch, bo_list, sb, h->nr_bos);
+		return 0;
 	}
 	for (unsigned i = 0; i < h->nr_bos && !err; i++) {
 		struct nvd_bo *bo = bo_list[i];

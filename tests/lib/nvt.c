@@ -1229,14 +1229,15 @@ int nvt_leak_check(const char *sock)
 			nvc_close(c);
 			return -1;
 		}
-		if (!st.vram_client && !st.gart_client && !st.bos && !st.channels_used &&
-		    st.clients == 1)
+		if (!st.vram_client && !st.gart_client && !st.host_client && !st.bos &&
+		    !st.channels_used && st.clients == 1)
 			break;
 		if (nvt_now_ms() >= deadline) {
 			fprintf(stderr, "nvt: LEAK: 2 s after the clients left nvd still counts "
-				"vram_client=%llu gart_client=%llu bos=%u channels_used=%u clients=%u "
-				"(expected 0 0 0 0 1)\n", (unsigned long long)st.vram_client,
-				(unsigned long long)st.gart_client, st.bos, st.channels_used,
+				"vram_client=%llu gart_client=%llu host_client=%llu bos=%u "
+				"channels_used=%u clients=%u (expected 0 0 0 0 0 1)\n",
+				(unsigned long long)st.vram_client, (unsigned long long)st.gart_client,
+				(unsigned long long)st.host_client, st.bos, st.channels_used,
 				st.clients);
 			nvc_close(c);
 			return -1;
