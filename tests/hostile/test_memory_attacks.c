@@ -18,21 +18,6 @@
 
 #define MIB (1u << 20)
 
-static void open_mesa_like(struct nvt_daemon *d, struct nvt_client *t, const char *name)
-{
-	NVT_OK(nvt_client_open(t, d->sock, name));
-	t->p.relocate = 1;
-	nvt_bind_standard(&t->p);
-	NVT_OK(nvt_finish(&t->p));
-}
-
-/* Make the card use the buffer in VRAM: one M2MF line within it. */
-static void touch(struct nvt_client *t, struct nvt_buf *b)
-{
-	nvt_ref(&t->p, b->bo, NVC_IN_VRAM);
-	nvt_m2mf(&t->p, b, 0, 4096, b, 4096, 4096, 4096, 1);
-}
-
 static uint64_t evicted(struct nvc *c, const char *name)
 {
 	struct nvc_client row;
@@ -59,10 +44,10 @@ static void test_quota_hog_with_idle_buffers(void **state)
 	unsigned n = 0;
 
 	NVT_OK(nvt_honest_alone(d, 7, &ref, &reflen));
-	open_mesa_like(d, &hog, "hog");
+	NVT_OK(nvt_client_open_mesa(&hog, d->sock, "hog"));
 	/* 1 MiB each until the quota says no */
 	while (n < 64 && nvt_buf_new(hog.c, MIB, NVC_VRAM, n, &b[n]) == 0) {
-		touch(&hog, &b[n++]);
+		nvt_touch_vram(&hog.p, &b[n++]);
 		NVT_OK(nvt_finish(&hog.p));
 	}
 	assert_true(n > 40 && n < 64);
@@ -92,12 +77,12 @@ static void churn(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
 	struct nvt_buf b[4];
 	(void)h;
 	(void)arg;
-	open_mesa_like(d, &t, "churn");
+	NVT_OK(nvt_client_open_mesa(&t, d->sock, "churn"));
 	for (unsigned i = 0; i < 4; i++)
 		NVT_OK(nvt_buf_new(t.c, 4160u << 10, NVC_VRAM, i, &b[i]));
 	for (unsigned r = 4; r < 40; r++) {
 		for (unsigned i = 0; i < 4; i++)
-			touch(&t, &b[i]);
+			nvt_touch_vram(&t.p, &b[i]);
 		NVT_OK(nvt_finish(&t.p));
 		assert_int_equal(nvt_buf_check(&b[r % 4], "the attacker's own buffer"), 0);
 		nvt_buf_free(&b[r % 4]);
@@ -140,7 +125,7 @@ static void test_pinned_buffers_stay_under_pressure(void **state)
 	struct nvt_buf scan, note, src, idle;
 	uint32_t fb, *px0, *px1, w0, h0, w1, h1;
 
-	open_mesa_like(d, &v, "victim");
+	NVT_OK(nvt_client_open_mesa(&v, d->sock, "victim"));
 	NVT_OK(nvc_set_master(v.c));
 	struct nvc_mode m = small_mode(v.c);
 	uint32_t pitch = m.hdisplay * 4u;
@@ -153,7 +138,7 @@ static void test_pinned_buffers_stay_under_pressure(void **state)
 	NVT_OK(nvt_buf_new(v.c, 64u << 10, NVC_GART, 3, &src));
 	/* and a buffer it used once, which may move */
 	NVT_OK(nvt_buf_new(v.c, 2 * MIB, NVC_VRAM, 4, &idle));
-	touch(&v, &idle);
+	nvt_touch_vram(&v.p, &idle);
 	NVT_OK(nvt_finish(&v.p));
 	NVT_OK(nvc_bo_refresh(idle.bo));
 	assert_int_equal(nvc_bo_domain(idle.bo), NVC_VRAM);
@@ -164,12 +149,12 @@ static void test_pinned_buffers_stay_under_pressure(void **state)
 
 	/* 14 MiB in VRAM at once, twice: with the pinned ones, more than the
 	 * clients' 16.5 MiB unless the idle buffer goes */
-	open_mesa_like(d, &a, "pressure");
+	NVT_OK(nvt_client_open_mesa(&a, d->sock, "pressure"));
 	for (unsigned r = 0; r < 2; r++) {
 		struct nvt_buf b[7];
 		for (unsigned i = 0; i < 7; i++) {
 			NVT_OK(nvt_buf_new(a.c, 2 * MIB, NVC_VRAM, 10 + i, &b[i]));
-			touch(&a, &b[i]);
+			nvt_touch_vram(&a.p, &b[i]);
 		}
 		NVT_OK(nvt_finish(&a.p));
 		for (unsigned i = 0; i < 7; i++)
@@ -202,7 +187,7 @@ static void test_pinned_buffers_stay_under_pressure(void **state)
 	NVT_OK(nvt_finish(&v.p));
 	memcpy(note.shadow, src.shadow, 16 * 4096);
 	assert_int_equal(nvt_buf_check(&note, "the buffer under the ctxdma"), 0);
-	touch(&v, &idle);
+	nvt_touch_vram(&v.p, &idle);
 	NVT_OK(nvt_finish(&v.p));
 	assert_int_equal(nvt_buf_check(&idle, "the idle buffer, back"), 0);
 	free(px0);

@@ -18,28 +18,6 @@
 
 #define MIB (1u << 20)
 
-static void open_mesa_like(struct nvt_daemon *d, struct nvt_client *t, const char *name)
-{
-	NVT_OK(nvt_client_open(t, d->sock, name));
-	t->p.relocate = 1;
-	nvt_bind_standard(&t->p);
-	NVT_OK(nvt_finish(&t->p));
-}
-
-/* Use the buffer on the card, in VRAM: its first 64 KiB copied over its
- * last (the shadow follows). */
-static void touch(struct nvt_client *t, struct nvt_buf *b)
-{
-	nvt_ref(&t->p, b->bo, NVC_IN_VRAM);
-	nvt_m2mf(&t->p, b, 0, 4096, b, (uint32_t)b->size - (64u << 10), 4096, 4096, 16);
-}
-
-static void touch_now(struct nvt_client *t, struct nvt_buf *b)
-{
-	touch(t, b);
-	NVT_OK(nvt_finish(&t->p));
-}
-
 /* The status row of the client called name. */
 static void client_row(struct nvc *c, const char *name, struct nvc_client *row)
 {
@@ -64,25 +42,31 @@ static void test_idle_buffers_make_room_and_keep_their_bytes(void **state)
 	struct nvc_status st;
 	struct nvc_client row;
 
-	open_mesa_like(d, &a, "first");
+	NVT_OK(nvt_client_open_mesa(&a, d->sock, "first"));
 	for (unsigned i = 0; i < 6; i++) {
 		NVT_OK(nvt_buf_new(a.c, 4 * MIB, NVC_VRAM, i, &ab[i]));
-		touch_now(&a, &ab[i]);
+		nvt_touch_vram(&a.p, &ab[i]);
+		NVT_OK(nvt_finish(&a.p));
 	}
-	open_mesa_like(d, &b, "second");
+	NVT_OK(nvt_client_open_mesa(&b, d->sock, "second"));
 	for (unsigned i = 0; i < 4; i++) {
 		NVT_OK(nvt_buf_new(b.c, 4 * MIB, NVC_VRAM, 10 + i, &bb[i]));
-		touch_now(&b, &bb[i]);
+		nvt_touch_vram(&b.p, &bb[i]);
+		NVT_OK(nvt_finish(&b.p));
 	}
 	NVT_OK(nvc_status(a.c, &st));
 	/* 40 MiB of buffers, 32 of apertures: some wait in host memory */
 	assert_true(st.host_client >= 8 * MIB);
 	assert_true(st.evictions >= 4);
 	/* the first client's again, the oldest last */
-	for (unsigned i = 6; i--;)
-		touch_now(&a, &ab[i]);
-	for (unsigned i = 0; i < 4; i++)
-		touch_now(&b, &bb[i]);
+	for (unsigned i = 6; i--;) {
+		nvt_touch_vram(&a.p, &ab[i]);
+		NVT_OK(nvt_finish(&a.p));
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		nvt_touch_vram(&b.p, &bb[i]);
+		NVT_OK(nvt_finish(&b.p));
+	}
 	for (unsigned i = 0; i < 6; i++)
 		assert_int_equal(nvt_buf_check(&ab[i], "a buffer of the first client"), 0);
 	for (unsigned i = 0; i < 4; i++)
@@ -108,21 +92,23 @@ static void test_scattered_free_room_is_gathered(void **state)
 	struct nvt_client a;
 	struct nvt_buf piece[16], big;
 
-	open_mesa_like(d, &a, "scattered");
+	NVT_OK(nvt_client_open_mesa(&a, d->sock, "scattered"));
 	for (unsigned i = 0; i < 16; i++) {
 		NVT_OK(nvt_buf_new(a.c, MIB, NVC_VRAM, i, &piece[i]));
-		touch(&a, &piece[i]);
+		nvt_touch_vram(&a.p, &piece[i]);
 	}
 	NVT_OK(nvt_finish(&a.p));
 	for (unsigned i = 1; i < 16; i += 2)
 		nvt_buf_free(&piece[i]);
 	NVT_OK(nvt_buf_new(a.c, 4 * MIB, NVC_VRAM, 99, &big));
-	touch_now(&a, &big);
+	nvt_touch_vram(&a.p, &big);
+	NVT_OK(nvt_finish(&a.p));
 	NVT_OK(nvc_bo_refresh(big.bo));
 	assert_int_equal(nvc_bo_domain(big.bo), NVC_VRAM);
 	assert_int_equal(nvt_buf_check(&big, "the large buffer"), 0);
 	for (unsigned i = 0; i < 16; i += 2) {
-		touch_now(&a, &piece[i]);
+		nvt_touch_vram(&a.p, &piece[i]);
+		NVT_OK(nvt_finish(&a.p));
 		assert_int_equal(nvt_buf_check(&piece[i], "a piece"), 0);
 		nvt_buf_free(&piece[i]);
 	}
@@ -139,11 +125,12 @@ static void test_a_buffer_in_use_never_moves(void **state)
 	struct nvt_client a, b;
 	struct nvt_buf src, dst, want[3];
 
-	open_mesa_like(d, &a, "busy");
+	NVT_OK(nvt_client_open_mesa(&a, d->sock, "busy"));
 	NVT_OK(nvt_buf_new(a.c, 4 * MIB, NVC_VRAM, 1, &src));
 	NVT_OK(nvt_buf_new(a.c, 4 * MIB, NVC_VRAM, 2, &dst));
-	touch(&a, &src);
-	touch_now(&a, &dst);
+	nvt_touch_vram(&a.p, &src);
+	nvt_touch_vram(&a.p, &dst);
+	NVT_OK(nvt_finish(&a.p));
 	NVT_OK(nvc_bo_refresh(dst.bo));
 	uint64_t at = nvc_bo_addr(dst.bo);
 	/* thousands of copies in one submission: their addresses as they are
@@ -155,10 +142,10 @@ static void test_a_buffer_in_use_never_moves(void **state)
 	memcpy(dst.shadow, src.shadow, dst.size);
 
 	/* 12 MiB in VRAM at once: only with src and dst gone */
-	open_mesa_like(d, &b, "pressure");
+	NVT_OK(nvt_client_open_mesa(&b, d->sock, "pressure"));
 	for (unsigned i = 0; i < 3; i++) {
 		NVT_OK(nvt_buf_new(b.c, 4 * MIB, NVC_VRAM, 10 + i, &want[i]));
-		touch(&b, &want[i]);
+		nvt_touch_vram(&b.p, &want[i]);
 	}
 	uint32_t f;
 	NVT_OK(nvt_submit(&b.p, &f));
@@ -191,7 +178,7 @@ static void test_a_working_set_larger_than_the_card_is_refused(void **state)
 	struct nvt_client a;
 	struct nvt_buf b[3];
 
-	open_mesa_like(d, &a, "too-big");
+	NVT_OK(nvt_client_open_mesa(&a, d->sock, "too-big"));
 	for (unsigned i = 0; i < 3; i++) {
 		NVT_OK(nvt_buf_new(a.c, 8 * MIB, NVC_VRAM, i, &b[i]));
 		nvt_ref(&a.p, b[i].bo, NVC_IN_VRAM);
@@ -201,7 +188,8 @@ static void test_a_working_set_larger_than_the_card_is_refused(void **state)
 	assert_true(nvt_log_contains(d, "no room for 8192 KiB in VRAM"));
 	assert_true(nvt_log_contains(d, "used by this submission"));
 	a.p.err = 0;
-	touch_now(&a, &b[0]);
+	nvt_touch_vram(&a.p, &b[0]);
+	NVT_OK(nvt_finish(&a.p));
 	assert_int_equal(nvt_buf_check(&b[0], "a buffer used alone"), 0);
 	for (unsigned i = 0; i < 3; i++)
 		nvt_buf_free(&b[i]);

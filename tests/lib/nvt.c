@@ -996,6 +996,18 @@ fail:
 	return r;
 }
 
+int nvt_client_open_mesa(struct nvt_client *t, const char *sock, const char *name)
+{
+	int r = nvt_client_open(t, sock, name);
+	if (r < 0)
+		return r;
+	t->p.relocate = 1;
+	nvt_bind_standard(&t->p);
+	if ((r = nvt_finish(&t->p)) < 0)
+		nvt_client_close(t);
+	return r;
+}
+
 void nvt_client_close(struct nvt_client *t)
 {
 	if (!t->c)
@@ -1097,6 +1109,12 @@ void nvt_m2mf(struct nvt_push *p, struct nvt_buf *src, uint32_t soff, int32_t sp
 	if (lines && nvt_fits(src, soff, sl < 0 ? sl : 0, (sl > 0 ? sl : 0) + len) &&
 	    nvt_fits(dst, doff, dl < 0 ? dl : 0, (dl > 0 ? dl : 0) + len))
 		nvt_ref_m2mf(dst->shadow + doff, dpitch, src->shadow + soff, spitch, len, lines);
+}
+
+void nvt_touch_vram(struct nvt_push *p, struct nvt_buf *b)
+{
+	nvt_ref(p, b->bo, NVC_IN_VRAM);
+	nvt_m2mf(p, b, 0, 4096, b, 4096, 4096, 4096, 1);
 }
 
 void nvt_surf2d(struct nvt_push *p, const struct nvt_surf *src, const struct nvt_surf *dst)

@@ -258,6 +258,9 @@ struct nvt_client {
 	struct nvt_push p;
 };
 int nvt_client_open(struct nvt_client *t, const char *sock, const char *name);
+/* The same, writing through relocations (p.relocate), the binding
+ * submitted: a client whose buffers nvd may move, as Mesa's. */
+int nvt_client_open_mesa(struct nvt_client *t, const char *sock, const char *name);
 void nvt_client_close(struct nvt_client *t);
 
 /* ---- 2D operations: emitted and applied to the shadows ---- */
@@ -296,6 +299,10 @@ void nvt_ifc(struct nvt_push *p, const struct nvt_surf *dst, unsigned ifc_fmt, u
 void nvt_sifm_swz(struct nvt_push *p, const struct nvt_surf *src, unsigned sifm_fmt,
 		  uint32_t sx, uint32_t sy, const struct nvt_swz *dst, uint32_t dx, uint32_t dy,
 		  uint32_t w, uint32_t h);
+
+/* Make the card use b in VRAM (NVC_IN_VRAM): its first 4 KiB copied to
+ * the next 4 KiB, the shadow following. */
+void nvt_touch_vram(struct nvt_push *p, struct nvt_buf *b);
 
 /* ---- CPU references (nvt-ref.c) ---- */
 
