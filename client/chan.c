@@ -103,6 +103,10 @@ int nvc_chan_free(struct nvc_chan *ch)
 
 uint32_t nvc_chan_vram_dma(const struct nvc_chan *ch) { return ch->info.vram_handle; }
 uint32_t nvc_chan_gart_dma(const struct nvc_chan *ch) { return ch->info.gart_handle; }
+uint32_t nvc_chan_moves(const struct nvc_chan *ch)
+{
+	return __atomic_load_n(&ch->fence->moved, __ATOMIC_ACQUIRE);
+}
 
 int nvc_obj_new(struct nvc_chan *ch, uint32_t handle, uint32_t cls)
 {

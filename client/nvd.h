@@ -255,6 +255,9 @@ int nvc_chan_free(struct nvc_chan *ch);
 /* Handles of the channel's ctxdmas over all of VRAM and GART. */
 uint32_t nvc_chan_vram_dma(const struct nvc_chan *ch);
 uint32_t nvc_chan_gart_dma(const struct nvc_chan *ch);
+/* A count nvd bumps whenever a buffer this connection holds moves: when it
+ * changed, nvc_bo_refresh tells where buffers went. */
+uint32_t nvc_chan_moves(const struct nvc_chan *ch);
 
 /* A graphics object of class cls (0x39, 0x62, 0x4097 ...) or the null object
  * (0x30) under handle in the channel's hash table.  Handles

@@ -171,6 +171,9 @@ int gem_ioctl(struct drm_file *f, unsigned nr, void *arg)
 			return -ENOENT;
 		if ((r = gem_take_error(f, g)) < 0)
 			return r;
+		/* where nvd has it now: buffers move under memory pressure */
+		if ((r = nvc_bo_refresh(g->bo)) < 0)
+			return r;
 		gem_fill_info(f, g, i);
 		return 0;
 	}

@@ -439,18 +439,30 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 	}
 	for (unsigned i = 0; i < rq->nr_buffers; i++)
 		gems[i]->seq[rq->channel - 1] = fence;
-	/* A buffer this submission moved: tell libdrm its new place, as the
-	 * kernel does (presumed.valid = 0).  libdrm writes addresses it has
-	 * not yet turned into relocations straight from bo->offset. */
+	/* A buffer that moved: tell libdrm its new place, as the kernel does
+	 * (presumed.valid = 0).  libdrm writes addresses it has not yet
+	 * turned into relocations straight from bo->offset.  nvd places the
+	 * buffers as it takes the submission (asked now, it has), and evicts
+	 * idle ones whenever it needs room: after a move nvd counts on the
+	 * channel, every listed buffer is asked where it is. */
+	uint32_t moves = nvc_chan_moves(ch->ch);
+	int moved = moves != ch->moves_seen;
+	ch->moves_seen = moves;
 	for (unsigned i = 0; i < rq->nr_buffers; i++) {
+		struct nvc_bo *bo = refs[i].bo;
 		unsigned want = refs[i].access & NVC_IN_VRAM ? NVC_VRAM :
 				refs[i].access & NVC_IN_GART ? NVC_GART : 0;
-		if (!want || want == nvc_bo_domain(refs[i].bo) || nvc_bo_refresh(refs[i].bo) <= 0)
+		if ((moved || (want && want != nvc_bo_domain(bo))) && nvc_bo_refresh(bo) < 0)
+			continue;
+		uint32_t dom = nvc_bo_domain(bo) == NVC_VRAM ? NOUVEAU_GEM_DOMAIN_VRAM
+							     : NOUVEAU_GEM_DOMAIN_GART;
+		/* in host memory (nowhere on the card): told where it lands next */
+		if (nvc_bo_domain(bo) == NVC_HOST ||
+		    (b[i].presumed.offset == nvc_bo_addr(bo) && b[i].presumed.domain == dom))
 			continue;
 		b[i].presumed.valid = 0;
-		b[i].presumed.domain = nvc_bo_domain(refs[i].bo) == NVC_VRAM ? NOUVEAU_GEM_DOMAIN_VRAM
-									   : NOUVEAU_GEM_DOMAIN_GART;
-		b[i].presumed.offset = nvc_bo_addr(refs[i].bo);
+		b[i].presumed.domain = dom;
+		b[i].presumed.offset = nvc_bo_addr(bo);
 		if (shim_put_user(rq->buffers + i * sizeof(*b) +
 				  offsetof(struct drm_nouveau_gem_pushbuf_bo, presumed),
 				  &b[i].presumed, sizeof(b[i].presumed)) < 0)

@@ -99,6 +99,7 @@ struct chan {
 	int err;
 	uint32_t err_seq;               /* its submission (0: the channel was lost) */
 	int lost;
+	uint32_t moves_seen;            /* nvc_chan_moves when libdrm was last told */
 };
 /* A KMS framebuffer of the file (kms.c): nvd's fb over a GEM buffer. */
 struct kms_fb { uint32_t nvd, handle, width, height, pitch, fourcc; };

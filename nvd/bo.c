@@ -130,6 +130,17 @@ static uint64_t *bo_payer(struct nvd *d, struct nvd_bo *bo)
 	}
 }
 
+/* Its holders learn that it moved through their channels' fence pages. */
+static void tell_holders(struct nvd_bo *bo)
+{
+	for (unsigned i = 0; i < bo->nholders; i++) {
+		struct nvd_client *c = bo->holders[i].cl;
+		for (unsigned k = 0; k < NVD_CLIENT_CHANS; k++)
+			if (c->chans[k] && c->chans[k]->fence)
+				__atomic_add_fetch(&c->chans[k]->fence->moved, 1, __ATOMIC_RELEASE);
+	}
+}
+
 /* The buffer now lives at addr in domain (mapped there already; HOST:
  * nowhere).  Its old range goes at once when it is idle; otherwise it stays
  * mapped for the submissions validated before, until the buffer is idle. */
@@ -148,6 +159,7 @@ static void set_place(struct nvd *d, struct nvd_bo *bo, unsigned domain, uint64_
 		  : (domain == NVD_DOMAIN_GART ? d->card->gart : d->card->vram) + addr;
 	*bo_payer(d, bo) += bo->size;
 	lru_add(d, bo);
+	tell_holders(bo);
 	if (!bo->busy_read && !bo->busy_write)
 		nvd_bo_idle(d, bo);
 }

@@ -78,7 +78,10 @@ struct nvd_fence_page {
 	uint32_t consumed;       /* the daemon has taken every seq <= consumed */
 	int32_t lost;            /* 0, or -errno: the channel is gone */
 	uint32_t refused;        /* submissions refused so far */
-	uint32_t _pad[12];
+	uint32_t moved;          /* bumped whenever a buffer the client holds moves
+				    (eviction, placement): where it thinks its buffers
+				    are may be out of date */
+	uint32_t _pad[11];
 	int32_t status[NVD_FENCE_STATUS];   /* [seq % NVD_FENCE_STATUS]: 0 or -errno */
 };
 

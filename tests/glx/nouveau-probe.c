@@ -6,6 +6,8 @@
  *   nouveau-probe errors     exits 0 when every check passes
  *   nouveau-probe watchdog   the same for a runaway submission, under an
  *                            nvd with a short --gpu-timeout
+ *   nouveau-probe evict      a buffer's new place after eviction reaches
+ *                            libdrm, under an nvd with --vram 32
  *
  * libdrm ignores GEM_PUSHBUF's answer in nouveau_pushbuf_kick on an
  * immediate push buffer (it prints "kernel rejected pushbuf"), so the probe
@@ -242,6 +244,50 @@ static int probe_watchdog(void)
 	return teardown();
 }
 
+/* GEM_INFO's offset of the buffer (-1 on failure). */
+static uint64_t gem_offset(struct nouveau_bo *bo)
+{
+	struct drm_nouveau_gem_info info = { .handle = bo->handle };
+	if (drmCommandWriteRead(drm->fd, DRM_NOUVEAU_GEM_INFO, &info, sizeof(info)))
+		return ~0ull;
+	return info.offset;
+}
+
+/* One submission listing bo for VRAM, written to. */
+static int kick_vram(struct nouveau_bo *bo)
+{
+	struct nouveau_pushbuf_refn ref = { bo, NOUVEAU_BO_VRAM | NOUVEAU_BO_WR };
+	nouveau_pushbuf_refn(push, &ref, 1);
+	return kick(0, NULL);
+}
+
+/* Under an nvd with 16.5 MiB of VRAM for clients (--vram 32): a buffer
+ * evicted by four others and used again comes back elsewhere, and libdrm
+ * learns its new place from GEM_PUSHBUF's presumed write-back, as from the
+ * kernel's. */
+static int probe_evict(void)
+{
+	struct nouveau_bo *a, *b[4];
+	if (setup() < 0)
+		return 1;
+	CHECK(nouveau_bo_new(dev, NOUVEAU_BO_VRAM, 0, 4u << 20, NULL, &a) == 0, "a 4 MiB buffer");
+	CHECK(kick_vram(a) == 0, "used in VRAM");
+	uint64_t first = a->offset;
+	for (unsigned i = 0; i < 4; i++)
+		CHECK(nouveau_bo_new(dev, NOUVEAU_BO_VRAM, 0, 4u << 20, NULL, &b[i]) == 0 &&
+		      kick_vram(b[i]) == 0, "another 4 MiB used in VRAM (%u)", i);
+	CHECK(kick_vram(a) == 0, "the first one used again");
+	CHECK(a->offset != first, "it came back elsewhere (0x%llx, first 0x%llx)",
+	      (unsigned long long)a->offset, (unsigned long long)first);
+	CHECK((a->flags & NOUVEAU_BO_VRAM) && a->offset == gem_offset(a),
+	      "libdrm's offset 0x%llx is where nvd has it (GEM_INFO 0x%llx), in VRAM",
+	      (unsigned long long)a->offset, (unsigned long long)gem_offset(a));
+	for (unsigned i = 0; i < 4; i++)
+		nouveau_bo_ref(NULL, &b[i]);
+	nouveau_bo_ref(NULL, &a);
+	return teardown();
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -255,6 +301,11 @@ int main(int argc, char **argv)
 		printf("%d failures\n", failures);
 		return r;
 	}
-	fprintf(stderr, "usage: nouveau-probe errors|watchdog\n");
+	if (argc == 2 && !strcmp(argv[1], "evict")) {
+		int r = probe_evict();
+		printf("%d failures\n", failures);
+		return r;
+	}
+	fprintf(stderr, "usage: nouveau-probe errors|watchdog|evict\n");
 	return 2;
 }

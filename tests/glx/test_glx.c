@@ -128,6 +128,19 @@ static void test_watchdog_eio_reaches_libdrm_nouveau(void **state)
 	nvt_end(d);
 }
 
+/* A buffer moved by eviction: libdrm learns where, as from the kernel. */
+static const char *const vram32[] = { "--vram", "32", NULL };
+static void test_evicted_buffer_place_reaches_libdrm_nouveau(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	static char out[1 << 16];
+	const char *argv[] = { nvd_run, "--socket", d->sock, nprobe, "evict", NULL };
+	int r = run(argv, NULL, out, sizeof(out));
+	if (r != 0 || !strstr(out, "\n0 failures") || strstr(out, "not ok"))
+		fail_msg("nouveau-probe evict exited %d:\n%s", r, out);
+	nvt_end(d);
+}
+
 /* A machine with real DRM nodes: they stay listed and reachable. */
 static void test_real_drm_nodes_untouched(void **state)
 {
@@ -213,6 +226,7 @@ int main(void)
 		NVT_TEST(test_lost_channel_completes_fences),
 		NVT_TEST(test_refusals_reach_libdrm_nouveau),
 		NVT_TEST_ARGS(test_watchdog_eio_reaches_libdrm_nouveau, short_timeout),
+		NVT_TEST_ARGS(test_evicted_buffer_place_reaches_libdrm_nouveau, vram32),
 		NVT_TEST(test_bad_ioctl_pointers_are_efault_not_a_crash),
 		NVT_TEST(test_other_paths_untouched),
 		NVT_TEST(test_real_drm_nodes_untouched),
