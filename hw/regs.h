@@ -48,8 +48,7 @@
 
 /* PFIFO */
 #define NV_PFIFO_DELAY_0         0x002040
-#define NV_PFIFO_DMA_TIMESLICE   0x002044 /* 16:0 words per slice */
-#define   NV_PFIFO_TIMESLICE_DEFAULT 0x2101ffff /* what nouveau writes */
+#define NV_PFIFO_DMA_TIMESLICE   0x002044 /* 16:0 the slice (the model: microseconds) */
 #define NV_PFIFO_INTR            0x002100 /* write 1 to clear */
 #define NV_PFIFO_INTR_EN         0x002140
 #define   NV_PFIFO_INTR_CACHE_ERROR  (1u << 0)

@@ -152,7 +152,7 @@ int nvd_fifo_init(struct nvd *d, char *err, size_t errlen)
 	/* PFIFO */
 	nvd_wr32(c, NV_PFIFO_CACHES, 0);
 	nvd_wr32(c, NV_PFIFO_DELAY_0, 0xff);
-	nvd_wr32(c, NV_PFIFO_DMA_TIMESLICE, d->o.timeslice ? d->o.timeslice : NV_PFIFO_TIMESLICE_DEFAULT);
+	nvd_wr32(c, NV_PFIFO_DMA_TIMESLICE, d->o.timeslice);
 	nvd_wr32(c, NV_PFIFO_RAMHT, 3u << 24 | (RAMHT_BITS - 9) << 16 | NV40_RAMIN_RAMHT >> 8);
 	nvd_wr32(c, NV_PFIFO_RAMRO, NV40_RAMIN_RAMRO >> 8);
 	nvd_wr32(c, NV_PFIFO_RAMFC, NV40_RAMIN_RAMFC >> 16 | 3u << 16);
@@ -182,7 +182,6 @@ void nvd_fifo_fini(struct nvd *d)
 int nvd_fifo_chan_start(struct nvd *d, struct nvd_chan *ch)
 {
 	uint32_t fc = NV40_RAMIN_RAMFC + ch->chid * NV40_RAMFC_SIZE;
-	uint32_t timeslice = d->o.timeslice ? d->o.timeslice : NV_PFIFO_TIMESLICE_DEFAULT;
 
 	/* The ring starts by binding the daemon's software object, which turns
 	 * each submission's closing fence method into an interrupt. */
@@ -197,7 +196,7 @@ int nvd_fifo_chan_start(struct nvd *d, struct nvd_chan *ch)
 	ramin_wr32(d, fc + 0x0c, ch->pb_dma_inst >> 4);  /* DMA_INSTANCE */
 	ramin_wr32(d, fc + 0x18, NV_PFIFO_DMA_FETCH_DEFAULT);
 	ramin_wr32(d, fc + 0x38, ch->grctx_inst >> 4);   /* GRCTX_INSTANCE */
-	ramin_wr32(d, fc + 0x3c, timeslice & 0x1ffff);
+	ramin_wr32(d, fc + 0x3c, d->o.timeslice);
 	ramin_wr32(d, ch->grctx_inst, ch->grctx_inst >> 4);
 	nvd_wr32(d->card, NV_PFIFO_MODE, nvd_rd32(d->card, NV_PFIFO_MODE) | 1u << ch->chid);
 	if (d->card->ops->fence_target)

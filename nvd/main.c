@@ -24,7 +24,8 @@ static void usage(FILE *f)
 "                        pci[:BDF]   a real card found with libpciaccess\n"
 "      --vram MIB        simulated VRAM size (default 128)\n"
 "      --gart MIB        size of the GART window (default 512)\n"
-"      --timeslice N     PFIFO timeslice in command words (default: nouveau's)\n"
+"      --timeslice US    card time each busy channel runs in turn, in microseconds\n"
+"                        (1..131071, default 1000)\n"
 "      --gpu-timeout MS  card time one submission may take before its channel is\n"
 "                        stopped (PGRAPH reset) and its client told EIO\n"
 "                        (default 2000; 0: no limit)\n"
@@ -100,6 +101,7 @@ int main(int argc, char **argv)
 
 	d.o.card.spec = "sim";
 	d.o.quota = 512ull << 20;
+	d.o.timeslice = NVD_TIMESLICE_US;
 	d.o.max_bos = 16384;
 	d.o.gpu_timeout_ms = 2000;
 	d.listen_fd = -1;

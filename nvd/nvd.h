@@ -58,6 +58,8 @@ struct event;
 #define NVD_CURSOR_AREA     (NVD_DISP_HEADS * NVD_CURSOR_SIZE * NVD_CURSOR_SIZE * 4u)
 #define NVD_MAX_CLIENTS     4096
 #define NVD_HELLO_TIMEOUT_S 10            /* a connection must say HELLO this soon */
+#define NVD_TIMESLICE_US    1000          /* card time a busy channel runs before the next */
+#define NVD_HEAVY_ON_CARD   2             /* heavy channels with work on the card at once */
 #define NVD_STRIKES         8             /* refused submissions before a channel is lost */
 #define NVD_CLIENT_WAITS    64            /* parked BO_WAITs per client */
 #define NVD_REPLY_WHY       128           /* bytes of a reply's reason, NUL included */
@@ -191,6 +193,8 @@ struct nvd_chan {
 	struct nvd_bo **marked;
 	unsigned nmarked;
 	uint32_t waited_pass;    /* sched.c: nvd_take's pass in which its entry waits */
+	int heavy;               /* sched.c: it queues work while work is in flight */
+	uint64_t idle_ns;        /* when its last submission in flight retired */
 	int took;                /* nvd_take took entries: kick it */
 	int lost;                /* -errno once lost */
 	/* watchdog.c: card time the oldest submission in flight (wd_seq) has
@@ -236,7 +240,7 @@ struct nvd_client {
 struct nvd_opts {
 	const char *socket;
 	struct nvd_card_opts card;
-	unsigned timeslice;      /* PFIFO DMA_TIMESLICE words, 0 = default */
+	unsigned timeslice;      /* PFIFO DMA_TIMESLICE: microseconds of card time */
 	unsigned gpu_timeout_ms; /* card time one submission may take, 0: no limit */
 	uint64_t quota;          /* bytes of buffers per client */
 	unsigned max_bos;        /* buffers per client */

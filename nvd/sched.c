@@ -12,6 +12,7 @@
 #include <event2/event.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- requests parked behind their client's submissions ---- */
@@ -120,6 +121,21 @@ static int chan_take(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	return 1;
 }
 
+/* Heavy channels queue work while their earlier work is still on the card
+ * (a game, a flood); the others submit and wait (a client that submits
+ * little), or are the master (the X server).  At most NVD_HEAVY_ON_CARD
+ * heavy channels have work on the card at once (more drain first), and one
+ * that has keeps adding only while no other heavy one waits to get on: the card's
+ * timeslices then go round among few channels, and whoever submits
+ * little finds its turn within a few slices however many flood the card.
+ * A single heavy channel, or two, run unbounded. */
+static int entry_heavy(const struct nvd_chan *ch, const struct nvd_submit_hdr *h)
+{
+	if (ch->cl->d->master == ch->cl)
+		return 0;
+	return ch->if_count || (ch->heavy && (int64_t)(h->stamp - ch->idle_ns) < 0);
+}
+
 void nvd_take(struct nvd *d)
 {
 	if (d->taking) {
@@ -132,19 +148,32 @@ void nvd_take(struct nvd *d)
 		d->take_again = d->sync_released = 0;
 		for (;;) {
 			struct nvd_chan *best = NULL;
-			struct nvd_submit_hdr h, bh;
+			struct nvd_submit_hdr h[NV40_FIFO_CHANNELS], bh;
+			uint8_t has[NV40_FIFO_CHANNELS], heavy[NV40_FIFO_CHANNELS];
+			unsigned on_card = 0, waiting = 0;
 			for (unsigned i = 0; i < NV40_FIFO_CHANNELS; i++) {
 				struct nvd_chan *ch = d->chid[i];
-				if (!ch || ch->lost || ch->waited_pass == pass || !chan_head(ch, &h))
+				has[i] = ch && !ch->lost && ch->waited_pass != pass && chan_head(ch, &h[i]);
+				heavy[i] = has[i] && entry_heavy(ch, &h[i]);
+				on_card += ch && !ch->lost && ch->heavy && ch->if_count;
+				waiting += heavy[i] && !ch->if_count;
+			}
+			for (unsigned i = 0; i < NV40_FIFO_CHANNELS; i++) {
+				struct nvd_chan *ch = d->chid[i];
+				if (!has[i] || (heavy[i] && (ch->if_count ? waiting || on_card > NVD_HEAVY_ON_CARD
+									  : on_card >= NVD_HEAVY_ON_CARD)))
 					continue;
-				if (!best || (int64_t)(h.stamp - bh.stamp) < 0) {
+				if (!best || (int64_t)(h[i].stamp - bh.stamp) < 0) {
 					best = ch;
-					bh = h;
+					bh = h[i];
 				}
 			}
 			if (!best)
 				break;
-			if (!chan_take(best, &bh))
+			int was_heavy = entry_heavy(best, &bh);
+			if (chan_take(best, &bh))
+				best->heavy = was_heavy;
+			else
 				best->waited_pass = pass;
 		}
 	} while (d->take_again || d->sync_released);
@@ -162,6 +191,13 @@ void nvd_take(struct nvd *d)
 }
 
 /* ---- retiring ---- */
+
+static uint64_t sched_now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 static void retire_one(struct nvd_chan *ch)
 {
@@ -207,6 +243,8 @@ void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq)
 	nvd_fence_publish(ch->fence, ch->fence_ev, seq);
 	while (ch->if_count && (int32_t)(seq - ch->inflight[ch->if_head].seq) >= 0)
 		retire_one(ch);
+	if (!ch->if_count)
+		ch->idle_ns = sched_now_ns();
 	if (ch->nhashed)
 		nvd_obj_retired(ch);
 	nvd_oracle_retire(ch, seq);

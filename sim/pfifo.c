@@ -8,11 +8,12 @@
  * - Every instance register (RAMHT, RAMFC, DMA_INSTANCE, GRCTX_INSTANCE)
  *   holds a RAMIN offset, on all chips; NV44's "0x2220 holds a VRAM
  *   address" variant is not modelled.
- * - DMA_TIMESLICE 16:0 counts command words (headers and data) a channel
- *   may process before a switch is due (0 counts as 1); the silicon's unit
- *   is not documented.  A slice also ends after SLICE_MAX_NS of the card's
- *   time, so that a few words of long methods (M2MF copies, draws) cannot
- *   hold the others for their whole length as a word count alone would.
+ * - DMA_TIMESLICE 16:0 is the card time, in microseconds, a channel may
+ *   run before a switch is due (0 counts as 1); the silicon's unit is not
+ *   documented.  The model reads the host's monotonic clock every 16
+ *   command words and after every piece of a long method (M2MF copies,
+ *   2D operations, draws), so that a slice ends between methods soon after
+ *   its time is up; a method, once begun, runs to its end (as on NV40).
  * - CACHE1_SEMAPHORE uses the model's own layout: bit 0 valid, bit 1 an
  *   acquire is waiting, 11:2 offset, 31:12 the ctxdma's RAMIN offset >> 4.
  * - OBJECT on a software (engine 0) entry just sets the subchannel's engine
@@ -37,7 +38,7 @@
 #define SEM_WORD(inst) (((inst) >> 4) << 12)
 
 #define TIMESLICE_MASK 0x1ffffu
-#define SLICE_MAX_NS   10000000u    /* read on the coarse clock: ms steps */
+#define SLICE_CLOCK_WORDS 16u       /* words between readings of the slice's clock */
 #define INST_MASK      0xfffffu     /* 20-bit instance >> 4 fields */
 
 static const struct {
@@ -193,23 +194,30 @@ static int pfifo_pick(struct sim *s, unsigned cur)
 	return -1;
 }
 
-static uint64_t coarse_ns(void)
+static uint64_t clock_ns(void)
 {
 	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
+	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
 static void slice_start(struct sim *s)
 {
 	s->slice_used = 0;
-	s->slice_t0 = coarse_ns();
+	s->slice_t0 = clock_ns();
+	s->slice_pieces = s->pieces;
 	s->yield = 0;
 }
 
-static int slice_over(struct sim *s, uint32_t slice)
+/* Whether the slice of slice_us microseconds is over (or a YIELD ended it). */
+static int slice_over(struct sim *s, uint32_t slice_us)
 {
-	return s->slice_used >= slice || s->yield || coarse_ns() - s->slice_t0 >= SLICE_MAX_NS;
+	if (s->yield)
+		return 1;
+	if (s->slice_used % SLICE_CLOCK_WORDS && s->pieces == s->slice_pieces)
+		return 0;
+	s->slice_pieces = s->pieces;
+	return clock_ns() - s->slice_t0 >= (uint64_t)slice_us * 1000u;
 }
 
 static void pfifo_switch(struct sim *s, unsigned old, unsigned chid)

@@ -128,7 +128,9 @@ struct sim {
 	uint32_t cache1_mthd[NV_PFIFO_CACHE1_SIZE];
 	uint32_t cache1_data[NV_PFIFO_CACHE1_SIZE];
 	uint32_t slice_used;                /* words since the channel's slice began */
-	uint64_t slice_t0;                  /* when it began (coarse clock, ns) */
+	uint64_t slice_t0;                  /* when it began (monotonic clock, ns) */
+	uint64_t pieces, slice_pieces;      /* pieces of long methods the worker ran; as
+					       many when the slice's clock was last read */
 	int yield;                          /* YIELD seen: switch if someone waits */
 	int acquire_waiting;                /* a channel is blocked on a semaphore */
 
@@ -330,8 +332,11 @@ static inline int sim_gr_abandoned(struct sim *s)
  * helper only looks for the abandon. */
 static inline int sim_gr_preempted(struct sim *s, int worker)
 {
-	if (worker && __atomic_load_n(&s->mmio_waiting, __ATOMIC_RELAXED))
-		return sim_gr_piece(s);
+	if (worker) {
+		s->pieces++;     /* PFIFO's slice clock is read after one */
+		if (__atomic_load_n(&s->mmio_waiting, __ATOMIC_RELAXED))
+			return sim_gr_piece(s);
+	}
 	return sim_gr_abandoned(s);
 }
 
