@@ -213,10 +213,16 @@ void nvd_fifo_kick(struct nvd *d, struct nvd_chan *ch)
 
 /* As nv04_fifo_chan_fini: stop switching, take the channel out of DMA mode,
  * forget it if it is current, and drop its PGRAPH context unsaved.  The
- * puller's state is put back exactly as it was: another channel may be
- * stalled on a software method whose interrupt is still on its way.
- * PGRAPH still running one of the channel's methods (a long draw) is
- * reset first: once this returns the card touches none of its memory. */
+ * puller's state is put back as it was, unless it stopped on a method of
+ * this channel: that is dropped with what else CACHE1 holds of it and its
+ * interrupt acked here.  It is most often the channel's last fence, which
+ * the card already published to the fence page (card-sim.c): the client
+ * saw it complete and closed the channel before the loop took the
+ * interrupt, which then found PFIFO on "no channel" (chid 31).  Another
+ * channel may be stalled on a software method whose interrupt is still on
+ * its way: its state is left alone.  PGRAPH still running one of the
+ * channel's methods (a long draw) is reset first: once this returns the
+ * card touches none of its memory. */
 void nvd_fifo_chan_stop(struct nvd *d, struct nvd_chan *ch)
 {
 	struct nvd_card *c = d->card;
@@ -232,9 +238,19 @@ void nvd_fifo_chan_stop(struct nvd *d, struct nvd_chan *ch)
 	if (nvd_fifo_gr_running(d) == (int)ch->chid)
 		gr_reset(c);
 	nvd_wr32(c, NV_PFIFO_MODE, nvd_rd32(c, NV_PFIFO_MODE) & ~(1u << ch->chid));
-	if ((nvd_rd32(c, NV_PFIFO_CACHE1_PUSH1) & 0x1f) == ch->chid)
-		nvd_wr32(c, NV_PFIFO_CACHE1_PUSH1,
-			 (NV40_FIFO_CHANNELS - 1) | NV_PFIFO_CACHE1_PUSH1_DMA);
+	if ((nvd_rd32(c, NV_PFIFO_CACHE1_PUSH1) & 0x1f) == ch->chid) {
+		uint32_t mine = nvd_rd32(c, NV_PFIFO_INTR) &
+				(NV_PFIFO_INTR_CACHE_ERROR | NV_PFIFO_INTR_DMA_PUSHER);
+		nvd_wr32(c, NV_PFIFO_CACHE1_GET, nvd_rd32(c, NV_PFIFO_CACHE1_PUT));
+		if (mine & NV_PFIFO_INTR_DMA_PUSHER) {
+			nvd_wr32(c, NV_PFIFO_CACHE1_DMA_STATE, 0);
+			nvd_wr32(c, NV_PFIFO_CACHE1_DMA_PUSH, NV_PFIFO_CACHE1_DMA_PUSH_ACCESS);
+		}
+		if (mine)
+			nvd_wr32(c, NV_PFIFO_INTR, mine);
+		pull0 = NV_PULL0_ACCESS;
+		nvd_wr32(c, NV_PFIFO_CACHE1_PUSH1, NV40_FIFO_CHID_NONE | NV_PFIFO_CACHE1_PUSH1_DMA);
+	}
 	ramin_zero(d, NV40_RAMIN_RAMFC + ch->chid * NV40_RAMFC_SIZE, NV40_RAMFC_SIZE);
 	nvd_wr32(c, NV_PFIFO_CACHE1_PUSH0, push0);
 	nvd_wr32(c, NV_PFIFO_CACHE1_PULL0, pull0);
