@@ -197,6 +197,14 @@ int nvc_status(struct nvc *c, struct nvc_status *st)
 	st->uptime_ms = r.uptime_ms;
 	st->oracle = !!r.oracle;
 	st->oracle_violations = r.oracle_violations;
+	st->hw_channels = r.hw_channels;
+	st->hw_channels_used = r.hw_channels_used;
+	st->chan_loads = r.chan_loads;
+	st->chan_unloads = r.chan_unloads;
+	st->chan_load_ns = r.chan_load_ns;
+	st->vchan_saved = r.vchan_saved;
+	st->ramin_size = r.ramin_size;
+	st->ramin_used = r.ramin_used;
 	return 0;
 }
 
@@ -221,6 +229,8 @@ int nvc_client_at(struct nvc *c, unsigned index, struct nvc_client *o, unsigned 
 	o->refused = r.refused;
 	o->validate_ns = r.validate_ns;
 	o->validate_max_ns = r.validate_max_ns;
+	_Static_assert(sizeof(o->chan_chid) == sizeof(r.chan_chid), "one byte per channel slot");
+	memcpy(o->chan_chid, r.chan_chid, sizeof(o->chan_chid));
 	if (count)
 		*count = r.count;
 	return 0;

@@ -120,6 +120,8 @@ static int chan_take(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	return 1;
 }
 
+/* A virtual channel's entry first gets it a hardware channel (vchan.c);
+ * while the oldest entry waits for one, no younger one is taken. */
 void nvd_take(struct nvd *d)
 {
 	if (d->taking) {
@@ -129,30 +131,31 @@ void nvd_take(struct nvd *d)
 	d->taking = 1;
 	do {
 		uint32_t pass = ++d->take_pass;
-		d->take_again = d->sync_released = 0;
+		d->take_again = d->sync_released = d->vchan_waiting = 0;
 		for (;;) {
 			struct nvd_chan *best = NULL;
 			struct nvd_submit_hdr h, bh;
-			for (unsigned i = 0; i < NV40_FIFO_CHANNELS; i++) {
-				struct nvd_chan *ch = d->chid[i];
-				if (!ch || ch->lost || ch->waited_pass == pass || !chan_head(ch, &h))
+			for (struct nvd_chan *ch = d->chans; ch; ch = ch->all_next) {
+				if (ch->lost || ch->waited_pass == pass || !chan_head(ch, &h))
 					continue;
 				if (!best || (int64_t)(h.stamp - bh.stamp) < 0) {
 					best = ch;
 					bh = h;
 				}
 			}
-			if (!best)
+			if (!best || nvd_vchan_get(best) == -EBUSY)
 				break;
+			if (best->lost)
+				continue;
 			if (!chan_take(best, &bh))
 				best->waited_pass = pass;
 		}
 	} while (d->take_again || d->sync_released);
-	for (unsigned i = 0; i < NV40_FIFO_CHANNELS; i++) {
-		struct nvd_chan *ch = d->chid[i];
-		if (!ch || !ch->took)
+	for (struct nvd_chan *ch = d->chans; ch; ch = ch->all_next) {
+		if (!ch->took)
 			continue;
 		ch->took = 0;
+		nvd_vchan_used(ch);
 		if (!ch->lost)
 			nvd_fifo_kick(d, ch);
 		if (ch->cl->parked)
