@@ -201,7 +201,7 @@ int nvc_status(struct nvc *c, struct nvc_status *st)
 	st->hw_channels_used = r.hw_channels_used;
 	st->chan_loads = r.chan_loads;
 	st->chan_unloads = r.chan_unloads;
-	st->chan_load_ns = r.chan_load_ns;
+	st->chan_switch_ns = r.chan_switch_ns;
 	st->vchan_saved = r.vchan_saved;
 	st->ramin_size = r.ramin_size;
 	st->ramin_used = r.ramin_used;

@@ -57,7 +57,7 @@ struct nvc_status {
 	/* channels_total/used: open channels, virtual ones included; of the
 	 * card's own channels, hw_channels_used are running one */
 	unsigned hw_channels, hw_channels_used;
-	uint64_t chan_loads, chan_unloads, chan_load_ns;   /* virtual channels onto / off them */
+	uint64_t chan_loads, chan_unloads, chan_switch_ns;   /* virtual channels onto / off them */
 	uint64_t vchan_saved;         /* bytes of state nvd keeps for virtual channels */
 	uint64_t ramin_size, ramin_used;
 };

@@ -293,7 +293,7 @@ struct nvd {
 	struct nvd_hwchan hw[NV40_FIFO_CHANNELS];
 	struct nvd_chan *chans;                        /* open channels */
 	unsigned nchans_hw;                            /* of them on hardware channels */
-	uint64_t chan_loads, chan_unloads, vchan_clock, vchan_load_ns;
+	uint64_t chan_loads, chan_unloads, vchan_clock, vchan_switch_ns;
 	uint64_t vchan_saved;                          /* bytes of state saved for virtual ones */
 	int vchan_waiting;                             /* a channel waits for a hardware one */
 	uint64_t start_ms, submits, refused;

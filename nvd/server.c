@@ -102,7 +102,7 @@ static int do_status(struct nvd_client *cl, const void *rq, struct reply *r)
 	p->hw_channels_used = d->nchans_hw;
 	p->chan_loads = d->chan_loads;
 	p->chan_unloads = d->chan_unloads;
-	p->chan_load_ns = d->vchan_load_ns;
+	p->chan_switch_ns = d->vchan_switch_ns;
 	p->vchan_saved = d->vchan_saved;
 	p->ramin_size = d->ramin.size;
 	p->ramin_used = d->ramin.used;

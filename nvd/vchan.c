@@ -163,6 +163,7 @@ static int vchan_unload(struct nvd_chan *ch)
 {
 	struct nvd *d = ch->cl->d;
 	unsigned chid = ch->chid;
+	uint64_t t0 = vchan_ns();
 	int r;
 
 	nvd_oracle_forget(ch);
@@ -175,6 +176,7 @@ static int vchan_unload(struct nvd_chan *ch)
 	nvd_chan_unhash(ch);
 	vchan_hw_leave(ch);
 	d->chan_unloads++;
+	d->vchan_switch_ns += vchan_ns() - t0;
 	nvd_log(2, "chan %u of client %u unloaded from chid %u (%u bytes saved)", ch->id,
 		ch->cl->id, chid, ch->saved_grctx_len + ch->saved_fp_len);
 	return 0;
@@ -260,7 +262,7 @@ static int vchan_load(struct nvd_chan *ch, unsigned chid)
 	nvd_fifo_chan_load(d, ch);
 	nvd_chan_oracle(ch);
 	d->chan_loads++;
-	d->vchan_load_ns += vchan_ns() - t0;
+	d->vchan_switch_ns += vchan_ns() - t0;
 	return 0;
 }
 

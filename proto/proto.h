@@ -74,7 +74,7 @@ struct nvd_rep_status {
 	/* channels_total/used count open channels, virtual ones included */
 	uint32_t hw_channels, hw_channels_used;   /* the card's channels for clients */
 	uint64_t chan_loads, chan_unloads;        /* virtual channels onto / off them */
-	uint64_t chan_load_ns;                    /* daemon time loading them, all */
+	uint64_t chan_switch_ns;                  /* daemon time unloading and loading them */
 	uint64_t vchan_saved;                     /* bytes of state saved for virtual ones */
 	uint64_t ramin_size, ramin_used;          /* instance memory's heap */
 };

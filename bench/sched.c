@@ -1,0 +1,237 @@
+/* bench/sched: what virtual channels cost.
+ *
+ * - A virtual channel switch: one small 2D submission (a fill) and its
+ *   fence, round robin over 40 clients, each with a channel, so that every
+ *   submission finds its channel unloaded (30 hardware channels, least
+ *   recently used ones go), against the same round trip on one channel that
+ *   stays on its hardware channel, in the same run; and the daemon's own
+ *   time per unload + load from its counters.
+ * - Daemon memory per idle client: nvd's resident memory, the state it saves
+ *   per virtual channel and the instance memory per channel, with 200 idle
+ *   clients (each drew once) against none; the saved state against the
+ *   128 KiB grctx image a channel would keep in RAMIN otherwise.
+ *
+ * Starts its own nvd ($NVD_BIN, else ../bin/nvd beside it) unless --socket
+ * names a running one.  Prints; never passes or fails. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <time.h>
+
+#include "bench/glbench.h"
+#include "hw/ramin.h"
+#include "tests/lib/nvt.h"
+
+#define SCH_SWITCHING 40
+#define SCH_IDLE      200
+#define SCH_N_DEFAULT 2000
+
+struct sch_client {
+	struct nvc *c;
+	struct nvc_chan *ch;
+	struct nvt_push p;
+	struct nvt_buf buf;
+	struct nvt_surf s;
+	uint32_t rng;
+};
+
+static int64_t sch_now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static int sch_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static double sch_median_us(int64_t *t, unsigned n)
+{
+	qsort(t, n, sizeof(*t), sch_cmp);
+	return t[n / 2] / 1000.0;
+}
+
+/* A client with a channel, its 2D objects bound and a 64x64 Y32 surface. */
+static int sch_open(struct sch_client *x, const char *sock, uint32_t seed)
+{
+	memset(x, 0, sizeof(*x));
+	if (nvc_connect(sock, "sched-bench", &x->c) < 0 || nvc_chan_new(x->c, &x->ch) < 0 ||
+	    nvt_chan_objects(x->ch) < 0 || nvt_push_init(&x->p, x->c, x->ch, 64u << 10) < 0 ||
+	    nvt_buf_new(x->c, 64 * 256, NVC_VRAM, seed, &x->buf) < 0)
+		return -1;
+	x->s = (struct nvt_surf){ &x->buf, 0, 256, 64, 64, NV_SURF_FORMAT_Y32, 4 };
+	x->rng = seed;
+	nvt_bind_standard(&x->p);
+	nvt_surf2d(&x->p, &x->s, &x->s);
+	nvt_mthd(&x->p, NVT_SUBC_GDI, NV_GDI_COLOR_FORMAT, NV_GDI_COLOR_FORMAT_A8R8G8B8);
+	return nvt_finish(&x->p);
+}
+
+/* One fill and its fence: ns. */
+static int64_t sch_round_trip(struct sch_client *x)
+{
+	int64_t t0 = sch_now_ns();
+	nvt_ref(&x->p, x->buf.bo, NVC_READ | NVC_WRITE);
+	nvt_fill_rand(&x->p, &x->s, &x->rng, 16, 16, NULL);
+	if (nvt_finish(&x->p) < 0)
+		return -1;
+	return sch_now_ns() - t0;
+}
+
+static uint64_t sch_rss_kib(pid_t pid)
+{
+	char path[64], line[256];
+	uint64_t kib = 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmRSS: %" SCNu64, &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+static void sch_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: sched [-n ROUND_TRIPS] [--socket PATH]\n"
+		"The cost of a virtual channel switch and the daemon memory per idle client.\n"
+		"  -n, --iterations N  round trips measured each way (default %u)\n"
+		"  -s, --socket PATH   use a running nvd (default: start one, $NVD_BIN or\n"
+		"                      ../bin/nvd); its memory is then not measured\n"
+		"  -h, --help          show this help\n"
+		"      --version       show the version\n", SCH_N_DEFAULT);
+}
+
+static int sch_switch(const char *sock, unsigned n)
+{
+	struct sch_client *x = calloc(SCH_SWITCHING, sizeof(*x));
+	int64_t *one = malloc(n * sizeof(*one)), *many = malloc(n * sizeof(*many));
+	struct nvc_status st0, st1;
+	int ret = -1;
+
+	if (!x || !one || !many)
+		goto out;
+	for (unsigned i = 0; i < SCH_SWITCHING; i++)
+		if (sch_open(&x[i], sock, i + 1) < 0) {
+			fprintf(stderr, "sched: client %u: %s\n", i, nvc_error());
+			goto out;
+		}
+	/* baseline: the same client again and again, its channel stays */
+	for (unsigned i = 0; i < n; i++)
+		if ((one[i] = sch_round_trip(&x[0])) < 0)
+			goto out;
+	if (nvc_status(x[0].c, &st0) < 0)
+		goto out;
+	for (unsigned i = 0; i < n; i++)
+		if ((many[i] = sch_round_trip(&x[i % SCH_SWITCHING])) < 0)
+			goto out;
+	if (nvc_status(x[0].c, &st1) < 0)
+		goto out;
+	uint64_t loads = st1.chan_loads - st0.chan_loads;
+	double base = sch_median_us(one, n), sw = sch_median_us(many, n);
+	printf("round trip, one channel on the card:        %8.1f us (median of %u)\n", base, n);
+	printf("round trip, %u channels on %u hw channels:   %8.1f us (median of %u)\n",
+	       SCH_SWITCHING, st1.hw_channels, sw, n);
+	printf("virtual channel switch seen by a client:    %8.1f us (ratio %.2f)\n", sw - base,
+	       base > 0 ? sw / base : 0.0);
+	printf("loads per round trip:                       %8.2f\n", (double)loads / n);
+	printf("daemon time per unload + load:              %8.1f us\n",
+	       loads ? (double)(st1.chan_switch_ns - st0.chan_switch_ns) / 1e3 / (double)loads : 0.0);
+	ret = 0;
+out:
+	for (unsigned i = 0; x && i < SCH_SWITCHING; i++)
+		if (x[i].c)
+			nvc_close(x[i].c);
+	free(x);
+	free(one);
+	free(many);
+	return ret;
+}
+
+static int sch_memory(const char *sock, pid_t nvd)
+{
+	struct sch_client *x = calloc(SCH_IDLE, sizeof(*x));
+	struct nvc *c;
+	struct nvc_status st0, st1;
+	int ret = -1;
+
+	if (!x || nvc_connect(sock, "sched-bench", &c) < 0 || nvc_status(c, &st0) < 0)
+		goto out;
+	uint64_t rss0 = nvd > 0 ? sch_rss_kib(nvd) : 0;
+	for (unsigned i = 0; i < SCH_IDLE; i++)
+		if (sch_open(&x[i], sock, 1000 + i) < 0 || sch_round_trip(&x[i]) < 0) {
+			fprintf(stderr, "sched: idle client %u: %s\n", i, nvc_error());
+			goto out;
+		}
+	if (nvc_status(c, &st1) < 0)
+		goto out;
+	unsigned virt = st1.channels_used - st1.hw_channels_used;
+	double saved = virt ? (double)st1.vchan_saved / virt : 0.0;
+	printf("idle clients:                               %8u (%u virtual)\n", SCH_IDLE, virt);
+	if (nvd > 0)
+		printf("nvd resident memory per idle client:        %8.1f KiB\n",
+		       (double)(sch_rss_kib(nvd) - rss0) / SCH_IDLE);
+	printf("state saved per virtual channel:            %8.0f bytes (%.3f of a %u KiB grctx)\n",
+	       saved, saved / NV40_GRCTX_SIZE, NV40_GRCTX_SIZE >> 10);
+	printf("instance memory per channel:                %8.0f bytes\n",
+	       (double)(st1.ramin_used - st0.ramin_used) / SCH_IDLE);
+	ret = 0;
+out:
+	for (unsigned i = 0; x && i < SCH_IDLE; i++)
+		if (x[i].c)
+			nvc_close(x[i].c);
+	free(x);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "iterations", required_argument, 0, 'n' }, { "socket", required_argument, 0, 's' },
+		{ "help", no_argument, 0, 'h' },             { "version", no_argument, 0, 'V' },
+		{ 0, 0, 0, 0 },
+	};
+	unsigned n = SCH_N_DEFAULT;
+	const char *sock = NULL;
+	struct nvt_paths at;
+	int c;
+
+	argv[0] = program_invocation_short_name;   /* getopt's messages: "sched: ...", not a path */
+	while ((c = getopt_long(argc, argv, "n:s:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (glb_parse_count("--iterations", optarg, 10, 1000000, &n) < 0)
+				return 2;
+			break;
+		case 's': sock = optarg; break;
+		default: return glb_other_option(c, sch_usage);
+		}
+	}
+	if (optind < argc)
+		return glb_bad_usage("unexpected argument '%s'", argv[optind]);
+	if (nvt_paths(&at, "../bin") < 0) {
+		fprintf(stderr, "sched: /proc/self/exe: %s\n", strerror(errno));
+		return 1;
+	}
+	struct nvt_daemon d;
+	int own = !sock;
+	memset(&d, 0, sizeof(d));
+	if (own) {
+		nvt_sim_check = 0;           /* measured as users run it */
+		if (nvt_daemon_start(&d, NULL) < 0) {
+			fprintf(stderr, "sched: cannot start nvd (%s)\n", getenv("NVD_BIN"));
+			return 1;
+		}
+		sock = d.sock;
+	}
+	if (sch_switch(sock, n) < 0 || sch_memory(sock, own ? d.pid : 0) < 0)
+		printf("sched: not measured (%s)\n", nvc_error());
+	glb_daemon_stop(&d, own);
+	return 0;
+}
