@@ -155,6 +155,7 @@ struct nvd_hwchan {
 	uint32_t grctx_inst, pb_dma_inst;
 	uint64_t ring_addr;
 	uint32_t fp_area;
+	int fp_dirty;            /* the area holds a channel's programs: fill it first */
 };
 
 struct nvd_chan {

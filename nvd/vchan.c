@@ -66,6 +66,7 @@ int nvd_vchan_init(struct nvd *d, char *err, size_t errlen)
 				 NVD_CLIENT_CHIDS);
 			return -ENOMEM;
 		}
+		hw->fp_dirty = 1;
 		/* The pusher may read this chid's ring and nothing else. */
 		nvd_ctxdma_write(d, hw->pb_dma_inst, NV_CLASS_DMA_FROM_MEMORY, NV_DMA_TARGET_PCI,
 				 NV_DMA_ACCESS_RO, d->card->gart_bus + hw->ring_addr, NVD_HW_RING_SIZE);
@@ -84,24 +85,19 @@ static void saved_free(struct nvd *d, struct nvd_chan *ch)
 	ch->saved_grctx_len = ch->saved_fp_len = 0;
 }
 
-/* The grctx image up to its last non-zero word (the rest reads as zero). */
+/* The grctx image up to its last non-zero word (the rest reads as zero);
+ * the image is left zero for the chid's next channel.  An image never
+ * straddles a RAMIN block (it is aligned to its size). */
 static int save_grctx(struct nvd *d, struct nvd_chan *ch)
 {
-	uint8_t *img = malloc(NV40_GRCTX_SIZE);
-	if (!img)
-		return -ENOMEM;
-	nvd_ramin_read(d, ch->grctx_inst, img, NV40_GRCTX_SIZE);
+	const uint8_t *img = nvd_ramin(d, ch->grctx_inst);
 	uint32_t len = NV40_GRCTX_SIZE;
 	while (len >= 4 && !nv_rd32le(img + len - 4))
 		len -= 4;
-	uint8_t *kept = len ? realloc(img, len) : NULL;
-	if (len && !kept) {
-		free(img);
+	if (len && !(ch->saved_grctx = malloc(len)))
 		return -ENOMEM;
-	}
-	if (!len)
-		free(img);
-	ch->saved_grctx = kept;
+	nvd_ramin_read(d, ch->grctx_inst, ch->saved_grctx, len);
+	nvd_ramin_zero(d, ch->grctx_inst, len);
 	ch->saved_grctx_len = len;
 	return 0;
 }
@@ -127,13 +123,14 @@ static int save_fp(struct nvd *d, struct nvd_chan *ch)
 
 /* ---- unloading ---- */
 
-/* The hardware channel is free again; nothing of this channel's may reach
- * its next one through the grctx image. */
+/* The hardware channel is free again (its grctx image zero): its shadow
+ * area needs filling for the next one only if this one copied programs
+ * there. */
 static void vchan_hw_leave(struct nvd_chan *ch)
 {
 	struct nvd *d = ch->cl->d;
 
-	nvd_ramin_zero(d, ch->grctx_inst, NV40_GRCTX_SIZE);
+	d->hw[ch->chid].fp_dirty |= ch->vfp.head != 0;
 	d->hw[ch->chid].ch = NULL;
 	d->chid[ch->chid] = NULL;
 	d->nchans_hw--;
@@ -149,9 +146,10 @@ static unsigned client_hw_chans(const struct nvd *d, const struct nvd_client *cl
 	return n;
 }
 
-static int vchan_idle(struct nvd *d, const struct nvd_chan *ch)
+/* Idle as far as the daemon knows; the card's registers say the rest. */
+static int vchan_idle(const struct nvd_chan *ch)
 {
-	return !ch->lost && !ch->if_count && !ch->nhashed && !ch->took && nvd_fifo_chan_quiet(d, ch);
+	return !ch->lost && !ch->if_count && !ch->nhashed && !ch->took;
 }
 
 static int vchan_has_entries(const struct nvd_chan *ch)
@@ -210,12 +208,14 @@ static uint32_t vchan_prologue(struct nvd_chan *ch)
 }
 
 /* The shadow area moved: the program's bytes and address follow. */
-static void vchan_fp_move(struct nvd *d, struct nvd_chan *ch, uint32_t area)
+static void vchan_fp_move(struct nvd *d, struct nvd_chan *ch, struct nvd_hwchan *hw)
 {
-	uint32_t old = ch->fp_area;
+	uint32_t old = ch->fp_area, area = hw->fp_area;
 
-	/* nothing of the chid's last channel may be fetched by this one */
-	nvd_vfp_fill(d->card->vram + area, NVD_FP_AREA_SIZE);
+	/* nothing of the chid's last channels may be fetched by this one */
+	if (hw->fp_dirty)
+		nvd_vfp_fill(d->card->vram + area, NVD_FP_AREA_SIZE);
+	hw->fp_dirty = ch->saved_fp != NULL;
 	if (ch->saved_fp)
 		memcpy(d->card->vram + area + ch->saved_fp_off, ch->saved_fp, ch->saved_fp_len);
 	ch->fp_area = area;
@@ -250,7 +250,7 @@ static int vchan_load(struct nvd_chan *ch, unsigned chid)
 	d->chid[chid] = ch;
 	d->nchans_hw++;
 
-	vchan_fp_move(d, ch, hw->fp_area);
+	vchan_fp_move(d, ch, hw);
 	if (ch->saved_grctx_len)
 		nvd_ramin_write(d, ch->grctx_inst, ch->saved_grctx, ch->saved_grctx_len);
 	nv_wr32le(nvd_ramin(d, ch->grctx_inst), ch->grctx_inst >> 4);
@@ -278,26 +278,32 @@ static int vchan_free_chid(struct nvd *d)
 
 /* The idle channel to unload for ch: ch's client's own when it holds its
  * share, else anyone's; channels without waiting entries first, then the
- * least recently used. */
+ * least recently used.  Only the one chosen is asked of the card (a few
+ * register reads) whether it is quiet; if not, the next is. */
 static struct nvd_chan *vchan_victim(struct nvd_chan *ch)
 {
 	struct nvd *d = ch->cl->d;
 	int own = client_hw_chans(d, ch->cl) >= NVD_CLIENT_HW_CHANS;
-	struct nvd_chan *best = NULL;
-	int best_busy = 0;
+	uint32_t noisy = 0;
 
-	for (unsigned chid = NVD_FIRST_CHID; chid < NVD_CHID_NONE; chid++) {
-		struct nvd_chan *v = d->hw[chid].ch;
-		if (!v || (own && v->cl != ch->cl) || !vchan_idle(d, v))
-			continue;
-		int busy = vchan_has_entries(v);
-		if (!best || busy < best_busy ||
-		    (busy == best_busy && v->used_stamp < best->used_stamp)) {
-			best = v;
-			best_busy = busy;
+	for (;;) {
+		struct nvd_chan *best = NULL;
+		int best_busy = 0;
+		for (unsigned chid = NVD_FIRST_CHID; chid < NVD_CHID_NONE; chid++) {
+			struct nvd_chan *v = d->hw[chid].ch;
+			if (!v || (noisy >> chid & 1) || (own && v->cl != ch->cl) || !vchan_idle(v))
+				continue;
+			int busy = vchan_has_entries(v);
+			if (!best || busy < best_busy ||
+			    (busy == best_busy && v->used_stamp < best->used_stamp)) {
+				best = v;
+				best_busy = busy;
+			}
 		}
+		if (!best || nvd_fifo_chan_quiet(d, best))
+			return best;
+		noisy |= 1u << best->chid;
 	}
-	return best;
 }
 
 int nvd_vchan_get(struct nvd_chan *ch)
@@ -361,8 +367,10 @@ void nvd_vchan_remove(struct nvd_chan *ch)
 {
 	struct nvd *d = ch->cl->d;
 
-	if (ch->chid != NVD_CHID_NONE && d->hw[ch->chid].ch == ch)
+	if (ch->chid != NVD_CHID_NONE && d->hw[ch->chid].ch == ch) {
+		nvd_ramin_zero(d, ch->grctx_inst, NV40_GRCTX_SIZE);
 		vchan_hw_leave(ch);
+	}
 	saved_free(d, ch);
 	if (ch->all_prev || ch->all_next || d->chans == ch) {
 		if (ch->all_prev)
