@@ -209,6 +209,20 @@ static void test_gl_client_moved_between_hardware_channels_exact(void **state)
 	nvt_end(d);
 }
 
+/* nvdctl ARGS --raw into out (exit 0 required). */
+static void vc_nvdctl(const struct nvt_daemon *d, const char *cmd, char *out, size_t len)
+{
+	static char err[4096];
+	char nvdctl[PATH_MAX];
+	const char *tools = getenv("NVD_TOOLS");
+
+	snprintf(nvdctl, sizeof(nvdctl), "%s/nvdctl", tools && *tools ? tools : "build/bin");
+	const char *argv[] = { nvdctl, "--socket", d->sock, cmd, "--raw", NULL };
+	int code = nvt_run(argv, out, len, err, sizeof(err), 10000);
+	if (code != 0)
+		fail_msg("nvdctl %s exited %d: %s", cmd, code, err);
+}
+
 /* 200 channels opened and closed while 40 others keep every hardware
  * channel taken: each new one is loaded in a stolen chid; afterwards RAMIN,
  * VRAM, GART, channels and the daemon's descriptors are as before. */
@@ -229,6 +243,15 @@ static void test_200_open_close_cycles_leave_accounting_at_zero(void **state)
 	NVT_OK(nvc_status(c, &mid));
 	assert_int_equal(mid.channels_used, 40);
 	assert_int_equal(mid.hw_channels_used, mid.hw_channels);
+	/* nvdctl says so: 30 on the card, 10 virtual, each holder's channels
+	 * by state (a client holds 16 hardware channels at most) */
+	static char out[16384];
+	vc_nvdctl(d, "status", out, sizeof(out));
+	if (!strstr(out, "\nhw_channels_used=30\n") || !strstr(out, "\nvirtual_channels=10\n"))
+		fail_msg("nvdctl status --raw does not show 30 + 10 channels:\n%s", out);
+	vc_nvdctl(d, "clients", out, sizeof(out));
+	if (!strstr(out, "name=holder") || !strstr(out, ":virtual") || !strstr(out, ":chid"))
+		fail_msg("nvdctl clients --raw does not show the channels' states:\n%s", out);
 	for (unsigned i = 0; i < 200; i++) {
 		struct vc_client x;
 		NVT_OK(vc_open(&x, d->sock, i));
