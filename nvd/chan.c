@@ -76,11 +76,13 @@ static int obj_add(struct nvd_chan *ch, const struct nvd_obj *tmpl, unsigned eng
 		ch->objs = n;
 		ch->objs_cap = cap;
 	}
-	if (ch->chid != NVD_CHID_NONE &&
-	    nvd_ramht_insert(d, ch->chid, o.v.handle, engine, o.inst, &o.ramht_slot) < 0) {
-		snprintf(why, whylen, "hash table full around handle 0x%08x", o.v.handle);
-		return -ENOSPC;
-	}
+	/* other channels' entries make room if they can go */
+	while (ch->chid != NVD_CHID_NONE &&
+	       nvd_ramht_insert(d, ch->chid, o.v.handle, engine, o.inst, &o.ramht_slot) < 0)
+		if (nvd_vchan_ramht_room(ch) < 0) {
+			snprintf(why, whylen, "hash table full around handle 0x%08x", o.v.handle);
+			return -ENOSPC;
+		}
 	for (i = ch->nobjs; i > 0 && ch->objs[i - 1].v.handle > o.v.handle; i--)
 		ch->objs[i] = ch->objs[i - 1];
 	ch->objs[i] = o;

@@ -353,6 +353,9 @@ void nvd_vchan_add(struct nvd_chan *ch);
  * used idle one if none is free.  0, -EBUSY (none can be had now: retried
  * when one retires), or another -errno (the channel was lost). */
 int nvd_vchan_get(struct nvd_chan *ch);
+/* RAMHT is full around one of the channel's handles: an idle channel's
+ * entries leave.  0, or -ENOSPC when no channel on the card is idle. */
+int nvd_vchan_ramht_room(struct nvd_chan *ch);
 /* The channel took work: its ring's daemon methods ran with it. */
 void nvd_vchan_used(struct nvd_chan *ch);
 /* The channel, stopped, gives back its hardware channel and saved state. */

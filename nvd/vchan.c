@@ -276,14 +276,15 @@ static int vchan_free_chid(struct nvd *d)
 	return -1;
 }
 
-/* The idle channel to unload for ch: ch's client's own when it holds its
- * share, else anyone's; channels without waiting entries first, then the
- * least recently used.  Only the one chosen is asked of the card (a few
- * register reads) whether it is quiet; if not, the next is. */
-static struct nvd_chan *vchan_victim(struct nvd_chan *ch)
+/* The idle channel to unload for ch: for its chid, ch's client's own when
+ * it holds its share, else anyone's (any: for room in RAMHT, anyone's);
+ * channels without waiting entries first, then the least recently used.
+ * Only the one chosen is asked of the card (a few register reads) whether
+ * it is quiet; if not, the next is. */
+static struct nvd_chan *vchan_victim(struct nvd_chan *ch, int any)
 {
 	struct nvd *d = ch->cl->d;
-	int own = client_hw_chans(d, ch->cl) >= NVD_CLIENT_HW_CHANS;
+	int own = !any && client_hw_chans(d, ch->cl) >= NVD_CLIENT_HW_CHANS;
 	uint32_t noisy = 0;
 
 	for (;;) {
@@ -291,7 +292,8 @@ static struct nvd_chan *vchan_victim(struct nvd_chan *ch)
 		int best_busy = 0;
 		for (unsigned chid = NVD_FIRST_CHID; chid < NVD_CHID_NONE; chid++) {
 			struct nvd_chan *v = d->hw[chid].ch;
-			if (!v || (noisy >> chid & 1) || (own && v->cl != ch->cl) || !vchan_idle(v))
+			if (!v || v == ch || (noisy >> chid & 1) || (own && v->cl != ch->cl) ||
+			    !vchan_idle(v))
 				continue;
 			int busy = vchan_has_entries(v);
 			if (!best || busy < best_busy ||
@@ -306,33 +308,53 @@ static struct nvd_chan *vchan_victim(struct nvd_chan *ch)
 	}
 }
 
+/* Unload an idle channel for ch: its chid, or -1 (then ch waits). */
+static int vchan_evict(struct nvd_chan *ch, int any)
+{
+	struct nvd_chan *v = vchan_victim(ch, any);
+	if (!v)
+		return -1;
+	int chid = (int)v->chid, r = vchan_unload(v);
+	if (r < 0) {
+		nvd_chan_lose(v, r, "out of memory saving the channel's state");
+		return -1;
+	}
+	return chid;
+}
+
 int nvd_vchan_get(struct nvd_chan *ch)
 {
 	struct nvd *d = ch->cl->d;
+
 	if (ch->chid != NVD_CHID_NONE)
 		return 0;
 	if (ch->lost)
 		return ch->lost;
 	int chid = client_hw_chans(d, ch->cl) < NVD_CLIENT_HW_CHANS ? vchan_free_chid(d) : -1;
-	if (chid < 0) {
-		struct nvd_chan *v = vchan_victim(ch);
-		if (!v) {
+	if (chid < 0 && (chid = vchan_evict(ch, 0)) < 0) {
+		d->vchan_waiting = 1;
+		return -EBUSY;
+	}
+	/* RAMHT full around the channel's handles (another client's objects
+	 * fill it): idle channels' entries leave until they fit, else it
+	 * waits for more to become idle; with none left on the card they
+	 * never will. */
+	while (vchan_load(ch, (unsigned)chid) == -ENOSPC) {
+		if (vchan_evict(ch, 1) >= 0)
+			continue;
+		if (d->nchans_hw) {
 			d->vchan_waiting = 1;
 			return -EBUSY;
 		}
-		chid = (int)v->chid;
-		int r = vchan_unload(v);
-		if (r < 0) {
-			nvd_chan_lose(v, r, "out of memory saving the channel's state");
-			return -EBUSY;
-		}
-	}
-	int r = vchan_load(ch, (unsigned)chid);
-	if (r < 0) {
-		nvd_chan_lose(ch, r, "the hash table has no room for the channel's objects");
-		return r;
+		nvd_chan_lose(ch, -ENOSPC, "its objects do not fit the card's hash table");
+		return -ENOSPC;
 	}
 	return 0;
+}
+
+int nvd_vchan_ramht_room(struct nvd_chan *ch)
+{
+	return vchan_evict(ch, 1) < 0 ? -ENOSPC : 0;
 }
 
 void nvd_vchan_used(struct nvd_chan *ch)

@@ -1,7 +1,10 @@
 /* Hostile use of virtual channels: a client that opens and closes channels
  * as fast as it can, on every connection it has, holding as many as nvd
- * lets it.  An honest client that comes meanwhile still gets a channel
- * (idle ones are unloaded for it) and its bytes are those it gets alone. */
+ * lets it; a client whose channels fill the card's hash table (RAMHT, one
+ * for all channels) with objects.  An honest client that comes meanwhile
+ * still gets a channel and room for its objects (idle channels are
+ * unloaded for it, their entries with them) and its bytes are those it
+ * gets alone. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,12 +38,26 @@ static int channel_flooder(void *arg)
 		}
 }
 
+/* The honest client now: its bytes must be ref (taken alone); frees ref. */
+static void honest_exact(struct nvt_daemon *d, uint32_t seed, uint8_t *ref, size_t reflen)
+{
+	uint8_t *got = NULL;
+	size_t gotlen = 0;
+	struct nvt_honest h;
+
+	NVT_OK(nvt_honest_start(&h, d, seed));
+	NVT_OK(nvt_honest_go(&h));
+	NVT_OK(nvt_honest_finish(&h, &got, &gotlen));
+	nvt_assert_same_bytes(ref, reflen, got, gotlen, "the honest client's buffers");
+	free(ref);
+	free(got);
+}
+
 static void test_channel_flood_does_not_starve_an_honest_client(void **state)
 {
 	struct nvt_daemon *d = nvt_d(state);
-	uint8_t *ref = NULL, *got = NULL;
-	size_t reflen = 0, gotlen = 0;
-	struct nvt_honest h;
+	uint8_t *ref = NULL;
+	size_t reflen = 0;
 	struct nvc *c;
 	struct nvc_status st;
 
@@ -59,17 +76,44 @@ static void test_channel_flood_does_not_starve_an_honest_client(void **state)
 	}
 	if (st.channels_used <= st.hw_channels)
 		fail_msg("the flooder never held more than %u channels", st.channels_used);
-	NVT_OK(nvt_honest_start(&h, d, 7));
-	NVT_OK(nvt_honest_go(&h));
-	NVT_OK(nvt_honest_finish(&h, &got, &gotlen));
-	nvt_assert_same_bytes(ref, reflen, got, gotlen, "the honest client's buffers");
+	honest_exact(d, 7, ref, reflen);
 	kill(pid, SIGKILL);
 	nvt_wait_child(pid, 10000);
 	if (!nvt_daemon_alive(d))
 		fail_msg("nvd died under the flood");
-	free(ref);
-	free(got);
 	nvc_close(c);
+	nvt_end(d);
+}
+
+/* Its 32 channels, each with as many null objects as nvd lets it create
+ * (1024 a channel, or until the hash table is full around a handle). */
+static void hash_hog(struct nvt_daemon *d, struct nvc **c)
+{
+	struct nvc_chan *ch;
+	unsigned made = 0;
+
+	NVT_OK(nvc_connect(d->sock, "hash-hog", c));
+	for (unsigned k = 0; k < 32; k++) {
+		NVT_OK(nvc_chan_new(*c, &ch));
+		for (uint32_t h = 1; h <= 1024 && nvc_obj_new(ch, 0x10000 * k + h, NV_CLASS_NULL_OBJ) == 0; h++)
+			made++;
+	}
+	if (made < 4096)
+		fail_msg("the hog made only %u objects: the hash table was not filled", made);
+}
+
+static void test_hash_table_hog_does_not_cost_an_honest_client_its_channel(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	uint8_t *ref = NULL;
+	size_t reflen = 0;
+	struct nvc *hog;
+
+	NVT_OK(nvt_honest_alone(d, 9, &ref, &reflen));
+	hash_hog(d, &hog);
+	honest_exact(d, 9, ref, reflen);
+	assert_false(nvt_log_contains(d, "channel lost"));
+	nvc_close(hog);
 	nvt_end(d);
 }
 
@@ -77,6 +121,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		NVT_TEST(test_channel_flood_does_not_starve_an_honest_client),
+		NVT_TEST(test_hash_table_hog_does_not_cost_an_honest_client_its_channel),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
