@@ -1,7 +1,7 @@
 /* bench/sched: what virtual channels cost.
  *
- * - A virtual channel switch: one small 2D submission (a fill) and its
- *   fence, round robin over 40 clients, each with a channel, so that every
+ * - A virtual channel switch: one small 2D submission (a fill and a blit)
+ *   and its fence, round robin over 40 clients, each with a channel, so that every
  *   submission finds its channel unloaded (30 hardware channels, least
  *   recently used ones go), against the same round trip on one channel that
  *   stays on its hardware channel and round robin over the 30 that are on
@@ -21,21 +21,12 @@
 
 #include "bench/glbench.h"
 #include "hw/ramin.h"
-#include "tests/lib/nvt.h"
+#include "tests/lib/nvt-vc.h"
 
 #define SCH_SWITCHING 40
 #define SCH_HW_CHANS  30        /* an NV43's hardware channels for clients */
 #define SCH_IDLE      200
 #define SCH_N_DEFAULT 2000
-
-struct sch_client {
-	struct nvc *c;
-	struct nvc_chan *ch;
-	struct nvt_push p;
-	struct nvt_buf buf;
-	struct nvt_surf s;
-	uint32_t rng;
-};
 
 static int64_t sch_now_ns(void)
 {
@@ -56,29 +47,19 @@ static double sch_median_us(int64_t *t, unsigned n)
 	return t[n / 2] / 1000.0;
 }
 
-/* A client with a channel, its 2D objects bound and a 64x64 Y32 surface. */
-static int sch_open(struct sch_client *x, const char *sock, uint32_t seed)
+/* A client whose 2D state is set and submitted. */
+static int sch_open(struct nvt_vc *x, const char *sock, unsigned index)
 {
-	memset(x, 0, sizeof(*x));
-	if (nvc_connect(sock, "sched-bench", &x->c) < 0 || nvc_chan_new(x->c, &x->ch) < 0 ||
-	    nvt_chan_objects(x->ch) < 0 || nvt_push_init(&x->p, x->c, x->ch, 64u << 10) < 0 ||
-	    nvt_buf_new(x->c, 64 * 256, NVC_VRAM, seed, &x->buf) < 0)
+	if (nvt_vc_open(x, sock, "sched-bench", index) < 0)
 		return -1;
-	x->s = (struct nvt_surf){ &x->buf, 0, 256, 64, 64, NV_SURF_FORMAT_Y32, 4 };
-	x->rng = seed;
-	nvt_bind_standard(&x->p);
-	nvt_surf2d(&x->p, &x->s, &x->s);
-	nvt_mthd(&x->p, NVT_SUBC_GDI, NV_GDI_COLOR_FORMAT, NV_GDI_COLOR_FORMAT_A8R8G8B8);
 	return nvt_finish(&x->p);
 }
 
-/* One fill and its fence: ns. */
-static int64_t sch_round_trip(struct sch_client *x)
+/* One fill, its blit and their fence: ns. */
+static int64_t sch_round_trip(struct nvt_vc *x)
 {
 	int64_t t0 = sch_now_ns();
-	nvt_ref(&x->p, x->buf.bo, NVC_READ | NVC_WRITE);
-	nvt_fill_rand(&x->p, &x->s, &x->rng, 16, 16, NULL);
-	if (nvt_finish(&x->p) < 0)
+	if (nvt_vc_draw(x, 1) < 0 || nvt_finish(&x->p) < 0)
 		return -1;
 	return sch_now_ns() - t0;
 }
@@ -112,7 +93,7 @@ static void sch_usage(FILE *f)
 
 static int sch_switch(const char *sock, unsigned n)
 {
-	struct sch_client *x = calloc(SCH_SWITCHING, sizeof(*x));
+	struct nvt_vc *x = calloc(SCH_SWITCHING, sizeof(*x));
 	int64_t *one = malloc(n * sizeof(*one)), *hw = malloc(n * sizeof(*hw));
 	int64_t *many = malloc(n * sizeof(*many));
 	struct nvc_status st0, st1;
@@ -168,7 +149,7 @@ out:
 
 static int sch_memory(const char *sock, pid_t nvd)
 {
-	struct sch_client *x = calloc(SCH_IDLE, sizeof(*x));
+	struct nvt_vc *x = calloc(SCH_IDLE, sizeof(*x));
 	struct nvc *c;
 	struct nvc_status st0, st1;
 	int ret = -1;

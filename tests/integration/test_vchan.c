@@ -13,60 +13,11 @@
 #include <cmocka.h>
 
 #include "tests/lib/nvt-test.h"
+#include "tests/lib/nvt-vc.h"
 
 #define VC_PER_CHILD 16
 
 static const char *const timeslice_min[] = { "--timeslice", "1", NULL };
-
-struct vc_client {
-	struct nvc *c;
-	struct nvc_chan *ch;
-	struct nvt_push p;
-	struct nvt_buf buf;
-	struct nvt_surf s;
-	uint32_t rng;
-};
-
-/* Three formats by index, so neighbouring channels differ. */
-static int vc_open(struct vc_client *x, const char *sock, unsigned index)
-{
-	static const struct { unsigned bpp, fmt, color; } f[3] = {
-		{ 2, NV_SURF_FORMAT_R5G6B5, NV_GDI_COLOR_FORMAT_A16R5G6B5 },
-		{ 4, NV_SURF_FORMAT_Y32, NV_GDI_COLOR_FORMAT_A8R8G8B8 },
-		{ 1, NV_SURF_FORMAT_Y8, NV_GDI_COLOR_FORMAT_A8R8G8B8 },
-	};
-	unsigned k = index % 3, w = 40 + index % 7 * 8, h = 24 + index % 5 * 4;
-	uint32_t pitch = (w * f[k].bpp + 63) & ~63u;
-	int r;
-
-	memset(x, 0, sizeof(*x));
-	if ((r = nvc_connect(sock, "vchan", &x->c)) < 0 || (r = nvc_chan_new(x->c, &x->ch)) < 0 ||
-	    (r = nvt_chan_objects(x->ch)) < 0 || (r = nvt_push_init(&x->p, x->c, x->ch, 64u << 10)) < 0 ||
-	    (r = nvt_buf_new(x->c, (uint64_t)pitch * h, NVC_VRAM, index, &x->buf)) < 0)
-		return r;
-	x->s = (struct nvt_surf){ &x->buf, 0, pitch, w, h, f[k].fmt, f[k].bpp };
-	x->rng = index * 7919u + 1;
-	nvt_bind_standard(&x->p);
-	nvt_surf2d(&x->p, &x->s, &x->s);
-	nvt_mthd(&x->p, NVT_SUBC_GDI, NV_GDI_COLOR_FORMAT, f[k].color);
-	return 0;
-}
-
-/* n fills and n blits inside the surface, with the state set at open. */
-static int vc_draw(struct vc_client *x, unsigned n)
-{
-	struct nvt_push *p = &x->p;
-	struct nvt_surf *s = &x->s;
-
-	nvt_ref(p, x->buf.bo, NVC_READ | NVC_WRITE);
-	for (unsigned i = 0; i < n; i++) {
-		uint32_t r[4];
-		nvt_fill_rand(p, s, &x->rng, s->w / 2, s->h / 2, r);
-		uint32_t dx = nvt_range(&x->rng, 0, s->w - r[2]), dy = nvt_range(&x->rng, 0, s->h - r[3]);
-		nvt_blit(p, s, s, r[0], r[1], dx, dy, r[2], r[3]);
-	}
-	return nvt_submit(p, NULL);
-}
 
 /* One child: VC_PER_CHILD connections, each with a channel; everyone
  * submits, three rounds, before anyone waits; then every picture is checked. */
@@ -74,17 +25,17 @@ static int vc_child(void *arg)
 {
 	unsigned first = (unsigned)(uintptr_t)arg;
 	const char *sock = getenv("NVT_VC_SOCK");
-	struct vc_client x[VC_PER_CHILD];
+	struct nvt_vc x[VC_PER_CHILD];
 	int bad = 0;
 
 	for (unsigned i = 0; i < VC_PER_CHILD; i++)
-		if (vc_open(&x[i], sock, first + i) < 0) {
+		if (nvt_vc_open(&x[i], sock, "vchan", first + i) < 0) {
 			fprintf(stderr, "vchan child: client %u: %s\n", first + i, nvc_error());
 			return 1;
 		}
 	for (unsigned round = 0; round < 3; round++)
 		for (unsigned i = 0; i < VC_PER_CHILD; i++)
-			if (vc_draw(&x[i], 40) < 0) {
+			if (nvt_vc_draw(&x[i], 40) < 0) {
 				fprintf(stderr, "vchan child: client %u: %s\n", first + i, nvc_error());
 				return 2;
 			}
@@ -138,77 +89,6 @@ static void test_virtual_channel_switch_exact_at_smallest_timeslice(void **state
 	vc_run(nvt_d(state), 48 / VC_PER_CHILD);
 }
 
-/* Until the file NVT_VC_STOP exists: 40 clients draw in turn, each turn
- * loading a channel in place of the least recently used idle one; then
- * every picture is checked. */
-static int vc_churner(void *arg)
-{
-	const char *sock = getenv("NVT_VC_SOCK"), *stop = arg;
-	struct vc_client x[40];
-	int bad = 0;
-
-	for (unsigned i = 0; i < 40; i++)
-		if (vc_open(&x[i], sock, 500 + i) < 0)
-			return 1;
-	while (access(stop, F_OK) < 0)
-		for (unsigned i = 0; i < 40; i++)
-			if (vc_draw(&x[i], 2) < 0 || nvt_finish(&x[i].p) < 0)
-				return 2;
-	for (unsigned i = 0; i < 40; i++)
-		bad |= nvt_buf_check(&x[i].buf, "a churning client's surface") < 0;
-	return bad ? 4 : 0;
-}
-
-/* Mesa's GL checks (gl-surfaceless under nvd-run) while 40 other clients
- * keep taking the hardware channels: the GL channel is unloaded between
- * its frames and comes back on another chid, with its 3D state, its bound
- * objects and its fragment program (copied into the new chid's shadow
- * area, FP_ACTIVE_PROGRAM set there by the daemon's methods) exact. */
-static void test_gl_client_moved_between_hardware_channels_exact(void **state)
-{
-	struct nvt_daemon *d = nvt_d(state);
-	struct nvt_paths at;
-	char prog[PATH_MAX + 32], out[PATH_MAX + 32], stop[PATH_MAX + 32];
-	struct nvc *c;
-	struct nvc_status before, after;
-
-	if (nvt_paths(&at, "../../bin") < 0)
-		fail_msg("/proc/self/exe: %s", strerror(errno));
-	snprintf(prog, sizeof(prog), "%s/../gl/gl-surfaceless", at.dir);
-	snprintf(out, sizeof(out), "%s/gl.out", d->dir);
-	snprintf(stop, sizeof(stop), "%s/stop", d->dir);
-	if (access(prog, X_OK) < 0 || access(at.nvd_run, X_OK) < 0)
-		fail_msg("%s or %s is not built", prog, at.nvd_run);
-	setenv("NVT_VC_SOCK", d->sock, 1);
-	NVT_OK(nvc_connect(d->sock, "vchan-status", &c));
-	NVT_OK(nvc_status(c, &before));
-	pid_t churn = nvt_fork(vc_churner, stop);
-	const char *argv[] = { at.nvd_run, "--socket", d->sock, prog, "--renderer", "NV4", NULL };
-	pid_t gl = nvt_spawn_gl(argv, 0, out);
-	if (gl < 0)
-		fail_msg("fork: %s", strerror((int)-gl));
-	int code = nvt_wait_child(gl, 80000);
-	FILE *f = fopen(stop, "w");
-	if (f)
-		fclose(f);
-	int churned = nvt_wait_child(churn, 30000);
-	if (code) {
-		char cat[PATH_MAX + 64];
-		snprintf(cat, sizeof(cat), "cat '%s' >&2", out);
-		if (system(cat) < 0) {
-		}
-		fail_msg("gl-surfaceless under nvd-run exited %d beside virtual channels", code);
-	}
-	if (churned)
-		fail_msg("the churning clients failed: %d", churned);
-	NVT_OK(nvc_status(c, &after));
-	if (after.chan_unloads - before.chan_unloads < 100)
-		fail_msg("only %llu unloads while GL ran",
-			 (unsigned long long)(after.chan_unloads - before.chan_unloads));
-	nvc_close(c);
-	nvt_end(d);
-}
-
 /* nvdctl ARGS --raw into out (exit 0 required). */
 static void vc_nvdctl(const struct nvt_daemon *d, const char *cmd, char *out, size_t len)
 {
@@ -253,9 +133,9 @@ static void test_200_open_close_cycles_leave_accounting_at_zero(void **state)
 	if (!strstr(out, "name=holder") || !strstr(out, ":virtual") || !strstr(out, ":chid"))
 		fail_msg("nvdctl clients --raw does not show the channels' states:\n%s", out);
 	for (unsigned i = 0; i < 200; i++) {
-		struct vc_client x;
-		NVT_OK(vc_open(&x, d->sock, i));
-		NVT_OK(vc_draw(&x, 4));
+		struct nvt_vc x;
+		NVT_OK(nvt_vc_open(&x, d->sock, "vchan", i));
+		NVT_OK(nvt_vc_draw(&x, 4));
 		NVT_OK(nvt_finish(&x.p));
 		/* closed as soon as its last fence is seen */
 		NVT_OK(nvc_chan_free(x.ch));
@@ -301,7 +181,6 @@ int main(void)
 		NVT_TEST(test_128_clients_draw_at_once_every_picture_exact),
 		NVT_TEST_ARGS(test_virtual_channel_switch_exact_at_smallest_timeslice, timeslice_min),
 		NVT_TEST(test_200_open_close_cycles_leave_accounting_at_zero),
-		NVT_TEST(test_gl_client_moved_between_hardware_channels_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
