@@ -4,7 +4,9 @@
  * image and ring ctxdma in RAMIN, its ring, its fragment program shadow
  * area) stays with the chid; what is the channel's own (its objects'
  * RAMIN instances, so that the grctx and the validator's shadow may keep
- * naming them) stays in RAMIN, about 200 bytes a channel.
+ * naming them) stays in RAMIN: 160 bytes of the daemon's objects a
+ * channel, and 16 or 32 bytes an object (576 bytes for the standard 2D
+ * set, bench/sched).
  *
  * Unloading an idle channel (nothing in flight, nothing of it in the
  * card's FIFO or on PGRAPH, no freed handle still hashed) saves its RAMFC,
