@@ -444,9 +444,10 @@ tests: $(FUZZ_WRAP)
 # Any report ends the process that makes it: a test that does, or whose nvd
 # does (nvt_daemon_stop wants exit status 0 and prints the daemon's log,
 # report included), fails.  Leaks count in nvd only (tests/lib/nvt.c).
-# Left out: test_readme and test_oracle, whose programs run Mesa with the
-# interposer preloaded (ASan is not in them), and test_cli, which runs every
-# program, the benches and GL programs this build does not make among them.
+# Left out: test_readme, test_oracle and test_vchan_gl, whose programs run
+# Mesa with the interposer preloaded (ASan is not in them), and test_cli,
+# which runs every program, the benches and GL programs this build does not
+# make among them.
 ASAN_BUILD ?= build-asan
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 ASAN_ENV   := ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1 \
@@ -455,7 +456,7 @@ ASAN_WRAP  := $(TST)/asan/test_asan
 CFLAGS     += $(SAN_FLAGS)
 LDFLAGS    += $(SAN_FLAGS)
 
-asan-tests: $(BIN)/nvd $(TOOLS) $(filter-out %/test_readme %/test_oracle %/test_cli,$(INTEG))
+asan-tests: $(BIN)/nvd $(TOOLS) $(filter-out %/test_readme %/test_oracle %/test_vchan_gl %/test_cli,$(INTEG))
 
 asan-build:
 	$(MAKE) BUILD=$(ASAN_BUILD) SAN_FLAGS='$(ASAN_FLAGS)' asan-tests

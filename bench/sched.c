@@ -1,26 +1,40 @@
-/* bench/sched: what nvd's scheduling does for a client that submits little
- * while others keep the card busy, and how evenly it shares the card.
+/* bench/sched: what nvd's scheduling costs and gives.
  *
- *  - latency: a small submission (one M2MF NOP) and its fence, 1 ms
- *    apart, alone and while 1, 4 and 16 other clients flood the card with
- *    heavy submissions (M2MF copies of 1 MiB, two submissions in flight
- *    each): the p99 against the idle p99 (the target is at most 5x);
- *  - fairness: 8 equal heavy clients for a while, Jain's index over the
- *    submissions each got done (1 is perfectly even; the target is 0.95).
+ * - Latency: a small submission (one M2MF NOP) and its fence, 1 ms
+ *   apart, alone and while 1, 4 and 16 other clients flood the card with
+ *   heavy submissions (M2MF copies of 1 MiB, two submissions in flight
+ *   each): the p99 against the idle p99 (the target is at most 5x).
+ * - Fairness: 8 equal heavy clients for a while, Jain's index over the
+ *   submissions each got done (1 is perfectly even; the target is 0.95).
+ * - A virtual channel switch: one small 2D submission (a fill and a blit)
+ *   and its fence, round robin over 40 clients, each with a channel, so that every
+ *   submission finds its channel unloaded (30 hardware channels, least
+ *   recently used ones go), against the same round trip on one channel that
+ *   stays on its hardware channel and round robin over the 30 that are on
+ *   the card (the card's own context switch), in the same run; and the
+ *   daemon's own time per unload + load from its counters.
+ * - Daemon memory per idle client: nvd's resident memory, the state it saves
+ *   per virtual channel and the instance memory per channel, with 200 idle
+ *   clients (each drew once) against none; the saved state against the
+ *   128 KiB grctx image a channel would keep in RAMIN otherwise.
  *
- * Starts its own nvd (from $NVD_BIN, else ../bin/nvd beside this program)
- * with the options after "--", unless --socket names a running one.
- * Prints the figures; never passes or fails. */
+ * Starts its own nvd ($NVD_BIN, else ../bin/nvd beside it) unless --socket
+ * names a running one.  Prints; never passes or fails. */
 #include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 
 #include "bench/glbench.h"
+#include "hw/ramin.h"
+#include "tests/lib/nvt-vc.h"
 
+#define SCH_SWITCHING 40
+#define SCH_HW_CHANS  30        /* an NV43's hardware channels for clients */
+#define SCH_IDLE      200
+#define SCH_N_DEFAULT 2000
 #define SC_FLOOD_MAX   16
 #define SC_FAIR        8
 #define SC_COPY        (1u << 20)     /* one copy of a heavy submission */
@@ -28,14 +42,66 @@
 #define SC_PROBES      400
 #define SC_FAIR_MS     3000
 
-static const char *sc_sock;
+static const char *sc_sock;     /* for the flooders */
 static volatile uint64_t *sc_done;    /* shared: heavy submissions done, per flooder */
 
-static int64_t sc_now_ns(void)
+
+static int64_t sch_now_ns(void)
 {
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static int sch_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static double sch_median_us(int64_t *t, unsigned n)
+{
+	qsort(t, n, sizeof(*t), sch_cmp);
+	return t[n / 2] / 1000.0;
+}
+
+/* A client whose 2D state is set and submitted. */
+static int sch_open(struct nvt_vc *x, const char *sock, unsigned index)
+{
+	if (nvt_vc_open(x, sock, "sched-bench", index) < 0)
+		return -1;
+	return nvt_finish(&x->p);
+}
+
+/* One fill, its blit and their fence: ns. */
+static int64_t sch_round_trip(struct nvt_vc *x)
+{
+	int64_t t0 = sch_now_ns();
+	if (nvt_vc_draw(x, 1) < 0 || nvt_finish(&x->p) < 0)
+		return -1;
+	return sch_now_ns() - t0;
+}
+
+static uint64_t sch_rss_kib(pid_t pid)
+{
+	char path[64], line[256];
+	uint64_t kib = 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmRSS: %" SCNu64, &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+static void sc_sleep_ms(unsigned ms)
+{
+	struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000 };
+	while (nanosleep(&t, &t) < 0)
+		;
 }
 
 /* A flooder: heavy submissions, two in flight, until killed. */
@@ -64,33 +130,20 @@ static int sc_flood(void *arg)
 	}
 }
 
-static void sc_sleep_ms(unsigned ms)
-{
-	struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000 };
-	while (nanosleep(&t, &t) < 0)
-		;
-}
-
-static int sc_cmp(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
 /* p99 of SC_PROBES small submissions and their fences, in microseconds. */
 static double sc_probe_p99(struct nvt_client *t)
 {
 	static int64_t lat[SC_PROBES];
 	for (unsigned i = 0; i < SC_PROBES; i++) {
 		nvt_mthd(&t->p, NVT_SUBC_M2MF, NV_M2MF_NOP, 0);
-		int64_t t0 = sc_now_ns();
+		int64_t t0 = sch_now_ns();
 		uint32_t f;
 		if (nvt_submit(&t->p, &f) < 0 || nvt_wait(&t->p, f) < 0)
 			return -1;
-		lat[i] = sc_now_ns() - t0;
+		lat[i] = sch_now_ns() - t0;
 		sc_sleep_ms(1);
 	}
-	qsort(lat, SC_PROBES, sizeof(lat[0]), sc_cmp);
+	qsort(lat, SC_PROBES, sizeof(lat[0]), sch_cmp);
 	return lat[SC_PROBES * 99 / 100] / 1e3;
 }
 
@@ -114,7 +167,7 @@ static void sc_stop(pid_t *pids, unsigned n)
 /* Until every flooder has finished a submission (they are all on the card). */
 static void sc_settle(unsigned n)
 {
-	for (int64_t end = sc_now_ns() + 10000000000ll; sc_now_ns() < end; sc_sleep_ms(5)) {
+	for (int64_t end = sch_now_ns() + 10000000000ll; sch_now_ns() < end; sc_sleep_ms(5)) {
 		unsigned ready = 0;
 		for (unsigned i = 0; i < n; i++)
 			ready += __atomic_load_n(&sc_done[i], __ATOMIC_RELAXED) > 0;
@@ -123,51 +176,16 @@ static void sc_settle(unsigned n)
 	}
 }
 
-static void sc_usage(FILE *f)
+/* The probe's p99 alone and beside 1, 4 and 16 flooders, then Jain's
+ * index over SC_FAIR of them. */
+static int sc_latency_fairness(const char *sock)
 {
-	fprintf(f,
-		"usage: sched [-s PATH] [-- NVD-OPTIONS...]\n"
-		"  -s, --socket PATH  use a running nvd (default: start one, $NVD_BIN or\n"
-		"                     ../bin/nvd beside this program, with NVD-OPTIONS)\n"
-		"  -h, --help         show this help\n"
-		"      --version      show the version\n");
-}
-
-int main(int argc, char **argv)
-{
-	static const struct option lo[] = {
-		{ "socket", required_argument, 0, 's' }, { "help", no_argument, 0, 'h' },
-		{ "version", no_argument, 0, 'V' },      { 0, 0, 0, 0 },
-	};
-	int c;
-	argv[0] = program_invocation_short_name;
-	while ((c = getopt_long(argc, argv, "s:h", lo, NULL)) != -1) {
-		if (c == 's')
-			sc_sock = optarg;
-		else
-			return glb_other_option(c, sc_usage);
-	}
-	struct nvt_daemon d;
-	memset(&d, 0, sizeof(d));
-	int own = !sc_sock;
-	nvt_sim_check = 0;   /* measured as users run it */
-	if (own) {
-		if (nvt_daemon_start(&d, (const char *const *)argv + optind) < 0) {
-			printf("sched: no figure: cannot start nvd\n");
-			return 0;
-		}
-		sc_sock = d.sock;
-	} else if (optind != argc) {
-		return glb_bad_usage("nvd options with --socket");
-	}
+	struct nvt_client t;
+	sc_sock = sock;
 	sc_done = mmap(NULL, SC_FLOOD_MAX * sizeof(*sc_done), PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	struct nvt_client t;
-	if (sc_done == MAP_FAILED || nvt_client_open(&t, sc_sock, "probe") < 0) {
-		printf("sched: no figure: cannot open a client\n");
-		glb_daemon_stop(&d, own);
-		return 0;
-	}
+	if (sc_done == MAP_FAILED || nvt_client_open(&t, sock, "probe") < 0)
+		return -1;
 	nvt_bind_standard(&t.p);
 	nvt_finish(&t.p);
 
@@ -208,6 +226,157 @@ int main(int argc, char **argv)
 	sc_stop(pids, n);
 	printf("\nJain's fairness index: %.3f\n", sq ? (double)sum * sum / ((double)n * sq) : 0);
 	nvt_client_close(&t);
+	return 0;
+}
+
+static void sch_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: sched [-n ROUND_TRIPS] [--socket PATH]\n"
+		"Latency and fairness under heavy clients, the cost of a virtual channel\n"
+		"switch and the daemon memory per idle client.\n"
+		"  -n, --iterations N  round trips measured each way (default %u)\n"
+		"  -s, --socket PATH   use a running nvd (default: start one, $NVD_BIN or\n"
+		"                      ../bin/nvd); its memory is then not measured\n"
+		"  -h, --help          show this help\n"
+		"      --version       show the version\n", SCH_N_DEFAULT);
+}
+
+static int sch_switch(const char *sock, unsigned n)
+{
+	struct nvt_vc *x = calloc(SCH_SWITCHING, sizeof(*x));
+	int64_t *one = malloc(n * sizeof(*one)), *hw = malloc(n * sizeof(*hw));
+	int64_t *many = malloc(n * sizeof(*many));
+	struct nvc_status st0, st1;
+	int ret = -1;
+
+	if (!x || !one || !hw || !many)
+		goto out;
+	for (unsigned i = 0; i < SCH_SWITCHING; i++)
+		if (sch_open(&x[i], sock, i + 1) < 0) {
+			fprintf(stderr, "sched: client %u: %s\n", i, nvc_error());
+			goto out;
+		}
+	/* The last 30 opened are on the card (each drew once as it opened,
+	 * the first 10 gave their chids up): the same client again and
+	 * again, then those 30 in turn. */
+	unsigned first_hw = SCH_SWITCHING - SCH_HW_CHANS;
+	for (unsigned i = 0; i < n; i++)
+		if ((one[i] = sch_round_trip(&x[SCH_SWITCHING - 1])) < 0)
+			goto out;
+	for (unsigned i = 0; i < n; i++)
+		if ((hw[i] = sch_round_trip(&x[first_hw + i % SCH_HW_CHANS])) < 0)
+			goto out;
+	if (nvc_status(x[0].c, &st0) < 0)
+		goto out;
+	for (unsigned i = 0; i < n; i++)
+		if ((many[i] = sch_round_trip(&x[i % SCH_SWITCHING])) < 0)
+			goto out;
+	if (nvc_status(x[0].c, &st1) < 0)
+		goto out;
+	uint64_t loads = st1.chan_loads - st0.chan_loads;
+	double base = sch_median_us(one, n), ctx = sch_median_us(hw, n), sw = sch_median_us(many, n);
+	printf("round trip, one channel on the card:        %8.1f us (median of %u)\n", base, n);
+	printf("round trip, %u channels on the card in turn: %8.1f us (ratio %.2f)\n", SCH_HW_CHANS,
+	       ctx, base > 0 ? ctx / base : 0.0);
+	printf("round trip, %u channels on %u hw channels:   %8.1f us (ratio %.2f)\n", SCH_SWITCHING,
+	       st1.hw_channels, sw, base > 0 ? sw / base : 0.0);
+	printf("virtual channel switch seen by a client:    %8.1f us (beyond the card's own switch)\n",
+	       sw - ctx);
+	printf("loads per round trip:                       %8.2f\n", (double)loads / n);
+	printf("daemon time per unload + load:              %8.1f us\n",
+	       loads ? (double)(st1.chan_switch_ns - st0.chan_switch_ns) / 1e3 / (double)loads : 0.0);
+	ret = 0;
+out:
+	for (unsigned i = 0; x && i < SCH_SWITCHING; i++)
+		if (x[i].c)
+			nvc_close(x[i].c);
+	free(x);
+	free(one);
+	free(hw);
+	free(many);
+	return ret;
+}
+
+static int sch_memory(const char *sock, pid_t nvd)
+{
+	struct nvt_vc *x = calloc(SCH_IDLE, sizeof(*x));
+	struct nvc *c;
+	struct nvc_status st0, st1;
+	int ret = -1;
+
+	if (!x || nvc_connect(sock, "sched-bench", &c) < 0 || nvc_status(c, &st0) < 0)
+		goto out;
+	uint64_t rss0 = nvd > 0 ? sch_rss_kib(nvd) : 0;
+	for (unsigned i = 0; i < SCH_IDLE; i++)
+		if (sch_open(&x[i], sock, 1000 + i) < 0 || sch_round_trip(&x[i]) < 0) {
+			fprintf(stderr, "sched: idle client %u: %s\n", i, nvc_error());
+			goto out;
+		}
+	if (nvc_status(c, &st1) < 0)
+		goto out;
+	unsigned virt = st1.channels_used - st1.hw_channels_used;
+	double saved = virt ? (double)st1.vchan_saved / virt : 0.0;
+	printf("idle clients:                               %8u (%u virtual)\n", SCH_IDLE, virt);
+	if (nvd > 0)
+		printf("nvd resident memory per idle client:        %8.1f KiB\n",
+		       (double)(sch_rss_kib(nvd) - rss0) / SCH_IDLE);
+	printf("state saved per virtual channel:            %8.0f bytes (%.3f of a %u KiB grctx)\n",
+	       saved, saved / NV40_GRCTX_SIZE, NV40_GRCTX_SIZE >> 10);
+	printf("instance memory per channel:                %8.0f bytes\n",
+	       (double)(st1.ramin_used - st0.ramin_used) / SCH_IDLE);
+	ret = 0;
+out:
+	for (unsigned i = 0; x && i < SCH_IDLE; i++)
+		if (x[i].c)
+			nvc_close(x[i].c);
+	free(x);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "iterations", required_argument, 0, 'n' }, { "socket", required_argument, 0, 's' },
+		{ "help", no_argument, 0, 'h' },             { "version", no_argument, 0, 'V' },
+		{ 0, 0, 0, 0 },
+	};
+	unsigned n = SCH_N_DEFAULT;
+	const char *sock = NULL;
+	struct nvt_paths at;
+	int c;
+
+	argv[0] = program_invocation_short_name;   /* getopt's messages: "sched: ...", not a path */
+	while ((c = getopt_long(argc, argv, "n:s:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (glb_parse_count("--iterations", optarg, 10, 1000000, &n) < 0)
+				return 2;
+			break;
+		case 's': sock = optarg; break;
+		default: return glb_other_option(c, sch_usage);
+		}
+	}
+	if (optind < argc)
+		return glb_bad_usage("unexpected argument '%s'", argv[optind]);
+	if (nvt_paths(&at, "../bin") < 0) {
+		fprintf(stderr, "sched: /proc/self/exe: %s\n", strerror(errno));
+		return 1;
+	}
+	struct nvt_daemon d;
+	int own = !sock;
+	memset(&d, 0, sizeof(d));
+	if (own) {
+		nvt_sim_check = 0;           /* measured as users run it */
+		if (nvt_daemon_start(&d, NULL) < 0) {
+			fprintf(stderr, "sched: cannot start nvd (%s)\n", getenv("NVD_BIN"));
+			return 1;
+		}
+		sock = d.sock;
+	}
+	if (sc_latency_fairness(sock) < 0 || sch_switch(sock, n) < 0 ||
+	    sch_memory(sock, own ? d.pid : 0) < 0)
+		printf("sched: not measured (%s)\n", nvc_error());
 	glb_daemon_stop(&d, own);
 	return 0;
 }

@@ -200,6 +200,14 @@ int nvc_status(struct nvc *c, struct nvc_status *st)
 	st->host_client = r.host_client;
 	st->evictions = r.evictions;
 	st->evicted_bytes = r.evicted_bytes;
+	st->hw_channels = r.hw_channels;
+	st->hw_channels_used = r.hw_channels_used;
+	st->chan_loads = r.chan_loads;
+	st->chan_unloads = r.chan_unloads;
+	st->chan_switch_ns = r.chan_switch_ns;
+	st->vchan_saved = r.vchan_saved;
+	st->ramin_size = r.ramin_size;
+	st->ramin_used = r.ramin_used;
 	return 0;
 }
 
@@ -226,6 +234,8 @@ int nvc_client_at(struct nvc *c, unsigned index, struct nvc_client *o, unsigned 
 	o->validate_max_ns = r.validate_max_ns;
 	o->host = r.host;
 	o->evicted = r.evicted;
+	_Static_assert(sizeof(o->chan_chid) == sizeof(r.chan_chid), "one byte per channel slot");
+	memcpy(o->chan_chid, r.chan_chid, sizeof(o->chan_chid));
 	if (count)
 		*count = r.count;
 	return 0;

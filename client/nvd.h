@@ -56,6 +56,12 @@ struct nvc_status {
 	uint64_t oracle_violations;   /* accesses outside what nvd admitted, found so far */
 	uint64_t host_client;         /* client buffers evicted to (or made in) host memory */
 	uint64_t evictions, evicted_bytes;   /* buffers moved out of VRAM or GART for room */
+	/* channels_total/used: open channels, virtual ones included; of the
+	 * card's own channels, hw_channels_used are running one */
+	unsigned hw_channels, hw_channels_used;
+	uint64_t chan_loads, chan_unloads, chan_switch_ns;   /* virtual channels onto / off them */
+	uint64_t vchan_saved;         /* bytes of state nvd keeps for virtual channels */
+	uint64_t ramin_size, ramin_used;
 };
 int nvc_status(struct nvc *c, struct nvc_status *st);
 
@@ -66,7 +72,10 @@ struct nvc_client {
 	uint64_t vram, gart, submits, refused;
 	uint64_t validate_ns, validate_max_ns;   /* nvd validating its submissions: all, the longest */
 	uint64_t host, evicted;       /* bytes in host memory only; its buffers evicted */
+	/* its channels by slot: NVC_CHAN_NONE, NVC_CHAN_VIRTUAL or the hardware chid */
+	unsigned char chan_chid[32];
 };
+enum { NVC_CHAN_NONE = 0xff, NVC_CHAN_VIRTUAL = 0xfe };
 /* Client number index of count (*count set); -ENOENT past the end. */
 int nvc_client_at(struct nvc *c, unsigned index, struct nvc_client *out, unsigned *count);
 

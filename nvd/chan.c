@@ -1,6 +1,6 @@
-/* Channels and their objects: one hardware channel per client channel, its
- * RAMHT entries, ctxdmas, graphics objects, grctx, the daemon-private ring
- * and the memory it shares with its client. */
+/* Channels and their objects: RAMHT entries, ctxdmas, graphics objects and
+ * the memory a channel shares with its client.  Its hardware channel, when
+ * it has one, and the ring and grctx that go with it are vchan.c's. */
 #include "nvd/nvd.h"
 
 #include <errno.h>
@@ -76,10 +76,13 @@ static int obj_add(struct nvd_chan *ch, const struct nvd_obj *tmpl, unsigned eng
 		ch->objs = n;
 		ch->objs_cap = cap;
 	}
-	if (nvd_ramht_insert(d, ch->chid, o.v.handle, engine, o.inst, &o.ramht_slot) < 0) {
-		snprintf(why, whylen, "hash table full around handle 0x%08x", o.v.handle);
-		return -ENOSPC;
-	}
+	/* other channels' entries make room if they can go */
+	while (ch->chid != NVD_CHID_NONE &&
+	       nvd_ramht_insert(d, ch->chid, o.v.handle, engine, o.inst, &o.ramht_slot) < 0)
+		if (nvd_vchan_ramht_room(ch) < 0) {
+			snprintf(why, whylen, "hash table full around handle 0x%08x", o.v.handle);
+			return -ENOSPC;
+		}
 	for (i = ch->nobjs; i > 0 && ch->objs[i - 1].v.handle > o.v.handle; i--)
 		ch->objs[i] = ch->objs[i - 1];
 	ch->objs[i] = o;
@@ -87,11 +90,10 @@ static int obj_add(struct nvd_chan *ch, const struct nvd_obj *tmpl, unsigned eng
 	return 0;
 }
 
-static void obj_release(struct nvd_chan *ch, struct nvd_obj *o, int in_ramht)
+/* Its RAMHT entry is gone already (nvd_chan_unhash). */
+static void obj_release(struct nvd_chan *ch, struct nvd_obj *o)
 {
 	struct nvd *d = ch->cl->d;
-	if (in_ramht)
-		nvd_ramht_remove(d, o->ramht_slot);
 	nvd_ramin_free(d, o->inst, o->inst_size);
 	if (o->bo) {
 		nvd_bo_unpin(o->bo);
@@ -125,7 +127,8 @@ static int ctxdma_add(struct nvd_chan *ch, uint32_t handle, uint8_t kind, unsign
 	if (bo) {
 		bo->pins++;   /* its address is in RAMIN now: it stays */
 		nvd_bo_ref(bo);
-		nvd_oracle_dma(ch, &o.v, access);
+		if (ch->chid != NVD_CHID_NONE)
+			nvd_oracle_dma(ch, &o.v, access);
 	}
 	return 0;
 }
@@ -224,11 +227,11 @@ int nvd_obj_free(struct nvd_chan *ch, uint32_t handle, char *why, size_t whylen)
 		return -ENOMEM;
 	}
 	*z = *o;
-	if (ch->if_count) {
+	if (ch->if_count) {   /* only a channel on the card has work in flight */
 		z->hashed = 1;
 		z->retire_seq = ch->inflight[(ch->if_head + ch->if_count - 1) % NVD_FENCE_STATUS].seq;
 		ch->nhashed++;
-	} else {
+	} else if (ch->chid != NVD_CHID_NONE) {
 		nvd_ramht_remove(ch->cl->d, z->ramht_slot);
 	}
 	z->next = ch->zombies;
@@ -293,44 +296,40 @@ fail:
 }
 
 /* The daemon's objects for the program shadow, private to the channel
- * (RAMHT only, not in ch->objs): an M2MF and three ctxdmas. */
+ * (RAMHT only, not in ch->objs): an M2MF and four ctxdmas.  The one over
+ * the area follows the hardware channel whose area it uses (vchan.c). */
+static const struct {
+	uint32_t handle;
+	unsigned target, access;
+} chan_fp_objs[NVD_FP_NOBJS] = {
+	{ NVD_FP_M2MF_HANDLE, 0, 0 },
+	{ NVD_FP_VRAM_HANDLE, NV_DMA_TARGET_VRAM, NV_DMA_ACCESS_RO },
+	{ NVD_FP_GART_HANDLE, NV_DMA_TARGET_PCI, NV_DMA_ACCESS_RO },
+	{ NVD_FP_AREA_HANDLE, NV_DMA_TARGET_VRAM, NV_DMA_ACCESS_RW },
+	{ NVD_FP_TEX_HANDLE, NV_DMA_TARGET_VRAM, NV_DMA_ACCESS_RO },
+};
+
 static int chan_fp_setup(struct nvd_chan *ch)
 {
 	struct nvd *d = ch->cl->d;
-	ch->fp_area = (uint32_t)(d->fp_areas + (uint64_t)(ch->chid - NVD_FIRST_CHID) * NVD_FP_AREA_SIZE);
-	/* the M2MF (no ctxdma), then the ctxdmas */
-	const struct { uint32_t handle; unsigned target, access; uint64_t base, size; } objs[NVD_FP_NOBJS] = {
-		{ NVD_FP_M2MF_HANDLE, 0, 0, 0, 0 },
-		{ NVD_FP_VRAM_HANDLE, NV_DMA_TARGET_VRAM, NV_DMA_ACCESS_RO, 0, d->vram_client_size },
-		{ NVD_FP_GART_HANDLE, NV_DMA_TARGET_PCI, NV_DMA_ACCESS_RO, d->card->gart_bus,
-		  d->gart_client_size },
-		{ NVD_FP_AREA_HANDLE, NV_DMA_TARGET_VRAM, NV_DMA_ACCESS_RW, ch->fp_area, NVD_FP_AREA_SIZE },
-		{ NVD_FP_TEX_HANDLE, NV_DMA_TARGET_VRAM, NV_DMA_ACCESS_RO, 0,
-		  d->fp_areas + (uint64_t)NVD_CLIENT_CHIDS * NVD_FP_AREA_SIZE },
+	const uint64_t base[NVD_FP_NOBJS] = { 0, 0, d->card->gart_bus, 0, 0 };
+	const uint64_t size[NVD_FP_NOBJS] = {
+		0, d->vram_client_size, d->gart_client_size, NVD_FP_AREA_SIZE,
+		d->fp_areas + (uint64_t)NVD_CLIENT_CHIDS * NVD_FP_AREA_SIZE,
 	};
 
-	/* nothing of the chid's last channel may be fetched by this one */
-	nvd_vfp_fill(d->card->vram + ch->fp_area, NVD_FP_AREA_SIZE);
 	for (unsigned i = 0; i < NVD_FP_NOBJS; i++) {
-		uint32_t size = i ? NV_DMA_SIZE : NV_GROBJ_SIZE;
-		int r = nvd_ramin_alloc(d, size, 16, &ch->fp_inst[i]);
+		int r = nvd_ramin_alloc(d, i ? NV_DMA_SIZE : NV_GROBJ_SIZE, 16, &ch->fp_inst[i]);
 		if (r < 0)
 			return r;
 		if (!i)
 			nv_wr32le(nvd_ramin(d, ch->fp_inst[i]), NV_CLASS_M2MF);
 		else
-			nvd_ctxdma_write(d, ch->fp_inst[i], NV_CLASS_DMA_IN_MEMORY, objs[i].target,
-					 objs[i].access, objs[i].base, objs[i].size);
-		r = nvd_ramht_insert(d, ch->chid, objs[i].handle, i ? NV_ENGINE_SW : NV_ENGINE_GR,
-				     ch->fp_inst[i], &ch->fp_slot[i]);
-		if (r < 0) {
-			nvd_ramin_free(d, ch->fp_inst[i], size);
-			ch->fp_inst[i] = 0;
-			return r;
-		}
+			nvd_ctxdma_write(d, ch->fp_inst[i], NV_CLASS_DMA_IN_MEMORY, chan_fp_objs[i].target,
+					 chan_fp_objs[i].access, base[i], size[i]);
 	}
 	ch->vfp = (struct nvd_vfp){
-		0, ch->fp_area, NVD_FP_AREA_SIZE,
+		0, 0, NVD_FP_AREA_SIZE,
 		NVD_FP_M2MF_HANDLE, NVD_FP_VRAM_HANDLE, NVD_FP_GART_HANDLE, NVD_FP_AREA_HANDLE,
 		NVD_SW_HANDLE, NVD_FP_TEX_HANDLE,
 	};
@@ -343,38 +342,112 @@ static void chan_fp_release(struct nvd_chan *ch)
 	for (unsigned i = 0; i < NVD_FP_NOBJS; i++) {
 		if (!ch->fp_inst[i])
 			continue;
-		nvd_ramht_remove(d, ch->fp_slot[i]);
 		nvd_ramin_free(d, ch->fp_inst[i], i ? NV_DMA_SIZE : NV_GROBJ_SIZE);
 		ch->fp_inst[i] = 0;
 	}
+}
+
+static unsigned obj_engine(const struct nvd_obj *o)
+{
+	return o->v.kind == NVD_VOBJ_GR || o->v.kind == NVD_VOBJ_NULL ? NV_ENGINE_GR : NV_ENGINE_SW;
+}
+
+void nvd_chan_unhash(struct nvd_chan *ch)
+{
+	struct nvd *d = ch->cl->d;
+
+	if (ch->chid == NVD_CHID_NONE)
+		return;
+	for (unsigned i = 0; i < ch->nobjs; i++)
+		nvd_ramht_remove(d, ch->objs[i].ramht_slot);
+	for (struct nvd_obj *z = ch->zombies; z; z = z->next)
+		if (z->hashed) {
+			nvd_ramht_remove(d, z->ramht_slot);
+			z->hashed = 0;
+		}
+	ch->nhashed = 0;
+	for (unsigned i = 0; i < NVD_FP_NOBJS; i++)
+		if (ch->fp_inst[i])
+			nvd_ramht_remove(d, ch->fp_slot[i]);
+	if (ch->sw_inst)
+		nvd_ramht_remove(d, ch->sw_slot);
+}
+
+/* Every entry for ch->chid, or none (-ENOSPC).  No freed handle is hashed:
+ * the channel was idle. */
+int nvd_chan_hash(struct nvd_chan *ch)
+{
+	struct nvd *d = ch->cl->d;
+	unsigned nfp = 0, nobj = 0;
+	int r = nvd_ramht_insert(d, ch->chid, NVD_SW_HANDLE, NV_ENGINE_SW, ch->sw_inst, &ch->sw_slot);
+
+	if (r < 0)
+		return r;
+	while (!r && nfp < NVD_FP_NOBJS) {
+		r = nvd_ramht_insert(d, ch->chid, chan_fp_objs[nfp].handle,
+				     nfp ? NV_ENGINE_SW : NV_ENGINE_GR, ch->fp_inst[nfp], &ch->fp_slot[nfp]);
+		nfp += !r;
+	}
+	while (!r && nobj < ch->nobjs) {
+		struct nvd_obj *o = &ch->objs[nobj];
+		r = nvd_ramht_insert(d, ch->chid, o->v.handle, obj_engine(o), o->inst, &o->ramht_slot);
+		nobj += !r;
+	}
+	if (!r)
+		return 0;
+	while (nobj)
+		nvd_ramht_remove(d, ch->objs[--nobj].ramht_slot);
+	while (nfp)
+		nvd_ramht_remove(d, ch->fp_slot[--nfp]);
+	nvd_ramht_remove(d, ch->sw_slot);
+	return r;
+}
+
+static void obj_oracle(struct nvd_chan *ch, const struct nvd_obj *o)
+{
+	if (o->bo)
+		nvd_oracle_dma(ch, &o->v, NV_DMA_W0_ACCESS(nv_rd32le(nvd_ramin(ch->cl->d, o->inst))));
+}
+
+/* On a hardware channel: the oracle learns what the channel's own memory
+ * is, freed ctxdmas included (its PGRAPH state may still name them). */
+void nvd_chan_oracle(struct nvd_chan *ch)
+{
+	nvd_oracle_chan(ch);
+	for (unsigned i = 0; i < ch->nobjs; i++)
+		obj_oracle(ch, &ch->objs[i]);
+	for (const struct nvd_obj *z = ch->zombies; z; z = z->next)
+		obj_oracle(ch, z);
+}
+
+uint32_t nvd_chan_3d_handle(const struct nvd_chan *ch)
+{
+	for (unsigned i = 0; i < ch->nobjs; i++)
+		if (ch->objs[i].v.cls == ch->cl->d->card->chip->gr_class)
+			return ch->objs[i].v.handle;
+	return 0;
 }
 
 void nvd_chan_release(struct nvd_chan *ch)
 {
 	struct nvd *d = ch->cl->d;
 
-	nvd_oracle_forget(ch);
-
+	if (ch->chid != NVD_CHID_NONE)
+		nvd_oracle_forget(ch);
+	nvd_chan_unhash(ch);
 	while (ch->nobjs)
-		obj_release(ch, &ch->objs[--ch->nobjs], 1);
+		obj_release(ch, &ch->objs[--ch->nobjs]);
 	while (ch->zombies) {
 		struct nvd_obj *z = ch->zombies;
 		ch->zombies = z->next;
-		obj_release(ch, z, z->hashed);
+		obj_release(ch, z);
 		free(z);
 	}
-	ch->nhashed = 0;
 	free(ch->objs);
 	ch->objs = NULL;
-	if (ch->sw_inst) {
-		nvd_ramht_remove(d, ch->sw_slot);
+	if (ch->sw_inst)
 		nvd_ramin_free(d, ch->sw_inst, NV_GROBJ_SIZE);
-	}
-	if (ch->pb_dma_inst)
-		nvd_ramin_free(d, ch->pb_dma_inst, NV_DMA_SIZE);
-	if (ch->grctx_inst)
-		nvd_ramin_free(d, ch->grctx_inst, NV40_GRCTX_SIZE);
-	ch->sw_inst = ch->pb_dma_inst = ch->grctx_inst = 0;
+	ch->sw_inst = 0;
 	if (ch->doorbell_evt)
 		event_free(ch->doorbell_evt);
 	ch->doorbell_evt = NULL;
@@ -386,29 +459,28 @@ void nvd_chan_release(struct nvd_chan *ch)
 	nvd_sync_taken(ch);
 	free(ch->marked);
 	ch->marked = NULL;
-	if (d->chid[ch->chid] == ch) {
-		d->chid[ch->chid] = NULL;
-		d->nchans--;
-	}
+	nvd_vchan_remove(ch);
 }
 
+/* The channel starts virtual: the objects go to RAMIN only, and into RAMHT
+ * when it gets a hardware channel (at once, when one is free). */
 int nvd_chan_new(struct nvd_client *cl, struct nvd_chan **out, char *why, size_t whylen)
 {
 	struct nvd *d = cl->d;
 	struct nvd_chan *ch;
-	unsigned chid, id;
+	unsigned id;
 	int r;
 
 	for (id = 0; id < NVD_CLIENT_CHANS && cl->chans[id]; id++)
 		;
-	/* As in nouveau, the last chid is the card's "no channel" marker and
-	 * chid 0 is the daemon's own: an empty RAMHT slot reads as handle 0 of
-	 * channel 0, so a client there could not use the null object safely. */
-	for (chid = NVD_FIRST_CHID; chid < NV40_FIFO_CHANNELS - 1 && d->chid[chid]; chid++)
-		;
-	if (chid == NV40_FIFO_CHANNELS - 1 || id == NVD_CLIENT_CHANS) {
-		snprintf(why, whylen, "all %u hardware channels the card has for clients are in use",
-			 NVD_CLIENT_CHIDS);
+	if (id == NVD_CLIENT_CHANS) {
+		snprintf(why, whylen, "the client has all the %u channels a client may open",
+			 NVD_CLIENT_CHANS);
+		return -EBUSY;
+	}
+	if (d->nchans >= NVD_MAX_CHANS) {
+		snprintf(why, whylen, "nvd has all the %u channels it opens (%u of them on the "
+			 "card's %u hardware channels)", NVD_MAX_CHANS, d->nchans_hw, NVD_CLIENT_CHIDS);
 		return -EBUSY;
 	}
 	ch = calloc(1, sizeof(*ch));
@@ -418,13 +490,8 @@ int nvd_chan_new(struct nvd_client *cl, struct nvd_chan **out, char *why, size_t
 	}
 	ch->cl = cl;
 	ch->id = id;
-	ch->chid = chid;
+	ch->chid = NVD_CHID_NONE;
 	ch->ring_fd = ch->fence_fd = ch->doorbell = ch->fence_ev = -1;
-	d->chid[chid] = ch;
-	d->nchans++;
-	ch->ring_addr = d->gart_client_size + (uint64_t)chid * NVD_HW_RING_SIZE;
-	ch->ring = (uint32_t *)(d->card->gart + ch->ring_addr);
-	memset(ch->ring, 0, NVD_HW_RING_SIZE);
 	ch->vs = nvd_vstate_new();
 	ch->inflight = calloc(NVD_FENCE_STATUS, sizeof(*ch->inflight));
 	if (!ch->vs || !ch->inflight) {
@@ -435,23 +502,13 @@ int nvd_chan_new(struct nvd_client *cl, struct nvd_chan **out, char *why, size_t
 	r = chan_shared(ch, why, whylen);
 	if (r < 0)
 		goto fail;
-	if ((r = nvd_ramin_alloc(d, NV40_GRCTX_SIZE, NV40_GRCTX_SIZE, &ch->grctx_inst)) < 0 ||
-	    (r = nvd_ramin_alloc(d, NV_DMA_SIZE, NV_DMA_SIZE, &ch->pb_dma_inst)) < 0 ||
-	    (r = nvd_ramin_alloc(d, NV_GROBJ_SIZE, 16, &ch->sw_inst)) < 0) {
+	if ((r = nvd_ramin_alloc(d, NV_GROBJ_SIZE, 16, &ch->sw_inst)) < 0) {
 		snprintf(why, whylen, "instance memory full");
 		goto fail;
 	}
-	/* The pusher may read this channel's ring and nothing else. */
-	nvd_ctxdma_write(d, ch->pb_dma_inst, NV_CLASS_DMA_FROM_MEMORY, NV_DMA_TARGET_PCI,
-			 NV_DMA_ACCESS_RO, d->card->gart_bus + ch->ring_addr, NVD_HW_RING_SIZE);
 	nv_wr32le(nvd_ramin(d, ch->sw_inst), NV_CLASS_NVSW);
-	if (nvd_ramht_insert(d, chid, NVD_SW_HANDLE, NV_ENGINE_SW, ch->sw_inst, &ch->sw_slot) < 0) {
-		snprintf(why, whylen, "hash table full");
-		r = -ENOSPC;
-		goto fail;
-	}
 	if ((r = chan_fp_setup(ch)) < 0) {
-		snprintf(why, whylen, "instance memory or hash table full");
+		snprintf(why, whylen, "instance memory full");
 		goto fail;
 	}
 	/* The ctxdmas Mesa and the DDX expect: all of the clients' VRAM and
@@ -470,8 +527,7 @@ int nvd_chan_new(struct nvd_client *cl, struct nvd_chan **out, char *why, size_t
 		r = -ENOMEM;
 		goto fail;
 	}
-	nvd_oracle_chan(ch);
-	nvd_fifo_chan_start(d, ch);
+	nvd_vchan_add(ch);
 	cl->chans[id] = ch;
 	cl->nchans++;
 	*out = ch;

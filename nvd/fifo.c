@@ -31,7 +31,7 @@ static uint32_t ramin_rd32(struct nvd *d, uint32_t off)
 
 /* A piece per RAMIN block, inside which RAMIN is linear: a word at a time
  * costs a channel's 128 KiB grctx dearly (channels come and go per client). */
-static void ramin_zero(struct nvd *d, uint32_t off, uint32_t size)
+void nvd_ramin_zero(struct nvd *d, uint32_t off, uint32_t size)
 {
 	while (size) {
 		uint32_t n = NV40_RAMIN_BLOCK - (off & (NV40_RAMIN_BLOCK - 1));
@@ -39,6 +39,33 @@ static void ramin_zero(struct nvd *d, uint32_t off, uint32_t size)
 			n = size;
 		memset(nvd_ramin(d, off), 0, n);
 		off += n;
+		size -= n;
+	}
+}
+
+/* Copies in the same pieces. */
+void nvd_ramin_read(struct nvd *d, uint32_t off, void *buf, uint32_t size)
+{
+	for (uint8_t *p = buf; size;) {
+		uint32_t n = NV40_RAMIN_BLOCK - (off & (NV40_RAMIN_BLOCK - 1));
+		if (n > size)
+			n = size;
+		memcpy(p, nvd_ramin(d, off), n);
+		off += n;
+		p += n;
+		size -= n;
+	}
+}
+
+void nvd_ramin_write(struct nvd *d, uint32_t off, const void *buf, uint32_t size)
+{
+	for (const uint8_t *p = buf; size;) {
+		uint32_t n = NV40_RAMIN_BLOCK - (off & (NV40_RAMIN_BLOCK - 1));
+		if (n > size)
+			n = size;
+		memcpy(nvd_ramin(d, off), p, n);
+		off += n;
+		p += n;
 		size -= n;
 	}
 }
@@ -51,13 +78,13 @@ int nvd_ramin_alloc(struct nvd *d, uint32_t size, uint32_t align, uint32_t *off)
 	if (r < 0)
 		return r;
 	*off = (uint32_t)a;
-	ramin_zero(d, *off, size);
+	nvd_ramin_zero(d, *off, size);
 	return 0;
 }
 
 void nvd_ramin_free(struct nvd *d, uint32_t off, uint32_t size)
 {
-	ramin_zero(d, off, size);
+	nvd_ramin_zero(d, off, size);
 	nvd_ra_free(&d->ramin, off);
 }
 
@@ -142,7 +169,7 @@ int nvd_fifo_init(struct nvd *d, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot set up the memory managers");
 		return -ENOMEM;
 	}
-	ramin_zero(d, 0, NV40_RAMIN_HEAP);
+	nvd_ramin_zero(d, 0, NV40_RAMIN_HEAP);
 	d->ramht_bits = RAMHT_BITS;
 
 	/* PMC: reset and enable every engine, then take interrupts. */
@@ -166,7 +193,7 @@ int nvd_fifo_init(struct nvd *d, char *err, size_t errlen)
 
 	gr_init(c);
 	nvd_wr32(c, NV_PMC_INTR_EN, 1);
-	return 0;
+	return nvd_vchan_init(d, err, errlen);
 }
 
 void nvd_fifo_fini(struct nvd *d)
@@ -179,30 +206,98 @@ void nvd_fifo_fini(struct nvd *d)
 	nvd_ra_fini(&d->ramin);
 }
 
-int nvd_fifo_chan_start(struct nvd *d, struct nvd_chan *ch)
+/* The live register of each RAMFC word, and its valid bits. */
+static const struct {
+	uint16_t off;
+	uint32_t reg, mask;
+} fifo_ramfc[] = {
+#define FIFO_RAMFC_ROW_(o, r, b) { o, r, (b) == 32 ? ~0u : (1u << (b)) - 1 },
+	NV40_RAMFC(FIFO_RAMFC_ROW_)
+#undef FIFO_RAMFC_ROW_
+};
+
+static uint32_t ramfc_of(unsigned chid)
 {
-	uint32_t fc = NV40_RAMIN_RAMFC + ch->chid * NV40_RAMFC_SIZE;
+	return NV40_RAMIN_RAMFC + chid * NV40_RAMFC_SIZE;
+}
 
-	/* The ring starts by binding the daemon's software object, which turns
-	 * each submission's closing fence method into an interrupt. */
-	nv_wr32le(&ch->ring[0], NV_CMD_INC_WORD(NVD_SUBC_DAEMON, NV_FIFO_OBJECT, 1));
-	nv_wr32le(&ch->ring[1], NVD_SW_HANDLE);
-	ch->wptr = 8;
-	ch->hw_free_from = 8;
+/* The channel's saved RAMFC into its chid's, bound to that hardware
+ * channel's ring ctxdma and grctx, then DMA mode on (nv04_fifo_dma_init). */
+void nvd_fifo_chan_load(struct nvd *d, struct nvd_chan *ch)
+{
+	uint32_t fc = ramfc_of(ch->chid);
 
-	ramin_zero(d, fc, NV40_RAMFC_SIZE);
-	ramin_wr32(d, fc + 0x00, 0);                     /* DMA_PUT */
-	ramin_wr32(d, fc + 0x04, 0);                     /* DMA_GET */
-	ramin_wr32(d, fc + 0x0c, ch->pb_dma_inst >> 4);  /* DMA_INSTANCE */
-	ramin_wr32(d, fc + 0x18, NV_PFIFO_DMA_FETCH_DEFAULT);
-	ramin_wr32(d, fc + 0x38, ch->grctx_inst >> 4);   /* GRCTX_INSTANCE */
-	ramin_wr32(d, fc + 0x3c, d->o.timeslice);
-	ramin_wr32(d, ch->grctx_inst, ch->grctx_inst >> 4);
+	for (unsigned i = 0; i < NV40_RAMFC_SIZE / 4; i++)
+		ramin_wr32(d, fc + i * 4, ch->saved_ramfc[i]);
+	ramin_wr32(d, fc + 0x0c, ch->pb_dma_inst >> 4);   /* DMA_INSTANCE */
+	ramin_wr32(d, fc + 0x38, ch->grctx_inst >> 4);    /* GRCTX_INSTANCE */
 	nvd_wr32(d->card, NV_PFIFO_MODE, nvd_rd32(d->card, NV_PFIFO_MODE) | 1u << ch->chid);
 	if (d->card->ops->fence_target)
 		d->card->ops->fence_target(d->card, ch->chid, ch->fence, ch->fence_ev);
-	nvd_fifo_kick(d, ch);
-	return 0;
+}
+
+int nvd_fifo_chan_quiet(struct nvd *d, const struct nvd_chan *ch)
+{
+	struct nvd_card *c = d->card;
+
+	if ((nvd_rd32(c, NV_PFIFO_CACHE1_PUSH1) & 0x1f) == ch->chid &&
+	    ((nvd_rd32(c, NV_PFIFO_INTR) & (NV_PFIFO_INTR_CACHE_ERROR | NV_PFIFO_INTR_DMA_PUSHER)) ||
+	     nvd_rd32(c, NV_PFIFO_CACHE1_GET) != nvd_rd32(c, NV_PFIFO_CACHE1_PUT)))
+		return 0;
+	if (nvd_fifo_gr_running(d) == (int)ch->chid)
+		return 0;
+	return nvd_rd32(c, NV40_USER(ch->chid) + NV40_USER_DMA_GET) ==
+	       nvd_rd32(c, NV40_USER(ch->chid) + NV40_USER_DMA_PUT);
+}
+
+/* Unload a quiet channel as nv04_fifo_dma_fini does, but keeping its state:
+ * with switching and the pusher and puller stopped, the live registers go
+ * to its RAMFC if it is current, PFIFO is left on "no channel" and DMA
+ * mode goes off; RAMFC is read into the channel and cleared.  PGRAPH, its
+ * FIFO access off, saves the grctx image if it holds the context
+ * (nv40_gr_chan_fini), which the caller reads from RAMIN. */
+void nvd_fifo_chan_unload(struct nvd *d, struct nvd_chan *ch)
+{
+	struct nvd_card *c = d->card;
+	uint32_t caches = nvd_rd32(c, NV_PFIFO_CACHES);
+	uint32_t push0 = nvd_rd32(c, NV_PFIFO_CACHE1_PUSH0);
+	uint32_t pull0 = nvd_rd32(c, NV_PFIFO_CACHE1_PULL0);
+	uint32_t fc = ramfc_of(ch->chid);
+
+	if (c->ops->fence_target)
+		c->ops->fence_target(c, ch->chid, NULL, -1);
+	nvd_wr32(c, NV_PFIFO_CACHES, 0);
+	nvd_wr32(c, NV_PFIFO_CACHE1_PUSH0, 0);
+	nvd_wr32(c, NV_PFIFO_CACHE1_PULL0, pull0 & ~NV_PULL0_ACCESS);
+	if ((nvd_rd32(c, NV_PFIFO_CACHE1_PUSH1) & 0x1f) == ch->chid) {
+		for (unsigned i = 0; i < sizeof(fifo_ramfc) / sizeof(fifo_ramfc[0]); i++)
+			ramin_wr32(d, fc + fifo_ramfc[i].off,
+				   nvd_rd32(c, fifo_ramfc[i].reg) & fifo_ramfc[i].mask);
+		nvd_wr32(c, NV_PFIFO_CACHE1_PUSH1,
+			 NV40_FIFO_CHID_NONE | NV_PFIFO_CACHE1_PUSH1_DMA);
+	}
+	nvd_wr32(c, NV_PFIFO_MODE, nvd_rd32(c, NV_PFIFO_MODE) & ~(1u << ch->chid));
+	nvd_wr32(c, NV_PFIFO_CACHE1_PUSH0, push0);
+	nvd_wr32(c, NV_PFIFO_CACHE1_PULL0, pull0);
+	nvd_wr32(c, NV_PFIFO_CACHES, caches);
+	for (unsigned i = 0; i < NV40_RAMFC_SIZE / 4; i++)
+		ch->saved_ramfc[i] = ramin_rd32(d, fc + i * 4);
+	nvd_ramin_zero(d, fc, NV40_RAMFC_SIZE);
+
+	uint32_t loaded = NV_PGRAPH_CTXCTL_LOADED | ch->grctx_inst >> 4;
+	uint32_t fifo = nvd_rd32(c, NV_PGRAPH_FIFO);
+	nvd_wr32(c, NV_PGRAPH_FIFO, fifo & ~NV_PGRAPH_FIFO_ACCESS);
+	if (nvd_rd32(c, NV_PGRAPH_CTXCTL_CUR) == loaded) {
+		nvd_wr32(c, NV_PGRAPH_CTXCTL_USER_INST, ch->grctx_inst >> 4);
+		nvd_wr32(c, NV_PGRAPH_CTXCTL_CMD, NV_PGRAPH_CTXCTL_CMD_SAVE);
+		nvd_wr32(c, NV_PGRAPH_CTXCTL_XFER, 1);
+		/* The model saves within the write; silicon's ctxprog takes
+		 * microseconds, a bounded number of reads. */
+		for (unsigned i = 0; i < 1000 && (nvd_rd32(c, NV_PGRAPH_CTXCTL_BUSY) & 1); i++)
+			;
+		nvd_wr32(c, NV_PGRAPH_CTXCTL_CUR, 0);
+	}
+	nvd_wr32(c, NV_PGRAPH_FIFO, fifo);
 }
 
 void nvd_fifo_kick(struct nvd *d, struct nvd_chan *ch)
@@ -212,13 +307,22 @@ void nvd_fifo_kick(struct nvd *d, struct nvd_chan *ch)
 
 /* As nv04_fifo_chan_fini: stop switching, take the channel out of DMA mode,
  * forget it if it is current, and drop its PGRAPH context unsaved.  The
- * puller's state is put back exactly as it was: another channel may be
- * stalled on a software method whose interrupt is still on its way.
- * PGRAPH still running one of the channel's methods (a long draw) is
- * reset first: once this returns the card touches none of its memory. */
+ * puller's state is put back as it was, unless it stopped on a method of
+ * this channel: that is dropped with what else CACHE1 holds of it and its
+ * interrupt acked here.  It is most often the channel's last fence, which
+ * the card already published to the fence page (card-sim.c): the client
+ * saw it complete and closed the channel before the loop took the
+ * interrupt, which then found PFIFO on "no channel" (chid 31).  Another
+ * channel may be stalled on a software method whose interrupt is still on
+ * its way: its state is left alone.  PGRAPH still running one of the
+ * channel's methods (a long draw) is reset first: once this returns the
+ * card touches none of its memory.  A virtual channel is not on the card. */
 void nvd_fifo_chan_stop(struct nvd *d, struct nvd_chan *ch)
 {
 	struct nvd_card *c = d->card;
+
+	if (ch->chid == NVD_CHID_NONE)
+		return;
 	uint32_t caches = nvd_rd32(c, NV_PFIFO_CACHES);
 	uint32_t push0 = nvd_rd32(c, NV_PFIFO_CACHE1_PUSH0);
 	uint32_t pull0 = nvd_rd32(c, NV_PFIFO_CACHE1_PULL0);
@@ -231,10 +335,20 @@ void nvd_fifo_chan_stop(struct nvd *d, struct nvd_chan *ch)
 	if (nvd_fifo_gr_running(d) == (int)ch->chid)
 		gr_reset(c);
 	nvd_wr32(c, NV_PFIFO_MODE, nvd_rd32(c, NV_PFIFO_MODE) & ~(1u << ch->chid));
-	if ((nvd_rd32(c, NV_PFIFO_CACHE1_PUSH1) & 0x1f) == ch->chid)
-		nvd_wr32(c, NV_PFIFO_CACHE1_PUSH1,
-			 (NV40_FIFO_CHANNELS - 1) | NV_PFIFO_CACHE1_PUSH1_DMA);
-	ramin_zero(d, NV40_RAMIN_RAMFC + ch->chid * NV40_RAMFC_SIZE, NV40_RAMFC_SIZE);
+	if ((nvd_rd32(c, NV_PFIFO_CACHE1_PUSH1) & 0x1f) == ch->chid) {
+		uint32_t mine = nvd_rd32(c, NV_PFIFO_INTR) &
+				(NV_PFIFO_INTR_CACHE_ERROR | NV_PFIFO_INTR_DMA_PUSHER);
+		nvd_wr32(c, NV_PFIFO_CACHE1_GET, nvd_rd32(c, NV_PFIFO_CACHE1_PUT));
+		if (mine & NV_PFIFO_INTR_DMA_PUSHER) {
+			nvd_wr32(c, NV_PFIFO_CACHE1_DMA_STATE, 0);
+			nvd_wr32(c, NV_PFIFO_CACHE1_DMA_PUSH, NV_PFIFO_CACHE1_DMA_PUSH_ACCESS);
+		}
+		if (mine)
+			nvd_wr32(c, NV_PFIFO_INTR, mine);
+		pull0 = NV_PULL0_ACCESS;
+		nvd_wr32(c, NV_PFIFO_CACHE1_PUSH1, NV40_FIFO_CHID_NONE | NV_PFIFO_CACHE1_PUSH1_DMA);
+	}
+	nvd_ramin_zero(d, ramfc_of(ch->chid), NV40_RAMFC_SIZE);
 	nvd_wr32(c, NV_PFIFO_CACHE1_PUSH0, push0);
 	nvd_wr32(c, NV_PFIFO_CACHE1_PULL0, pull0);
 	nvd_wr32(c, NV_PFIFO_CACHES, caches);
@@ -357,6 +471,11 @@ void nvd_irq(struct nvd *d)
 			nvd_wr32(d->card, NV_PBUS_INTR, ~0u);
 		if (intr & (NV_PMC_UNIT_PCRTC0 | NV_PMC_UNIT_PCRTC1))
 			nvd_disp_irq(d, intr);   /* vblank: display.c acks and finishes flips */
+		/* A fence already retired from its page leaves its channel
+		 * quiet only now: a channel waiting for a hardware one may
+		 * take it. */
+		if (d->vchan_waiting)
+			nvd_take(d);
 	}
 	nvd_log(0, "interrupt storm: PMC_INTR 0x%08x stays up", nvd_rd32(d->card, NV_PMC_INTR));
 }

@@ -30,10 +30,15 @@ void nvd_log(int verbose, const char *fmt, ...)
 
 void nvd_clog(struct nvd_client *cl, struct nvd_chan *ch, const char *fmt, ...)
 {
-	char who[96];
-	if (ch)
-		snprintf(who, sizeof(who), "client %u (%s, pid %d) chan %u (chid %u): ", cl->id,
-			 cl->name[0] ? cl->name : "?", (int)cl->pid, ch->id, ch->chid);
+	char who[96], where[16];
+	if (ch) {
+		if (ch->chid == NVD_CHID_NONE)
+			snprintf(where, sizeof(where), "virtual");
+		else
+			snprintf(where, sizeof(where), "chid %u", ch->chid);
+		snprintf(who, sizeof(who), "client %u (%s, pid %d) chan %u (%s): ", cl->id,
+			 cl->name[0] ? cl->name : "?", (int)cl->pid, ch->id, where);
+	}
 	else
 		snprintf(who, sizeof(who), "client %u (%s, pid %d): ", cl->id,
 			 cl->name[0] ? cl->name : "?", (int)cl->pid);

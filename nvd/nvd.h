@@ -34,6 +34,9 @@ struct event;
 #define NVD_KEPT_CLOSED     16           /* closed buffers kept for the next submission */
 #define NVD_FIRST_CHID      1             /* chid 0: the daemon's; 31: "no channel" */
 #define NVD_CLIENT_CHIDS    (NV40_FIFO_CHANNELS - 1 - NVD_FIRST_CHID)
+#define NVD_CHID_NONE       NV40_FIFO_CHID_NONE   /* a virtual channel's chid */
+#define NVD_MAX_CHANS       1024          /* open channels, virtual ones included */
+#define NVD_CLIENT_HW_CHANS 16            /* hardware channels one client may hold */
 #define NVD_VRAM_DMA_HANDLE 0xbeef0201u   /* the nouveau kernel's handles, which Mesa */
 #define NVD_GART_DMA_HANDLE 0xbeef0202u   /* and the DDX expect */
 #define NVD_SW_HANDLE       NVD_HANDLE_DAEMON_FIRST   /* the daemon's software object */
@@ -154,9 +157,21 @@ struct nvd_inflight {
 	struct nvd_inflight_bo *bos;
 };
 
+/* What one hardware channel owns, whichever channel runs on it (vchan.c):
+ * its grctx image and ring ctxdma in RAMIN, its ring in the bus window and
+ * its fragment program shadow area in VRAM. */
+struct nvd_hwchan {
+	struct nvd_chan *ch;     /* the channel on it, NULL: free */
+	uint32_t grctx_inst, pb_dma_inst;
+	uint64_t ring_addr;
+	uint32_t fp_area;
+	int fp_dirty;            /* the area holds a channel's programs: fill it first */
+};
+
 struct nvd_chan {
 	struct nvd_client *cl;
-	unsigned id, chid;
+	unsigned id, chid;       /* chid: NVD_CHID_NONE while virtual */
+	struct nvd_chan *all_prev, *all_next;   /* nvd's open channels */
 	/* objects, sorted by handle */
 	struct nvd_obj *objs;
 	unsigned nobjs, objs_cap;
@@ -169,8 +184,19 @@ struct nvd_chan {
 	uint32_t fp_area;
 	uint32_t fp_inst[NVD_FP_NOBJS], fp_slot[NVD_FP_NOBJS];
 	struct nvd_vfp vfp;
-	/* instance memory */
+	/* instance memory: the hardware channel's grctx and ring ctxdma, and
+	 * the channel's own software object */
 	uint32_t grctx_inst, pb_dma_inst, sw_inst;
+	/* vchan.c: the state saved while virtual (RAMFC words, the grctx
+	 * image up to its last non-zero word, the bytes the bound fragment
+	 * program may fetch from its shadow), the daemon methods the ring
+	 * starts with once on a hardware channel (NVD_VCHAN_*), and when the
+	 * channel last took work (least recently used ones are unloaded) */
+	uint32_t saved_ramfc[NV40_RAMFC_SIZE / 4];
+	uint8_t *saved_grctx, *saved_fp;
+	uint32_t saved_grctx_len, saved_fp_off, saved_fp_len;
+	unsigned prologue;
+	uint64_t used_stamp;
 	/* the hardware ring: daemon memory in the bus window, behind its own ctxdma */
 	uint64_t ring_addr;      /* offset in the bus window */
 	uint32_t *ring;
@@ -277,8 +303,15 @@ struct nvd {
 	struct nvd_disp disp;                          /* display.c */
 	struct nvd_wait *pending_waits;                /* wait.c */
 	uint32_t ramht_bits;
-	struct nvd_chan *chid[NV40_FIFO_CHANNELS];
-	unsigned nchans;
+	struct nvd_chan *chid[NV40_FIFO_CHANNELS];     /* the channel on each hardware one */
+	unsigned nchans;                               /* open, virtual ones included */
+	/* vchan.c */
+	struct nvd_hwchan hw[NV40_FIFO_CHANNELS];
+	struct nvd_chan *chans;                        /* open channels */
+	unsigned nchans_hw;                            /* of them on hardware channels */
+	uint64_t chan_loads, chan_unloads, vchan_clock, vchan_switch_ns;
+	uint64_t vchan_saved;                          /* bytes of state saved for virtual ones */
+	int vchan_waiting;                             /* a channel waits for a hardware one */
 	uint64_t start_ms, submits, refused;
 	uint64_t oracle_violations;        /* --sim-check: what the card's oracle found */
 	/* sync.c */
@@ -308,12 +341,40 @@ void nvd_ctxdma_write(struct nvd *d, uint32_t inst, unsigned cls, unsigned targe
 int nvd_ramht_insert(struct nvd *d, unsigned chid, uint32_t handle, unsigned engine,
 		     uint32_t inst, uint32_t *slot);
 void nvd_ramht_remove(struct nvd *d, uint32_t slot);
-int nvd_fifo_chan_start(struct nvd *d, struct nvd_chan *ch);
 void nvd_fifo_chan_stop(struct nvd *d, struct nvd_chan *ch);
 void nvd_fifo_kick(struct nvd *d, struct nvd_chan *ch);
 /* The chid whose method PGRAPH is in the middle of, -1 when idle. */
 int nvd_fifo_gr_running(struct nvd *d);
 void nvd_irq(struct nvd *d);
+
+/* The channel's state to and from the card (vchan.c drives these). */
+void nvd_fifo_chan_load(struct nvd *d, struct nvd_chan *ch);
+void nvd_fifo_chan_unload(struct nvd *d, struct nvd_chan *ch);
+/* Nothing of the channel's is in the card's FIFO, pending or running. */
+int nvd_fifo_chan_quiet(struct nvd *d, const struct nvd_chan *ch);
+void nvd_ramin_zero(struct nvd *d, uint32_t off, uint32_t size);
+void nvd_ramin_read(struct nvd *d, uint32_t off, void *buf, uint32_t size);
+void nvd_ramin_write(struct nvd *d, uint32_t off, const void *buf, uint32_t size);
+
+/* vchan.c: virtual channels: more open channels than the card has.  An
+ * idle one's RAMFC, grctx and RAMHT entries are saved to daemon memory and
+ * its hardware channel reused; one with work gets one back. */
+/* Reserve the hardware channels' own resources. */
+int nvd_vchan_init(struct nvd *d, char *err, size_t errlen);
+/* A new channel joins nvd's open ones with a fresh state; it takes a free
+ * hardware channel if there is one. */
+void nvd_vchan_add(struct nvd_chan *ch);
+/* Put the channel on a hardware channel, unloading the least recently
+ * used idle one if none is free.  0, -EBUSY (none can be had now: retried
+ * when one retires), or another -errno (the channel was lost). */
+int nvd_vchan_get(struct nvd_chan *ch);
+/* RAMHT is full around one of the channel's handles: an idle channel's
+ * entries leave.  0, or -ENOSPC when no channel on the card is idle. */
+int nvd_vchan_ramht_room(struct nvd_chan *ch);
+/* The channel took work: its ring's daemon methods ran with it. */
+void nvd_vchan_used(struct nvd_chan *ch);
+/* The channel, stopped, gives back its hardware channel and saved state. */
+void nvd_vchan_remove(struct nvd_chan *ch);
 
 /* watchdog.c: stops a channel whose submission keeps the card busy past
  * --gpu-timeout (o.gpu_timeout_ms, 0: never) */
@@ -445,6 +506,14 @@ void nvd_sched_unpark_soon(struct nvd_client *cl);
 
 /* chan.c */
 int nvd_chan_new(struct nvd_client *cl, struct nvd_chan **out, char *why, size_t whylen);
+/* The channel's objects into RAMHT for its chid, or out of it. */
+int nvd_chan_hash(struct nvd_chan *ch);
+void nvd_chan_unhash(struct nvd_chan *ch);
+/* On a hardware channel: the oracle learns the channel's ring, shadow and
+ * ctxdmas over buffers. */
+void nvd_chan_oracle(struct nvd_chan *ch);
+/* The handle of the channel's 3D object, 0 if it has none. */
+uint32_t nvd_chan_3d_handle(const struct nvd_chan *ch);
 void nvd_chan_close_fds(struct nvd_chan *ch);
 /* Give back what the channel holds of the card (objects, RAMIN, RAMHT);
  * the card no longer runs it (sched.c stopped it). */

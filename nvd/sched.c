@@ -136,6 +136,8 @@ static int entry_heavy(const struct nvd_chan *ch, const struct nvd_submit_hdr *h
 	return ch->if_count || (ch->heavy && (int64_t)(h->stamp - ch->idle_ns) < 0);
 }
 
+/* A virtual channel's entry first gets it a hardware channel (vchan.c);
+ * while the oldest entry waits for one, no younger one is taken. */
 void nvd_take(struct nvd *d)
 {
 	if (d->taking) {
@@ -145,43 +147,43 @@ void nvd_take(struct nvd *d)
 	d->taking = 1;
 	do {
 		uint32_t pass = ++d->take_pass;
-		d->take_again = d->sync_released = 0;
+		d->take_again = d->sync_released = d->vchan_waiting = 0;
 		for (;;) {
 			struct nvd_chan *best = NULL;
-			struct nvd_submit_hdr h[NV40_FIFO_CHANNELS], bh;
-			uint8_t has[NV40_FIFO_CHANNELS], heavy[NV40_FIFO_CHANNELS];
+			struct nvd_submit_hdr h, bh;
 			unsigned on_card = 0, waiting = 0;
-			for (unsigned i = 0; i < NV40_FIFO_CHANNELS; i++) {
-				struct nvd_chan *ch = d->chid[i];
-				has[i] = ch && !ch->lost && ch->waited_pass != pass && chan_head(ch, &h[i]);
-				heavy[i] = has[i] && entry_heavy(ch, &h[i]);
-				on_card += ch && !ch->lost && ch->heavy && ch->if_count;
-				waiting += heavy[i] && !ch->if_count;
+			for (struct nvd_chan *ch = d->chans; ch; ch = ch->all_next) {
+				on_card += !ch->lost && ch->heavy && ch->if_count;
+				waiting += !ch->lost && !ch->if_count && ch->waited_pass != pass &&
+					   chan_head(ch, &h) && entry_heavy(ch, &h);
 			}
-			for (unsigned i = 0; i < NV40_FIFO_CHANNELS; i++) {
-				struct nvd_chan *ch = d->chid[i];
-				if (!has[i] || (heavy[i] && (ch->if_count ? waiting || on_card > NVD_HEAVY_ON_CARD
-									  : on_card >= NVD_HEAVY_ON_CARD)))
+			for (struct nvd_chan *ch = d->chans; ch; ch = ch->all_next) {
+				if (ch->lost || ch->waited_pass == pass || !chan_head(ch, &h))
 					continue;
-				if (!best || (int64_t)(h[i].stamp - bh.stamp) < 0) {
+				if (entry_heavy(ch, &h) && (ch->if_count ? waiting || on_card > NVD_HEAVY_ON_CARD
+									 : on_card >= NVD_HEAVY_ON_CARD))
+					continue;
+				if (!best || (int64_t)(h.stamp - bh.stamp) < 0) {
 					best = ch;
-					bh = h[i];
+					bh = h;
 				}
 			}
-			if (!best)
+			if (!best || nvd_vchan_get(best) == -EBUSY)
 				break;
-			int was_heavy = entry_heavy(best, &bh);
+			if (best->lost)
+				continue;
+			int heavy = entry_heavy(best, &bh);
 			if (chan_take(best, &bh))
-				best->heavy = was_heavy;
+				best->heavy = heavy;
 			else
 				best->waited_pass = pass;
 		}
 	} while (d->take_again || d->sync_released);
-	for (unsigned i = 0; i < NV40_FIFO_CHANNELS; i++) {
-		struct nvd_chan *ch = d->chid[i];
-		if (!ch || !ch->took)
+	for (struct nvd_chan *ch = d->chans; ch; ch = ch->all_next) {
+		if (!ch->took)
 			continue;
 		ch->took = 0;
+		nvd_vchan_used(ch);
 		if (!ch->lost)
 			nvd_fifo_kick(d, ch);
 		if (ch->cl->parked)

@@ -96,8 +96,16 @@ static int do_status(struct nvd_client *cl, const void *rq, struct reply *r)
 	p->gart_size = d->card->gart_size;
 	p->gart_client = d->gart.used;
 	p->gart_daemon = d->gart_daemon;
-	p->channels_total = NVD_CLIENT_CHIDS;
+	p->channels_total = NVD_MAX_CHANS;
 	p->channels_used = d->nchans;
+	p->hw_channels = NVD_CLIENT_CHIDS;
+	p->hw_channels_used = d->nchans_hw;
+	p->chan_loads = d->chan_loads;
+	p->chan_unloads = d->chan_unloads;
+	p->chan_switch_ns = d->vchan_switch_ns;
+	p->vchan_saved = d->vchan_saved;
+	p->ramin_size = d->ramin.size;
+	p->ramin_used = d->ramin.used;
 	p->clients = d->nclients;
 	p->bos = d->nbos;   /* live buffers, shared ones once, orphans included */
 	p->submits = d->submits;
@@ -141,6 +149,12 @@ static int do_client_at(struct nvd_client *cl, const void *rq_, struct reply *r)
 	p->refused = c->refused;
 	p->validate_ns = c->validate_ns;
 	p->validate_max_ns = c->validate_max_ns;
+	_Static_assert(sizeof(p->chan_chid) == NVD_CLIENT_CHANS, "one byte per channel slot");
+	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++) {
+		const struct nvd_chan *ch = c->chans[i];
+		p->chan_chid[i] = !ch || ch->lost ? NVD_CHAN_SLOT_NONE :
+				  ch->chid == NVD_CHID_NONE ? NVD_CHAN_SLOT_VIRTUAL : (uint8_t)ch->chid;
+	}
 	return 0;
 }
 

@@ -256,6 +256,16 @@ struct nvd_vstate *nvd_vstate_new(void)
 	return vs;
 }
 
+uint32_t nvd_vstate_fp_program(const struct nvd_vstate *vs)
+{
+	return vs->sh.slot[NVD_VT_CURIE + NV_CURIE_FP_ACTIVE_PROGRAM__SLOT];
+}
+
+void nvd_vstate_fp_set_program(struct nvd_vstate *vs, uint32_t v)
+{
+	vs->sh.slot[NVD_VT_CURIE + NV_CURIE_FP_ACTIVE_PROGRAM__SLOT] = v;
+}
+
 void nvd_vstate_free(struct nvd_vstate *vs)
 {
 	if (!vs)

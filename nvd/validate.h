@@ -87,6 +87,11 @@ struct nvd_vstate;             /* per-channel shadow, validate.c's */
 
 struct nvd_vstate *nvd_vstate_new(void);
 void nvd_vstate_free(struct nvd_vstate *vs);
+/* The FP_ACTIVE_PROGRAM word the card holds for the channel (its shadow
+ * slot | DMA_TEXTURE0/1), and its change when the shadow area moves (a
+ * virtual channel on another hardware channel). */
+uint32_t nvd_vstate_fp_program(const struct nvd_vstate *vs);
+void nvd_vstate_fp_set_program(struct nvd_vstate *vs, uint32_t v);
 /* The channel's fragment program shadow: a daemon-owned area of VRAM that
  * no client buffer overlaps and no validated address reaches, the last
  * bytes the channel's VRAM ctxdma covers.  Every FP_ACTIVE_PROGRAM a client

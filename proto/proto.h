@@ -13,7 +13,7 @@
 #define NVD_VERSION       "0.1"
 
 #define NVD_PROTO_MAGIC   0x3044564eu   /* "NVD0" */
-#define NVD_PROTO_VERSION 8
+#define NVD_PROTO_VERSION 9
 #define NVD_MSG_MAX       512           /* no datagram is larger */
 #define NVD_MSG_MAX_FDS   4
 #define NVD_NAME_LEN      32
@@ -73,6 +73,12 @@ struct nvd_rep_status {
 	uint64_t oracle_violations;
 	uint64_t host_client;    /* client buffers on neither aperture, only in their memfds */
 	uint64_t evictions, evicted_bytes;   /* buffers moved out of an aperture to make room */
+	/* channels_total/used count open channels, virtual ones included */
+	uint32_t hw_channels, hw_channels_used;   /* the card's channels for clients */
+	uint64_t chan_loads, chan_unloads;        /* virtual channels onto / off them */
+	uint64_t chan_switch_ns;                  /* daemon time unloading and loading them */
+	uint64_t vchan_saved;                     /* bytes of state saved for virtual ones */
+	uint64_t ramin_size, ramin_used;          /* instance memory's heap */
 };
 
 struct nvd_req_client_at { uint32_t index; };
@@ -86,7 +92,11 @@ struct nvd_rep_client_at {
 	uint64_t validate_ns, validate_max_ns;   /* validating its submissions: all, the longest */
 	uint64_t host;           /* bytes held in host memory only */
 	uint64_t evicted;        /* its buffers moved out to make room */
+	/* each channel slot: NVD_CHAN_SLOT_NONE, NVD_CHAN_SLOT_VIRTUAL or its chid */
+	uint8_t chan_chid[32];
 };
+#define NVD_CHAN_SLOT_NONE    0xff
+#define NVD_CHAN_SLOT_VIRTUAL 0xfe
 
 struct nvd_req_bo_new {
 	uint64_t size;           /* bytes; rounded up to pages */

@@ -25,10 +25,12 @@ static void nvdctl_usage(FILE *f)
 "Show what a running nvd holds.\n"
 "\n"
 "Commands:\n"
-"  status      the card, VRAM and GART use, channels, clients, buffers,\n"
-"              submissions and refusals, uptime\n"
+"  status      the card, VRAM and GART use, channels (open, on the card's\n"
+"              hardware channels, virtual), clients, buffers, submissions\n"
+"              and refusals, uptime\n"
 "  clients     one line per connected client: id, pid, uid, name, channels,\n"
-"              buffers, VRAM, GART, submissions, refusals\n"
+"              buffers, VRAM, GART, submissions, refusals, then each\n"
+"              channel's state (on hardware chid N, or virtual)\n"
 "  outputs     each output: its head, the monitor on it (name, size) and the\n"
 "              modes its EDID lists, the preferred one first; what each head\n"
 "              shows\n"
@@ -114,6 +116,14 @@ static int nvdctl_status(struct nvc *c, int raw)
 		printf("uptime_ms=%" PRIu64 "\n", st.uptime_ms);
 		if (st.oracle)
 			printf("oracle_violations=%" PRIu64 "\n", st.oracle_violations);
+		printf("hw_channels=%u\n", st.hw_channels);
+		printf("hw_channels_used=%u\n", st.hw_channels_used);
+		printf("virtual_channels=%u\n", st.channels_used - st.hw_channels_used);
+		printf("chan_loads=%" PRIu64 "\n", st.chan_loads);
+		printf("chan_unloads=%" PRIu64 "\n", st.chan_unloads);
+		printf("vchan_saved=%" PRIu64 "\n", st.vchan_saved);
+		printf("ramin_size=%" PRIu64 "\n", st.ramin_size);
+		printf("ramin_used=%" PRIu64 "\n", st.ramin_used);
 		return NVDCTL_OK;
 	}
 	const struct nv_chip *chip = nv_chip_by_chipset(st.chipset);
@@ -126,7 +136,11 @@ static int nvdctl_status(struct nvc *c, int raw)
 	nvdctl_print_mem("GART:", st.gart_size, st.gart_client, st.gart_daemon);
 	printf("%-10s %.1f MiB of client buffers; %" PRIu64 " evictions (%.1f MiB)\n", "host:",
 	       nvdctl_mib(st.host_client), st.evictions, nvdctl_mib(st.evicted_bytes));
-	printf("%-10s %u of %u in use\n", "channels:", st.channels_used, st.channels_total);
+	printf("%-10s %u of %u open: %u on the card's %u hardware channels, %u virtual\n",
+	       "channels:", st.channels_used, st.channels_total, st.hw_channels_used, st.hw_channels,
+	       st.channels_used - st.hw_channels_used);
+	printf("%-10s %" PRIu64 " loads, %" PRIu64 " unloads, %" PRIu64 " bytes saved\n",
+	       "virtual:", st.chan_loads, st.chan_unloads, st.vchan_saved);
 	printf("%-10s %u (counting this nvdctl)\n", "clients:", st.clients);
 	printf("%-10s %u\n", "buffers:", st.bos);
 	printf("%-10s %" PRIu64 " (%" PRIu64 " refused)\n", "submits:", st.submits, st.refused);
@@ -142,6 +156,24 @@ static void nvdctl_clean_name(char *s)
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e || *s == ' ')
 			*s = '_';
+}
+
+/* Each open channel: "<slot>:chid<N>" or "<slot>:virtual", comma-separated. */
+static void nvdctl_print_chans(const struct nvc_client *cl)
+{
+	const char *sep = "";
+	for (unsigned i = 0; i < sizeof(cl->chan_chid); i++) {
+		if (cl->chan_chid[i] == NVC_CHAN_NONE)
+			continue;
+		if (cl->chan_chid[i] == NVC_CHAN_VIRTUAL)
+			printf("%s%u:virtual", sep, i);
+		else
+			printf("%s%u:chid%u", sep, i, cl->chan_chid[i]);
+		sep = ",";
+	}
+	if (!*sep)
+		printf("-");
+	printf("\n");
 }
 
 static int nvdctl_clients(struct nvc *c, int raw)
@@ -169,7 +201,7 @@ static int nvdctl_clients(struct nvc *c, int raw)
 			printf("id=%u pid=%u uid=%u name=%s channels=%u bos=%u vram=%" PRIu64
 			       " gart=%" PRIu64 " host=%" PRIu64 " evicted=%" PRIu64
 			       " submits=%" PRIu64 " refused=%" PRIu64
-			       " validate_ns=%" PRIu64 " validate_max_ns=%" PRIu64 "\n",
+			       " validate_ns=%" PRIu64 " validate_max_ns=%" PRIu64 " chans=",
 			       cl.id, cl.pid, cl.uid, cl.name[0] ? cl.name : "-", cl.channels,
 			       cl.bos, cl.vram, cl.gart, cl.host, cl.evicted, cl.submits, cl.refused,
 			       cl.validate_ns, cl.validate_max_ns);
@@ -180,6 +212,9 @@ static int nvdctl_clients(struct nvc *c, int raw)
 			       nvdctl_mib(cl.gart), nvdctl_mib(cl.host), cl.evicted, cl.submits, cl.refused,
 			       cl.submits ? cl.validate_ns / 1e3 / (double)cl.submits : 0.0,
 			       cl.validate_max_ns / 1e3);
+		if (!raw)
+			printf("%5s channels: ", "");
+		nvdctl_print_chans(&cl);
 		if (i + 1 >= count)
 			break;
 	}

@@ -58,17 +58,8 @@ static int cs_submit(struct cs_chan *x, unsigned n)
 
 	nvt_ref(p, x->buf.bo, NVC_READ | NVC_WRITE);
 	for (unsigned i = 0; i < n; i += 20) {
-		for (unsigned k = 0; k < 10; k++) {
-			uint32_t w = nvt_range(&x->rng, 1, s->w / 3), h = nvt_range(&x->rng, 1, s->h / 3);
-			uint32_t rx = nvt_range(&x->rng, 0, s->w - w), ry = nvt_range(&x->rng, 0, s->h - h);
-			uint32_t color = nvt_rand(&x->rng);
-			nvt_space(p, 5);
-			nvt_mthd(p, NVT_SUBC_GDI, NV_GDI_COLOR1_A, color);
-			nvt_begin(p, NVT_SUBC_GDI, NV_GDI_UNCLIPPED_RECTANGLE_POINT, 2);
-			nvt_out(p, rx << 16 | ry);
-			nvt_out(p, w << 16 | h);
-			nvt_ref_fill(x->buf.shadow, s->pitch, s->bpp, rx, ry, w, h, color);
-		}
+		for (unsigned k = 0; k < 10; k++)
+			nvt_fill_rand(p, s, &x->rng, s->w / 3, s->h / 3, NULL);
 		if (x->blit_fmt != x->fill_fmt)
 			nvt_mthd(p, NVT_SUBC_SURF, NV_SURF2D_FORMAT, x->blit_fmt);
 		for (unsigned k = 0; k < 10; k++) {

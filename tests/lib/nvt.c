@@ -1146,6 +1146,27 @@ void nvt_fill(struct nvt_push *p, const struct nvt_surf *dst, unsigned color_fmt
 		nvt_ref_fill(dst->buf->shadow + dst->offset, dst->pitch, dst->bpp, x, y, w, h, color);
 }
 
+void nvt_fill_rand(struct nvt_push *p, const struct nvt_surf *dst, uint32_t *rng, uint32_t maxw,
+		   uint32_t maxh, uint32_t r[4])
+{
+	uint32_t w = nvt_range(rng, 1, maxw), h = nvt_range(rng, 1, maxh);
+	uint32_t x = nvt_range(rng, 0, dst->w - w), y = nvt_range(rng, 0, dst->h - h);
+	uint32_t color = nvt_rand(rng);
+
+	nvt_space(p, 5);
+	nvt_mthd(p, NVT_SUBC_GDI, NV_GDI_COLOR1_A, color);
+	nvt_begin(p, NVT_SUBC_GDI, NV_GDI_UNCLIPPED_RECTANGLE_POINT, 2);
+	nvt_out(p, nvt_xy(y, x));
+	nvt_out(p, nvt_xy(h, w));
+	nvt_ref_fill(dst->buf->shadow + dst->offset, dst->pitch, dst->bpp, x, y, w, h, color);
+	if (r) {
+		r[0] = x;
+		r[1] = y;
+		r[2] = w;
+		r[3] = h;
+	}
+}
+
 void nvt_blit(struct nvt_push *p, const struct nvt_surf *src, const struct nvt_surf *dst,
 	      uint32_t sx, uint32_t sy, uint32_t dx, uint32_t dy, uint32_t w, uint32_t h)
 {

@@ -287,6 +287,11 @@ void nvt_surf2d(struct nvt_push *p, const struct nvt_surf *src, const struct nvt
 void nvt_fill(struct nvt_push *p, const struct nvt_surf *dst, unsigned color_fmt, uint32_t color,
 	      uint32_t x, uint32_t y, uint32_t w, uint32_t h);
 /* BLIT between the current SURF2D source and destination. */
+/* A fill of random size (1..maxw x 1..maxh) and place inside dst in a
+ * random colour, in the colour format the GDI object has; the caller lists
+ * dst.  Its rectangle (x, y, w, h) in r when not NULL. */
+void nvt_fill_rand(struct nvt_push *p, const struct nvt_surf *dst, uint32_t *rng, uint32_t maxw,
+		   uint32_t maxh, uint32_t r[4]);
 void nvt_blit(struct nvt_push *p, const struct nvt_surf *src, const struct nvt_surf *dst,
 	      uint32_t sx, uint32_t sy, uint32_t dx, uint32_t dy, uint32_t w, uint32_t h);
 /* IFC: w x h pixels of `pixels` (rows of w*bpp bytes) to (x, y) of the
