@@ -83,7 +83,7 @@ static const struct nvd_vobj *bench_lookup(void *ctx, uint32_t handle)
 #define B_FP_AREA (256u << 10)
 static struct nvd_vfp bench_fp = {
 	0, 0x7f000000u, B_FP_AREA,
-	0x80000101, 0x80000102, 0x80000103, 0x80000104, 0x80000105, 0x80000106,
+	0x80000101, 0x80000102, 0x80000103, 0x80000104, 0x80000105, 0x80000106, -1,
 };
 
 /* ---- building the stream ---- */

@@ -331,7 +331,7 @@ static int chan_fp_setup(struct nvd_chan *ch)
 	ch->vfp = (struct nvd_vfp){
 		0, 0, NVD_FP_AREA_SIZE,
 		NVD_FP_M2MF_HANDLE, NVD_FP_VRAM_HANDLE, NVD_FP_GART_HANDLE, NVD_FP_AREA_HANDLE,
-		NVD_SW_HANDLE, NVD_FP_TEX_HANDLE,
+		NVD_SW_HANDLE, NVD_FP_TEX_HANDLE, -1,
 	};
 	return 0;
 }
@@ -452,6 +452,7 @@ void nvd_chan_release(struct nvd_chan *ch)
 		event_free(ch->doorbell_evt);
 	ch->doorbell_evt = NULL;
 	chan_fp_release(ch);
+	nvd_chan_fp_pin(ch, NULL);
 	nvd_vstate_free(ch->vs);
 	ch->vs = NULL;
 	free(ch->inflight);

@@ -220,6 +220,9 @@ struct nvd_chan {
 	unsigned nmarked;
 	uint32_t waited_pass;    /* sched.c: nvd_take's pass in which its entry waits */
 	int heavy;               /* sched.c: it queues work while work is in flight */
+	/* The buffer its bound fragment program came from, pinned (submit.c):
+	 * Mesa writes later FP_ACTIVE_PROGRAMs from its address unrelocated. */
+	struct nvd_bo *fp_bo;
 	uint64_t idle_ns;        /* when its last submission in flight retired */
 	int took;                /* nvd_take took entries: kick it */
 	int lost;                /* -errno once lost */
@@ -533,6 +536,9 @@ const struct nvd_vobj *nvd_obj_lookup(void *ch, uint32_t handle);
  * or refused), 0: it waits (ring space, or buffers other channels use),
  * <0: too many refused, the channel must be lost. */
 int nvd_submit(struct nvd_chan *ch, const struct nvd_submit_hdr *h);
+/* The channel's bound fragment program comes from bo now (NULL: the
+ * channel goes): that buffer stays pinned until another is bound. */
+void nvd_chan_fp_pin(struct nvd_chan *ch, struct nvd_bo *bo);
 
 /* fds.c: descriptors clients send, which may block fstat or close (FUSE) */
 /* Whether fd is a memfd (F_GET_SEALS, which asks no file system): only

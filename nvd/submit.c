@@ -144,6 +144,20 @@ static int place_all(struct nvd_chan *ch, const struct nvd_submit_bo *sb, unsign
 	}
 }
 
+void nvd_chan_fp_pin(struct nvd_chan *ch, struct nvd_bo *bo)
+{
+	if (ch->fp_bo == bo)
+		return;
+	if (ch->fp_bo) {
+		nvd_bo_unpin(ch->fp_bo);
+		nvd_bo_unref(ch->cl->d, ch->fp_bo);
+	}
+	if ((ch->fp_bo = bo)) {
+		nvd_bo_ref(bo);
+		bo->pins++;
+	}
+}
+
 /* The submission in flight holds the buffer until its fence. */
 static void hold(struct nvd_chan *ch, struct nvd_inflight *f, struct nvd_bo *bo, uint32_t access)
 {
@@ -283,6 +297,9 @@ int nvd_submit(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
 	put_fence(ch, h->seq);
 	if (!err)
 		nvd_oracle_admit(ch, h->seq, begin, ch->wptr, vbos, nlisted, nvbos, implicit_used);
+	if (!err && ch->vfp.bound_bo >= 0)
+		nvd_chan_fp_pin(ch, (unsigned)ch->vfp.bound_bo < h->nr_bos
+				    ? bo_list[ch->vfp.bound_bo] : implicit[ch->vfp.bound_bo - h->nr_bos]);
 
 	struct nvd_inflight *f = &ch->inflight[(ch->if_head + ch->if_count) % NVD_FENCE_STATUS];
 	f->seq = h->seq;

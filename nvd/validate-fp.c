@@ -248,6 +248,7 @@ int nvd_v3d_fp_bind(struct nvd_vctx *x, uint32_t v)
 	}
 	*e = (struct nvd_vfpslot){ v, len, bo, x->copies_lost, x->ncopies, slot, bytes };
 bound:
+	fp->bound_bo = (int)bo;
 	x->fp_val = (fp->addr + slot) | bit;
 	nvd_v_set(x, &NVD_V(x, CURIE, FP_ACTIVE_PROGRAM), x->fp_val);
 	x->fp_split = 1;

@@ -1267,6 +1267,8 @@ long nvd_validate(struct nvd_vstate *vs, const struct nvd_vsubmit *sub, uint32_t
 {
 	struct nvd_vfp *fp = sub ? sub->fp : NULL;
 	uint32_t head = fp ? fp->head : 0;
+	if (fp)
+		fp->bound_bo = -1;
 	long n = nvd_validate_run(vs, sub, out, cap, e);
 	if (n < 0 && fp)
 		fp->head = head;          /* the slots it took are given back */

@@ -115,6 +115,9 @@ struct nvd_vfp {
 	 * ctxdma: the only client-reachable ctxdma over daemon memory, and it
 	 * cannot write (0: the VRAM ctxdma stays) */
 	uint32_t h_tex;
+	/* out: the buffer (index in the submission's bos) the submission's
+	 * last FP_ACTIVE_PROGRAM was copied from, -1 when it bound none */
+	int bound_bo;
 };
 /* Fill an area with NOP|END instructions (a new channel's shadow; its
  * first two are the template the daemon's END copies take). */

@@ -354,7 +354,7 @@ static void try_row(struct row *w)
 {
 	static uint32_t out[PB_SIZE / 4 + 4096];
 	static struct nvd_vfp fpsh = { 0, FP_AREA, FP_SIZE, 0x6e766401, 0x6e766402, 0x6e766403,
-				       0x6e766404, 0x6e766400, 0x6e766405 };
+				       0x6e766404, 0x6e766400, 0x6e766405, -1 };
 	const struct nv_class_desc *c = class_of(w->table);
 	unsigned subc = w->table == NV_TABLE_CURIE ? 7 : 0;
 	unsigned e = rnd() % w->d->count;

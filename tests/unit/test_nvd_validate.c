@@ -129,7 +129,7 @@ static void add_reloc(uint32_t word, uint32_t bo, uint32_t flags, uint32_t data,
 #define FP_AREA (256u << 10)
 static struct nvd_vfp fpsh = { 0, 0x07000000u, FP_AREA,
 			       0x8000f001, 0x8000f002, 0x8000f003, 0x8000f004, 0x8000f005,
-			       0 /* DMA_TEXTURE0/1 go to the card as written */ };
+			       0 /* DMA_TEXTURE0/1 go to the card as written */, -1 };
 
 static long submit_cap(unsigned nbos, size_t cap)
 {

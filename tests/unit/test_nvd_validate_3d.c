@@ -99,7 +99,7 @@ static void pkt(int ni, uint32_t mthd, unsigned n, const uint32_t *d)
 #define FP_FIRST     64u
 enum { FH_M2MF = 0x8000f001, FH_SRC_VRAM, FH_SRC_GART, FH_DST, FH_SW, FH_TEX };
 static struct nvd_vfp fpsh = { 0, FP_AREA_ADDR, FP_AREA,
-			       FH_M2MF, FH_SRC_VRAM, FH_SRC_GART, FH_DST, FH_SW, FH_TEX };
+			       FH_M2MF, FH_SRC_VRAM, FH_SRC_GART, FH_DST, FH_SW, FH_TEX, -1 };
 
 static long submit(void)
 {
