@@ -1,8 +1,9 @@
 /* Memory the card does not have, through the distribution's Mesa nouveau
  * driver (issue #18, "what must be shown"): two GL clients each holding
  * 96 MiB of textures on a 64 MiB card, every texel read back exact in both
- * passes, nvd refusing nothing and evicting (its status says how often).
- * The programs pass on llvmpipe first: their expectations are right.  After
+ * passes, nvd refusing nothing and evicting (its status says how often);
+ * a 256 MiB vertex buffer drawn from its start, middle and end.  The
+ * programs pass on llvmpipe first: their expectations are right.  After
  * each test nvd holds no client buffer or channel (nvt_end).
  *
  * Programs are found beside this test (BUILD/tests/gl), nvd-run in
@@ -119,6 +120,8 @@ static void test_programs_pass_on_llvmpipe(void **state)
 	nvt_watchdog(TEST_WATCHDOG_S, "test_programs_pass_on_llvmpipe");
 	start(&p, NULL, "gl-textures", ARGS("--renderer", "llvmpipe"));
 	expect_pass(&p, "llvmpipe", NULL);
+	start(&p, NULL, "gl-bigbuffer", ARGS("--renderer", "llvmpipe"));
+	expect_pass(&p, "llvmpipe", NULL);
 	alarm(0);
 }
 
@@ -149,6 +152,21 @@ static void test_two_clients_with_96_mib_of_textures_each_on_vram_64(void **stat
 	nvt_end(d);
 }
 
+/* Larger than the card's VRAM: Mesa's buffer lands in GART (nvd refuses a
+ * VRAM buffer larger than VRAM, Mesa then asks for GART). */
+static void test_256_mib_vertex_buffer_drawn_from_start_middle_and_end(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	struct prog p;
+	struct nvc_status st;
+
+	start(&p, d, "gl-bigbuffer", ARGS("--renderer", "NV43", "--mib", "256"));
+	expect_pass(&p, "NV43", d);
+	status(d, &st);
+	refused_nothing(d, &st);
+	nvt_end(d);
+}
+
 int main(void)
 {
 	if (nvt_paths(&at, "../../bin") < 0) {
@@ -163,6 +181,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_programs_pass_on_llvmpipe),
 		NVT_TEST_ARGS(test_two_clients_with_96_mib_of_textures_each_on_vram_64, vram64),
+		NVT_TEST_ARGS(test_256_mib_vertex_buffer_drawn_from_start_middle_and_end, vram64),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 	char cmd[128];
