@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "tests/lib/nvt-glprog.h"
 #include "tests/lib/nvt.h"
@@ -38,6 +39,14 @@ int nvt_glprog_start(struct nvt_glprog *p, const char *dir, const char *nvd_run,
 		return (int)p->pid;
 	}
 	return 0;
+}
+
+int nvt_glprog_running(const struct nvt_glprog *p)
+{
+	siginfo_t si = { 0 };
+	if (waitid(P_PID, (id_t)p->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return 0;
+	return si.si_pid == 0;
 }
 
 int nvt_glprog_pass(struct nvt_glprog *p, const char *renderer, int timeout_ms)

@@ -22,6 +22,9 @@ struct nvt_glprog {
 int nvt_glprog_start(struct nvt_glprog *p, const char *dir, const char *nvd_run,
 		     const char *sock, const char *outdir, const char *name,
 		     const char *const *args);
+/* 1 while it runs, 0 once it has ended (it is left for nvt_glprog_pass
+ * to reap). */
+int nvt_glprog_running(const struct nvt_glprog *p);
 /* Waits (timeout_ms, then kills it) and prints one line with its exit
  * status, renderer and summary.  0 when it passed on a renderer
  * containing `renderer`; otherwise -1 with its output printed. */
