@@ -124,20 +124,14 @@ int main(void)
 		fprintf(stderr, "test_gl_memory: /proc/self/exe: %s\n", strerror(errno));
 		return 1;
 	}
-	snprintf(tmp, sizeof(tmp), "/tmp/nvd-glmem-XXXXXX");
-	if (!mkdtemp(tmp)) {
-		fprintf(stderr, "test_gl_memory: mkdtemp: %s\n", strerror(errno));
+	if (nvt_glprog_outdir(tmp, "glmem") < 0)
 		return 1;
-	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_programs_pass_on_llvmpipe),
 		NVT_TEST_ARGS(test_two_clients_with_96_mib_of_textures_each_on_vram_64, vram64),
 		NVT_TEST_ARGS(test_256_mib_vertex_buffer_drawn_from_start_middle_and_end, vram64),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	if (system(cmd) != 0)
-		fprintf(stderr, "test_gl_memory: could not remove %s\n", tmp);
+	nvt_glprog_outdir_remove(tmp);
 	return r;
 }

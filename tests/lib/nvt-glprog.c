@@ -1,11 +1,39 @@
 /* nvt-glprog: GL programs in tests (see nvt-glprog.h). */
+#include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
 #include "tests/lib/nvt-glprog.h"
 #include "tests/lib/nvt.h"
+
+int nvt_glprog_outdir(char dir[64], const char *what)
+{
+	snprintf(dir, 64, "/tmp/nvd-%.32s-XXXXXX", what);
+	if (mkdtemp(dir))
+		return 0;
+	int e = errno;
+	fprintf(stderr, "mkdtemp %s: %s\n", dir, strerror(e));
+	return -e;
+}
+
+void nvt_glprog_outdir_remove(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[PATH_MAX];
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
 
 int nvt_glprog_start(struct nvt_glprog *p, const char *dir, const char *nvd_run,
 		     const char *sock, const char *outdir, const char *name,

@@ -16,6 +16,12 @@ struct nvt_glprog {
 	char what[96];             /* "name (nvd-run)" for messages */
 };
 
+/* A fresh directory for programs' outputs, /tmp/nvd-<what>-XXXXXX, in
+ * dir (64 bytes); 0 or -errno (said why). */
+int nvt_glprog_outdir(char dir[64], const char *what);
+/* Removes it and what is in it. */
+void nvt_glprog_outdir_remove(const char *dir);
+
 /* Starts <dir>/<name> args... (NULL-terminated, at most 12) under
  * `nvd_run` --socket sock, or on llvmpipe when sock is NULL; its output
  * in <outdir>/<n>-<name>.out.  0 or -errno. */

@@ -1,0 +1,205 @@
+/* X beside GL clients that want more VRAM than the card has (issue #18,
+ * "what must be shown"): the scanout buffer X's heads show is pinned, so
+ * while GL clients (tests/gl/gl-textures) overfill a small VRAM and nvd
+ * evicts, what both heads scan out (nvd's screenshot, read where the CRTC
+ * registers point) stays exactly X's root tile, looked at again and again.
+ * Two clients, not the issue's three: with a third, nvd evicts a client's
+ * bound fragment program and refuses its next draw (FP_ACTIVE_PROGRAM
+ * "outside the submitted buffers"), a daemon bug that is reported.
+ * Each GL client must pass every check on the NV43, nvd must refuse
+ * nothing and must have evicted; X and nvd stop cleanly and nvd holds
+ * nothing after.  Needs root (Xorg's -config and -modulepath); skipped
+ * otherwise. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "tests/lib/nvt-glprog.h"
+#include "tests/lib/nvt-test.h"
+#include "tests/lib/nvt-x.h"
+
+#define WATCHDOG_S   240
+#define PROG_WAIT_MS (200 * 1000)
+#define NCLIENTS     2
+
+static struct nvt_paths at;
+static char gldir[PATH_MAX + 8];     /* BUILD/tests/gl */
+static char tmp[64];
+static struct nvt_x x;               /* the test's X; the teardown stops it */
+
+/* 64 MiB of VRAM (48.5 for clients), two small heads: X's 1824x768
+ * scanout (5.3 MiB) fits with room to spare, the GL clients' textures do
+ * not. */
+static const char *const small_card[] = {
+	"--vram", "64", "--monitor", "0=1024x768", "--monitor", "1=800x600", NULL,
+};
+
+static int x_teardown(void **state)
+{
+	nvt_x_cleanup(&x);
+	return nvt_teardown(state);
+}
+
+/* Both heads' pictures as nvd reads them from VRAM. */
+struct heads {
+	uint32_t *px[NVC_DISP_HEADS];
+	uint32_t w[NVC_DISP_HEADS], h[NVC_DISP_HEADS];
+	uint32_t fb[NVC_DISP_HEADS];
+	uint32_t x[NVC_DISP_HEADS], y[NVC_DISP_HEADS];   /* where on the screen */
+};
+
+static void heads_take(struct nvc *c, struct heads *s)
+{
+	for (unsigned i = 0; i < NVC_DISP_HEADS; i++) {
+		struct nvc_head h;
+		NVT_OK(nvc_disp_head(c, i, &h));
+		if (!h.fb)
+			fail_msg("head %u shows nothing: X should drive both", i);
+		s->fb[i] = h.fb;
+		s->x[i] = h.x;
+		s->y[i] = h.y;
+		NVT_OK(nvc_disp_screenshot(c, i, &s->px[i], &s->w[i], &s->h[i]));
+	}
+}
+
+static void heads_free(struct heads *s)
+{
+	for (unsigned i = 0; i < NVC_DISP_HEADS; i++)
+		free(s->px[i]);
+}
+
+/* 0 when `now` is `was`, pixel for pixel; else the first difference said. */
+static int heads_same(const struct heads *was, const struct heads *now, const char *when)
+{
+	for (unsigned i = 0; i < NVC_DISP_HEADS; i++) {
+		if (now->fb[i] != was->fb[i] || now->w[i] != was->w[i] || now->h[i] != was->h[i]) {
+			printf("# %s: head %u shows fb %u %ux%u, before fb %u %ux%u\n", when, i,
+			       now->fb[i], now->w[i], now->h[i], was->fb[i], was->w[i], was->h[i]);
+			return -1;
+		}
+		for (size_t k = 0; k < (size_t)now->w[i] * now->h[i]; k++)
+			if (now->px[i][k] != was->px[i][k]) {
+				printf("# %s: head %u pixel (%zu, %zu) is %06x, before %06x\n", when,
+				       i, k % now->w[i], k / now->w[i], now->px[i][k] & 0xffffff,
+				       was->px[i][k] & 0xffffff);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+/* Pixels of the heads that are not the root's tile: 0 when none. */
+static size_t heads_not_tile(const struct heads *s, const struct nvt_x_tile *t)
+{
+	size_t bad = 0;
+	for (unsigned i = 0; i < NVC_DISP_HEADS; i++)
+		for (uint32_t y = 0; y < s->h[i]; y++)
+			for (uint32_t x = 0; x < s->w[i]; x++)
+				bad += (s->px[i][(size_t)y * s->w[i] + x] & 0xffffff) !=
+				       nvt_x_tile_pixel(t, s->x[i] + x, s->y[i] + y);
+	return bad;
+}
+
+/* X draws the root asynchronously: the heads show the tile within 5 s. */
+static void heads_show_tile(struct nvc *c, const struct nvt_x_tile *t, struct heads *s)
+{
+	size_t bad = 0;
+	for (unsigned tries = 0; tries < 100; tries++) {
+		heads_take(c, s);
+		if (!(bad = heads_not_tile(s, t)))
+			return;
+		heads_free(s);
+		nvt_sleep_ms(50);
+	}
+	fail_msg("the heads do not show X's root tile: %zu pixels differ after 5 s", bad);
+}
+
+static void test_scanout_stays_while_gl_clients_overfill_vram(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	struct nvt_x_tile t;
+	struct nvt_glprog p[NCLIENTS];
+	struct heads before, during, after;
+	struct nvc_status st;
+	struct nvc *c;
+
+	nvt_watchdog(WATCHDOG_S, "test_scanout_stays_while_gl_clients_overfill_vram");
+	if (nvt_x_start(&x, d->sock, NULL) < 0)
+		fail_msg("Xorg did not start on nvd");
+	nvt_x_tile_make(&t, 29, 17, 7, 0xe0a030, 0x1c4f86);
+	NVT_OK(nvt_x_set_root_tile(&x, &t));
+	NVT_OK(nvt_x_hide_root_cursor(&x));
+	NVT_OK(nvc_connect(d->sock, "test_x_memory", &c));
+	heads_show_tile(c, &t, &before);
+	/* 2 x 8 textures of 4 MiB each (and an FBO each), on 43 MiB of VRAM */
+	for (unsigned i = 0; i < NCLIENTS; i++)
+		NVT_OK(nvt_glprog_start(&p[i], gldir, at.nvd_run, d->sock, tmp, "gl-textures",
+					(const char *const[]){ "--renderer", "NV43", "--textures",
+							       "8", "--timeout", "180", NULL }));
+	/* the heads, again and again while the clients run */
+	unsigned looks = 0;
+	for (;;) {
+		unsigned running = 0;
+		for (unsigned i = 0; i < NCLIENTS; i++)
+			running += (unsigned)nvt_glprog_running(&p[i]);
+		if (!running)
+			break;
+		heads_take(c, &during);
+		int same = heads_same(&before, &during, "while the GL clients ran");
+		heads_free(&during);
+		if (same < 0)
+			fail_msg("a head's picture changed while GL clients overfilled VRAM");
+		looks++;
+		nvt_sleep_ms(50);
+	}
+	for (unsigned i = 0; i < NCLIENTS; i++)
+		if (nvt_glprog_pass(&p[i], "NV43", PROG_WAIT_MS) < 0)
+			fail_msg("%s did not pass (its output above)", p[i].what);
+	heads_take(c, &after);
+	if (heads_same(&before, &after, "after the GL clients") < 0)
+		fail_msg("a head's picture changed after GL clients overfilled VRAM");
+	NVT_OK(nvc_status(c, &st));
+	printf("# %u looks at both heads, all the same; %llu evictions (%llu MiB), %llu "
+	       "refused\n", looks, (unsigned long long)st.evictions,
+	       (unsigned long long)(st.evicted_bytes >> 20), (unsigned long long)st.refused);
+	if (st.refused || nvt_log_contains(d, "refused")) {
+		nvt_daemon_print_log(d);
+		fail_msg("nvd refused %llu submissions", (unsigned long long)st.refused);
+	}
+	if (!st.evictions)
+		fail_msg("nvd evicted nothing: 72 MiB of textures cannot have fit 43 MiB");
+	heads_free(&before);
+	heads_free(&after);
+	nvc_close(c);
+	if (!nvt_x_alive(&x))
+		fail_msg("Xorg died");
+	if (nvt_x_stop(&x) < 0)
+		fail_msg("Xorg did not stop cleanly on SIGTERM");
+	nvt_end(d);
+}
+
+int main(void)
+{
+	if (getuid() != 0) {
+		printf("not root: Xorg takes -config and -modulepath only from root; skipped\n");
+		return 0;
+	}
+	if (nvt_paths(&at, "../../bin") < 0) {
+		fprintf(stderr, "test_x_memory: /proc/self/exe: %s\n", strerror(errno));
+		return 1;
+	}
+	snprintf(gldir, sizeof(gldir), "%s/../gl", at.dir);
+	if (nvt_glprog_outdir(tmp, "xmem") < 0)
+		return 1;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_prestate_setup_teardown(
+			test_scanout_stays_while_gl_clients_overfill_vram, nvt_setup,
+			x_teardown, (void *)small_card),
+	};
+	int r = cmocka_run_group_tests(tests, NULL, NULL);
+	nvt_glprog_outdir_remove(tmp);
+	return r;
+}
