@@ -117,13 +117,38 @@ static void heads_show_tile(struct nvc *c, const struct nvt_x_tile *t, struct he
 	fail_msg("the heads do not show X's root tile: %zu pixels differ after 5 s", bad);
 }
 
+/* The end of each test: nvd refused nothing and evicted (the clients
+ * overfilled VRAM, `room` says how much there was), X is alive and stops
+ * cleanly, nvd holds nothing of anyone after. */
+static void end_beside_x(struct nvt_daemon *d, const char *room)
+{
+	struct nvc_status st;
+	struct nvc *c;
+	NVT_OK(nvc_connect(d->sock, "test_x_memory", &c));
+	int r = nvc_status(c, &st);
+	nvc_close(c);
+	NVT_OK(r);
+	printf("# %llu evictions (%llu MiB), %llu refused\n", (unsigned long long)st.evictions,
+	       (unsigned long long)(st.evicted_bytes >> 20), (unsigned long long)st.refused);
+	if (st.refused || nvt_log_contains(d, "refused")) {
+		nvt_daemon_print_log(d);
+		fail_msg("nvd refused %llu submissions", (unsigned long long)st.refused);
+	}
+	if (!st.evictions)
+		fail_msg("nvd evicted nothing: the clients' buffers cannot have fit %s", room);
+	if (!nvt_x_alive(&x))
+		fail_msg("Xorg died");
+	if (nvt_x_stop(&x) < 0)
+		fail_msg("Xorg did not stop cleanly on SIGTERM");
+	nvt_end(d);
+}
+
 static void test_scanout_stays_while_gl_clients_overfill_vram(void **state)
 {
 	struct nvt_daemon *d = nvt_d(state);
 	struct nvt_x_tile t;
 	struct nvt_glprog p[NCLIENTS];
 	struct heads before, during, after;
-	struct nvc_status st;
 	struct nvc *c;
 
 	nvt_watchdog(WATCHDOG_S, "test_scanout_stays_while_gl_clients_overfill_vram");
@@ -161,24 +186,11 @@ static void test_scanout_stays_while_gl_clients_overfill_vram(void **state)
 	heads_take(c, &after);
 	if (heads_same(&before, &after, "after the GL clients") < 0)
 		fail_msg("a head's picture changed after GL clients overfilled VRAM");
-	NVT_OK(nvc_status(c, &st));
-	printf("# %u looks at both heads, all the same; %llu evictions (%llu MiB), %llu "
-	       "refused\n", looks, (unsigned long long)st.evictions,
-	       (unsigned long long)(st.evicted_bytes >> 20), (unsigned long long)st.refused);
-	if (st.refused || nvt_log_contains(d, "refused")) {
-		nvt_daemon_print_log(d);
-		fail_msg("nvd refused %llu submissions", (unsigned long long)st.refused);
-	}
-	if (!st.evictions)
-		fail_msg("nvd evicted nothing: 72 MiB of textures cannot have fit 43 MiB");
+	printf("# %u looks at both heads, all the same\n", looks);
 	heads_free(&before);
 	heads_free(&after);
 	nvc_close(c);
-	if (!nvt_x_alive(&x))
-		fail_msg("Xorg died");
-	if (nvt_x_stop(&x) < 0)
-		fail_msg("Xorg did not stop cleanly on SIGTERM");
-	nvt_end(d);
+	end_beside_x(d, "43 MiB");
 }
 
 int main(void)
