@@ -112,6 +112,43 @@ GLC_API int glc_parse(int argc, char **argv, struct glc_opts *o, int with_surfac
 	return 0;
 }
 
+/* Options of a program with one number of its own (--NAME N, lo..hi, its
+ * default in *val): --renderer and --timeout as glc_parse has them, the
+ * given default timeout.  0 or exits. */
+GLC_API int glc_parse_num(int argc, char **argv, struct glc_opts *o, unsigned timeout,
+			  const char *name, long lo, long hi, long *val)
+{
+	const struct option lo_[] = {
+		{ "renderer", required_argument, 0, 'r' }, { "timeout", required_argument, 0, 't' },
+		{ name, required_argument, 0, 'n' },       { 0, 0, 0, 0 },
+	};
+	int c;
+	long v;
+	char *end;
+
+	memset(o, 0, sizeof(*o));
+	o->prog = argv[0];
+	o->renderer = "NV4";
+	o->timeout = timeout;
+	while ((c = getopt_long(argc, argv, "", lo_, NULL)) != -1) {
+		v = c == 't' || c == 'n' ? strtol(optarg, &end, 0) : 0;
+		if (c == 'r')
+			o->renderer = optarg;
+		else if (c == 't' && !*end && v > 0)
+			o->timeout = (unsigned)v;
+		else if (c == 'n' && !*end && v >= lo && v <= hi)
+			*val = v;
+		else
+			break;
+	}
+	if (c != -1 || optind != argc) {
+		fprintf(stderr, "usage: %s [--renderer SUBSTR] [--timeout S] [--%s N (%ld..%ld, "
+			"default %ld)]\n", argv[0], name, lo, hi, *val);
+		exit(2);
+	}
+	return 0;
+}
+
 /* ---- the report ---- */
 
 static unsigned glc_passed, glc_failed, glc_skipped;
@@ -1168,6 +1205,20 @@ GLC_API int glc_check_renderer(struct glc_gl *gl, const struct glc_opts *o)
 	glc_note("version: %s", v ? v : "(null)");
 	return glc_check(r && strstr(r, o->renderer), "GL_RENDERER \"%s\" contains \"%s\"",
 			 r ? r : "", o->renderer);
+}
+
+/* glc_start, then a desktop GL context on the EGL surfaceless platform
+ * with its entry points loaded and its renderer checked: 0 or -1 (the
+ * failed check printed).  glc_egl_fini(e) in either case. */
+GLC_API int glc_surfaceless_gl(const struct glc_opts *o, struct glc_egl *e, struct glc_gl *gl)
+{
+	glc_start(o);
+	EGLDisplay dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY,
+					       NULL);
+	if (glc_egl_context(e, dpy, 0, 0) < 0 || glc_gl_load(gl, 0) < 0 ||
+	    !glc_check_renderer(gl, o))
+		return -1;
+	return 0;
 }
 
 /* After a context is current: every check (with --loop, the frames come
