@@ -2,13 +2,12 @@
  * "what must be shown"): the scanout buffer X's heads show is pinned, so
  * while GL clients (tests/gl/gl-textures) overfill a small VRAM and nvd
  * evicts, what both heads scan out (nvd's screenshot, read where the CRTC
- * registers point) stays exactly X's root tile, looked at again and again.
- * Two clients, not the issue's three: with a third, nvd evicts a client's
- * bound fragment program and refuses its next draw (FP_ACTIVE_PROGRAM
- * "outside the submitted buffers"), a daemon bug that is reported.  And
- * on the smallest card (--vram 32), glmark2-drm, a GL client and X at
- * once: all pass, nothing refused (until that bug is fixed, glmark2's
- * fragment program is evicted and refused in about half the runs).
+ * registers point) stays exactly X's root tile, looked at again and again,
+ * with three such clients.  And on the smallest card (--vram 32),
+ * glmark2-drm, a GL client and X at once: all pass, nothing refused (before
+ * a bound fragment program's buffer was pinned, it was evicted and the
+ * client's next draw refused, every run with three clients and about half
+ * the glmark2 runs).
  * Each GL client must pass every check on the NV43, nvd must refuse
  * nothing and must have evicted; X and nvd stop cleanly and nvd holds
  * nothing after.  Needs root (Xorg's -config and -modulepath); skipped
@@ -26,7 +25,7 @@
 
 #define WATCHDOG_S   240
 #define PROG_WAIT_MS (200 * 1000)
-#define NCLIENTS     2
+#define NCLIENTS     3
 
 static struct nvt_paths at;
 static char gldir[PATH_MAX + 8];     /* BUILD/tests/gl */
