@@ -337,11 +337,15 @@ static unsigned pull(struct sim *s, unsigned chid)
 	unsigned n = 0;
 
 	while (!cache1_empty(s) && (PF(NV_PFIFO_CACHE1_PULL0) & NV_PULL0_ACCESS)) {
-		unsigned i = PF(NV_PFIFO_CACHE1_GET) >> 2;
-		uint32_t m = s->cache1_mthd[i];
-		if (pull_one(s, chid, (m >> 13) & 7, m & 0x1ffc, s->cache1_data[i]))
+		uint32_t get = PF(NV_PFIFO_CACHE1_GET);
+		uint32_t m = s->cache1_mthd[get >> 2];
+		if (pull_one(s, chid, (m >> 13) & 7, m & 0x1ffc, s->cache1_data[get >> 2]))
 			break;
-		PF(NV_PFIFO_CACHE1_GET) = (PF(NV_PFIFO_CACHE1_GET) + 4) & NV_PFIFO_CACHE1_PTR_MASK;
+		/* The host may have emptied CACHE1 between two pieces of a long
+		 * method (its channel torn down): the slot is gone already, and
+		 * GET moving on would make stale slots run again. */
+		if (PF(NV_PFIFO_CACHE1_GET) == get)
+			PF(NV_PFIFO_CACHE1_GET) = (get + 4) & NV_PFIFO_CACHE1_PTR_MASK;
 		n++;
 	}
 	return n;
