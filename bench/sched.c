@@ -232,12 +232,13 @@ static int sc_latency_fairness(const char *sock)
 static void sch_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: sched [-n ROUND_TRIPS] [--socket PATH]\n"
+		"usage: sched [-n ROUND_TRIPS] [--socket PATH] [-- NVD-OPTIONS...]\n"
 		"Latency and fairness under heavy clients, the cost of a virtual channel\n"
 		"switch and the daemon memory per idle client.\n"
 		"  -n, --iterations N  round trips measured each way (default %u)\n"
 		"  -s, --socket PATH   use a running nvd (default: start one, $NVD_BIN or\n"
-		"                      ../bin/nvd); its memory is then not measured\n"
+		"                      ../bin/nvd, with NVD-OPTIONS); its memory is then\n"
+		"                      not measured\n"
 		"  -h, --help          show this help\n"
 		"      --version       show the version\n", SCH_N_DEFAULT);
 }
@@ -357,8 +358,8 @@ int main(int argc, char **argv)
 		default: return glb_other_option(c, sch_usage);
 		}
 	}
-	if (optind < argc)
-		return glb_bad_usage("unexpected argument '%s'", argv[optind]);
+	if (optind < argc && sock)
+		return glb_bad_usage("nvd options with --socket");
 	if (nvt_paths(&at, "../bin") < 0) {
 		fprintf(stderr, "sched: /proc/self/exe: %s\n", strerror(errno));
 		return 1;
@@ -368,7 +369,7 @@ int main(int argc, char **argv)
 	memset(&d, 0, sizeof(d));
 	if (own) {
 		nvt_sim_check = 0;           /* measured as users run it */
-		if (nvt_daemon_start(&d, NULL) < 0) {
+		if (nvt_daemon_start(&d, (const char *const *)argv + optind) < 0) {
 			fprintf(stderr, "sched: cannot start nvd (%s)\n", getenv("NVD_BIN"));
 			return 1;
 		}

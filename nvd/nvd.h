@@ -61,7 +61,7 @@ struct event;
 #define NVD_CURSOR_AREA     (NVD_DISP_HEADS * NVD_CURSOR_SIZE * NVD_CURSOR_SIZE * 4u)
 #define NVD_MAX_CLIENTS     4096
 #define NVD_HELLO_TIMEOUT_S 10            /* a connection must say HELLO this soon */
-#define NVD_TIMESLICE_US    1000          /* card time a busy channel runs before the next */
+#define NVD_TIMESLICE_US    250           /* card time a busy channel runs before the next */
 #define NVD_HEAVY_ON_CARD   2             /* heavy channels with work on the card at once */
 #define NVD_STRIKES         8             /* refused submissions before a channel is lost */
 #define NVD_CLIENT_WAITS    64            /* parked BO_WAITs per client */
