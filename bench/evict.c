@@ -24,13 +24,6 @@
 #define EV_OVER      24           /* 96 MiB: VRAM, GART and host memory */
 #define EV_ROUNDS    4
 
-static double ev_now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* Rounds of using n buffers in turn: seconds, and the bytes evicted. */
 static int ev_rounds(struct nvt_client *t, struct nvt_buf *b, unsigned n, unsigned rounds,
 		     double *secs, uint64_t *moved)
@@ -39,14 +32,14 @@ static int ev_rounds(struct nvt_client *t, struct nvt_buf *b, unsigned n, unsign
 	if (nvc_status(t->c, &st) < 0)
 		return -1;
 	uint64_t before = st.evicted_bytes;
-	double t0 = ev_now();
+	double t0 = glb_now_ns() / 1e9;
 	for (unsigned r = 0; r < rounds; r++)
 		for (unsigned i = 0; i < n; i++) {
 			nvt_touch_vram(&t->p, &b[i]);
 			if (nvt_finish(&t->p) < 0)
 				return -1;
 		}
-	*secs = ev_now() - t0;
+	*secs = glb_now_ns() / 1e9 - t0;
 	if (nvc_status(t->c, &st) < 0)
 		return -1;
 	*moved = st.evicted_bytes - before;
@@ -60,12 +53,12 @@ static double ev_memcpy_gbs(struct nvt_buf *b, unsigned n)
 	if (!tmp)
 		return 0;
 	for (unsigned r = 0; r < EV_ROUNDS; r++) {
-		double t0 = ev_now();
+		double t0 = glb_now_ns() / 1e9;
 		for (unsigned i = 0; i < n; i++) {
 			memcpy(tmp, b[i].shadow, EV_BUF);
 			memcpy(b[i].shadow, tmp, EV_BUF);
 		}
-		double gbs = 2.0 * n * EV_BUF / (ev_now() - t0) / 1e9;
+		double gbs = 2.0 * n * EV_BUF / (glb_now_ns() / 1e9 - t0) / 1e9;
 		best = gbs > best ? gbs : best;
 	}
 	free(tmp);
@@ -110,15 +103,13 @@ int main(int argc, char **argv)
 	if (optind != argc)
 		return glb_bad_usage("unexpected argument '%s'", argv[optind]);
 
+	struct nvt_paths at;   /* $NVD_BIN: the nvd beside this program unless set */
+	if (nvt_paths(&at, "../bin") < 0) {
+		fprintf(stderr, "evict: /proc/self/exe: %s\n", strerror(errno));
+		return 1;
+	}
 	struct nvt_daemon d;
-	memset(&d, 0, sizeof(d));
-	const char *why = NULL;
-	own = !sock;
-	nvt_sim_check = 0;   /* measured as users run it */
-	if (own && nvt_daemon_start(&d, args) < 0)
-		why = "cannot start nvd";
-	else if (own)
-		sock = d.sock;
+	const char *why = glb_daemon_start(&d, &sock, 1, NULL, args, &own);
 	struct nvt_client t;
 	static struct nvt_buf b[EV_OVER];
 	double fit_s, over_s;

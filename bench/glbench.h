@@ -14,12 +14,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "proto/proto.h"
 #include "tests/lib/nvt.h"
 
 #define GLB_API static __attribute__((unused))
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+GLB_API int64_t glb_now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* qsort's order of int64_t. */
+GLB_API int glb_cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
 
 /* Runs argv with its stdout read line by line: "renderer: X" goes to
  * renderer, every other line to line(arg, text) first, and a line that
@@ -173,7 +189,8 @@ static int glb_sim_check;
 
 /* When an nvd run is wanted and *sock names none, starts this bench's own
  * nvd (extra: its arguments, or NULL) and points *sock at it; *own says
- * whether it did.  NULL, or why the nvd runs cannot be made. */
+ * whether it did.  NULL, or why the nvd runs (through nvd_run, when not
+ * NULL) cannot be made. */
 GLB_API const char *glb_daemon_start(struct nvt_daemon *d, const char **sock, int want,
 				    const char *nvd_run, const char *const *extra, int *own)
 {
@@ -187,7 +204,7 @@ GLB_API const char *glb_daemon_start(struct nvt_daemon *d, const char **sock, in
 		}
 		*sock = d->sock;
 	}
-	if (want && access(nvd_run, X_OK) < 0)
+	if (want && nvd_run && access(nvd_run, X_OK) < 0)
 		return "nvd-run is missing";
 	return NULL;
 }

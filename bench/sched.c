@@ -46,22 +46,9 @@ static const char *sc_sock;     /* for the flooders */
 static volatile uint64_t *sc_done;    /* shared: heavy submissions done, per flooder */
 
 
-static int64_t sch_now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
-static int sch_cmp(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
 static double sch_median_us(int64_t *t, unsigned n)
 {
-	qsort(t, n, sizeof(*t), sch_cmp);
+	qsort(t, n, sizeof(*t), glb_cmp_i64);
 	return t[n / 2] / 1000.0;
 }
 
@@ -76,10 +63,10 @@ static int sch_open(struct nvt_vc *x, const char *sock, unsigned index)
 /* One fill, its blit and their fence: ns. */
 static int64_t sch_round_trip(struct nvt_vc *x)
 {
-	int64_t t0 = sch_now_ns();
+	int64_t t0 = glb_now_ns();
 	if (nvt_vc_draw(x, 1) < 0 || nvt_finish(&x->p) < 0)
 		return -1;
-	return sch_now_ns() - t0;
+	return glb_now_ns() - t0;
 }
 
 static uint64_t sch_rss_kib(pid_t pid)
@@ -136,14 +123,14 @@ static double sc_probe_p99(struct nvt_client *t)
 	static int64_t lat[SC_PROBES];
 	for (unsigned i = 0; i < SC_PROBES; i++) {
 		nvt_mthd(&t->p, NVT_SUBC_M2MF, NV_M2MF_NOP, 0);
-		int64_t t0 = sch_now_ns();
+		int64_t t0 = glb_now_ns();
 		uint32_t f;
 		if (nvt_submit(&t->p, &f) < 0 || nvt_wait(&t->p, f) < 0)
 			return -1;
-		lat[i] = sch_now_ns() - t0;
+		lat[i] = glb_now_ns() - t0;
 		sc_sleep_ms(1);
 	}
-	qsort(lat, SC_PROBES, sizeof(lat[0]), sch_cmp);
+	qsort(lat, SC_PROBES, sizeof(lat[0]), glb_cmp_i64);
 	return lat[SC_PROBES * 99 / 100] / 1e3;
 }
 
@@ -167,7 +154,7 @@ static void sc_stop(pid_t *pids, unsigned n)
 /* Until every flooder has finished a submission (they are all on the card). */
 static void sc_settle(unsigned n)
 {
-	for (int64_t end = sch_now_ns() + 10000000000ll; sch_now_ns() < end; sc_sleep_ms(5)) {
+	for (int64_t end = glb_now_ns() + 10000000000ll; glb_now_ns() < end; sc_sleep_ms(5)) {
 		unsigned ready = 0;
 		for (unsigned i = 0; i < n; i++)
 			ready += __atomic_load_n(&sc_done[i], __ATOMIC_RELAXED) > 0;
@@ -365,15 +352,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	struct nvt_daemon d;
-	int own = !sock;
-	memset(&d, 0, sizeof(d));
-	if (own) {
-		nvt_sim_check = 0;           /* measured as users run it */
-		if (nvt_daemon_start(&d, (const char *const *)argv + optind) < 0) {
-			fprintf(stderr, "sched: cannot start nvd (%s)\n", getenv("NVD_BIN"));
-			return 1;
-		}
-		sock = d.sock;
+	int own;
+	if (glb_daemon_start(&d, &sock, 1, NULL, (const char *const *)argv + optind, &own)) {
+		fprintf(stderr, "sched: cannot start nvd (%s)\n", getenv("NVD_BIN"));
+		return 1;
 	}
 	if (sc_latency_fairness(sock) < 0 || sch_switch(sock, n) < 0 ||
 	    sch_memory(sock, own ? d.pid : 0) < 0)

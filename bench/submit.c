@@ -33,24 +33,11 @@
 #define BENCH_N_DEFAULT  20000
 #define BENCH_TIMEOUT_NS (10ll * 1000000000)
 
-static int64_t bench_now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
-static int bench_cmp(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
 struct bench_stats { double median_us, p99_us; };
 
 static struct bench_stats bench_stats(int64_t *t, unsigned n)
 {
-	qsort(t, n, sizeof(*t), bench_cmp);
+	qsort(t, n, sizeof(*t), glb_cmp_i64);
 	unsigned p99 = (unsigned)(((uint64_t)n * 99) / 100);
 	if (p99 >= n)
 		p99 = n - 1;
@@ -91,9 +78,9 @@ static void bench_nvd_stop(struct bench_nvd *b)
 	if (b->pid > 0) {
 		kill(b->pid, SIGTERM);
 		int st;
-		int64_t deadline = bench_now_ns() + 3000000000ll;
+		int64_t deadline = glb_now_ns() + 3000000000ll;
 		while (waitpid(b->pid, &st, WNOHANG) == 0) {
-			if (bench_now_ns() > deadline) {
+			if (glb_now_ns() > deadline) {
 				kill(b->pid, SIGKILL);
 				waitpid(b->pid, &st, 0);
 				break;
@@ -150,7 +137,7 @@ static int bench_nvd_start(struct bench_nvd *b)
 		fprintf(stderr, "submit: cannot run %s: %s\n", nvd, strerror(errno));
 		_exit(127);
 	}
-	int64_t deadline = bench_now_ns() + 10000000000ll;
+	int64_t deadline = glb_now_ns() + 10000000000ll;
 	for (;;) {
 		struct nvc *c;
 		int st;
@@ -164,7 +151,7 @@ static int bench_nvd_start(struct bench_nvd *b)
 			bench_nvd_dump_log(b);
 			return -1;
 		}
-		if (bench_now_ns() > deadline) {
+		if (glb_now_ns() > deadline) {
 			fprintf(stderr, "submit: %s did not listen on %s within 10 s\n", nvd, b->sock);
 			bench_nvd_dump_log(b);
 			return -1;
@@ -207,14 +194,14 @@ static int bench_submit(const char *sock, unsigned n, int64_t *t, char *card, si
 		goto out;
 	}
 	for (unsigned i = 0; i < BENCH_WARMUP + n; i++) {
-		int64_t t0 = bench_now_ns();
+		int64_t t0 = glb_now_ns();
 		if (nvc_submit(ch, &sn, &fence) < 0 ||
 		    nvc_fence_wait(ch, fence, BENCH_TIMEOUT_NS) < 0) {
 			fprintf(stderr, "submit: round %u: %s\n", i, nvc_error());
 			goto out;
 		}
 		if (i >= BENCH_WARMUP)
-			t[i - BENCH_WARMUP] = bench_now_ns() - t0;
+			t[i - BENCH_WARMUP] = glb_now_ns() - t0;
 	}
 	ret = 0;
 out:
@@ -265,7 +252,7 @@ static int bench_pingpong(unsigned n, int64_t *t)
 	}
 	ret = 0;
 	for (unsigned i = 0; i < total; i++) {
-		int64_t t0 = bench_now_ns();
+		int64_t t0 = glb_now_ns();
 		if (bench_efd_post(ping) < 0 || bench_efd_wait(pong) < 0) {
 			fprintf(stderr, "submit: eventfd ping-pong: %s\n", strerror(errno));
 			kill(pid, SIGKILL);
@@ -273,7 +260,7 @@ static int bench_pingpong(unsigned n, int64_t *t)
 			break;
 		}
 		if (i >= BENCH_WARMUP)
-			t[i - BENCH_WARMUP] = bench_now_ns() - t0;
+			t[i - BENCH_WARMUP] = glb_now_ns() - t0;
 	}
 	waitpid(pid, &st, 0);
 out:

@@ -95,6 +95,8 @@ void *nvc_bo_map(struct nvc_bo *bo)
 	return m;
 }
 
+_Static_assert(NVC_VRAM == (int)NVD_DOMAIN_VRAM && NVC_GART == (int)NVD_DOMAIN_GART &&
+	       NVC_HOST == (int)NVD_DOMAIN_HOST, "libnvd's domains are the protocol's");
 _Static_assert(NVC_WAIT_NOWAIT == NVD_WAIT_NOWAIT && NVC_WAIT_WRITE == NVD_WAIT_WRITE,
 	       "libnvd's wait flags are the protocol's");
 

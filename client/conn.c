@@ -234,7 +234,9 @@ int nvc_client_at(struct nvc *c, unsigned index, struct nvc_client *o, unsigned 
 	o->validate_max_ns = r.validate_max_ns;
 	o->host = r.host;
 	o->evicted = r.evicted;
-	_Static_assert(sizeof(o->chan_chid) == sizeof(r.chan_chid), "one byte per channel slot");
+	_Static_assert(sizeof(o->chan_chid) == sizeof(r.chan_chid) &&
+		       NVC_CHAN_NONE == NVD_CHAN_SLOT_NONE &&
+		       NVC_CHAN_VIRTUAL == NVD_CHAN_SLOT_VIRTUAL, "one byte per channel slot");
 	memcpy(o->chan_chid, r.chan_chid, sizeof(o->chan_chid));
 	if (count)
 		*count = r.count;

@@ -138,23 +138,29 @@ enum { NV_DMA_PUSHER_ERRORS(NV_DMA_ERR_ENUM) };
 /* RAMFC (NV40, 128 bytes per channel): image offset -> live PFIFO register.
  * X(ramfc offset, register, valid bits). One table walked by save and restore. */
 #define NV40_RAMFC_SIZE 128
+#define NV40_RAMFC_DMA_PUT        0x00
+#define NV40_RAMFC_DMA_GET        0x04
+#define NV40_RAMFC_DMA_INSTANCE   0x0c
+#define NV40_RAMFC_DMA_FETCH      0x18
+#define NV40_RAMFC_GRCTX_INSTANCE 0x38
+#define NV40_RAMFC_DMA_TIMESLICE  0x3c
 #define NV40_RAMFC(X) \
-	X(0x00, NV_PFIFO_CACHE1_DMA_PUT,           32) \
-	X(0x04, NV_PFIFO_CACHE1_DMA_GET,           32) \
-	X(0x08, NV_PFIFO_CACHE1_REF,               32) \
-	X(0x0c, NV_PFIFO_CACHE1_DMA_INSTANCE,      32) \
-	X(0x10, NV_PFIFO_CACHE1_DMA_DCOUNT,        32) \
-	X(0x14, NV_PFIFO_CACHE1_DMA_STATE,         32) \
-	X(0x18, NV_PFIFO_CACHE1_DMA_FETCH,         28) \
-	X(0x1c, NV_PFIFO_CACHE1_ENGINE,            32) \
-	X(0x20, NV_PFIFO_CACHE1_PULL1,             32) \
-	X(0x24, NV_PFIFO_CACHE1_ACQUIRE_VALUE,     32) \
-	X(0x28, NV_PFIFO_CACHE1_ACQUIRE_TIMESTAMP, 32) \
-	X(0x2c, NV_PFIFO_CACHE1_ACQUIRE_TIMEOUT,   32) \
-	X(0x30, NV_PFIFO_CACHE1_SEMAPHORE,         32) \
-	X(0x34, NV_PFIFO_CACHE1_DMA_SUBROUTINE,    32) \
-	X(0x38, NV_PFIFO_GRCTX_INSTANCE,           32) \
-	X(0x3c, NV_PFIFO_DMA_TIMESLICE,            17)
+	X(NV40_RAMFC_DMA_PUT,        NV_PFIFO_CACHE1_DMA_PUT,           32) \
+	X(NV40_RAMFC_DMA_GET,        NV_PFIFO_CACHE1_DMA_GET,           32) \
+	X(0x08,                      NV_PFIFO_CACHE1_REF,               32) \
+	X(NV40_RAMFC_DMA_INSTANCE,   NV_PFIFO_CACHE1_DMA_INSTANCE,      32) \
+	X(0x10,                      NV_PFIFO_CACHE1_DMA_DCOUNT,        32) \
+	X(0x14,                      NV_PFIFO_CACHE1_DMA_STATE,         32) \
+	X(NV40_RAMFC_DMA_FETCH,      NV_PFIFO_CACHE1_DMA_FETCH,         28) \
+	X(0x1c,                      NV_PFIFO_CACHE1_ENGINE,            32) \
+	X(0x20,                      NV_PFIFO_CACHE1_PULL1,             32) \
+	X(0x24,                      NV_PFIFO_CACHE1_ACQUIRE_VALUE,     32) \
+	X(0x28,                      NV_PFIFO_CACHE1_ACQUIRE_TIMESTAMP, 32) \
+	X(0x2c,                      NV_PFIFO_CACHE1_ACQUIRE_TIMEOUT,   32) \
+	X(0x30,                      NV_PFIFO_CACHE1_SEMAPHORE,         32) \
+	X(0x34,                      NV_PFIFO_CACHE1_DMA_SUBROUTINE,    32) \
+	X(NV40_RAMFC_GRCTX_INSTANCE, NV_PFIFO_GRCTX_INSTANCE,           32) \
+	X(NV40_RAMFC_DMA_TIMESLICE,  NV_PFIFO_DMA_TIMESLICE,            17)
 
 /* USER area: per-channel control, BAR0 + 0xC00000 + chid * 0x1000 */
 #define NV40_USER(chid)          (0xc00000 + (chid) * 0x1000)

@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 _Static_assert(NVD_DISP_HEADS == NV_PCRTC_HEADS, "the protocol's heads are the card's");
@@ -241,13 +240,6 @@ static struct nvd_head *head_get(struct nvd *d, uint32_t head, const char *off, 
  * less the lines since vblank start, and the vblanks since the one counted
  * last are that time's distance over the frame period. */
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* The frame of a head just set: period, vtotal and vblank start as the
  * CRTC times them (the VPLL's clock, the character-rounded htotal). */
 static void head_frame(struct nvd *d, unsigned head, uint32_t vpll)
@@ -276,7 +268,7 @@ static void vblank_sync(struct nvd *d, unsigned head)
 		return;
 	uint32_t line = NV_PCRTC_RASTER_POSITION(nvd_rd32(d->card,
 							  NV_HEAD_REG(NV_PCRTC_RASTER, head)));
-	uint64_t now = mono_ns();
+	uint64_t now = nvd_now_ns();
 	if (line >= h->vtotal)
 		line = h->vtotal - 1;
 	uint64_t since = (uint64_t)((line + h->vtotal - h->vbs) % h->vtotal) * h->period_ns /

@@ -229,8 +229,8 @@ void nvd_fifo_chan_load(struct nvd *d, struct nvd_chan *ch)
 
 	for (unsigned i = 0; i < NV40_RAMFC_SIZE / 4; i++)
 		ramin_wr32(d, fc + i * 4, ch->saved_ramfc[i]);
-	ramin_wr32(d, fc + 0x0c, ch->pb_dma_inst >> 4);   /* DMA_INSTANCE */
-	ramin_wr32(d, fc + 0x38, ch->grctx_inst >> 4);    /* GRCTX_INSTANCE */
+	ramin_wr32(d, fc + NV40_RAMFC_DMA_INSTANCE, ch->pb_dma_inst >> 4);
+	ramin_wr32(d, fc + NV40_RAMFC_GRCTX_INSTANCE, ch->grctx_inst >> 4);
 	nvd_wr32(d->card, NV_PFIFO_MODE, nvd_rd32(d->card, NV_PFIFO_MODE) | 1u << ch->chid);
 	if (d->card->ops->fence_target)
 		d->card->ops->fence_target(d->card, ch->chid, ch->fence, ch->fence_ev);

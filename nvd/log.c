@@ -6,6 +6,13 @@
 
 int nvd_verbose;
 
+uint64_t nvd_now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 static void nvd_vlog(const char *who, const char *fmt, va_list ap)
 {
 	struct timespec t;

@@ -332,6 +332,8 @@ void nvd_log(int verbose, const char *fmt, ...) __attribute__((format(printf, 2,
 void nvd_clog(struct nvd_client *cl, struct nvd_chan *ch, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 extern int nvd_verbose;
+/* CLOCK_MONOTONIC in nanoseconds: the daemon's one clock for durations. */
+uint64_t nvd_now_ns(void);
 
 /* fifo.c: the card brought up and driven through registers */
 int nvd_fifo_init(struct nvd *d, char *err, size_t errlen);

@@ -12,7 +12,6 @@
 #include <event2/event.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ---- requests parked behind their client's submissions ---- */
@@ -194,13 +193,6 @@ void nvd_take(struct nvd *d)
 
 /* ---- retiring ---- */
 
-static uint64_t sched_now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 static void retire_one(struct nvd_chan *ch)
 {
 	struct nvd *d = ch->cl->d;
@@ -246,7 +238,7 @@ void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq)
 	while (ch->if_count && (int32_t)(seq - ch->inflight[ch->if_head].seq) >= 0)
 		retire_one(ch);
 	if (!ch->if_count)
-		ch->idle_ns = sched_now_ns();
+		ch->idle_ns = nvd_now_ns();
 	if (ch->nhashed)
 		nvd_obj_retired(ch);
 	nvd_oracle_retire(ch, seq);

@@ -30,13 +30,6 @@ struct reply {
 /* A handler's return value: the reply will be sent later (BO_WAIT). */
 #define REPLY_LATER 1
 
-static uint64_t now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 static struct nvd_chan *client_chan(struct nvd_client *cl, uint32_t id, struct reply *r)
 {
 	if (id < NVD_CLIENT_CHANS && cl->chans[id])
@@ -110,7 +103,7 @@ static int do_status(struct nvd_client *cl, const void *rq, struct reply *r)
 	p->bos = d->nbos;   /* live buffers, shared ones once, orphans included */
 	p->submits = d->submits;
 	p->refused = d->refused;
-	p->uptime_ms = now_ms() - d->start_ms;
+	p->uptime_ms = nvd_now_ns() / 1000000 - d->start_ms;
 	nvd_oracle_poll(d);
 	p->oracle = !!d->o.card.sim_check;
 	p->oracle_violations = d->oracle_violations;
@@ -822,7 +815,7 @@ int nvd_server_listen(struct nvd *d, char *err, size_t errlen)
 		snprintf(err, errlen, "event loop refused the socket");
 		return -ENOMEM;
 	}
-	d->start_ms = now_ms();
+	d->start_ms = nvd_now_ns() / 1000000;
 	return 0;
 }
 

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "hw/enums-3d.h"
 #include "hw/pushbuf.h"
@@ -38,11 +37,9 @@ static uint32_t list_access[NVD_SUBMIT_MAX_BOS];   /* by a buffer's first entry:
 static long validate(struct nvd_chan *ch, const struct nvd_vsubmit *vs, uint32_t words,
 		     struct nvd_verror *e, uint64_t *ns)
 {
-	struct timespec a, b;
-	clock_gettime(CLOCK_MONOTONIC, &a);
+	uint64_t t0 = nvd_now_ns();
 	long n = nvd_validate(ch->vs, vs, &ch->ring[ch->wptr / 4], words, e);
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	*ns += (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000u + (uint64_t)b.tv_nsec - (uint64_t)a.tv_nsec;
+	*ns += nvd_now_ns() - t0;
 	return n;
 }
 

@@ -38,7 +38,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "hw/access.h"
 #include "hw/methods-3d.h"
@@ -48,13 +47,6 @@ enum {
 	NVD_VCHAN_SW = 1,      /* the ring binds the software object first */
 	NVD_VCHAN_FP = 2,      /* FP_ACTIVE_PROGRAM follows the shadow area */
 };
-
-static uint64_t vchan_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
 
 int nvd_vchan_init(struct nvd *d, char *err, size_t errlen)
 {
@@ -163,7 +155,7 @@ static int vchan_unload(struct nvd_chan *ch)
 {
 	struct nvd *d = ch->cl->d;
 	unsigned chid = ch->chid;
-	uint64_t t0 = vchan_ns();
+	uint64_t t0 = nvd_now_ns();
 	int r;
 
 	nvd_oracle_forget(ch);
@@ -176,7 +168,7 @@ static int vchan_unload(struct nvd_chan *ch)
 	nvd_chan_unhash(ch);
 	vchan_hw_leave(ch);
 	d->chan_unloads++;
-	d->vchan_switch_ns += vchan_ns() - t0;
+	d->vchan_switch_ns += nvd_now_ns() - t0;
 	nvd_log(2, "chan %u of client %u unloaded from chid %u (%u bytes saved)", ch->id,
 		ch->cl->id, chid, ch->saved_grctx_len + ch->saved_fp_len);
 	return 0;
@@ -235,7 +227,7 @@ static int vchan_load(struct nvd_chan *ch, unsigned chid)
 {
 	struct nvd *d = ch->cl->d;
 	struct nvd_hwchan *hw = &d->hw[chid];
-	uint64_t t0 = vchan_ns();
+	uint64_t t0 = nvd_now_ns();
 
 	ch->chid = chid;
 	ch->grctx_inst = hw->grctx_inst;
@@ -260,11 +252,11 @@ static int vchan_load(struct nvd_chan *ch, unsigned chid)
 
 	/* idle: the ring starts again, with the daemon's methods */
 	ch->wptr = ch->hw_free_from = vchan_prologue(ch);
-	ch->saved_ramfc[0x00 / 4] = ch->saved_ramfc[0x04 / 4] = 0;   /* DMA_PUT, DMA_GET */
+	ch->saved_ramfc[NV40_RAMFC_DMA_PUT / 4] = ch->saved_ramfc[NV40_RAMFC_DMA_GET / 4] = 0;
 	nvd_fifo_chan_load(d, ch);
 	nvd_chan_oracle(ch);
 	d->chan_loads++;
-	d->vchan_switch_ns += vchan_ns() - t0;
+	d->vchan_switch_ns += nvd_now_ns() - t0;
 	return 0;
 }
 
@@ -371,8 +363,8 @@ void nvd_vchan_add(struct nvd_chan *ch)
 
 	/* a fresh RAMFC (nv40 dma_new) and an empty grctx */
 	memset(ch->saved_ramfc, 0, sizeof(ch->saved_ramfc));
-	ch->saved_ramfc[0x18 / 4] = NV_PFIFO_DMA_FETCH_DEFAULT;
-	ch->saved_ramfc[0x3c / 4] = d->o.timeslice;
+	ch->saved_ramfc[NV40_RAMFC_DMA_FETCH / 4] = NV_PFIFO_DMA_FETCH_DEFAULT;
+	ch->saved_ramfc[NV40_RAMFC_DMA_TIMESLICE / 4] = d->o.timeslice;
 	ch->chid = NVD_CHID_NONE;
 	ch->prologue = NVD_VCHAN_SW;
 	ch->used_stamp = ++d->vchan_clock;

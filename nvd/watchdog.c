@@ -27,13 +27,6 @@
 #define WD_TICK_MIN_MS 5
 #define WD_TICK_MAX_MS 64       /* a submission is charged at most this much early */
 
-static uint64_t wd_now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 static unsigned wd_tick_ms(const struct nvd *d)
 {
 	unsigned ms = d->o.gpu_timeout_ms / 32;
@@ -62,7 +55,7 @@ static void wd_fire(struct nvd *d, struct nvd_chan *ch, uint32_t seq)
 static void wd_tick(evutil_socket_t fd, short what, void *arg)
 {
 	struct nvd *d = arg;
-	uint64_t now = wd_now_ns(), dt = now - d->wd_last_ns;
+	uint64_t now = nvd_now_ns(), dt = now - d->wd_last_ns;
 	(void)fd;
 	(void)what;
 
@@ -98,7 +91,7 @@ int nvd_watchdog_start(struct nvd *d)
 	d->watchdog = event_new(d->base, -1, EV_PERSIST, wd_tick, d);
 	if (!d->watchdog || event_add(d->watchdog, &tv) < 0)
 		return -ENOMEM;
-	d->wd_last_ns = wd_now_ns();
+	d->wd_last_ns = nvd_now_ns();
 	return 0;
 }
 

@@ -248,7 +248,7 @@ static void test_two_channels_keep_their_3d_state(void **state)
 {
 	struct host *h = *state;
 	for (unsigned c = 0; c < 2; c++) {
-		host_ramin_wr32(h, NV40_RAMIN_RAMFC + c * NV40_RAMFC_SIZE + 0x3c, 4);
+		host_ramin_wr32(h, NV40_RAMIN_RAMFC + c * NV40_RAMFC_SIZE + NV40_RAMFC_DMA_TIMESLICE, 4);
 		fb(h, c, NV40_RT_COLOR_A8R8G8B8 | NV40_RT_ZETA_Z24S8 << 5 | NV40_RT_TYPE_LINEAR << 8,
 		   16, 4, 64, RT0 + c * 0x1000);
 		INC(h, c, NV_CURIE_SCISSOR_HORIZ, 0x10000000, 0x10000000);

@@ -41,9 +41,9 @@ static unsigned cur_chid(struct host *h)
 	return NV_PFIFO_CACHE1_PUSH1_CHID(sim_rd32(h->s, NV_PFIFO_CACHE1_PUSH1));
 }
 
-static void set_timeslice(struct host *h, unsigned chid, uint32_t words)
+static void set_timeslice(struct host *h, unsigned chid, uint32_t us)
 {
-	host_ramin_wr32(h, NV40_RAMIN_RAMFC + chid * NV40_RAMFC_SIZE + 0x3c, words);
+	host_ramin_wr32(h, NV40_RAMIN_RAMFC + chid * NV40_RAMFC_SIZE + NV40_RAMFC_DMA_TIMESLICE, us);
 }
 
 /* Channel c's stream: per iteration two 2-word INC packets on PGRAPH and a

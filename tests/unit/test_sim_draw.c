@@ -689,7 +689,7 @@ static void context_switch_inside_a_quad_leaves_both_channels_right(void **state
 	chan_3d(h, 1);
 	fp_upload(h, FP_AT, fp_col0, 4);
 	for (unsigned c = 0; c < 2; c++) {
-		host_ramin_wr32(h, NV40_RAMIN_RAMFC + c * NV40_RAMFC_SIZE + 0x3c, 3);   /* timeslice */
+		host_ramin_wr32(h, NV40_RAMIN_RAMFC + c * NV40_RAMFC_SIZE + NV40_RAMFC_DMA_TIMESLICE, 3);   /* timeslice */
 		fb_state(h, c, dst[c]);
 		vp_passthrough(h, c);
 		fill32(h, dst[c], RT_W * RT_H, 0);
