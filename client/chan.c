@@ -186,35 +186,56 @@ static int nvc_sleep(struct nvc_chan *ch, int64_t deadline)
 	return 0;
 }
 
-int nvc_fence_wait(struct nvc_chan *ch, uint32_t fence, int64_t timeout_ns)
+/* Wait until *seqp passes fence: a completed fence wakes the sleeper
+ * (the daemon signals it); a taken one does not, so that wait looks every
+ * millisecond. */
+static int nvc_seq_wait(struct nvc_chan *ch, const uint32_t *seqp, uint32_t fence,
+			int64_t timeout_ns)
 {
 	int64_t deadline = timeout_ns < 0 ? -1 : nvc_now_ns() + timeout_ns;
+	int signalled = seqp == &ch->fence->completed;
 
 	/* The card usually answers within microseconds: look before sleeping. */
 	for (int spin = 0; spin < 2000; spin++) {
-		if (nvc_fence_done(ch, fence))
-			return nvc_fence_result(ch, fence);
+		if (nvc_seq_passed(__atomic_load_n(seqp, __ATOMIC_ACQUIRE), fence))
+			return 0;
 		if (__atomic_load_n(&ch->fence->lost, __ATOMIC_ACQUIRE))
 			break;
 		nvc_cpu_relax();
 	}
 	pthread_mutex_lock(&ch->wait_lock);
 	for (;;) {
-		if (nvc_fence_done(ch, fence)) {
+		if (nvc_seq_passed(__atomic_load_n(seqp, __ATOMIC_ACQUIRE), fence)) {
 			pthread_mutex_unlock(&ch->wait_lock);
-			return nvc_fence_result(ch, fence);
+			return 0;
 		}
 		int32_t lost = __atomic_load_n(&ch->fence->lost, __ATOMIC_ACQUIRE);
 		if (lost) {
 			pthread_mutex_unlock(&ch->wait_lock);
 			return nvc_fail(-ENODEV, "nvd channel lost: %s", strerror(-lost));
 		}
-		int r = nvc_sleep(ch, deadline);
+		int64_t until = signalled ? deadline : nvc_now_ns() + 1000000;
+		if (!signalled && deadline >= 0 && deadline < until)
+			until = deadline;
+		int r = nvc_sleep(ch, until);
+		if (r == -ETIMEDOUT && !signalled && (deadline < 0 || nvc_now_ns() < deadline))
+			r = 0;
 		if (r < 0) {
 			pthread_mutex_unlock(&ch->wait_lock);
 			return nvc_fail(r, "fence %u: %s", fence, strerror(-r));
 		}
 	}
+}
+
+int nvc_fence_wait(struct nvc_chan *ch, uint32_t fence, int64_t timeout_ns)
+{
+	int r = nvc_seq_wait(ch, &ch->fence->completed, fence, timeout_ns);
+	return r < 0 ? r : nvc_fence_result(ch, fence);
+}
+
+int nvc_fence_taken(struct nvc_chan *ch, uint32_t fence, int64_t timeout_ns)
+{
+	return nvc_seq_wait(ch, &ch->fence->consumed, fence, timeout_ns);
 }
 
 /* The daemon writes a submission's status when it takes it (a refusal)

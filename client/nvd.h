@@ -321,6 +321,9 @@ int nvc_fence_done(struct nvc_chan *ch, uint32_t fence);
  * ran the submission, the daemon's -errno when it refused it, -ETIMEDOUT,
  * -ENODEV when the channel was lost. */
 int nvc_fence_wait(struct nvc_chan *ch, uint32_t fence, int64_t timeout_ns);
+/* Wait until nvd has taken the submission: its buffers are placed, or it
+ * was refused.  0, -ETIMEDOUT or -ENODEV, as nvc_fence_wait. */
+int nvc_fence_taken(struct nvc_chan *ch, uint32_t fence, int64_t timeout_ns);
 /* Without waiting: the oldest submission of the channel not reported by
  * this call yet that nvd refused (its -errno, known as soon as nvd has
  * taken it) or the card faulted on (-EIO, known by its fence), with its

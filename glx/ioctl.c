@@ -347,6 +347,9 @@ static void *copy_in(uint64_t uptr, uint32_t n, size_t elem, int *r)
 	return a;
 }
 
+/* How long GEM_PUSHBUF waits for nvd to place a submission's buffers. */
+#define TAKEN_WAIT_NS 2000000000ll
+
 /* GEM_PUSHBUF: libdrm's buffer list, push ranges and relocations become one
  * nvd submission.  The suffix words are 0: libdrm then ends each range with
  * nothing, and nvd runs exactly [offset, offset + length).  nvd moves a
@@ -442,9 +445,12 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 	/* A buffer that moved: tell libdrm its new place, as the kernel does
 	 * (presumed.valid = 0).  libdrm writes addresses it has not yet
 	 * turned into relocations straight from bo->offset.  nvd places the
-	 * buffers as it takes the submission (asked now, it has), and evicts
-	 * idle ones whenever it needs room: after a move nvd counts on the
-	 * channel, every listed buffer is asked where it is. */
+	 * buffers as it takes the submission, so this returns once it has, as
+	 * the kernel's ioctl returns once it has validated (bounded: a
+	 * submission nvd holds back longer is told about next time).  nvd
+	 * also evicts idle buffers whenever it needs room: after a move it
+	 * counts on the channel, every listed buffer is asked where it is. */
+	nvc_fence_taken(ch->ch, fence, TAKEN_WAIT_NS);
 	uint32_t moves = nvc_chan_moves(ch->ch);
 	int moved = moves != ch->moves_seen;
 	ch->moves_seen = moves;
@@ -452,8 +458,8 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 		struct nvc_bo *bo = refs[i].bo;
 		unsigned want = refs[i].access & NVC_IN_VRAM ? NVC_VRAM :
 				refs[i].access & NVC_IN_GART ? NVC_GART : 0;
-		if ((moved || (want && want != nvc_bo_domain(bo))) && nvc_bo_refresh(bo) < 0)
-			continue;
+		if (moved || (want && want != nvc_bo_domain(bo)))
+			nvc_bo_refresh(bo);   /* failing, the place known stays */
 		uint32_t dom = nvc_bo_domain(bo) == NVC_VRAM ? NOUVEAU_GEM_DOMAIN_VRAM
 							     : NOUVEAU_GEM_DOMAIN_GART;
 		/* in host memory (nowhere on the card): told where it lands next */
