@@ -167,7 +167,21 @@ static int nvc_fence_result(struct nvc_chan *ch, uint32_t fence)
 	return 0;
 }
 
-/* Sleep until the daemon signals the channel (or deadline); 0 or -ETIMEDOUT. */
+/* The channel's fence page says it is lost: -ENODEV, or -ENOTCONN when
+ * nvd went (its goodbye marks every channel -ESHUTDOWN). */
+static int nvc_chan_lost(struct nvc_chan *ch, int32_t lost)
+{
+	if (lost != -ESHUTDOWN)
+		return nvc_fail(-ENODEV, "nvd channel lost: %s", strerror(-lost));
+	/* its goodbye follows on the socket, then the close */
+	struct pollfd p = { ch->c->sock, 0, 0 };
+	poll(&p, 1, 100);
+	int r = nvc_poll_gone(ch->c);
+	return r ? r : nvc_gone(ch->c, "nvd is shutting down");
+}
+
+/* Sleep until the daemon signals the channel (or deadline): 0, -ETIMEDOUT,
+ * or -ENOTCONN when nvd has gone (its socket hangs up: no signal comes). */
 static int nvc_sleep(struct nvc_chan *ch, int64_t deadline)
 {
 	int ms = -1;
@@ -177,13 +191,15 @@ static int nvc_sleep(struct nvc_chan *ch, int64_t deadline)
 			return -ETIMEDOUT;
 		ms = (int)((left + 999999) / 1000000);
 	}
-	struct pollfd p = { ch->fence_ev, POLLIN, 0 };
-	if (poll(&p, 1, ms) > 0) {
+	struct pollfd p[2] = { { ch->fence_ev, POLLIN, 0 }, { ch->c->sock, 0, 0 } };
+	if (poll(p, 2, ms) > 0) {
 		uint64_t v;
+		if (p[1].revents)
+			return nvc_poll_gone(ch->c);
 		if (read(ch->fence_ev, &v, sizeof(v)) < 0 && errno != EAGAIN)
 			return -errno;
 	}
-	return 0;
+	return nvc_check_gone(ch->c);
 }
 
 /* Wait until *seqp passes fence: a completed fence wakes the sleeper
@@ -212,7 +228,7 @@ static int nvc_seq_wait(struct nvc_chan *ch, const uint32_t *seqp, uint32_t fenc
 		int32_t lost = __atomic_load_n(&ch->fence->lost, __ATOMIC_ACQUIRE);
 		if (lost) {
 			pthread_mutex_unlock(&ch->wait_lock);
-			return nvc_fail(-ENODEV, "nvd channel lost: %s", strerror(-lost));
+			return nvc_chan_lost(ch, lost);
 		}
 		int64_t until = signalled ? deadline : nvc_now_ns() + 1000000;
 		if (!signalled && deadline >= 0 && deadline < until)
@@ -222,7 +238,7 @@ static int nvc_seq_wait(struct nvc_chan *ch, const uint32_t *seqp, uint32_t fenc
 			r = 0;
 		if (r < 0) {
 			pthread_mutex_unlock(&ch->wait_lock);
-			return nvc_fail(r, "fence %u: %s", fence, strerror(-r));
+			return r == -ENOTCONN ? r : nvc_fail(r, "fence %u: %s", fence, strerror(-r));
 		}
 	}
 }
@@ -269,11 +285,15 @@ int nvc_chan_error(struct nvc_chan *ch, uint32_t *fence)
 			*told &= (uint8_t)~bit;
 		}
 	}
-	if (!err && !ch->lost_told && __atomic_load_n(&ch->fence->lost, __ATOMIC_ACQUIRE)) {
+	int32_t lost = __atomic_load_n(&ch->fence->lost, __ATOMIC_ACQUIRE);
+	int gone = __atomic_load_n(&ch->c->gone, __ATOMIC_ACQUIRE);
+	if (!err && !ch->lost_told && (lost || gone)) {
 		ch->lost_told = 1;
-		err = -ENODEV;
+		err = lost && lost != -ESHUTDOWN ? -ENODEV : -ENOTCONN;
 	}
 	pthread_mutex_unlock(&ch->err_lock);
+	if (err == -ENOTCONN)
+		return gone ? nvc_check_gone(ch->c) : nvc_chan_lost(ch, lost);
 	if (err)
 		return nvc_fail(err, "%s", err == -ENODEV ? "nvd channel lost" : strerror(-err));
 	return 0;
@@ -289,25 +309,29 @@ int nvc_submit(struct nvc_chan *ch, const struct nvc_submission *s, uint32_t *fe
 	    s->nr_relocs > NVD_SUBMIT_MAX_RELOCS)
 		return nvc_fail(-E2BIG, "nvc_submit: too many buffers, push ranges or relocations");
 	size = nvd_submit_size(s->nr_bos, s->nr_push, s->nr_relocs);
+	int gone = nvc_check_gone(ch->c);
+	if (gone)
+		return gone;
 	pthread_mutex_lock(&ch->submit_lock);
 	seq = ch->seq + 1;
 	pos = ch->head % NVD_RING_DATA_SIZE;
 	pad = pos + size > NVD_RING_DATA_SIZE ? NVD_RING_DATA_SIZE - pos : 0;
 	/* Room in the ring, and fewer submissions in flight than status slots. */
 	for (;;) {
-		if (__atomic_load_n(&ch->fence->lost, __ATOMIC_ACQUIRE)) {
+		int32_t lost = __atomic_load_n(&ch->fence->lost, __ATOMIC_ACQUIRE);
+		if (lost) {
 			pthread_mutex_unlock(&ch->submit_lock);
-			return nvc_fail(-ENODEV, "nvd channel lost");
+			return nvc_chan_lost(ch, lost);
 		}
 		uint32_t tail = __atomic_load_n(&ch->ctl->tail, __ATOMIC_ACQUIRE);
 		uint32_t done = __atomic_load_n(&ch->fence->completed, __ATOMIC_ACQUIRE);
 		if (ch->head - tail + pad + size <= NVD_RING_DATA_SIZE &&
 		    seq - done < NVD_FENCE_STATUS - 1)
 			break;
-		int r = nvc_sleep(ch, nvc_now_ns() + 1000000);
-		if (r < 0 && r != -ETIMEDOUT) {
+		int w = nvc_sleep(ch, nvc_now_ns() + 1000000);
+		if (w < 0 && w != -ETIMEDOUT) {
 			pthread_mutex_unlock(&ch->submit_lock);
-			return nvc_fail(r, "nvc_submit: %s", strerror(-r));
+			return w == -ENOTCONN ? w : nvc_fail(w, "nvc_submit: %s", strerror(-w));
 		}
 	}
 	if (pad) {

@@ -2,6 +2,7 @@
 #include "client/priv.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,76 @@ int nvc_fail(int err, const char *fmt, ...)
 	return err;
 }
 
+int nvc_gone(struct nvc *c, const char *why)
+{
+	pthread_mutex_lock(&c->gone_lock);
+	if (!c->gone) {
+		snprintf(c->gone_why, sizeof(c->gone_why), "nvd at %s went away: %s", c->path, why);
+		__atomic_store_n(&c->gone, 1, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&c->gone_lock);
+	return nvc_check_gone(c);
+}
+
+int nvc_check_gone(struct nvc *c)
+{
+	if (!__atomic_load_n(&c->gone, __ATOMIC_ACQUIRE))
+		return 0;
+	return nvc_fail(-ENOTCONN, "%s", c->gone_why);
+}
+
+/* A peer that closed, or whatever came unasked: nvd's goodbye, if it said one. */
+static int gone_from(struct nvc *c, long n, const char *in)
+{
+	struct nvd_reply_hdr r;
+	struct nvd_rep_error e = { "" };
+	if (n >= (long)(sizeof(r) + sizeof(e))) {
+		memcpy(&r, in, sizeof(r));
+		memcpy(&e, in + sizeof(r), sizeof(e));
+		e.msg[sizeof(e.msg) - 1] = 0;
+		if (r.h.type == NVD_MSG_GOODBYE && e.msg[0])
+			return nvc_gone(c, e.msg);
+	}
+	if (n == 0 || n == -ECONNRESET)
+		return nvc_gone(c, "the connection closed (nvd exited or was killed)");
+	return nvc_gone(c, "it sent what nobody asked for");
+}
+
+int nvc_poll_gone(struct nvc *c)
+{
+	long n = 0;
+	char in[NVD_MSG_MAX];
+	int seen = 0;
+	if (nvc_check_gone(c))
+		return -ENOTCONN;
+	if (!pthread_mutex_trylock(&c->lock)) {
+		/* no call in progress: whatever is there came unasked (the goodbye) */
+		int fds[NVD_MSG_MAX_FDS];
+		unsigned nfds = 0;
+		struct pollfd p = { c->sock, POLLIN, 0 };
+		if ((seen = poll(&p, 1, 0) == 1) && p.revents & POLLIN)
+			n = nvd_recvmsg(c->sock, in, sizeof(in), fds, NVD_MSG_MAX_FDS, &nfds);
+		for (unsigned i = 0; i < nfds; i++)
+			close(fds[i]);
+		pthread_mutex_unlock(&c->lock);
+	} else {
+		/* the call in progress reads the goodbye: only the hangup here */
+		struct pollfd p = { c->sock, 0, 0 };
+		seen = poll(&p, 1, 0) == 1 && p.revents & (POLLHUP | POLLERR);
+	}
+	return seen ? gone_from(c, n, in) : 0;
+}
+
+int nvc_fd(const struct nvc *c)
+{
+	return c->sock;
+}
+
+int nvc_check(struct nvc *c)
+{
+	return nvc_poll_gone(c);
+}
+
 int nvc_call(struct nvc *c, uint32_t type, const void *req, void *rep, int *fds)
 {
 	return nvc_call_fd(c, type, req, rep, fds, -1);
@@ -45,6 +116,8 @@ int nvc_call_fd(struct nvc *c, uint32_t type, const void *req, void *rep, int *f
 		return nvc_fail(-EINVAL, "unknown request %u", type);
 	if (d->req_fds != (req_fd >= 0 ? 1u : 0u))
 		return nvc_fail(-EINVAL, "nvd: %s carries %u file descriptors", d->name, d->req_fds);
+	if ((ret = nvc_check_gone(c)))
+		return ret;
 	pthread_mutex_lock(&c->lock);
 	struct nvd_msg_hdr h = { type, ++c->tag };
 	memcpy(out, &h, sizeof(h));
@@ -52,14 +125,23 @@ int nvc_call_fd(struct nvc *c, uint32_t type, const void *req, void *rep, int *f
 	/* A reply may come much later (BO_WAIT parks in the daemon); the lock is
 	 * held meanwhile, so it is always the answer to this request. */
 	n = nvd_sendmsg(c->sock, out, d->req_size, &req_fd, req_fd >= 0 ? 1 : 0);
+	if (n == -EPIPE || n == -ECONNRESET || n == -ENOTCONN) {
+		n = nvd_recvmsg(c->sock, in.b, sizeof(in.b), got_fds, NVD_MSG_MAX_FDS, &nfds);
+		ret = gone_from(c, n < 0 ? -ECONNRESET : n, in.b);   /* its goodbye may be queued */
+		goto out;
+	}
 	if (n < 0) {
 		ret = nvc_fail((int)n, "nvd: %s: send failed: %s", d->name, strerror((int)-n));
 		goto out;
 	}
 	n = nvd_recvmsg(c->sock, in.b, sizeof(in.b), got_fds, NVD_MSG_MAX_FDS, &nfds);
-	if (n <= 0) {
-		ret = nvc_fail(n ? (int)n : -ECONNRESET, "nvd: %s: connection lost%s%s", d->name,
-			       n ? ": " : "", n ? strerror((int)-n) : "");
+	if (n == 0 || n == -ECONNRESET ||
+	    (n > 0 && (size_t)n >= sizeof(in.r) && in.r.h.type == NVD_MSG_GOODBYE)) {
+		ret = gone_from(c, n, in.b);
+		goto out;
+	}
+	if (n < 0) {
+		ret = nvc_fail((int)n, "nvd: %s: %s", d->name, strerror((int)-n));
 		goto out;
 	}
 	if ((size_t)n < sizeof(in.r) || in.r.h.type != type || in.r.h.tag != h.tag) {
@@ -110,6 +192,8 @@ int nvc_connect(const char *path, const char *name, struct nvc **out)
 	pthread_mutex_init(&c->lock, NULL);
 	c->disp_events = -1;
 	pthread_mutex_init(&c->disp_lock, NULL);
+	pthread_mutex_init(&c->gone_lock, NULL);
+	snprintf(c->path, sizeof(c->path), "%s", path);
 	c->sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (c->sock < 0) {
 		ret = nvc_fail(-errno, "socket: %s", strerror(errno));
@@ -131,6 +215,7 @@ int nvc_connect(const char *path, const char *name, struct nvc **out)
 fail:
 	if (c->sock >= 0)
 		close(c->sock);
+	pthread_mutex_destroy(&c->gone_lock);
 	pthread_mutex_destroy(&c->disp_lock);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
@@ -148,6 +233,7 @@ void nvc_close(struct nvc *c)
 	if (c->disp_events >= 0)
 		close(c->disp_events);
 	close(c->sock);
+	pthread_mutex_destroy(&c->gone_lock);
 	pthread_mutex_destroy(&c->disp_lock);
 	pthread_mutex_destroy(&c->lock);
 	free(c);

@@ -215,8 +215,8 @@ int nvc_disp_event_read(struct nvc *c, struct nvc_disp_event *ev)
 		return 0;
 	if (n < 0)
 		return nvc_fail(-errno, "nvd: display events: %s", strerror(errno));
-	if (n == 0)
-		return nvc_fail(-ECONNRESET, "nvd: display events: the connection is gone");
+	if (n == 0 || (n < 0 && errno == ECONNRESET))
+		return nvc_gone(c, "its display events closed");
 	if ((size_t)n != sizeof(e))
 		return nvc_fail(-EPROTO, "nvd: display events: a %zd-byte event", n);
 	memset(ev, 0, sizeof(*ev));

@@ -31,6 +31,14 @@ const char *nvc_error(void);
 int nvc_connect(const char *socket, const char *name, struct nvc **out);
 /* Frees every buffer and channel of the connection, then disconnects. */
 void nvc_close(struct nvc *c);
+/* When nvd goes (killed, crashed, stopped: its goodbye says why), every
+ * call on the connection from then on returns -ENOTCONN, nvc_error naming
+ * nvd and saying why; waits wake at once.  nvc_check says whether it has
+ * gone, without waiting: 0 or -ENOTCONN.  nvc_fd is the connection's
+ * socket, for poll(): POLLHUP (asked for or not) when nvd has gone, then
+ * nvc_check.  Never read or write it. */
+int nvc_check(struct nvc *c);
+int nvc_fd(const struct nvc *c);
 /* In a child after fork(): let go of the parent's connection without telling
  * the daemon (the parent keeps using it).  c must not be used again. */
 void nvc_abandon(struct nvc *c);

@@ -17,6 +17,10 @@ struct nvc {
 	struct nvc_chan *chans;
 	int disp_events;             /* the display event socket, -1 until asked for */
 	pthread_mutex_t disp_lock;   /* one DISP_EVENTS at a time */
+	char path[108];              /* the socket, to name nvd in messages */
+	pthread_mutex_t gone_lock;   /* the first to see nvd go says why */
+	int gone;                    /* nvd has gone: every call fails with gone_why */
+	char gone_why[200];
 };
 
 struct nvc_bo {
@@ -54,6 +58,15 @@ struct nvc_chan {
 
 /* Record why a call failed (for nvc_error) and return err. */
 NVC_HIDDEN int nvc_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* nvd has gone (why: how it was seen): from now on every call on c fails
+ * with -ENOTCONN and a message naming nvd.  Returns that -ENOTCONN. */
+NVC_HIDDEN int nvc_gone(struct nvc *c, const char *why);
+/* -ENOTCONN (with the message) once nvd has gone, else 0. */
+NVC_HIDDEN int nvc_check_gone(struct nvc *c);
+/* Whether the connection's socket says nvd has gone (closed or said
+ * goodbye), without waiting: marks it so and returns -ENOTCONN, else 0. */
+NVC_HIDDEN int nvc_poll_gone(struct nvc *c);
+
 /* One request and its reply.  rep receives the reply body; fds the reply's
  * fds (exactly as many as the message table says).  Takes c->lock. */
 NVC_HIDDEN int nvc_call(struct nvc *c, uint32_t type, const void *req, void *rep, int *fds);

@@ -43,6 +43,7 @@ static void fork_parent(void) { pthread_mutex_unlock(&tab_lock); }
 static void fork_child(void)
 {
 	pthread_mutex_init(&tab_lock, NULL);
+	lost_fork_child();
 	for (unsigned fd = 0; fd < FD_MAX; fd++) {
 		struct drm_file *f = fdtab[fd];
 		if (f && f->c) {
@@ -87,6 +88,7 @@ int file_open(enum node_kind node, struct drm_file **out)
 	 * and may take it back. */
 	if (node == NODE_PRIMARY)
 		f->master = nvc_set_master(f->c) == 0;
+	lost_watch(f);
 	*out = f;
 	return 0;
 }
@@ -94,8 +96,12 @@ int file_open(enum node_kind node, struct drm_file **out)
 static void file_free(struct drm_file *f)
 {
 	if (f->c && f->pid == getpid()) {
+		lost_unwatch(f);
 		for (unsigned i = 0; i < FILE_CHANS; i++)
-			free(f->chans[i]);
+			if (f->chans[i]) {
+				lost_pending_free(f->chans[i]);
+				free(f->chans[i]);
+			}
 		nvc_close(f->c);    /* frees every buffer, channel and framebuffer */
 		free(f->gems);
 		free(f->fbs);

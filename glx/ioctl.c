@@ -128,6 +128,7 @@ static int channel_free(struct drm_file *f, struct drm_nouveau_channel_free *rq)
 	if (r < 0)
 		return r;
 	r = nvc_chan_free(ch->ch);
+	lost_pending_free(ch);
 	f->chans[rq->channel - 1] = NULL;
 	for (unsigned i = 0; i < f->ngems; i++)
 		f->gems[i].seq[rq->channel - 1] = 0;
@@ -147,7 +148,7 @@ static int channel_free(struct drm_file *f, struct drm_nouveau_channel_free *rq)
 
 static int drm_error(int e)
 {
-	return e == -ENODEV || e == -EIO ? e : -EINVAL;
+	return e == -ENOTCONN ? -ENODEV : e == -ENODEV || e == -EIO ? e : -EINVAL;
 }
 
 /* Take the oldest failure nvd reports for the channel, unless one is
@@ -160,7 +161,7 @@ static void chan_poll(struct chan *ch)
 		return;
 	ch->err = drm_error(e);
 	ch->err_seq = seq;
-	ch->lost |= e == -ENODEV;
+	ch->lost |= ch->err == -ENODEV;
 }
 
 static int chan_take_error(struct chan *ch)
@@ -236,82 +237,25 @@ static int grobj_alloc(struct drm_file *f, struct drm_nouveau_grobj_alloc *rq)
 	return r < 0 ? r : nvc_obj_new(ch->ch, rq->handle, rq->class);
 }
 
-/* Mesa's notifiers for fences and queries (mesa-nouveau-uapi.md §6). */
-#define MESA_FENCE_NTFY 0xbeef1e00u
-#define MESA_QUERY_NTFY 0xbeef0351u
-#define MESA_3D_SUBC    7
-
-static uint8_t *ntfy_at(struct chan *ch, uint32_t handle, uint64_t off, unsigned len)
+/* Push range k of a request, as lost.c reads it. */
+static struct push_range range_of(const struct drm_nouveau_gem_pushbuf_bo *b,
+				  const struct drm_nouveau_gem_pushbuf_push *p)
 {
-	uint8_t *map = ch->notify_bo ? nvc_bo_map(ch->notify_bo) : NULL;
-	for (unsigned i = 0; map && i < ch->nntfy; i++)
-		if (ch->ntfy[i].handle == handle && off + len <= ch->ntfy[i].size)
-			return map + ch->ntfy[i].offset + off;
-	return NULL;
+	return (struct push_range){ b[p->bo_index].handle, p->offset, p->length };
 }
 
-/* The words of push range p in the client's mapping of its buffer (n of
- * them), NULL when the range is not inside one. */
-static const uint8_t *push_words(struct drm_file *f, const struct drm_nouveau_gem_pushbuf_bo *b,
-				 const struct drm_nouveau_gem_pushbuf_push *p, uint32_t *n)
+/* The channel is lost: nothing of this request will run (lost.c).  Only
+ * push ranges whose buffer index is on its list: it may not be checked. */
+static void lost_request(struct drm_file *f, struct chan *ch, const struct drm_nouveau_gem_pushbuf_bo *b,
+			 const struct drm_nouveau_gem_pushbuf_push *p,
+			 const struct drm_nouveau_gem_pushbuf *rq)
 {
-	struct gem *g = gem_find(f, b[p->bo_index].handle);
-	const uint8_t *m = g ? nvc_bo_map(g->bo) : NULL;
-	if (!m || p->offset > nvc_bo_size(g->bo) || p->length > nvc_bo_size(g->bo) - p->offset)
-		return NULL;
-	*n = (uint32_t)(p->length / 4);
-	return m + p->offset;
-}
-
-/* The channel is lost: nothing of this submission will run, and Mesa polls
- * its fence and query words in memory with no ioctl that could fail, so it
- * would wait forever.  Write what the card would have written (fence
- * values, query reports with no samples): the program sees its commands
- * fail (libdrm prints the error) but does not hang. */
-static void lost_complete(struct chan *ch, const struct drm_nouveau_gem_pushbuf_bo *b,
-			  const struct drm_nouveau_gem_pushbuf_push *p, unsigned nr_push,
-			  struct drm_file *f)
-{
-	uint32_t fence_off = 0;
-	for (unsigned k = 0; k < nr_push; k++) {
-		uint32_t n;
-		const uint8_t *w = push_words(f, b, &p[k], &n);
-		if (!w)
-			continue;
-		for (uint32_t i = 0; i < n;) {
-			struct nv_cmd c = nv_cmd_decode(nv_rd32le(w + 4 * i));
-			i++;
-			if (c.type != NV_CMD_INC && c.type != NV_CMD_NONINC)
-				continue;
-			for (unsigned j = 0; j < c.count && i < n; j++, i++) {
-				uint32_t mthd = c.mthd + (c.type == NV_CMD_INC ? 4 * j : 0);
-				uint32_t v = nv_rd32le(w + 4 * i);
-				uint8_t *t;
-				if (c.subc != MESA_3D_SUBC)
-					continue;
-				if (mthd == NV_CURIE_FENCE_OFFSET)
-					fence_off = v;
-				else if (mthd == NV_CURIE_FENCE_VALUE &&
-					 (t = ntfy_at(ch, MESA_FENCE_NTFY, fence_off, 4)))
-					nv_wr32le(t, v);
-				else if (mthd == NV_CURIE_QUERY_GET &&
-					 (t = ntfy_at(ch, MESA_QUERY_NTFY, NV40_QUERY_GET_OFFSET(v),
-						      NV40_QUERY_REPORT_SIZE)))
-					memset(t, 0, NV40_QUERY_REPORT_SIZE);
-			}
-		}
-	}
-}
-
-/* lost_complete for a request not checked yet: only push ranges whose
- * buffer index is on its list. */
-static void lost_complete_checked(struct chan *ch, const struct drm_nouveau_gem_pushbuf_bo *b,
-				  const struct drm_nouveau_gem_pushbuf_push *p,
-				  const struct drm_nouveau_gem_pushbuf *rq, struct drm_file *f)
-{
+	lost_pending_complete(f, ch);
 	for (unsigned k = 0; k < rq->nr_push; k++)
-		if (p[k].bo_index < rq->nr_buffers)
-			lost_complete(ch, b, &p[k], 1, f);
+		if (p[k].bo_index < rq->nr_buffers) {
+			struct push_range r = range_of(b, &p[k]);
+			lost_complete(f, ch, &r);
+		}
 }
 
 /* NVD_DRM_DUMP: the push ranges' words as they are, appended (the file is
@@ -324,7 +268,8 @@ static void dump_push(struct drm_file *f, const struct drm_nouveau_gem_pushbuf_b
 		return;
 	for (unsigned k = 0; k < nr_push; k++) {
 		uint32_t n;
-		const uint8_t *w = push_words(f, b, &p[k], &n);
+		struct push_range r = range_of(b, &p[k]);
+		const uint8_t *w = push_range_words(f, &r, &n);
 		if (w)
 			(void)!write(fd, w, (size_t)n * 4);
 	}
@@ -388,7 +333,7 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 	if (dead) {
 		r = ch->err ? chan_take_error(ch) : -ENODEV;
 		if (p)
-			lost_complete_checked(ch, b, p, rq, f);
+			lost_request(f, ch, b, p, rq);
 		goto out;
 	}
 	if (!rl)
@@ -434,12 +379,18 @@ static int pushbuf(struct drm_file *f, struct drm_nouveau_gem_pushbuf *rq)
 	struct nvc_submission s = { refs, rq->nr_buffers, push, rq->nr_push, rel, rq->nr_relocs };
 	uint32_t fence;
 	if ((r = nvc_submit(ch->ch, &s, &fence)) < 0) {
-		if (r == -ENODEV) {
-			lost_complete(ch, b, p, rq->nr_push, f);
+		if (r == -ENODEV || r == -ENOTCONN) {
+			lost_request(f, ch, b, p, rq);
 			ch->lost = 1;
+			r = -ENODEV;
 		}
 		goto out;
 	}
+	struct push_range ranges[NOUVEAU_GEM_MAX_PUSH];
+	for (unsigned i = 0; i < rq->nr_push; i++)
+		ranges[i] = range_of(b, &p[i]);
+	if (lost_pending_add(ch, fence, ranges, rq->nr_push) < 0)
+		shim_log("libnvd-drm: out of memory: submission %u cannot be completed if nvd goes", fence);
 	for (unsigned i = 0; i < rq->nr_buffers; i++)
 		gems[i]->seq[rq->channel - 1] = fence;
 	/* A buffer that moved: tell libdrm its new place, as the kernel does
@@ -624,6 +575,11 @@ int shim_ioctl(struct drm_file *f, unsigned long req, void *arg)
 		return -ENOTTY;       /* tty and other ioctls: we are no such device */
 	const char *name = "?";
 	pthread_mutex_lock(&f->lock);
+	if (f->gone) {
+		r = lost_ioctl(f);
+		pthread_mutex_unlock(&f->lock);
+		return r;
+	}
 	for (unsigned i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (table[i].nr == nr) {
 			name = table[i].name;
@@ -635,6 +591,9 @@ int shim_ioctl(struct drm_file *f, unsigned long req, void *arg)
 			r = table[i].fn(f, nr, size ? k.b : NULL);
 			if ((table[i].dir & _IOC_READ) && shim_put_user((uintptr_t)arg, k.b, size) < 0)
 				r = -EFAULT;
+			/* nvd seen gone on the way (the watcher may not have yet) */
+			if (r < 0 && lost_file_gone(f))
+				r = -ENODEV;
 			break;
 		}
 	pthread_mutex_unlock(&f->lock);

@@ -100,6 +100,7 @@ struct chan {
 	uint32_t err_seq;               /* its submission (0: the channel was lost) */
 	int lost;
 	uint32_t moves_seen;            /* nvc_chan_moves when libdrm was last told */
+	struct pending *pending;        /* submissions nvd may not have run (lost.c) */
 };
 /* A KMS framebuffer of the file (kms.c): nvd's fb over a GEM buffer. */
 struct kms_fb { uint32_t nvd, handle, width, height, pitch, fourcc; };
@@ -114,6 +115,7 @@ struct drm_file {
 	unsigned ngems, gems_cap;
 	struct chan *chans[FILE_CHANS]; /* DRM channel id = index + 1 */
 	unsigned master;                /* nvd made this connection the DRM master */
+	int gone;                       /* nvd went away: every ioctl is -ENODEV */
 	struct kms_fb *fbs;             /* ADDFB's, in no order */
 	unsigned nfbs, fbs_cap;
 };
@@ -142,6 +144,27 @@ int gem_take_error(struct drm_file *f, struct gem *g);
 /* kms.c: the mode ioctls (-EINVAL for one it does not know) and GET_CAP. */
 int kms_ioctl(struct drm_file *f, unsigned nr, void *arg);
 int kms_get_cap(struct drm_file *f, void *drm_get_cap);
+
+/* ---- lost.c ---- */
+/* One push range of a submission: words in a buffer of the file. */
+struct push_range { uint32_t handle; uint64_t offset, length; };
+/* Its words in the program's mapping (*n of them), NULL if it is not inside one. */
+const uint8_t *push_range_words(struct drm_file *f, const struct push_range *r, uint32_t *n);
+/* Write the fence values and query reports of a range that will not run. */
+void lost_complete(struct drm_file *f, struct chan *ch, const struct push_range *r);
+/* Remember a submission until its fence; complete all not run yet. */
+int lost_pending_add(struct chan *ch, uint32_t seq, const struct push_range *r, unsigned n);
+void lost_pending_complete(struct drm_file *f, struct chan *ch);
+void lost_pending_free(struct chan *ch);
+/* Under f->lock: when nvd has gone, mark the file so, complete what is
+ * pending and say so once: 1; 0 while nvd is there. */
+int lost_file_gone(struct drm_file *f);
+/* An ioctl on a file whose nvd has gone: exits, or -ENODEV (NVD_LOST=continue). */
+int lost_ioctl(struct drm_file *f);
+/* The watcher thread's set of files; after fork(), in the child. */
+void lost_watch(struct drm_file *f);
+void lost_unwatch(struct drm_file *f);
+void lost_fork_child(void);
 
 /* ---- user.c ---- */
 /* Read / write the program's memory at uptr as the kernel's copy_from_user

@@ -69,6 +69,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 	struct nvd *d = arg;
 	(void)what;
 	nvd_log(0, "%s: shutting down", strsignal((int)sig));
+	snprintf(d->stop_why, sizeof(d->stop_why), "nvd is shutting down (%s)", strsignal((int)sig));
 	event_base_loopbreak(d->base);
 }
 
@@ -265,7 +266,7 @@ bad:
 	nvd_oracle_poll(&d);
 
 	nvd_watchdog_stop(&d);
-	nvd_server_close(&d);
+	nvd_server_close(&d, d.stop_why[0] ? d.stop_why : "nvd is shutting down");
 	nvd_disp_fini(&d);
 	nvd_fifo_fini(&d);
 	event_free(d.irq_evt);

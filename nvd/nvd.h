@@ -288,6 +288,7 @@ struct nvd {
 	ino_t sock_ino;
 	struct nvd_client *clients;
 	unsigned nclients, next_client_id;
+	char stop_why[64];       /* the goodbye clients get when nvd stops */
 	/* memory */
 	struct nvd_ra vram, gart, ramin;
 	uint64_t vram_client_size, gart_client_size;   /* what the clients' buffers may use */
@@ -492,6 +493,8 @@ void nvd_fence_publish(struct nvd_fence_page *f, int ev, uint32_t seq);
 /* Stop the card running the channel and give back everything it holds; the
  * client keeps a dead channel whose fence page says why. */
 void nvd_chan_lose(struct nvd_chan *ch, int err, const char *why);
+/* Write err as the channel's loss on its fence page and wake the client. */
+void nvd_chan_tell_lost(struct nvd_chan *ch, int err);
 /* The client closes the channel (or goes). */
 void nvd_chan_free(struct nvd_chan *ch);
 /* A request that came while submissions its client published before it
@@ -566,7 +569,8 @@ void nvd_oracle_poll(struct nvd *d);
 
 /* server.c */
 int nvd_server_listen(struct nvd *d, char *err, size_t errlen);
-void nvd_server_close(struct nvd *d);
+/* Tells every client why (the goodbye), then drops it. */
+void nvd_server_close(struct nvd *d, const char *why);
 void nvd_client_drop(struct nvd_client *cl, const char *why);
 
 /* reply.c */

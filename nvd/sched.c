@@ -269,6 +269,17 @@ static void chan_stop(struct nvd_chan *ch)
 	nvd_chan_release(ch);
 }
 
+void nvd_chan_tell_lost(struct nvd_chan *ch, int err)
+{
+	uint64_t one = 1;
+	if (!ch->fence)
+		return;
+	__atomic_store_n(&ch->fence->lost, err, __ATOMIC_RELEASE);
+	if (write(ch->fence_ev, &one, sizeof(one)) < 0) {
+		/* the counter is already high: the client will wake */
+	}
+}
+
 /* Stop the card running the channel and give back everything it holds; the
  * client keeps a dead channel whose fence page says why. */
 void nvd_chan_lose(struct nvd_chan *ch, int err, const char *why)
@@ -281,15 +292,8 @@ void nvd_chan_lose(struct nvd_chan *ch, int err, const char *why)
 	ch->lost = err;
 	/* Told before retiring: retiring answers BO_WAITs, and a client woken
 	 * by one must not find the channel still open for a new submission. */
-	if (ch->fence)
-		__atomic_store_n(&ch->fence->lost, err, __ATOMIC_RELEASE);
+	nvd_chan_tell_lost(ch, err);
 	chan_stop(ch);
-	if (ch->fence) {
-		uint64_t one = 1;
-		if (write(ch->fence_ev, &one, sizeof(one)) < 0) {
-			/* the counter is already high: the client will wake */
-		}
-	}
 	/* A request parked behind this channel's entries waits no more, nor
 	 * do other channels' entries it held back. */
 	nvd_sched_unpark_soon(ch->cl);

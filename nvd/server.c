@@ -819,10 +819,23 @@ int nvd_server_listen(struct nvd *d, char *err, size_t errlen)
 	return 0;
 }
 
-void nvd_server_close(struct nvd *d)
+/* nvd is going: the client hears it at once, on every channel's fence page
+ * (waits wake) and on its socket (in place of any reply), then the close. */
+static void goodbye(struct nvd_client *cl, const char *why)
 {
+	struct nvd_msg_hdr h = { NVD_MSG_GOODBYE, 0 };
+	for (unsigned i = 0; i < NVD_CLIENT_CHANS; i++)
+		if (cl->chans[i])
+			nvd_chan_tell_lost(cl->chans[i], -ESHUTDOWN);
+	nvd_reply(cl, &h, -ESHUTDOWN, why, NULL, NULL, 0);
+}
+
+void nvd_server_close(struct nvd *d, const char *why)
+{
+	for (struct nvd_client *cl = d->clients; cl; cl = cl->next)
+		goodbye(cl, why);
 	while (d->clients)
-		nvd_client_drop(d->clients, "nvd is shutting down");
+		nvd_client_drop(d->clients, why);
 	nvd_bo_hash_fini(d);
 	if (d->listen_evt)
 		event_free(d->listen_evt);

@@ -13,7 +13,7 @@
 #define NVD_VERSION       "0.1"
 
 #define NVD_PROTO_MAGIC   0x3044564eu   /* "NVD0" */
-#define NVD_PROTO_VERSION 9
+#define NVD_PROTO_VERSION 10
 #define NVD_MSG_MAX       512           /* no datagram is larger */
 #define NVD_MSG_MAX_FDS   4
 #define NVD_NAME_LEN      32
@@ -290,6 +290,12 @@ struct nvd_rep_disp_vblank_event { uint64_t sequence; };
 #define NVD_MSG_ENUM_(name, id, rq, rp, qfd, pfd) NVD_MSG_##name = id,
 enum { NVD_MSG_NONE = 0, NVD_MESSAGES(NVD_MSG_ENUM_) NVD_MSG_COUNT };
 #undef NVD_MSG_ENUM_
+
+/* The daemon's last word as it shuts down (SIGTERM, SIGINT), sent unasked
+ * before it closes the connection, in place of any reply still due: an
+ * error reply of this type with tag 0, error -ESHUTDOWN and nvd_rep_error
+ * saying why.  No request has this type. */
+#define NVD_MSG_GOODBYE 0xffu
 
 /* Sizes of each message's request and reply datagrams and the fds each
  * carries (exactly that many: anything else breaks the protocol). */

@@ -264,6 +264,8 @@ int nvt_daemon_run(struct nvt_daemon *d, const char *const *extra)
 
 	fflush(stdout);
 	fflush(stderr);
+	/* again after a kill (nvt_daemon_kill): a new process */
+	d->reaped = d->status = d->stopped_ok = d->oracle_seen = d->log_shown = 0;
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -312,6 +314,26 @@ int nvt_daemon_run(struct nvt_daemon *d, const char *const *extra)
 	waitpid(d->pid, &st, 0);
 	nvt_daemon_reap(d, st);
 	return -ETIMEDOUT;
+}
+
+int nvt_daemon_kill(struct nvt_daemon *d, int sig)
+{
+	int st;
+	if (!nvt_daemon_alive(d) || kill(d->pid, sig) < 0)
+		return -ECHILD;
+	int64_t deadline = nvt_now_ms() + 5000;
+	pid_t r;
+	while ((r = waitpid(d->pid, &st, WNOHANG)) == 0 && nvt_now_ms() < deadline)
+		nvt_sleep_ms(2);
+	if (r != d->pid) {
+		kill(d->pid, SIGKILL);
+		waitpid(d->pid, &st, 0);
+		nvt_daemon_reap(d, st);
+		return -ETIMEDOUT;
+	}
+	nvt_daemon_reap(d, st);
+	d->stopped_ok = 1;      /* as the test meant: its log is no finding */
+	return st;
 }
 
 int nvt_daemon_stop(struct nvt_daemon *d)

@@ -61,6 +61,10 @@ int nvt_daemon_dir(struct nvt_daemon *d);
 int nvt_daemon_run(struct nvt_daemon *d, const char *const *extra);
 /* 1 while the daemon process exists and has not exited. */
 int nvt_daemon_alive(struct nvt_daemon *d);
+/* Send sig and wait for the daemon to end (5 s, then SIGKILL): its wait
+ * status, or -ECHILD when it was not running, -ETIMEDOUT.  nvt_daemon_run
+ * starts it again on the same socket. */
+int nvt_daemon_kill(struct nvt_daemon *d, int sig);
 /* SIGTERM, wait (5 s, then SIGKILL), 0 only when it was alive until then,
  * exited with status 0 and logged no ORACLE: line.  Prints the log (or
  * those lines) on failure. */
