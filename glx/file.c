@@ -96,6 +96,11 @@ int file_open(enum node_kind node, struct drm_file **out)
 static void file_free(struct drm_file *f)
 {
 	if (f->c && f->pid == getpid()) {
+		/* Mesa's DRI2 loader closes the node right after a failed
+		 * authentication and renders in software: never silently. */
+		if (f->magic_last)
+			shim_log("libnvd-drm: the X server did not authenticate this program with nvd "
+				 "(DRI2): GL falls back to software rendering, not the NV4x");
 		lost_unwatch(f);
 		for (unsigned i = 0; i < FILE_CHANS; i++)
 			if (f->chans[i]) {

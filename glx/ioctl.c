@@ -594,6 +594,7 @@ int shim_ioctl(struct drm_file *f, unsigned long req, void *arg)
 			/* nvd seen gone on the way (the watcher may not have yet) */
 			if (r < 0 && lost_file_gone(f))
 				r = -ENODEV;
+			f->magic_last = req == DRM_IOCTL_GET_MAGIC && r == 0;
 			break;
 		}
 	pthread_mutex_unlock(&f->lock);

@@ -116,6 +116,7 @@ struct drm_file {
 	struct chan *chans[FILE_CHANS]; /* DRM channel id = index + 1 */
 	unsigned master;                /* nvd made this connection the DRM master */
 	int gone;                       /* nvd went away: every ioctl is -ENODEV */
+	int magic_last;                 /* GET_MAGIC was its last ioctl (DRI2 auth) */
 	struct kms_fb *fbs;             /* ADDFB's, in no order */
 	unsigned nfbs, fbs_cap;
 };

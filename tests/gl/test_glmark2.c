@@ -14,9 +14,11 @@
  * 800x600 mode and --size 800x600 (which --validate forces): its canvas
  * then never creates the window ("glwindow has never been initialized"). */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -142,6 +144,67 @@ static void test_all_scenes_in_one_run(void **state)
 	run_glmark2(nvt_d(state), all, NSCENES);
 }
 
+/* Its CPU time so far (utime + stime from /proc), in clock ticks. */
+static long long cpu_ticks(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = 0;
+	const char *p = strrchr(buf, ')');
+	unsigned long long ut, st;
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+		return -1;
+	return (long long)(ut + st);
+}
+
+/* nvd SIGKILLed under a rendering glmark2: it says so and exits within
+ * 1 s (before, it spun at 100% CPU in Mesa's fence wait for ever). */
+static void test_nvd_killed_under_glmark2(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	char outfile[160];
+	snprintf(outfile, sizeof(outfile), "%s/glmark2.out", d->dir);
+	const char *argv[] = { at.nvd_run, "--socket", d->sock, GLMARK2, "--off-screen",
+			       "--winsys-options", "drm-device=/dev/dri/card0",
+			       "-b", "build:duration=60", NULL };
+	pid_t pid = nvt_spawn_gl(argv, 0, outfile);
+	assert_true(pid > 0);
+	/* rendering: its renderer printed, then a second of frames */
+	for (int i = 0; i < 300 && !strstr(slurp(outfile) ? slurp(outfile) : "", "GL_RENDERER"); i++)
+		nvt_sleep_ms(100);
+	if (!strstr(slurp(outfile), "GL_RENDERER:    NV43\n"))
+		fail_msg("glmark2 did not start on nvd's NV43:\n%s", slurp(outfile));
+	nvt_sleep_ms(1000);
+	long long before = cpu_ticks(pid);
+	assert_true(nvt_daemon_kill(d, SIGKILL) >= 0);
+	int64_t t0 = nvt_now_ns();
+	/* the CPU it uses from the kill on, sampled while it lives */
+	long long after = before;
+	int code;
+	while (!nvt_child_done(pid, &code) && nvt_now_ns() - t0 < 3000000000ll) {
+		long long c = cpu_ticks(pid);
+		if (c > after)
+			after = c;
+		nvt_sleep_ms(5);
+	}
+	int64_t ms = (nvt_now_ns() - t0) / 1000000;
+	if (ms >= 3000)
+		code = nvt_wait_child(pid, 0);
+	const char *out = slurp(outfile);
+	print_message("    glmark2 ended %lld ms after nvd's SIGKILL, status %d, %lld ticks of CPU "
+		      "after it\n", (long long)ms, code, after - before);
+	if (ms > 1000 || code != 1)
+		fail_msg("glmark2 took %lld ms to end (status %d):\n%s", (long long)ms, code, out);
+	if (!strstr(out, "libnvd-drm: nvd at ") || !strstr(out, "went away"))
+		fail_msg("glmark2 was not told that nvd went away:\n%s", out);
+	if (after - before > sysconf(_SC_CLK_TCK) / 2)
+		fail_msg("glmark2 spun: %lld ticks of CPU after the kill", after - before);
+}
+
 int main(void)
 {
 	if (nvt_paths(&at, "../../bin") < 0) {
@@ -163,6 +226,7 @@ int main(void)
 		NVT_TEST_ARGS(test_desktop_scene, monitors),
 		NVT_TEST_ARGS(test_buffer_scene, monitors),
 		NVT_TEST_ARGS(test_all_scenes_in_one_run, monitors),
+		NVT_TEST_ARGS(test_nvd_killed_under_glmark2, monitors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

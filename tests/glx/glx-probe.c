@@ -480,6 +480,27 @@ static int probe_lost(void)
 	return failures ? 1 : 0;
 }
 
+/* ---- a failed DRI2 authentication: Mesa closes the node right after
+ * GET_MAGIC; the interposer says GL falls back to software (the test
+ * counts the lines: one, for the first file only) ---- */
+
+static int probe_magic(void)
+{
+	struct drm_auth a;
+	char name[16];
+	int maj, min, pat;
+	find_nodes();
+	int fd = open(primary, O_RDWR);
+	CHECK(fd >= 0 && ioctl(fd, DRM_IOCTL_GET_MAGIC, &a) == 0, "GET_MAGIC, then close");
+	close(fd);
+	fd = open(primary, O_RDWR);
+	CHECK(fd >= 0 && ioctl(fd, DRM_IOCTL_GET_MAGIC, &a) == 0 &&
+	      drm_version(fd, name, sizeof(name), &maj, &min, &pat) == 0,
+	      "GET_MAGIC and VERSION (as after a good authentication), then close");
+	close(fd);
+	return failures ? 1 : 0;
+}
+
 /* ---- bad pointers: the struct and the arrays it points to are reached as
  * the kernel reaches them, so a bad one is EFAULT and never a crash ---- */
 
@@ -656,6 +677,7 @@ int main(int argc, char **argv)
 		{ "sysfs", probe_sysfs }, { "fds", probe_fds }, { "gem", probe_gem },
 		{ "fork", probe_fork }, { "threads", probe_threads }, { "names", probe_names },
 		{ "realnodes", probe_realnodes }, { "lost", probe_lost }, { "badptr", probe_badptr },
+		{ "magic", probe_magic },
 	};
 	for (unsigned i = 0; argc == 2 && i < sizeof(probes) / sizeof(probes[0]); i++)
 		if (!strcmp(argv[1], probes[i].name)) {
@@ -663,6 +685,6 @@ int main(int argc, char **argv)
 			printf("%d failures\n", failures);
 			return r;
 		}
-	fprintf(stderr, "usage: glx-probe real DIR | sysfs | fds | gem | fork | threads | names | realnodes | lost | badptr\n");
+	fprintf(stderr, "usage: glx-probe real DIR | sysfs | fds | gem | fork | threads | names | realnodes | lost | badptr | magic\n");
 	return 2;
 }

@@ -8,6 +8,11 @@
  *                            nvd with a short --gpu-timeout
  *   nouveau-probe evict      a buffer's new place after eviction reaches
  *                            libdrm, under an nvd with --vram 32
+ *   nouveau-probe death PID  SIGKILLs nvd (PID) while CPU_PREP waits for a
+ *                            runaway: the wait ends within 1 s with -ENODEV,
+ *                            without spinning, and so does every later
+ *                            ioctl (NVD_LOST=continue), under an nvd with
+ *                            a long --gpu-timeout
  *
  * libdrm ignores GEM_PUSHBUF's answer in nouveau_pushbuf_kick on an
  * immediate push buffer (it prints "kernel rejected pushbuf"), so the probe
@@ -20,8 +25,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <nouveau.h>
@@ -288,6 +297,69 @@ static int probe_evict(void)
 	return teardown();
 }
 
+static int64_t now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static int64_t cpu_ns(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000 +
+	       ((int64_t)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
+}
+
+static pid_t nvd_pid;
+static int64_t killed_at;
+
+/* nvd dies 200 ms into the wait. */
+static void *killer(void *arg)
+{
+	(void)arg;
+	struct timespec t = { 0, 200000000 };
+	nanosleep(&t, NULL);
+	__atomic_store_n(&killed_at, now_ns(), __ATOMIC_RELEASE);
+	kill(nvd_pid, SIGKILL);
+	return NULL;
+}
+
+static int probe_death(void)
+{
+	struct nouveau_bo *big, *other;
+	pthread_t t;
+	setenv("NVD_LOST", "continue", 1);
+	if (setup() < 0)
+		return 1;
+	CHECK(nouveau_bo_new(dev, NOUVEAU_BO_VRAM | NOUVEAU_BO_MAP, 0, 16u << 20, NULL, &big) == 0,
+	      "a 16 MiB VRAM buffer");
+	CHECK(kick(0, NULL) == 0, "the M2MF bound: GEM_PUSHBUF 0");
+	CHECK(kick_runaway(big) == 0, "a runaway submitted: GEM_PUSHBUF 0");
+	CHECK(pthread_create(&t, NULL, killer, NULL) == 0, "a thread to kill nvd");
+	int64_t cpu0 = cpu_ns();
+	int w = cpu_prep(big);
+	int64_t woke = now_ns(), cpu = cpu_ns() - cpu0;
+	pthread_join(t, NULL);
+	int64_t ms = (woke - killed_at) / 1000000;
+	CHECK(w == -ENODEV, "CPU_PREP of the runaway's buffer: -ENODEV once nvd is gone (%d)", w);
+	CHECK(ms < 1000, "%lld ms after nvd's SIGKILL", (long long)ms);
+	CHECK(cpu < 300000000, "%lld ms of CPU while waiting", (long long)(cpu / 1000000));
+	int64_t t0 = now_ns();
+	cpu0 = cpu_ns();
+	CHECK(kick(0, NULL) == -ENODEV, "then GEM_PUSHBUF -ENODEV");
+	CHECK(nouveau_bo_new(dev, NOUVEAU_BO_GART, 0, 4096, NULL, &other) == -ENODEV,
+	      "GEM_NEW -ENODEV");
+	CHECK(cpu_prep(big) == -ENODEV, "CPU_PREP -ENODEV again");
+	CHECK(nouveau_check_dead_channel(drm, chan), "nouveau_check_dead_channel says so");
+	CHECK(now_ns() - t0 < 1000000000 && cpu_ns() - cpu0 < 300000000,
+	      "all at once (%lld ms, %lld ms of CPU)", (long long)((now_ns() - t0) / 1000000),
+	      (long long)((cpu_ns() - cpu0) / 1000000));
+	nouveau_bo_ref(NULL, &big);
+	return teardown();
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -306,6 +378,11 @@ int main(int argc, char **argv)
 		printf("%d failures\n", failures);
 		return r;
 	}
-	fprintf(stderr, "usage: nouveau-probe errors|watchdog|evict\n");
+	if (argc == 3 && !strcmp(argv[1], "death") && (nvd_pid = atoi(argv[2])) > 0) {
+		int r = probe_death();
+		printf("%d failures\n", failures);
+		return r;
+	}
+	fprintf(stderr, "usage: nouveau-probe errors|watchdog|evict|death NVD-PID\n");
 	return 2;
 }

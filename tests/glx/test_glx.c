@@ -103,6 +103,22 @@ static void test_lost_channel_completes_fences(void **state) { run_probe(state, 
  * place (fuzz_ioctl: a wild name pointer crashed the program). */
 static void test_bad_ioctl_pointers_are_efault_not_a_crash(void **state) { run_probe(state, "badptr"); }
 
+/* A node closed right after GET_MAGIC (Mesa's DRI2 loader, refused by the
+ * X server) is said to end in software rendering; one used after is not. */
+static void test_failed_dri2_authentication_is_loud(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	static char out[1 << 16];
+	const char *argv[] = { nvd_run, "--socket", d->sock, probe, "magic", NULL };
+	int r = run(argv, NULL, out, sizeof(out));
+	const char *says = "GL falls back to software rendering, not the NV4x";
+	const char *first = strstr(out, says);
+	if (r != 0 || !strstr(out, "\n0 failures") || !first || strstr(first + 1, says))
+		fail_msg("glx-probe magic exited %d, the fallback said %s:\n%s", r,
+			 first ? "more than once" : "never", out);
+	nvt_end(d);
+}
+
 /* libdrm_nouveau as Mesa drives it: refusals come back as the kernel's errors. */
 static void test_refusals_reach_libdrm_nouveau(void **state)
 {
@@ -126,6 +142,24 @@ static void test_watchdog_eio_reaches_libdrm_nouveau(void **state)
 	if (r != 0 || !strstr(out, "\n0 failures") || strstr(out, "not ok"))
 		fail_msg("nouveau-probe watchdog exited %d:\n%s", r, out);
 	nvt_end(d);
+}
+
+/* nvd SIGKILLed under a libdrm_nouveau program waiting in CPU_PREP: it
+ * ends within 1 s with -ENODEV, and so does every later ioctl. */
+static const char *const long_timeout[] = { "--gpu-timeout", "60000", NULL };
+static void test_nvd_killed_under_libdrm_nouveau(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	static char out[1 << 16];
+	char pid[16];
+	snprintf(pid, sizeof(pid), "%d", (int)d->pid);
+	const char *argv[] = { nvd_run, "--socket", d->sock, nprobe, "death", pid, NULL };
+	int r = run(argv, NULL, out, sizeof(out));
+	if (r != 0 || !strstr(out, "\n0 failures") || strstr(out, "not ok") ||
+	    !strstr(out, "went away: the connection closed"))
+		fail_msg("nouveau-probe death exited %d:\n%s", r, out);
+	assert_false(nvt_daemon_alive(d));
+	d->stopped_ok = 1;    /* killed, as meant */
 }
 
 /* A buffer moved by eviction: libdrm learns where, as from the kernel. */
@@ -224,9 +258,11 @@ int main(void)
 		NVT_TEST(test_threads),
 		NVT_TEST(test_gem_names_need_auth),
 		NVT_TEST(test_lost_channel_completes_fences),
+		NVT_TEST(test_failed_dri2_authentication_is_loud),
 		NVT_TEST(test_refusals_reach_libdrm_nouveau),
 		NVT_TEST_ARGS(test_watchdog_eio_reaches_libdrm_nouveau, short_timeout),
 		NVT_TEST_ARGS(test_evicted_buffer_place_reaches_libdrm_nouveau, vram32),
+		NVT_TEST_ARGS(test_nvd_killed_under_libdrm_nouveau, long_timeout),
 		NVT_TEST(test_bad_ioctl_pointers_are_efault_not_a_crash),
 		NVT_TEST(test_other_paths_untouched),
 		NVT_TEST(test_real_drm_nodes_untouched),
