@@ -24,7 +24,9 @@ static void usage(FILE *f)
 		"      --version       show the version\n\n"
 		"Environment: NVD_DRM_LIB overrides the interposer's path; NVD_DRM_DEBUG=1 logs\n"
 		"every DRM call; NVD_DRM_SYNC=1 waits for each submission and reports refusals;\n"
-		"NVD_DRM_DUMP=FILE appends every push buffer submitted to FILE (for nvd-decode).\n");
+		"NVD_DRM_DUMP=FILE appends every push buffer submitted to FILE (for nvd-decode);\n"
+		"NVD_LOST=continue keeps PROGRAM running, not drawing, when nvd goes away\n"
+		"(by default it exits, status 1, at its next GL call).\n");
 }
 
 /* <dir of this executable>/../lib/libnvd-drm.so */
