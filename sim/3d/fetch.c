@@ -99,10 +99,13 @@ static const uint8_t *fetch_map_window(struct sim *s, unsigned slot, uint32_t dm
 }
 
 /* The window reaches ahead of what is read: the access oracle checks each
- * read, not the window. */
+ * read, not the window.  A draw abandoned by a PGRAPH reset reads nothing
+ * more through a window it mapped before (its channel may be gone). */
 static const uint8_t *fetch_map(struct sim *s, unsigned slot, uint32_t dma, uint64_t off,
 				uint64_t len, unsigned stride)
 {
+	if (sim_gr_abandoned(s))
+		return NULL;
 	sim_oracle_defer(s, 1);
 	const uint8_t *p = fetch_map_window(s, slot, dma, off, len, stride);
 	sim_oracle_defer(s, -1);
