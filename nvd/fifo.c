@@ -356,10 +356,17 @@ void nvd_fifo_chan_stop(struct nvd *d, struct nvd_chan *ch)
 		nvd_wr32(c, NV_PGRAPH_CTXCTL_CUR, 0);
 }
 
+/* Whose method PGRAPH is in: the channel whose context is loaded, as
+ * nv40_gr_intr finds it.  TRAPPED_ADDR is no guide: it stays latched on
+ * another channel's method while that one's interrupt waits to be read. */
 int nvd_fifo_gr_running(struct nvd *d)
 {
 	if (!(nvd_rd32(d->card, NV_PGRAPH_STATUS) & NV_PGRAPH_STATUS_BUSY))
 		return -1;
+	uint32_t cur = nvd_rd32(d->card, NV_PGRAPH_CTXCTL_CUR);
+	for (unsigned i = 0; (cur & NV_PGRAPH_CTXCTL_LOADED) && i < NV40_FIFO_CHANNELS; i++)
+		if (d->chid[i] && d->chid[i]->grctx_inst >> 4 == NV_PGRAPH_CTXCTL_INST(cur))
+			return (int)i;
 	return (int)NV_PGRAPH_TRAPPED_ADDR_CHID(nvd_rd32(d->card, NV_PGRAPH_TRAPPED_ADDR));
 }
 
