@@ -69,6 +69,7 @@ GLXTESTS   := $(TST)/glx/glx-probe $(TST)/glx/test_glx $(TST)/glx/kms-probe $(TS
 	      $(TST)/glx/nouveau-probe
 DDX_SRC    := $(filter-out ddx/nvd-x.c,$(call src,ddx/*.c))
 XTESTS     := $(patsubst tests/x/%.c,$(TST)/x/%,$(call src,tests/x/test_*.c tests/x/x-*.c))
+SOAK       := $(patsubst tests/%.c,$(TST)/%,$(call src,tests/soak/test_*.c))
 
 LIBHW     := $(LIB)/libnvhw.a
 LIBPROTO  := $(LIB)/libnvproto.a
@@ -221,6 +222,11 @@ $(TST)/gl/test_%: $(OBJ)/tests/gl/test_%.o $(LIBTEST) $(LIBNVD_A) $(LIBPROTO) $(
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PC_CMOCKA) $(PC_PNG)
 
+# The soak runs GL programs and glmark2-drm beside libnvd clients.
+$(TST)/soak/test_%: $(OBJ)/tests/soak/test_%.o $(LIBTEST) $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_CMOCKA) $(PC_PNG)
+
 # Unit tests link only the room they test: test_hw_*, test_sim_*, test_nvd_*.
 $(TST)/unit/test_hw_%: $(OBJ)/tests/unit/test_hw_%.o $(LIBHW)
 	@mkdir -p $(@D)
@@ -316,7 +322,7 @@ INSTALL_WRAP := $(TST)/install/test_install
 $(INSTALL_WRAP): tests/install/test_install
 	$(call script_wrap,--build $(abspath $(BUILD)))
 
-tests: all $(UNIT) $(INTEG) $(GLPROGS) $(GLTESTS) $(GLXTESTS) $(XTESTS) $(BE_WRAP) $(BE_COPIES) $(PIGLIT_WRAP) \
+tests: all $(UNIT) $(INTEG) $(GLPROGS) $(GLTESTS) $(GLXTESTS) $(XTESTS) $(SOAK) $(BE_WRAP) $(BE_COPIES) $(PIGLIT_WRAP) \
        $(INSTALL_WRAP)
 
 check: tests
