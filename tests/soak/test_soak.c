@@ -1,6 +1,6 @@
 /* The chaos soak: while libnvd clients, GL programs (gl-scenes, each scene a
- * program of its own, under nvd-run) and glmark2-drm run on nvd, random
- * SIGKILLs of clients and now and then of nvd itself.
+ * program of its own, under nvd-run), glmark2-drm and OpenArena's timedemo
+ * run on nvd, random SIGKILLs of clients and now and then of nvd itself.
  *
  * After every client kill, with every other client stopped (SIGSTOP):
  * nvd counts exactly one client less per connection the victim had and
@@ -33,11 +33,11 @@
 #include <cmocka.h>
 
 #include "tests/lib/nvt-glprog.h"
+#include "tests/lib/nvt-oa.h"
 #include "tests/lib/nvt-test.h"
 
 #define GLMARK2   "/usr/bin/glmark2-drm"
-#define LIBNVD_WORKERS 3
-#define MAX_WORKERS    8
+#define MAX_WORKERS 8
 
 static struct nvt_paths at;
 static char gldir[PATH_MAX + 8], outdir[64];
@@ -46,8 +46,11 @@ static const char *const monitors[] = {
 	"--monitor", "0=320x240@100:Soak", "--monitor", "1=none", NULL,
 };
 
-enum kind { LIBNVD, GL, GLMARK };
-static const char *const kind_name[] = { "libnvd workload", "gl-scenes", "glmark2-drm" };
+enum kind { LIBNVD, GL, GLMARK, OPENARENA, KINDS };
+static const char *const kind_name[] = { "libnvd workload", "gl-scenes", "glmark2-drm",
+					 "OpenArena" };
+/* The cast: three libnvd clients, two GL programs, glmark2, OpenArena. */
+static const unsigned cast[KINDS] = { 3, 2, 1, 1 };
 
 struct worker {
 	pid_t pid;
@@ -95,31 +98,49 @@ static pid_t start(enum kind k)
 				       "--out", "/dev/null", "--renderer", "NV43", NULL };
 		return nvt_spawn_gl(argv, 0, out);
 	}
+	if (k == OPENARENA) {
+		char tag[16];
+		struct nvt_oa r;
+		struct nvt_oa_opts o = { at.nvd_run, sock, 320, 240, 0, 1 };
+		snprintf(tag, sizeof(tag), "oa%u", n % 64);
+		return nvt_oa_spawn(&r, outdir, tag, &o) < 0 ? -1 : r.pid;
+	}
 	const char *argv[] = { at.nvd_run, "--socket", sock, GLMARK2, "--off-screen",
 			       "--winsys-options", "drm-device=/dev/dri/card0",
 			       "-b", "build:duration=60", NULL };
 	return nvt_spawn_gl(argv, 0, out);
 }
 
-/* Keep the cast full: three libnvd clients, two GL programs, glmark2.  One
- * that ended by itself must have ended well (a GL scene ends; nothing
- * else does while nvd lives). */
+/* GL programs lead process groups of their own (OpenArena's is a script
+ * and the game): signals go to the whole group. */
+static void signal_worker(const struct worker *w, int sig)
+{
+	kill(w->kind == LIBNVD ? w->pid : -w->pid, sig);
+}
+
+/* Whether nvd's client pid is worker w's. */
+static int is_of(pid_t client, const struct worker *w)
+{
+	return client == w->pid || (w->kind != LIBNVD && getpgid(client) == w->pid);
+}
+
+/* Keep the cast full.  One that ended by itself must have ended well (a
+ * GL scene ends, the timedemo too; nothing else does while nvd lives). */
 static void fill(void)
 {
 	for (unsigned i = 0; i < nworkers; i++) {
 		int code;
 		if (!nvt_child_done(workers[i].pid, &code))
 			continue;
-		if (code != 0 || workers[i].kind != GL)
+		if (code != 0 || (workers[i].kind != GL && workers[i].kind != OPENARENA))
 			fail_msg("a %s ended by itself, status %d", kind_name[workers[i].kind], code);
 		workers[i--] = workers[--nworkers];
 	}
-	unsigned have[3] = { 0 };
+	unsigned have[KINDS] = { 0 };
 	for (unsigned i = 0; i < nworkers; i++)
 		have[workers[i].kind]++;
-	const unsigned want[3] = { LIBNVD_WORKERS, 2, 1 };
-	for (enum kind k = LIBNVD; k <= GLMARK; k++)
-		while (have[k]++ < want[k]) {
+	for (enum kind k = LIBNVD; k < KINDS; k++)
+		while (have[k]++ < cast[k]) {
 			pid_t pid = start(k);
 			assert_true(pid > 0);
 			workers[nworkers++] = (struct worker){ pid, k };
@@ -130,7 +151,7 @@ static void signal_others(unsigned except, int sig)
 {
 	for (unsigned i = 0; i < nworkers; i++)
 		if (i != except)
-			kill(workers[i].pid, sig);
+			signal_worker(&workers[i], sig);
 }
 
 /* What nvd counts, in all and for one process's connections. */
@@ -139,8 +160,8 @@ struct count {
 	uint64_t bytes;                /* VRAM + GART + host memory */
 };
 
-static int snapshot_once(struct nvc *c, pid_t pid, struct count *all, struct count *of,
-			 struct count *sum)
+static int snapshot_once(struct nvc *c, const struct worker *w, struct count *all,
+			 struct count *of, struct count *sum)
 {
 	struct nvc_status st;
 	memset(of, 0, sizeof(*of));
@@ -158,7 +179,7 @@ static int snapshot_once(struct nvc *c, pid_t pid, struct count *all, struct cou
 		if (r < 0)
 			return -1;
 		struct count one = { 1, cl.channels, cl.bos, cl.vram + cl.gart + cl.host };
-		struct count *to[] = { sum, (pid_t)cl.pid == pid ? of : NULL };
+		struct count *to[] = { sum, is_of((pid_t)cl.pid, w) ? of : NULL };
 		for (unsigned k = 0; k < 2; k++)
 			if (to[k]) {
 				to[k]->clients += one.clients;
@@ -175,12 +196,13 @@ static int same_but_bos(const struct count *a, const struct count *b);
 /* The same, once nvd has caught up with what the stopped clients did last
  * (a connection closed just before they stopped): the totals agree with
  * the sum per client, and hold still.  Inconsistent for 2 s: as it is. */
-static int snapshot(struct nvc *c, pid_t pid, struct count *all, struct count *of, struct count *sum)
+static int snapshot(struct nvc *c, const struct worker *w, struct count *all, struct count *of,
+		    struct count *sum)
 {
 	int64_t deadline = nvt_now_ns() + 2000000000ll;
 	struct count again, of2, sum2;
 	for (;;) {
-		int r1 = snapshot_once(c, pid, all, of, sum), r2 = snapshot_once(c, pid, &again, &of2, &sum2);
+		int r1 = snapshot_once(c, w, all, of, sum), r2 = snapshot_once(c, w, &again, &of2, &sum2);
 		if (r1 < 0 || r2 < 0)
 			return -1;
 		if ((!r1 && !r2 && same_but_bos(all, sum) && same_but_bos(all, &again) &&
@@ -211,19 +233,20 @@ static int kill_client(struct nvc *c, unsigned i)
 	struct count all0, of, sum0, all1, none, sum1;
 	signal_others(i, SIGSTOP);
 	nvt_sleep_ms(20);              /* what they had queued, taken */
-	assert_int_equal(snapshot(c, w.pid, &all0, &of, &sum0), 0);
+	assert_int_equal(snapshot(c, &w, &all0, &of, &sum0), 0);
 	if (!of.clients) {
 		signal_others(i, SIGCONT);
 		return 0;
 	}
-	kill(w.pid, SIGKILL);
+	signal_worker(&w, SIGKILL);
 	int code = nvt_wait_child(w.pid, 5000);
-	assert_int_equal(code, 128 + SIGKILL);
+	if (code != 128 + SIGKILL && (code != 0 || w.kind == LIBNVD))   /* a scene may just end */
+		fail_msg("a %s killed: status %d", kind_name[w.kind], code);
 	workers[i] = workers[--nworkers];
 	/* nvd notices the closed connections on its next turn */
 	int64_t deadline = nvt_now_ns() + 5000000000ll;
 	do {
-		assert_int_equal(snapshot(c, w.pid, &all1, &none, &sum1), 0);
+		assert_int_equal(snapshot(c, &w, &all1, &none, &sum1), 0);
 	} while (none.clients && nvt_now_ns() < deadline && (nvt_sleep_ms(2), 1));
 	/* Exactly its connections and channels go.  Bytes: the others' may
 	 * change meanwhile (nvd takes what they had queued, and a submission
@@ -250,6 +273,7 @@ static void all_gone(struct nvt_daemon *d, int fds0)
 	signal_others(~0u, SIGKILL);
 	while (nworkers)
 		nvt_wait_child(workers[--nworkers].pid, 5000);
+	nvt_sleep_ms(100);             /* a killed group's other processes */
 	if (nvt_leak_check(d->sock) < 0)
 		fail_msg("nvd kept client resources after the clients left");
 	int fds = nvt_daemon_fds_settled(d);
@@ -258,10 +282,19 @@ static void all_gone(struct nvt_daemon *d, int fds0)
 }
 
 /* SIGKILL nvd under the clients: every one ends within 3 s; nvd again. */
+/* Its log goes with it: the card touched only what nvd admitted, and
+ * nothing of the honest clients was refused. */
+static void log_clean(struct nvt_daemon *d)
+{
+	if (nvt_daemon_oracle(d))
+		fail_msg("the card touched memory nvd did not admit");
+	if (nvt_log_contains(d, "refused"))
+		fail_msg("nvd or the card refused an honest client's work");
+}
+
 static int kill_nvd(struct nvt_daemon *d)
 {
-	if (nvt_daemon_oracle(d))      /* its log goes with it */
-		fail_msg("the card touched memory nvd did not admit");
+	log_clean(d);
 	assert_true(nvt_daemon_kill(d, SIGKILL) >= 0);
 	int64_t t0 = nvt_now_ns();
 	while (nworkers) {
@@ -286,7 +319,7 @@ static void test_soak(void **state)
 	sock = d->sock;
 	assert_int_equal(nvt_glprog_outdir(outdir, "soak"), 0);
 	int fds0 = nvt_daemon_fds_settled(d);
-	unsigned killed[3] = { 0 }, nvd_killed = 0, every = kills / (nvd_kills + 1) + 1;
+	unsigned killed[KINDS] = { 0 }, nvd_killed = 0, every = kills / (nvd_kills + 1) + 1;
 	int worst_ms = 0;
 	struct nvc *c = NULL;
 	NVT_OK(nvc_connect(sock, "soak", &c));
@@ -316,10 +349,12 @@ static void test_soak(void **state)
 	}
 	nvc_close(c);
 	all_gone(d, fds0);
+	log_clean(d);
 	nvt_glprog_outdir_remove(outdir);
-	print_message("    killed %u libnvd clients, %u GL programs, %u glmark2-drm, nvd %u times "
-		      "(every client gone %d ms after it, at worst)\n",
-		      killed[LIBNVD], killed[GL], killed[GLMARK], nvd_killed, worst_ms);
+	print_message("    killed %u libnvd clients, %u GL programs, %u glmark2-drm, %u OpenArena, "
+		      "nvd %u times (every client gone %d ms after it, at worst)\n",
+		      killed[LIBNVD], killed[GL], killed[GLMARK], killed[OPENARENA], nvd_killed,
+		      worst_ms);
 	nvt_end(d);
 }
 
@@ -330,8 +365,9 @@ int main(void)
 		return 1;
 	}
 	snprintf(gldir, sizeof(gldir), "%s/../gl", at.dir);
-	if (access(GLMARK2, X_OK) < 0) {
-		fprintf(stderr, "test_soak: %s is missing ('make deps' installs glmark2-drm)\n", GLMARK2);
+	if (access(GLMARK2, X_OK) < 0 || access(NVT_OA_GAME, X_OK) < 0) {
+		fprintf(stderr, "test_soak: %s or %s is missing ('make deps' installs them)\n",
+			GLMARK2, NVT_OA_GAME);
 		return 1;
 	}
 	const struct CMUnitTest tests[] = {
