@@ -354,6 +354,16 @@ void nvd_fifo_chan_stop(struct nvd *d, struct nvd_chan *ch)
 	nvd_wr32(c, NV_PFIFO_CACHES, caches);
 	if (nvd_rd32(c, NV_PGRAPH_CTXCTL_CUR) == (NV_PGRAPH_CTXCTL_LOADED | ch->grctx_inst >> 4))
 		nvd_wr32(c, NV_PGRAPH_CTXCTL_CUR, 0);
+	/* A trap of the channel's the loop has not read yet is its own: taken
+	 * now, not blamed on the next channel given the chid (the soak saw an
+	 * honest client's first submission refused for its predecessor's). */
+	uint32_t addr = nvd_rd32(c, NV_PGRAPH_TRAPPED_ADDR);
+	if ((nvd_rd32(c, NV_PGRAPH_INTR) & NV_PGRAPH_INTR_ERROR) &&
+	    NV_PGRAPH_TRAPPED_ADDR_CHID(addr) == ch->chid) {
+		nvd_wr32(c, NV_PGRAPH_INTR, NV_PGRAPH_INTR_ERROR);
+		nvd_clog(ch->cl, ch, "a trap as the channel stopped: method 0x%04x",
+			 NV_PGRAPH_TRAPPED_ADDR_MTHD(addr));
+	}
 }
 
 /* Whose method PGRAPH is in: the channel whose context is loaded, as

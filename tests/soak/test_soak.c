@@ -316,6 +316,7 @@ static void test_soak(void **state)
 	unsigned kills = env_uint("NVD_SOAK_KILLS", 100), nvd_kills = env_uint("NVD_SOAK_NVD_KILLS", 5);
 	rng = env_uint("NVD_SOAK_SEED", (unsigned)time(NULL));
 	print_message("    seed %u: %u client kills, %u of nvd\n", rng, kills, nvd_kills);
+	nvt_watchdog(120 + kills + 20 * nvd_kills, "test_soak");   /* long runs too */
 	sock = d->sock;
 	assert_int_equal(nvt_glprog_outdir(outdir, "soak"), 0);
 	int fds0 = nvt_daemon_fds_settled(d);
