@@ -161,9 +161,10 @@ static long long cpu_ticks(pid_t pid)
 	return (long long)(ut + st);
 }
 
-/* nvd SIGKILLed under a rendering glmark2: it says so and exits within
- * 1 s (before, it spun at 100% CPU in Mesa's fence wait for ever). */
-static void test_nvd_killed_under_glmark2(void **state)
+/* nvd SIGKILLed (or SIGTERMed) under a rendering glmark2: it says so,
+ * and why, and exits within 1 s (before, it spun at 100% CPU in Mesa's
+ * fence wait for ever). */
+static void nvd_ends_under_glmark2(void **state, int sig, const char *why)
 {
 	struct nvt_daemon *d = nvt_d(state);
 	char outfile[160];
@@ -180,7 +181,7 @@ static void test_nvd_killed_under_glmark2(void **state)
 		fail_msg("glmark2 did not start on nvd's NV43:\n%s", slurp(outfile));
 	nvt_sleep_ms(1000);
 	long long before = cpu_ticks(pid);
-	assert_true(nvt_daemon_kill(d, SIGKILL) >= 0);
+	assert_true(nvt_daemon_kill(d, sig) >= 0);
 	int64_t t0 = nvt_now_ns();
 	/* the CPU it uses from the kill on, sampled while it lives */
 	long long after = before;
@@ -195,14 +196,25 @@ static void test_nvd_killed_under_glmark2(void **state)
 	if (ms >= 3000)
 		code = nvt_wait_child(pid, 0);
 	const char *out = slurp(outfile);
-	print_message("    glmark2 ended %lld ms after nvd's SIGKILL, status %d, %lld ticks of CPU "
-		      "after it\n", (long long)ms, code, after - before);
+	print_message("    glmark2 ended %lld ms after nvd's %s, status %d, %lld ticks of CPU "
+		      "after it\n", (long long)ms, sig == SIGKILL ? "SIGKILL" : "SIGTERM", code,
+		      after - before);
 	if (ms > 1000 || code != 1)
 		fail_msg("glmark2 took %lld ms to end (status %d):\n%s", (long long)ms, code, out);
-	if (!strstr(out, "libnvd-drm: nvd at ") || !strstr(out, "went away"))
-		fail_msg("glmark2 was not told that nvd went away:\n%s", out);
+	if (!strstr(out, "libnvd-drm: nvd at ") || !strstr(out, why))
+		fail_msg("glmark2 was not told that nvd went away (%s):\n%s", why, out);
 	if (after - before > sysconf(_SC_CLK_TCK) / 2)
 		fail_msg("glmark2 spun: %lld ticks of CPU after the kill", after - before);
+}
+
+static void test_nvd_killed_under_glmark2(void **state)
+{
+	nvd_ends_under_glmark2(state, SIGKILL, "went away: the connection closed");
+}
+
+static void test_nvd_stopped_under_glmark2(void **state)
+{
+	nvd_ends_under_glmark2(state, SIGTERM, "went away: nvd is shutting down (Terminated)");
 }
 
 int main(void)
@@ -227,6 +239,7 @@ int main(void)
 		NVT_TEST_ARGS(test_buffer_scene, monitors),
 		NVT_TEST_ARGS(test_all_scenes_in_one_run, monitors),
 		NVT_TEST_ARGS(test_nvd_killed_under_glmark2, monitors),
+		NVT_TEST_ARGS(test_nvd_stopped_under_glmark2, monitors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
