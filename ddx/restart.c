@@ -191,19 +191,6 @@ static Bool rebuffer(ScrnInfoPtr scrn, struct nvc *c, uint64_t *bytes)
 	return TRUE;
 }
 
-/* The screen pixmap's pixels are the framebuffer's new buffer. */
-static void screen_on_fb(ScrnInfoPtr scrn)
-{
-	ScreenPtr screen = xf86ScrnToScreen(scrn);
-	struct nvdx *nx = nvdx(scrn);
-
-	if (nx->exa)
-		nvdx_exa_set_fb(screen);
-	else
-		screen->ModifyPixmapHeader(screen->GetScreenPixmap(screen), -1, -1, -1, -1, -1,
-					   nx->fb.map);
-}
-
 /* ---- reconnecting ---- */
 
 static Bool reconnect(ScrnInfoPtr scrn)
@@ -237,8 +224,13 @@ static Bool reconnect(ScrnInfoPtr scrn)
 	nx->c = c;
 	nvc_close(old);
 	nx->lost = FALSE;
-	screen_on_fb(scrn);
-	nvdx_watch(xf86ScrnToScreen(scrn));
+	ScreenPtr screen = xf86ScrnToScreen(scrn);
+	if (nx->exa)
+		nvdx_exa_set_fb(screen);
+	else   /* fb draws straight into the framebuffer's mapping */
+		screen->ModifyPixmapHeader(screen->GetScreenPixmap(screen), -1, -1, -1, -1, -1,
+					   nx->fb.map);
+	nvdx_watch(screen);
 	nvdx_display_restore(scrn);
 	if (nx->exa) {
 		nx->accel = nvdx_accel_init(scrn);
