@@ -1,8 +1,9 @@
 /* nvd killed (SIGKILL) under a running X server, and started again.
  *
  * While nvd is down X stays up, draws in software on its buffers' memory
- * (xwd -root shows what it showed) and does not spin: its CPU time over a
- * second stays under a generous bound.  Once nvd is back the driver
+ * (xwd -root shows what it showed), xrandr still lists both outputs with
+ * their modes, and X does not spin: its CPU time over a second stays
+ * under a generous bound.  Once nvd is back the driver
  * reconnects: xrandr lists both outputs with the modes they had, each
  * head's picture in nvd (what `nvdctl screenshot` shows) is the root's
  * area from before the kill, pixel for pixel, a new GL client renders on
@@ -183,6 +184,28 @@ static void xrandr(struct rfix *f, struct nvt_xrandr *r)
 	}
 }
 
+/* Both outputs connected and showing, as before, with the same modes. */
+static void same_outputs(const struct nvt_xrandr *before, const struct nvt_xrandr *now,
+			 const char *when)
+{
+	unsigned active = 0;
+	assert_int_equal(now->noutputs, before->noutputs);
+	for (unsigned i = 0; i < before->noutputs; i++) {
+		const struct nvt_xrandr_output *b = &before->out[i];
+		const struct nvt_xrandr_output *a = nvt_xrandr_output(now, b->name);
+		if (!a)
+			fail_msg("xrandr lists no %s %s", b->name, when);
+		printf("%s %s: connected %d, %ux%u+%d+%d, %u modes (before: %d, %ux%u+%d+%d, %u)\n",
+		       a->name, when, a->connected, a->w, a->h, a->x, a->y, a->nmodes, b->connected,
+		       b->w, b->h, b->x, b->y, b->nmodes);
+		if (!a->connected || !a->active || !a->nmodes || a->nmodes != b->nmodes ||
+		    a->w != b->w || a->h != b->h || a->x != b->x || a->y != b->y)
+			fail_msg("%s %s is not as it was before the kill", b->name, when);
+		active++;
+	}
+	assert_int_equal(active, 2);
+}
+
 /* ---- the scenes against Xvfb ---- */
 
 struct scene {
@@ -285,6 +308,8 @@ static void test_x_survives_a_restart_of_nvd(void **state)
 	assert_int_equal(h, rh);
 	same_picture(root, now, w, h, "xwd -root with nvd down against before the kill");
 	free(now);
+	xrandr(f, &after);
+	same_outputs(&before, &after, "with nvd down");
 
 	t0 = (nvt_now_ns() / 1000000);
 	restart_nvd(f);
@@ -298,22 +323,7 @@ static void test_x_survives_a_restart_of_nvd(void **state)
 		printf("#   (the driver's lines are not in %s)\n", f->x.log);
 
 	xrandr(f, &after);
-	assert_int_equal(after.noutputs, before.noutputs);
-	unsigned active = 0;
-	for (unsigned i = 0; i < before.noutputs; i++) {
-		const struct nvt_xrandr_output *b = &before.out[i];
-		const struct nvt_xrandr_output *a = nvt_xrandr_output(&after, b->name);
-		if (!a)
-			fail_msg("xrandr lists no %s after the restart", b->name);
-		printf("%s: connected %d, %ux%u+%d+%d, %u modes (before: %d, %ux%u+%d+%d, %u)\n",
-		       a->name, a->connected, a->w, a->h, a->x, a->y, a->nmodes, b->connected, b->w,
-		       b->h, b->x, b->y, b->nmodes);
-		if (!a->connected || !a->active || !a->nmodes || a->nmodes != b->nmodes ||
-		    a->w != b->w || a->h != b->h || a->x != b->x || a->y != b->y)
-			fail_msg("%s is not as it was before the restart", b->name);
-		active++;
-	}
-	assert_int_equal(active, 2);
+	same_outputs(&before, &after, "after the restart");
 
 	struct nvc *c;
 	if (nvc_connect(f->d.sock, "test_x_restart", &c) < 0)
