@@ -18,6 +18,8 @@
 #include "hw/pushbuf.h"
 
 #define PUSH_BYTES (512 * 1024)
+/* Fence waits look this often whether nvd is still there. */
+#define WAIT_SLICE_NS (100 * 1000 * 1000)
 
 static const struct { uint32_t handle, cls; } objects[] = {
 	{ NVDX_H_NULL, NV_CLASS_NULL_OBJ }, { NVDX_H_M2MF, NV_CLASS_M2MF },
@@ -32,6 +34,18 @@ static void push_fail(struct nvdx_push *p, int err)
 	if (!p->err) {
 		p->err = err;
 		ErrorF("nvd: acceleration stops: %s\n", nvc_error());
+	}
+}
+
+/* The fence, while nvd lives: a dead daemon signals nothing. */
+static int push_wait(struct nvdx_push *p, uint32_t fence)
+{
+	for (;;) {
+		int r = nvc_fence_wait(p->ch, fence, WAIT_SLICE_NS);
+		if (r != -ETIMEDOUT)
+			return r < 0 && nvdx_nvd_gone(p->scrn, r) ? -ENOTCONN : r;
+		if (nvdx_nvd_gone(p->scrn, 0))
+			return -ENOTCONN;
 	}
 }
 
@@ -55,7 +69,7 @@ void nvdx_push_space(struct nvdx_push *p, uint32_t words, unsigned bos, unsigned
 		return;
 	nvdx_push_kick(p);
 	if (p->pos + words > p->cap) {
-		if (nvc_fence_wait(p->ch, p->fence, -1) < 0)
+		if (push_wait(p, p->fence) < 0)
 			push_fail(p, -EIO);
 		p->pos = p->start = 0;
 	}
@@ -111,12 +125,16 @@ int nvdx_push_kick(struct nvdx_push *p)
 		return p->err;
 	if (p->pos == p->start)
 		return 0;
+	/* nvc_submit would fill a ring no one empties, then wait */
+	if (nvdx_nvd_gone(p->scrn, 0))
+		return p->err;
 	struct nvc_push range = { 0, p->start * 4, (p->pos - p->start) * 4 };
 	struct nvc_submission s = { p->refs, p->nrefs, &range, 1, p->relocs, p->nrelocs };
 	push_dump(p);
 	int r = nvc_submit(p->ch, &s, &p->fence);
 	if (r < 0) {
-		push_fail(p, r);
+		if (!nvdx_nvd_gone(p->scrn, r))
+			push_fail(p, r);
 		return r;
 	}
 	p->start = p->pos;
@@ -136,14 +154,18 @@ static int push_pending(const struct nvdx_push *p, const struct nvc_bo *bo)
 }
 
 /* Before the CPU (or nvd) touches bo: what uses it goes to the card, and
- * for READ the card has written it, for RW it has done with it. */
+ * for READ the card has written it, for RW it has done with it.  With nvd
+ * gone the memory is the CPU's alone. */
 int nvdx_push_sync(struct nvdx_push *p, struct nvc_bo *bo, enum nvdx_sync how)
 {
+	if (p->scrn && nvdx(p->scrn)->lost)
+		return 0;
 	if (push_pending(p, bo))
 		nvdx_push_kick(p);
 	if (how == NVDX_SYNC_SUBMIT)
 		return 0;
-	return nvc_bo_wait(bo, how == NVDX_SYNC_RW ? NVC_WAIT_WRITE : 0, -1);
+	int r = nvc_bo_wait(bo, how == NVDX_SYNC_RW ? NVC_WAIT_WRITE : 0, -1);
+	return r < 0 && p->scrn && nvdx_nvd_gone(p->scrn, r) ? 0 : r;
 }
 
 /* ---- the channel ---- */
@@ -205,6 +227,7 @@ Bool nvdx_accel_init(ScrnInfoPtr scrn)
 	struct nvdx_push *p = &nx->push;
 
 	memset(p, 0, sizeof(*p));
+	p->scrn = scrn;
 	if (nvc_chan_new(nx->c, &p->ch) < 0)
 		goto fail;
 	for (unsigned i = 0; i < sizeof(objects) / sizeof(objects[0]); i++)
@@ -232,8 +255,8 @@ void nvdx_accel_fini(ScrnInfoPtr scrn)
 {
 	struct nvdx_push *p = &nvdx(scrn)->push;
 
-	if (p->ch && p->fence)
-		nvc_fence_wait(p->ch, p->fence, -1);
+	if (p->ch && p->fence && !nvdx_nvd_gone(scrn, 0))
+		push_wait(p, p->fence);
 	nvdx_3d_fini(scrn);
 	if (p->bo)
 		nvc_bo_free(p->bo);

@@ -396,7 +396,7 @@ static Bool nvdx_prepare_composite(int op, PicturePtr src, PicturePtr mask, Pict
 
 	enum nvdx_refusal why;
 
-	if (p->err)
+	if (p->err || !nx->t3d.ok)   /* t3d: it may not come back after a restart of nvd */
 		return FALSE;
 	if ((why = pixmap_unusable(pdst)) != NVDX_REF_COUNT)
 		return refuse(screen, why);

@@ -105,7 +105,7 @@ static void head_off(xf86CrtcPtr crtc)
 	struct nvdx_crtc *nc = crtc->driver_private;
 	struct nvc_head h = { 0 };
 
-	if (nvc_disp_set_head(nvdx(crtc->scrn)->c, nc->head, &h) < 0)
+	if (!nvdx(crtc->scrn)->lost && nvc_disp_set_head(nvdx(crtc->scrn)->c, nc->head, &h) < 0)
 		xf86DrvMsg(crtc->scrn->scrnIndex, X_WARNING, "head %u off: %s\n", nc->head,
 			   nvc_error());
 }
@@ -120,7 +120,8 @@ static Bool crtc_set_mode_major(xf86CrtcPtr crtc, DisplayModePtr mode, Rotation 
 		/* before ScreenInit: xf86SetDesiredModes comes again later */
 		return TRUE;
 	}
-	if (!head_show(crtc, mode, x, y))
+	/* nvd gone: xf86Crtc keeps the mode, shown when nvd is back */
+	if (!nvdx(crtc->scrn)->lost && !head_show(crtc, mode, x, y))
 		return FALSE;
 	nc->on = TRUE;
 	return TRUE;
@@ -132,7 +133,8 @@ static void crtc_dpms(xf86CrtcPtr crtc, int mode)
 
 	if (mode == DPMSModeOn) {
 		if (!nc->on && crtc->enabled && nvdx(crtc->scrn)->fb.id)
-			nc->on = head_show(crtc, &crtc->mode, crtc->x, crtc->y);
+			nc->on = nvdx(crtc->scrn)->lost ||
+				 head_show(crtc, &crtc->mode, crtc->x, crtc->y);
 	} else if (nc->on) {
 		head_off(crtc);
 		nc->on = FALSE;
@@ -148,7 +150,10 @@ static void crtc_set_cursor_position(xf86CrtcPtr crtc, int x, int y)
 {
 	struct nvdx_crtc *nc = crtc->driver_private;
 
-	nvc_disp_cursor_move(nvdx(crtc->scrn)->c, nc->head, x, y);
+	nc->cursor_x = x;
+	nc->cursor_y = y;
+	if (!nvdx(crtc->scrn)->lost)
+		nvc_disp_cursor_move(nvdx(crtc->scrn)->c, nc->head, x, y);
 }
 
 static Bool crtc_show_cursor_check(xf86CrtcPtr crtc)
@@ -157,7 +162,8 @@ static Bool crtc_show_cursor_check(xf86CrtcPtr crtc)
 
 	if (!nc->cursor)
 		return FALSE;
-	if (nvc_disp_cursor_set(nvdx(crtc->scrn)->c, nc->head, nc->cursor, 0) < 0)
+	if (!nvdx(crtc->scrn)->lost &&
+	    nvc_disp_cursor_set(nvdx(crtc->scrn)->c, nc->head, nc->cursor, 0) < 0)
 		return FALSE;
 	nc->cursor_shown = TRUE;
 	return TRUE;
@@ -167,7 +173,8 @@ static void crtc_hide_cursor(xf86CrtcPtr crtc)
 {
 	struct nvdx_crtc *nc = crtc->driver_private;
 
-	nvc_disp_cursor_set(nvdx(crtc->scrn)->c, nc->head, NULL, 0);
+	if (!nvdx(crtc->scrn)->lost)
+		nvc_disp_cursor_set(nvdx(crtc->scrn)->c, nc->head, NULL, 0);
 	nc->cursor_shown = FALSE;
 }
 
@@ -179,7 +186,7 @@ static Bool crtc_load_cursor_argb_check(xf86CrtcPtr crtc, CARD32 *image)
 	struct nvdx *nx = nvdx(crtc->scrn);
 
 	if (!nc->cursor) {
-		if (nvc_bo_new(nx->c, NVC_CURSOR_SIZE * NVC_CURSOR_SIZE * 4, NVC_VRAM,
+		if (nx->lost || nvc_bo_new(nx->c, NVC_CURSOR_SIZE * NVC_CURSOR_SIZE * 4, NVC_VRAM,
 			       &nc->cursor) < 0)
 			return FALSE;
 		if (!nvc_bo_map(nc->cursor)) {
@@ -189,7 +196,7 @@ static Bool crtc_load_cursor_argb_check(xf86CrtcPtr crtc, CARD32 *image)
 		}
 	}
 	memcpy(nvc_bo_map(nc->cursor), image, NVC_CURSOR_SIZE * NVC_CURSOR_SIZE * 4);
-	if (nc->cursor_shown)
+	if (nc->cursor_shown && !nx->lost)
 		return nvc_disp_cursor_set(nx->c, nc->head, nc->cursor, 0) == 0;
 	return TRUE;
 }
@@ -222,8 +229,9 @@ static xf86OutputStatus output_detect(xf86OutputPtr output)
 	struct nvdx_output *no = output->driver_private;
 	struct nvc_output o;
 
-	if (nvc_disp_output(nvdx(output->scrn)->c, no->index, &o) < 0)
-		return XF86OutputStatusUnknown;
+	if (nvdx(output->scrn)->lost || nvc_disp_output(nvdx(output->scrn)->c, no->index, &o) < 0)
+		return no->connected ? XF86OutputStatusConnected : XF86OutputStatusUnknown;
+	no->connected = o.connected;
 	return o.connected ? XF86OutputStatusConnected : XF86OutputStatusDisconnected;
 }
 
@@ -235,6 +243,8 @@ static DisplayModePtr output_get_modes(xf86OutputPtr output)
 	struct nvc_output o;
 	struct nvc_mode m;
 
+	if (nvdx(output->scrn)->lost)
+		return xf86DuplicateModes(output->scrn, no->modes);
 	if (nvc_disp_output(c, no->index, &o) < 0 || !o.connected)
 		return NULL;
 	/* the EDID property and the physical size */
@@ -247,6 +257,10 @@ static DisplayModePtr output_get_modes(xf86OutputPtr output)
 		if (mode)
 			modes = xf86ModesAdd(modes, mode);
 	}
+	/* the answer while nvd is gone */
+	while (no->modes)
+		xf86DeleteMode(&no->modes, no->modes);
+	no->modes = xf86DuplicateModes(output->scrn, modes);
 	return modes;
 }
 
@@ -265,7 +279,11 @@ static void output_dpms(xf86OutputPtr output, int mode)
 
 static void output_destroy(xf86OutputPtr output)
 {
-	free(output->driver_private);
+	struct nvdx_output *no = output->driver_private;
+
+	while (no->modes)
+		xf86DeleteMode(&no->modes, no->modes);
+	free(no);
 	output->driver_private = NULL;
 }
 
@@ -372,6 +390,28 @@ Bool nvdx_display_preinit(ScrnInfoPtr scrn)
 		output->subpixel_order = SubPixelUnknown;
 	}
 	return xf86InitialConfiguration(scrn, TRUE);
+}
+
+void nvdx_display_restore(ScrnInfoPtr scrn)
+{
+	xf86CrtcConfigPtr config = XF86_CRTC_CONFIG_PTR(scrn);
+	struct nvc *c = nvdx(scrn)->c;
+	unsigned on = 0, cursors = 0;
+
+	for (int i = 0; i < config->num_crtc; i++) {
+		xf86CrtcPtr crtc = config->crtc[i];
+		struct nvdx_crtc *nc = crtc->driver_private;
+		if (nc->on && crtc->enabled) {
+			nc->on = head_show(crtc, &crtc->mode, crtc->x, crtc->y);
+			on += nc->on;
+		}
+		if (nc->cursor_shown && nc->cursor &&
+		    nvc_disp_cursor_set(c, nc->head, nc->cursor, 0) == 0 &&
+		    nvc_disp_cursor_move(c, nc->head, nc->cursor_x, nc->cursor_y) == 0)
+			cursors++;
+	}
+	xf86DrvMsg(scrn->scrnIndex, X_INFO, "nvd: %u heads show their modes again, %u cursors\n",
+		   on, cursors);
 }
 
 void nvdx_display_off(ScrnInfoPtr scrn)

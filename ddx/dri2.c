@@ -350,23 +350,34 @@ static void frame_done(ScreenPtr screen, struct nvdx_frame *f, const struct nvc_
 	frame_free(screen, f);
 }
 
-static void dri2_events(int fd, int ready, void *arg)
+void nvdx_dri2_event(ScreenPtr screen, const struct nvc_disp_event *ev)
 {
-	ScreenPtr screen = arg;
 	struct nvdx *nx = nvdx(xf86ScreenToScrn(screen));
-	struct nvc_disp_event ev;
 
-	(void)fd, (void)ready;
-	while (nvc_disp_event_read(nx->c, &ev) == 1) {
-		if (ev.type != NVC_DISP_EVENT_VBLANK)
-			continue;
-		for (struct nvdx_frame **p = &nx->frames; *p; p = &(*p)->next)
-			if ((*p)->id == ev.user_data) {
-				struct nvdx_frame *f = *p;
-				*p = f->next;
-				frame_done(screen, f, &ev);
-				break;
-			}
+	if (ev->type != NVC_DISP_EVENT_VBLANK)
+		return;
+	for (struct nvdx_frame **p = &nx->frames; *p; p = &(*p)->next)
+		if ((*p)->id == ev->user_data) {
+			struct nvdx_frame *f = *p;
+			*p = f->next;
+			frame_done(screen, f, ev);
+			return;
+		}
+}
+
+/* No vblank comes from a dead nvd: the frames end at the made-up count. */
+void nvdx_dri2_lost(ScreenPtr screen)
+{
+	struct nvdx *nx = nvdx(xf86ScreenToScrn(screen));
+	uint64_t us = mono_us();
+	const struct nvc_disp_event ev = { .type = NVC_DISP_EVENT_VBLANK,
+					   .sequence = us * FAKE_MSC_HZ / 1000000u,
+					   .time_ns = us * 1000 };
+
+	while (nx->frames) {
+		struct nvdx_frame *f = nx->frames;
+		nx->frames = f->next;
+		frame_done(screen, f, &ev);
 	}
 }
 
@@ -415,20 +426,15 @@ Bool nvdx_dri2_init(ScreenPtr screen)
 		.ScheduleWaitMSC = dri2_schedule_wait_msc,
 	};
 
-	nx->event_fd = -1;
-	int fd = nvc_disp_event_fd(nx->c);
-	if (fd < 0 || !AddCallback(&ClientStateCallback, dri2_client_state, nx) ||
-	    !SetNotifyFd(fd, dri2_events, X_NOTIFY_READ, screen)) {
-		xf86DrvMsg(scrn->scrnIndex, X_WARNING,
-			   "DRI2: no vblank events (%s): swaps go at once\n",
-			   fd < 0 ? nvc_error() : "cannot watch them");
-		DeleteCallback(&ClientStateCallback, dri2_client_state, nx);
-	} else {
-		nx->event_fd = fd;
+	/* the frames of a client that goes are left (nvd's events: restart.c) */
+	if (!AddCallback(&ClientStateCallback, dri2_client_state, nx)) {
+		xf86DrvMsg(scrn->scrnIndex, X_WARNING, "DRI2: cannot follow clients\n");
+		return FALSE;
 	}
 	primary_node(nx->dri2_device, sizeof(nx->dri2_device));
 	if (!DRI2ScreenInit(screen, &info)) {
 		xf86DrvMsg(scrn->scrnIndex, X_WARNING, "DRI2 failed to start: no direct rendering\n");
+		DeleteCallback(&ClientStateCallback, dri2_client_state, nx);
 		return FALSE;
 	}
 	xf86DrvMsg(scrn->scrnIndex, X_INFO, "DRI2: direct rendering through nvd (%s, %s)\n",
@@ -440,17 +446,14 @@ Bool nvdx_dri2_init(ScreenPtr screen)
 void nvdx_dri2_fini(ScreenPtr screen)
 {
 	struct nvdx *nx = nvdx(xf86ScreenToScrn(screen));
-	if (nx->event_fd >= 0) {
-		RemoveNotifyFd(nx->event_fd);
-		DeleteCallback(&ClientStateCallback, dri2_client_state, nx);
-		nx->event_fd = -1;
-	}
+	if (!nx->dri2)
+		return;
+	DeleteCallback(&ClientStateCallback, dri2_client_state, nx);
 	while (nx->frames) {
 		struct nvdx_frame *f = nx->frames;
 		nx->frames = f->next;
 		frame_free(screen, f);
 	}
-	if (nx->dri2)
-		DRI2CloseScreen(screen);
+	DRI2CloseScreen(screen);
 	nx->dri2 = FALSE;
 }

@@ -24,7 +24,8 @@ static const OptionInfoRec nvdx_options[] = {
 
 static Bool nvdx_enter_vt(ScrnInfoPtr scrn)
 {
-	if (nvc_set_master(nvdx(scrn)->c) < 0) {
+	/* with nvd gone the modes wait for it (restart.c) */
+	if (!nvdx(scrn)->lost && nvc_set_master(nvdx(scrn)->c) < 0) {
 		xf86DrvMsg(scrn->scrnIndex, X_ERROR, "cannot be nvd's display master: %s\n",
 			   nvc_error());
 		return FALSE;
@@ -74,6 +75,7 @@ static Bool nvdx_close_screen(ScreenPtr screen)
 		nvdx_display_off(scrn);
 	if (!xf86ReturnOptValBool(nx->options, OPT_SW_CURSOR, FALSE))
 		xf86_cursors_fini(screen);
+	nvdx_restart_fini(screen);
 	nvdx_dri2_fini(screen);
 	nvdx_exa_fini(screen);
 	if (nx->accel)
@@ -125,6 +127,7 @@ static Bool nvdx_screen_init(ScreenPtr screen, int argc, char **argv)
 	}
 	if (nx->accel)
 		nvdx_dri2_init(screen);
+	nvdx_watch(screen);
 	xf86SetBlackWhitePixels(screen);
 	xf86SetBackingStore(screen);
 	xf86SetSilkenMouse(screen);
@@ -162,6 +165,7 @@ static void nvdx_free_screen(ScrnInfoPtr scrn)
 		return;
 	if (nx->c)
 		nvc_close(nx->c);
+	free(nx->sock);
 	free(nx->options);
 	free(nx);
 	scrn->driverPrivate = NULL;
@@ -179,6 +183,7 @@ static Bool nvdx_pre_init(ScrnInfoPtr scrn, int flags)
 	if (!(nx = scrn->driverPrivate = calloc(1, sizeof(*nx))))
 		return FALSE;
 	nx->event_fd = -1;
+	xorg_list_init(&nx->pixmaps);
 	scrn->monitor = scrn->confScreen->monitor;
 
 	if (!xf86SetDepthBpp(scrn, 24, 0, 0, Support32bppFb))
@@ -196,6 +201,8 @@ static Bool nvdx_pre_init(ScrnInfoPtr scrn, int flags)
 	memcpy(nx->options, nvdx_options, sizeof(nvdx_options));
 	xf86ProcessOptions(scrn->scrnIndex, scrn->options, nx->options);
 	const char *sock = xf86GetOptValString(nx->options, OPT_SOCKET);
+	if (sock && !(nx->sock = strdup(sock)))
+		return FALSE;
 	if (nvc_connect(sock, "Xorg", &nx->c) < 0) {
 		/* libnvd names the socket and asks whether nvd runs */
 		xf86DrvMsg(scrn->scrnIndex, X_ERROR, "%s\n", nvc_error());

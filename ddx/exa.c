@@ -48,7 +48,8 @@ static void *exa_create_pixmap(ScreenPtr screen, int w, int h, int depth, int us
 	if (!np || !w || !h)
 		return np;   /* a header (the screen's, scratch): storage comes later */
 	unsigned pitch = ((unsigned)w * (bpp / 8) + 63) & ~63u;
-	if (bpp < 8 || nvc_bo_new(nx->c, (uint64_t)pitch * h, NVC_VRAM, &np->bo) < 0 ||
+	/* nvd gone: in system memory, and on the card when EXA next tries */
+	if (bpp < 8 || nx->lost || nvc_bo_new(nx->c, (uint64_t)pitch * h, NVC_VRAM, &np->bo) < 0 ||
 	    !nvc_bo_map(np->bo)) {
 		if (np->bo)
 			nvc_bo_free(np->bo);
@@ -57,6 +58,7 @@ static void *exa_create_pixmap(ScreenPtr screen, int w, int h, int depth, int us
 	}
 	np->pitch = pitch;
 	*new_pitch = pitch;
+	xorg_list_append(&np->link, &nx->pixmaps);
 	return np;
 }
 
@@ -71,6 +73,7 @@ static void exa_destroy_pixmap(ScreenPtr screen, void *priv)
 		/* commands still to be submitted name it: they go first */
 		nvdx_push_sync(&nx->push, np->bo, NVDX_SYNC_SUBMIT);
 		nvc_bo_free(np->bo);
+		xorg_list_del(&np->link);
 	}
 	free(np);
 }

@@ -6,6 +6,7 @@
 #define NVDX_H
 
 #include <xorg-server.h>
+#include <list.h>
 #include <xf86.h>
 #include <xf86Crtc.h>
 
@@ -47,6 +48,7 @@ enum {
 #define NVDX_PUSH_RELOCS 512
 
 struct nvdx_push {
+	ScrnInfoPtr scrn;
 	struct nvc_chan *ch;
 	struct nvc_bo *bo;           /* GART, refs[0] of every submission */
 	uint32_t *map;
@@ -95,12 +97,15 @@ struct nvdx_crtc {
 	unsigned head;
 	struct nvc_bo *cursor;       /* NVC_CURSOR_SIZE^2 ARGB, mapped */
 	Bool cursor_shown;
+	int cursor_x, cursor_y;      /* where X put it: shown there again after a restart */
 	Bool on;                     /* DPMS: the head scans out */
 };
 
 struct nvdx_output {
 	unsigned index;
 	uint8_t edid[128];           /* xf86InterpretEDID keeps a pointer to it */
+	Bool connected;              /* what nvd said last: the answers while it is gone */
+	DisplayModePtr modes;
 };
 
 /* What EXA had the card do, and Render operations the card was not given
@@ -122,10 +127,17 @@ struct nvdx_pixmap {
 	struct nvc_bo *bo;           /* VRAM; NULL: the pixmap lives in system memory */
 	unsigned pitch;
 	Bool is_fb;                  /* the screen's framebuffer: its bo is nvdx_fb's */
+	struct xorg_list link;       /* nvdx.pixmaps, while it has a bo of its own */
 };
 
 struct nvdx {
 	struct nvc *c;
+	char *sock;                  /* the Socket option (NULL: libnvd's default), to reconnect */
+	Bool lost;                   /* nvd is gone: software on the buffers' memory (restart.c) */
+	OsTimerPtr reconnect;
+	CARD32 retry_ms, lost_ms;    /* the backoff; when the loss was seen */
+	unsigned attempts;
+	struct xorg_list pixmaps;    /* struct nvdx_pixmap with a bo of their own */
 	struct nvdx_fb fb;
 	struct nvdx_push push;
 	struct nvdx_3d t3d;
@@ -136,7 +148,7 @@ struct nvdx {
 	char dri2_device[32];        /* the node DRI2Connect names */
 	struct nvdx_frame *frames;   /* dri2.c: swaps and MSC waits for a vblank */
 	uint64_t frame_next;         /* their ids, nvd's user_data */
-	int event_fd;                /* nvd's display events, watched (-1: not) */
+	int event_fd;                /* nvd's display events, watched (-1: not; restart.c) */
 	OptionInfoPtr options;
 	CloseScreenProcPtr CloseScreen;
 	CreateScreenResourcesProcPtr CreateScreenResources;
@@ -148,12 +160,28 @@ static inline struct nvdx *nvdx(ScrnInfoPtr scrn)
 	return scrn->driverPrivate;
 }
 
+/* restart.c: nvd's events and its loss.  The server watches the event
+ * socket from ScreenInit on; when nvd is gone (the socket hangs up, or a
+ * call fails as libnvd fails them then) it draws in software on the
+ * buffers it still maps and reconnects with backoff: master again, every
+ * buffer copied into a new one of the new connection, the heads and
+ * cursors shown again, the channel made again. */
+Bool nvdx_watch(ScreenPtr screen);
+void nvdx_unwatch(ScreenPtr screen);
+/* CloseScreen: no more watching or reconnecting. */
+void nvdx_restart_fini(ScreenPtr screen);
+/* An nvc call failed with err (0: none, just look): TRUE when nvd is gone,
+ * and then the loss is handled. */
+Bool nvdx_nvd_gone(ScrnInfoPtr scrn, int err);
+
 /* display.c: the CRTCs and outputs (PreInit), the framebuffer they show. */
 Bool nvdx_display_preinit(ScrnInfoPtr scrn);
 Bool nvdx_fb_alloc(ScrnInfoPtr scrn, struct nvdx_fb *fb, unsigned width, unsigned height);
 void nvdx_fb_release(ScrnInfoPtr scrn, struct nvdx_fb *fb);
 /* All heads off and cursors hidden: what the server leaves behind. */
 void nvdx_display_off(ScrnInfoPtr scrn);
+/* The heads that were on and their cursors, shown again on a new connection. */
+void nvdx_display_restore(ScrnInfoPtr scrn);
 
 /* exa.c: EXA on the 2D engine (after fbPictureInit); the screen pixmap's
  * storage is the framebuffer (CreateScreenResources, resize). */
@@ -177,5 +205,9 @@ void nvdx_composite_report(ScrnInfoPtr scrn);
 /* dri2.c: direct rendering for GL clients (after EXA) */
 Bool nvdx_dri2_init(ScreenPtr screen);
 void nvdx_dri2_fini(ScreenPtr screen);
+/* nvd's display event (restart.c reads them). */
+void nvdx_dri2_event(ScreenPtr screen, const struct nvc_disp_event *ev);
+/* nvd is gone: the swaps and waits its vblanks would have ended, now. */
+void nvdx_dri2_lost(ScreenPtr screen);
 
 #endif
