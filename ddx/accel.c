@@ -18,8 +18,6 @@
 #include "hw/pushbuf.h"
 
 #define PUSH_BYTES (512 * 1024)
-/* Fence waits look this often whether nvd is still there. */
-#define WAIT_SLICE_NS (100 * 1000 * 1000)
 
 static const struct { uint32_t handle, cls; } objects[] = {
 	{ NVDX_H_NULL, NV_CLASS_NULL_OBJ }, { NVDX_H_M2MF, NV_CLASS_M2MF },
@@ -37,16 +35,11 @@ static void push_fail(struct nvdx_push *p, int err)
 	}
 }
 
-/* The fence, while nvd lives: a dead daemon signals nothing. */
+/* The fence; libnvd's wait ends when nvd goes. */
 static int push_wait(struct nvdx_push *p, uint32_t fence)
 {
-	for (;;) {
-		int r = nvc_fence_wait(p->ch, fence, WAIT_SLICE_NS);
-		if (r != -ETIMEDOUT)
-			return r < 0 && nvdx_nvd_gone(p->scrn, r) ? -ENOTCONN : r;
-		if (nvdx_nvd_gone(p->scrn, 0))
-			return -ENOTCONN;
-	}
+	int r = nvc_fence_wait(p->ch, fence, -1);
+	return r < 0 && nvdx_nvd_gone(p->scrn, r) ? -ENOTCONN : r;
 }
 
 /* ---- the push buffer ---- */
@@ -125,9 +118,6 @@ int nvdx_push_kick(struct nvdx_push *p)
 		return p->err;
 	if (p->pos == p->start)
 		return 0;
-	/* nvc_submit would fill a ring no one empties, then wait */
-	if (nvdx_nvd_gone(p->scrn, 0))
-		return p->err;
 	struct nvc_push range = { 0, p->start * 4, (p->pos - p->start) * 4 };
 	struct nvc_submission s = { p->refs, p->nrefs, &range, 1, p->relocs, p->nrelocs };
 	push_dump(p);

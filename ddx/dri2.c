@@ -399,8 +399,10 @@ static int dri2_auth_magic2(ScreenPtr screen, uint32_t magic)
 {
 	struct nvdx *nx = nvdx(xf86ScreenToScrn(screen));
 	if (nvc_auth_magic(nx->c, magic) < 0) {
-		xf86DrvMsg(xf86ScreenToScrn(screen)->scrnIndex, X_WARNING,
-			   "DRI2: authentication of magic 0x%08x refused: %s\n", magic, nvc_error());
+		/* Mesa then renders in software: never silently */
+		xf86DrvMsg(xf86ScreenToScrn(screen)->scrnIndex, X_ERROR,
+			   "DRI2: authentication of magic 0x%08x refused: %s; that GL client "
+			   "falls back to software rendering, not the NV4x\n", magic, nvc_error());
 		return -1;
 	}
 	return 0;

@@ -10,7 +10,6 @@
  * the new connection and its contents copied over; the old connection is
  * then closed (its calls fail at once: nothing waits on the dead daemon). */
 #include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,18 +18,6 @@
 #define RETRY_FIRST_MS 50
 #define RETRY_MAX_MS   1000
 
-/* What libnvd says once nvd is gone (-ENODEV is also one channel lost to
- * nvd's watchdog: the socket decides). */
-static Bool gone_err(int err)
-{
-	return err == -ENOTCONN || err == -ECONNRESET || err == -EPIPE;
-}
-
-static Bool hung_up(const struct nvdx *nx)
-{
-	struct pollfd p = { nx->event_fd, 0, 0 };
-	return nx->event_fd >= 0 && poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR));
-}
 
 static CARD32 reconnect_timer(OsTimerPtr timer, CARD32 now, void *arg);
 
@@ -57,9 +44,11 @@ Bool nvdx_nvd_gone(ScrnInfoPtr scrn, int err)
 
 	if (nx->lost)
 		return TRUE;
-	if (!gone_err(err) && !hung_up(nx))
+	/* libnvd's -ENOTCONN, or its own look at the connection (-ENODEV
+	 * alone is one channel lost to nvd's watchdog) */
+	if (nvc_check(nx->c) == 0 && err != -ENOTCONN)
 		return FALSE;
-	lost(scrn, err ? strerror(-err) : "its socket hung up");
+	lost(scrn, nvc_error());
 	return TRUE;
 }
 

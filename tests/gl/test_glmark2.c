@@ -144,23 +144,6 @@ static void test_all_scenes_in_one_run(void **state)
 	run_glmark2(nvt_d(state), all, NSCENES);
 }
 
-/* Its CPU time so far (utime + stime from /proc), in clock ticks. */
-static long long cpu_ticks(pid_t pid)
-{
-	char path[64], buf[1024];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-	if (f)
-		fclose(f);
-	buf[n] = 0;
-	const char *p = strrchr(buf, ')');
-	unsigned long long ut, st;
-	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
-		return -1;
-	return (long long)(ut + st);
-}
-
 /* nvd SIGKILLed (or SIGTERMed) under a rendering glmark2: it says so,
  * and why, and exits within 1 s (before, it spun at 100% CPU in Mesa's
  * fence wait for ever). */
@@ -180,14 +163,14 @@ static void nvd_ends_under_glmark2(void **state, int sig, const char *why)
 	if (!strstr(slurp(outfile), "GL_RENDERER:    NV43\n"))
 		fail_msg("glmark2 did not start on nvd's NV43:\n%s", slurp(outfile));
 	nvt_sleep_ms(1000);
-	long long before = cpu_ticks(pid);
+	long long before = nvt_cpu_ticks(pid);
 	assert_true(nvt_daemon_kill(d, sig) >= 0);
 	int64_t t0 = nvt_now_ns();
 	/* the CPU it uses from the kill on, sampled while it lives */
 	long long after = before;
 	int code;
 	while (!nvt_child_done(pid, &code) && nvt_now_ns() - t0 < 3000000000ll) {
-		long long c = cpu_ticks(pid);
+		long long c = nvt_cpu_ticks(pid);
 		if (c > after)
 			after = c;
 		nvt_sleep_ms(5);

@@ -458,6 +458,24 @@ int nvt_daemon_fds_settled(const struct nvt_daemon *d)
 	return last;
 }
 
+long long nvt_cpu_ticks(pid_t pid)
+{
+	char path[64], buf[1024];
+	unsigned long long ut, st;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = 0;
+	/* after the command's ")": state, then 10 fields before utime */
+	const char *p = strrchr(buf, ')');
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
+			 &st) != 2)
+		return -1;
+	return (long long)(ut + st);
+}
+
 /* ---- child processes ---- */
 
 pid_t nvt_fork(int (*fn)(void *arg), void *arg)

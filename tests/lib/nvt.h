@@ -108,6 +108,10 @@ int nvt_child_done(pid_t pid, int *code);
 int nvt_run(const char *const *argv, char *out, size_t outlen, char *err, size_t errlen,
 	    int timeout_ms);
 
+/* A process's CPU time so far (utime + stime from /proc), in clock ticks;
+ * -1 when it cannot be read. */
+long long nvt_cpu_ticks(pid_t pid);
+
 /* ---- where a test or bench finds nvd ---- */
 
 /* This program (self), its directory (dir) and nvd-run ($NVD_TOOLS/nvd-run,
