@@ -294,6 +294,7 @@ int nvc_status(struct nvc *c, struct nvc_status *st)
 	st->vchan_saved = r.vchan_saved;
 	st->ramin_size = r.ramin_size;
 	st->ramin_used = r.ramin_used;
+	st->orphaned = r.orphaned;
 	return 0;
 }
 

@@ -70,6 +70,7 @@ struct nvc_status {
 	uint64_t chan_loads, chan_unloads, chan_switch_ns;   /* virtual channels onto / off them */
 	uint64_t vchan_saved;         /* bytes of state nvd keeps for virtual channels */
 	uint64_t ramin_size, ramin_used;
+	uint64_t orphaned;            /* client bytes in buffers whose creator has gone */
 };
 int nvc_status(struct nvc *c, struct nvc_status *st);
 

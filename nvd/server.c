@@ -108,6 +108,7 @@ static int do_status(struct nvd_client *cl, const void *rq, struct reply *r)
 	p->oracle = !!d->o.card.sim_check;
 	p->oracle_violations = d->oracle_violations;
 	p->host_client = d->host_orphaned;
+	p->orphaned = d->vram_orphaned + d->gart_orphaned + d->host_orphaned;
 	for (struct nvd_client *c = d->clients; c; c = c->next)
 		p->host_client += c->host;
 	p->evictions = d->evictions;

@@ -79,6 +79,7 @@ struct nvd_rep_status {
 	uint64_t chan_switch_ns;                  /* daemon time unloading and loading them */
 	uint64_t vchan_saved;                     /* bytes of state saved for virtual ones */
 	uint64_t ramin_size, ramin_used;          /* instance memory's heap */
+	uint64_t orphaned;       /* of the client bytes: buffers whose creator has gone */
 };
 
 struct nvd_req_client_at { uint32_t index; };

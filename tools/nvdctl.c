@@ -111,6 +111,7 @@ static int nvdctl_status(struct nvc *c, int raw)
 		printf("channels_used=%u\n", st.channels_used);
 		printf("clients=%u\n", st.clients);
 		printf("bos=%u\n", st.bos);
+		printf("orphaned=%" PRIu64 "\n", st.orphaned);
 		printf("submits=%" PRIu64 "\n", st.submits);
 		printf("refused=%" PRIu64 "\n", st.refused);
 		printf("uptime_ms=%" PRIu64 "\n", st.uptime_ms);
@@ -142,7 +143,11 @@ static int nvdctl_status(struct nvc *c, int raw)
 	printf("%-10s %" PRIu64 " loads, %" PRIu64 " unloads, %" PRIu64 " bytes saved\n",
 	       "virtual:", st.chan_loads, st.chan_unloads, st.vchan_saved);
 	printf("%-10s %u (counting this nvdctl)\n", "clients:", st.clients);
-	printf("%-10s %u\n", "buffers:", st.bos);
+	if (st.orphaned)
+		printf("%-10s %u (%.1f MiB of them held on by others after their creators left)\n",
+		       "buffers:", st.bos, nvdctl_mib(st.orphaned));
+	else
+		printf("%-10s %u\n", "buffers:", st.bos);
 	printf("%-10s %" PRIu64 " (%" PRIu64 " refused)\n", "submits:", st.submits, st.refused);
 	if (st.oracle)
 		printf("%-10s %" PRIu64 " violations\n", "oracle:", st.oracle_violations);
