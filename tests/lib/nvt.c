@@ -458,22 +458,36 @@ int nvt_daemon_fds_settled(const struct nvt_daemon *d)
 	return last;
 }
 
-long long nvt_cpu_ticks(pid_t pid)
+/* /proc/PID/stat after the command's ")": the state first; NULL if gone. */
+static const char *proc_stat(pid_t pid, char *buf, size_t len)
 {
-	char path[64], buf[1024];
-	unsigned long long ut, st;
+	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	FILE *f = fopen(path, "r");
-	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	size_t n = f ? fread(buf, 1, len - 1, f) : 0;
 	if (f)
 		fclose(f);
 	buf[n] = 0;
-	/* after the command's ")": state, then 10 fields before utime */
 	const char *p = strrchr(buf, ')');
-	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
-			 &st) != 2)
+	return p && p[1] == ' ' ? p + 2 : NULL;
+}
+
+long long nvt_cpu_ticks(pid_t pid)
+{
+	char buf[1024];
+	unsigned long long ut, st;
+	const char *p = proc_stat(pid, buf, sizeof(buf));
+	/* state, then 10 fields before utime */
+	if (!p || sscanf(p, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
 		return -1;
 	return (long long)(ut + st);
+}
+
+int nvt_ending(pid_t pid)
+{
+	char buf[1024];
+	const char *p = proc_stat(pid, buf, sizeof(buf));
+	return !p || *p == 'Z' || *p == 'X';
 }
 
 /* ---- child processes ---- */

@@ -111,6 +111,9 @@ int nvt_run(const char *const *argv, char *out, size_t outlen, char *err, size_t
 /* A process's CPU time so far (utime + stime from /proc), in clock ticks;
  * -1 when it cannot be read. */
 long long nvt_cpu_ticks(pid_t pid);
+/* Whether the process has ended or is ending (a zombie: it cannot be
+ * stopped any more, its fds close any time). */
+int nvt_ending(pid_t pid);
 
 /* ---- where a test or bench finds nvd ---- */
 

@@ -242,21 +242,6 @@ static int find(const struct snap *s, unsigned id)
 	return -1;
 }
 
-/* Whether the process has ended or is ending (a zombie), so it cannot be
- * stopped: its connections may close any time. */
-static int ending(pid_t pid)
-{
-	char path[64], buf[256];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-	if (f)
-		fclose(f);
-	buf[n] = 0;
-	const char *p = strrchr(buf, ')');
-	return !p || p[2] == 'Z' || p[2] == 'X';
-}
-
 /* SIGKILL worker i with the others stopped: its connections and channels
  * go, every other client's stay as they were (but those of processes
  * already ending), and nvd's totals are its accounts' sums before and
@@ -306,7 +291,7 @@ static int kill_client(struct nvc *c, unsigned i)
 		if (is_of(s0.cl[k].pid, &w))
 			continue;
 		int j = find(&s1, s0.cl[k].id);
-		if (j < 0 ? !ending(s0.cl[k].pid) : s1.cl[j].channels != s0.cl[k].channels)
+		if (j < 0 ? !nvt_ending(s0.cl[k].pid) : s1.cl[j].channels != s0.cl[k].channels)
 			fail_msg("a %s killed: client %u (pid %d) had %u channels, now %d",
 				 kind_name[w.kind], s0.cl[k].id, (int)s0.cl[k].pid,
 				 s0.cl[k].channels, j < 0 ? -1 : (int)s1.cl[j].channels);
