@@ -649,7 +649,7 @@ STREAM_ATTACK(stream_longer_than_the_hardware_ring, -E2BIG)
 	uint32_t *m = nvc_bo_map(big);
 	assert_non_null(m);
 	for (uint32_t i = 0; i < (2u << 20) / 4; i += 2048) {
-		m[i] = NV_CMD_NONINC_WORD(NVT_SUBC_M2MF, NV_M2MF_NOP, 2047);
+		nv_wr32le(&m[i], NV_CMD_NONINC_WORD(NVT_SUBC_M2MF, NV_M2MF_NOP, 2047));
 		memset(&m[i + 1], 0, 2047 * 4);
 	}
 	struct nvc_bo_ref refs[] = { { big, NVC_READ } };

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "hw/ramin.h"
 #include "tests/lib/nvt-test.h"
 
 /* M2MF copy of len bytes from src (GART) to dst through the ctxdma of
@@ -20,19 +21,19 @@ static int copy(struct nvt_client *t, struct nvc_bo *src, struct nvc_bo *dst, un
 {
 	struct nvt_push *p = &t->p;
 	uint32_t *w = p->map, n = 0;
-	w[n++] = NV_CMD_INC_WORD(NVT_SUBC_M2MF, NV_M2MF_DMA_BUFFER_IN, 2);
-	w[n++] = nvc_chan_gart_dma(t->ch);
-	w[n++] = dst_domain == NVC_VRAM ? nvc_chan_vram_dma(t->ch) : nvc_chan_gart_dma(t->ch);
-	w[n++] = NV_CMD_INC_WORD(NVT_SUBC_M2MF, NV_M2MF_OFFSET_IN, 8);
-	w[n++] = (uint32_t)nvc_bo_addr(src);
+	nv_wr32le(&w[n++], NV_CMD_INC_WORD(NVT_SUBC_M2MF, NV_M2MF_DMA_BUFFER_IN, 2));
+	nv_wr32le(&w[n++], nvc_chan_gart_dma(t->ch));
+	nv_wr32le(&w[n++], dst_domain == NVC_VRAM ? nvc_chan_vram_dma(t->ch) : nvc_chan_gart_dma(t->ch));
+	nv_wr32le(&w[n++], NV_CMD_INC_WORD(NVT_SUBC_M2MF, NV_M2MF_OFFSET_IN, 8));
+	nv_wr32le(&w[n++], (uint32_t)nvc_bo_addr(src));
 	uint32_t out_at = n;
-	w[n++] = (uint32_t)nvc_bo_addr(dst);        /* libdrm's presumed address */
-	w[n++] = len;
-	w[n++] = len;
-	w[n++] = len;
-	w[n++] = 1;
-	w[n++] = 1 | 1 << 8;
-	w[n++] = 0;
+	nv_wr32le(&w[n++], (uint32_t)nvc_bo_addr(dst));        /* libdrm's presumed address */
+	nv_wr32le(&w[n++], len);
+	nv_wr32le(&w[n++], len);
+	nv_wr32le(&w[n++], len);
+	nv_wr32le(&w[n++], 1);
+	nv_wr32le(&w[n++], 1 | 1 << 8);
+	nv_wr32le(&w[n++], 0);
 	struct nvc_bo_ref refs[] = { { p->bo, NVC_READ }, { src, NVC_READ }, { dst, dst_access } };
 	struct nvc_push push = { 0, 0, n * 4 };
 	struct nvc_reloc rel = { 0, out_at * 4, 2, NVC_RELOC_LOW, 0, 0, 0 };

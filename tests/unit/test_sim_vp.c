@@ -43,7 +43,7 @@ static float u2f(uint32_t u)
 	return f;
 }
 
-/* Bit-exact float comparison (the BE stand-in has no assert_float_equal). */
+/* Bit-exact float comparison: the card model is exact, not close. */
 #define assert_f(a, b) assert_int_equal(f2u(a), f2u(b))
 #define assert_near(a, b) assert_true(fabsf((a) - (b)) < 1e-5f)
 
