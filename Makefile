@@ -255,8 +255,8 @@ $(TST)/hostile/%: $(OBJ)/tests/hostile/%.o $(LIBTEST) $(LIBNVD_A) $(LIBPROTO) $(
 # cmocka ships no .a, so all link dynamically) and run under qemu-user.
 # $(BE)/bin holds scripts that run the s390x nvd and tools, so a test finds
 # them as $NVD_BIN and $NVD_TOOLS; each test's wrapper (tests/be/same-counts)
-# runs the x86-64 test of the same name too and fails unless both pass the
-# same number of tests.  The wrappers in $(TST)/be put the run in `make
+# fails unless the s390x test passes every test it has, as its x86-64 twin
+# from the same source must in the same run.  The wrappers in $(TST)/be put the run in `make
 # check`; `make check-be` runs only them (copies in $(BE)/tests).
 BE_CC      ?= s390x-linux-gnu-gcc
 BE_AR      ?= s390x-linux-gnu-ar
@@ -354,7 +354,7 @@ $(BE)/bin/%: $(BE)/elf/bin/% tests/be/qemu-run | be-tools
 	    '$(abspath tests/be/qemu-run)' '$(abspath $<)' > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
 
 # tests/run runs executables named test_* under BUILD/tests; these run the
-# s390x test, and its x86-64 twin (BUILD/tests/NAME) when there is one.
+# s390x test (its x86-64 twin, BUILD/tests/NAME, is named in what it says).
 be_wrap = @mkdir -p $(@D) && \
 	printf '\#!/bin/sh\nBE_QEMU=%s BE_SYSROOT=%s exec %s %s %s %s %s "$$@"\n' '$(BE_QEMU)' '$(BE_SYSROOT)' \
 	    '$(abspath tests/be/same-counts)' '$(abspath $(BIN))' '$(abspath $(BE)/bin)' \
@@ -365,7 +365,7 @@ $(TST)/be/%: $(BE)/elf/% tests/be/qemu-run tests/be/same-counts $(BE_TOOLS) | be
 $(BE)/tests/%: $(BE)/elf/% tests/be/qemu-run tests/be/same-counts $(BE_TOOLS) | be-tools
 	$(be_wrap)
 
-check-be: $(BE_WRAP) $(BE_COPIES) $(BIN)/nvd $(TOOLS) $(filter $(addprefix $(TST)/,$(BE_NAMES)),$(UNIT) $(INTEG))
+check-be: $(BE_WRAP) $(BE_COPIES)
 	tests/run $(BE)
 
 # The s390x sysroot: Debian's own packages, unpacked (as root, by `make
