@@ -168,19 +168,26 @@ int lost_ioctl(struct drm_file *f)
 	return -ENODEV;
 }
 
-/* The watcher: one thread polls every file's connection for the hangup. */
+/* The watcher: one thread polls every file's connection for the hangup,
+ * while there are files: the last one going stops it (and closes its
+ * eventfd), so a program that closed its device holds nothing of ours. */
 #define WATCH_MAX 64
 static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct drm_file *watched[WATCH_MAX];
 static unsigned nwatched;
-static int wake_fd = -1;
+static int wake_fd = -1;      /* the running watcher's; -1: none runs */
 
 static void *watch(void *arg)
 {
-	(void)arg;
+	int fd = (int)(intptr_t)arg;
 	for (;;) {
-		struct pollfd p[WATCH_MAX + 1] = { { wake_fd, POLLIN, 0 } };
+		struct pollfd p[WATCH_MAX + 1] = { { fd, POLLIN, 0 } };
 		pthread_mutex_lock(&watch_lock);
+		if (wake_fd != fd) {           /* told to stop */
+			pthread_mutex_unlock(&watch_lock);
+			close(fd);
+			return NULL;
+		}
 		unsigned n = nwatched;
 		for (unsigned i = 0; i < n; i++)
 			p[i + 1] = (struct pollfd){ nvc_fd(watched[i]->c), 0, 0 };
@@ -188,7 +195,7 @@ static void *watch(void *arg)
 		if (poll(p, n + 1, -1) < 0)
 			continue;
 		uint64_t v;
-		if (p[0].revents && read(wake_fd, &v, sizeof(v)) < 0) {
+		if (p[0].revents && read(fd, &v, sizeof(v)) < 0) {
 			/* woken all the same: the set is read again */
 		}
 		pthread_mutex_lock(&watch_lock);
@@ -206,34 +213,38 @@ static void *watch(void *arg)
 			}
 		pthread_mutex_unlock(&watch_lock);
 	}
-	return NULL;
 }
 
-static void wake(void)
+/* Under watch_lock: the watcher reads its set again (or stops). */
+static void wake(int fd)
 {
 	uint64_t one = 1;
-	(void)!write(wake_fd, &one, sizeof(one));
+	if (fd >= 0)
+		(void)!write(fd, &one, sizeof(one));
 }
 
 void lost_watch(struct drm_file *f)
 {
-	static pthread_t thread;
 	pthread_mutex_lock(&watch_lock);
 	if (wake_fd < 0 && (wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) >= 0) {
 		/* the program's signals go to its own threads */
 		sigset_t all, old;
+		pthread_t thread;
 		sigfillset(&all);
 		pthread_sigmask(SIG_SETMASK, &all, &old);
-		if (pthread_create(&thread, NULL, watch, NULL) == 0)
+		if (pthread_create(&thread, NULL, watch, (void *)(intptr_t)wake_fd) == 0) {
 			pthread_detach(thread);
-		else
+		} else {
 			shim_log("libnvd-drm: no thread to watch nvd: a lost nvd is seen at the next call");
+			close(wake_fd);
+			wake_fd = -1;
+		}
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
 	if (nwatched < WATCH_MAX)
 		watched[nwatched++] = f;
+	wake(wake_fd);
 	pthread_mutex_unlock(&watch_lock);
-	wake();
 }
 
 void lost_unwatch(struct drm_file *f)
@@ -242,8 +253,11 @@ void lost_unwatch(struct drm_file *f)
 	for (unsigned i = 0; i < nwatched; i++)
 		if (watched[i] == f)
 			watched[i] = watched[--nwatched];
+	int fd = wake_fd;
+	if (!nwatched)
+		wake_fd = -1;        /* the watcher stops and closes fd */
+	wake(fd);
 	pthread_mutex_unlock(&watch_lock);
-	wake();
 }
 
 /* In a forked child: no watcher thread, and the parent's files are inert. */
