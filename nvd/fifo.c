@@ -349,14 +349,15 @@ void nvd_fifo_chan_stop(struct nvd *d, struct nvd_chan *ch)
 		nvd_wr32(c, NV_PFIFO_CACHE1_PUSH1, NV40_FIFO_CHID_NONE | NV_PFIFO_CACHE1_PUSH1_DMA);
 	}
 	nvd_ramin_zero(d, ramfc_of(ch->chid), NV40_RAMFC_SIZE);
-	nvd_wr32(c, NV_PFIFO_CACHE1_PUSH0, push0);
-	nvd_wr32(c, NV_PFIFO_CACHE1_PULL0, pull0);
-	nvd_wr32(c, NV_PFIFO_CACHES, caches);
+	/* PGRAPH's context and traps are read and written while the puller
+	 * is still stopped: no method starts meanwhile, so no other channel's
+	 * context comes in between the read and the write (once the puller
+	 * ran again, CUR could be another channel's live context, dropped
+	 * unsaved: an honest client's state lost mid-operation). */
 	if (nvd_rd32(c, NV_PGRAPH_CTXCTL_CUR) == (NV_PGRAPH_CTXCTL_LOADED | ch->grctx_inst >> 4))
 		nvd_wr32(c, NV_PGRAPH_CTXCTL_CUR, 0);
 	/* A trap of the channel's the loop has not read yet is its own: taken
-	 * now, not blamed on the next channel given the chid (the soak saw an
-	 * honest client's first submission refused for its predecessor's). */
+	 * now, not blamed on the next channel given the chid. */
 	uint32_t addr = nvd_rd32(c, NV_PGRAPH_TRAPPED_ADDR);
 	if ((nvd_rd32(c, NV_PGRAPH_INTR) & NV_PGRAPH_INTR_ERROR) &&
 	    NV_PGRAPH_TRAPPED_ADDR_CHID(addr) == ch->chid) {
@@ -364,6 +365,9 @@ void nvd_fifo_chan_stop(struct nvd *d, struct nvd_chan *ch)
 		nvd_clog(ch->cl, ch, "a trap as the channel stopped: method 0x%04x",
 			 NV_PGRAPH_TRAPPED_ADDR_MTHD(addr));
 	}
+	nvd_wr32(c, NV_PFIFO_CACHE1_PUSH0, push0);
+	nvd_wr32(c, NV_PFIFO_CACHE1_PULL0, pull0);
+	nvd_wr32(c, NV_PFIFO_CACHES, caches);
 }
 
 /* Whose method PGRAPH is in: the channel whose context is loaded, as
