@@ -158,7 +158,11 @@ static void test_nvd_killed_under_libdrm_nouveau(void **state)
 	if (r != 0 || !strstr(out, "\n0 failures") || strstr(out, "not ok") ||
 	    !strstr(out, "went away: the connection closed"))
 		fail_msg("nouveau-probe death exited %d:\n%s", r, out);
-	assert_false(nvt_daemon_alive(d));
+	for (int i = 0; nvt_daemon_alive(d); i++) {   /* SIGKILL is not instant */
+		if (i == 500)
+			fail_msg("nvd outlives the probe's SIGKILL by 5 s");
+		nvt_sleep_ms(10);
+	}
 	d->stopped_ok = 1;    /* killed, as meant */
 }
 
