@@ -183,6 +183,17 @@ int fcntl64(int fd, int cmd, ...)
 	return r;
 }
 
+/* Mesa's nouveau waits for a fence by reading it in memory with a
+ * sched_yield every eighth look (nouveau_fence_wait).  nvd's card is
+ * simulated on the same CPUs, so that spin takes a core from it: a yield
+ * while this process has work on nvd sleeps until some of it completes,
+ * a millisecond at most. */
+int sched_yield(void)
+{
+	shim_init();
+	return lost_yield(1000000) ? 0 : real.sched_yield();
+}
+
 int ioctl(int fd, unsigned long req, ...)
 {
 	va_list ap;

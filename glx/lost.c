@@ -129,6 +129,22 @@ void lost_pending_free(struct chan *ch)
 	}
 }
 
+/* Sleep until the oldest submission nvd has not run yet on any channel of
+ * f completes, timeout_ns at most: 1 if there was one, 0 if none.  Under
+ * f->lock, so no channel goes meanwhile. */
+static int pending_wait(struct drm_file *f, int64_t timeout_ns)
+{
+	for (unsigned i = 0; i < FILE_CHANS; i++) {
+		struct chan *ch = f->chans[i];
+		for (struct pending *p = ch ? ch->pending : NULL; p; p = p->next)
+			if (!nvc_fence_done(ch->ch, p->seq)) {
+				(void)nvc_fence_wait(ch->ch, p->seq, timeout_ns);
+				return 1;
+			}
+	}
+	return 0;
+}
+
 /* ---- nvd gone ---- */
 
 static int keep_running(void)
@@ -258,6 +274,21 @@ void lost_unwatch(struct drm_file *f)
 		wake_fd = -1;        /* the watcher stops and closes fd */
 	wake(fd);
 	pthread_mutex_unlock(&watch_lock);
+}
+
+int lost_yield(int64_t timeout_ns)
+{
+	int waited = 0;
+	pthread_mutex_lock(&watch_lock);
+	for (unsigned i = 0; i < nwatched && !waited; i++) {
+		struct drm_file *f = watched[i];
+		if (f->gone || pthread_mutex_trylock(&f->lock))
+			continue;          /* a thread in an ioctl: not waited on */
+		waited = pending_wait(f, timeout_ns);
+		pthread_mutex_unlock(&f->lock);
+	}
+	pthread_mutex_unlock(&watch_lock);
+	return waited;
 }
 
 /* In a forked child: no watcher thread, and the parent's files are inert. */

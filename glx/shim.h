@@ -48,6 +48,7 @@ struct real {
 	ssize_t (*readlink)(const char *, char *, size_t);
 	char *(*realpath)(const char *, char *);
 	FILE *(*fopen)(const char *, const char *);
+	int (*sched_yield)(void);
 };
 extern struct real real;
 void shim_init(void);          /* idempotent; every wrapper calls it first */
@@ -166,6 +167,9 @@ int lost_ioctl(struct drm_file *f);
 void lost_watch(struct drm_file *f);
 void lost_unwatch(struct drm_file *f);
 void lost_fork_child(void);
+/* Sleep until a submission of this process that nvd has not run yet
+ * completes, timeout_ns at most: 1, or 0 when none is pending (sched_yield). */
+int lost_yield(int64_t timeout_ns);
 
 /* ---- user.c ---- */
 /* Read / write the program's memory at uptr as the kernel's copy_from_user

@@ -1110,6 +1110,44 @@ GLC_API void glc_check_finish(struct glc_gl *gl)
 		  (glc_now() - t0) * 1e3);
 }
 
+/* glFinish after long work sleeps: Mesa's nouveau waits for its fence
+ * with a sched_yield every eighth look, which on nvd's card (simulated on
+ * the same CPUs) must not keep a core busy.  Twenty full-screen textured
+ * quads at 1024x1024 take the NV4x at least 20 ms; the waiting thread may
+ * use an eighth of that (Mesa's spin took 80%).  Other renderers are only
+ * reported. */
+GLC_API void glc_check_finish_sleeps(struct glc_gl *gl, const struct glc_opts *o)
+{
+	static const uint8_t texel[4 * 4 * 4] = { 0x40 };
+	struct glc_fb fb;
+	GLuint t;
+	if (glc_fb_new(gl, &fb, 1024, 1024) < 0)
+		return;
+	gl->GenTextures(1, &t);
+	gl->BindTexture(GL_TEXTURE_2D, t);
+	gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	gl->TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, texel);
+	gl->Finish();
+	for (unsigned i = 0; i < 20; i++)
+		glc_draw_quad(gl, t);
+	struct timespec c0, c1;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+	double t0 = glc_now();
+	gl->Finish();
+	double wall = glc_now() - t0;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	double cpu = (c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) * 1e-9;
+	if (strstr(o->renderer, "NV4"))
+		glc_check(glc_gl_clean(gl, "long glFinish") && wall >= 0.02 && cpu <= wall / 8,
+			  "glFinish after 20 quads of 1024x1024 sleeps: %.1f ms, %.1f ms of CPU "
+			  "in the waiting thread (an eighth at most)", wall * 1e3, cpu * 1e3);
+	else
+		glc_note("glFinish after 20 quads of 1024x1024: %.1f ms, %.1f ms of CPU",
+			 wall * 1e3, cpu * 1e3);
+	gl->DeleteTextures(1, &t);
+	glc_fb_free(gl, &fb);
+}
+
 /* A query around clears (which pass no samples): the result must come
  * back, and be 0. */
 GLC_API void glc_check_query(struct glc_gl *gl)
@@ -1240,6 +1278,8 @@ GLC_API void glc_run_checks(const struct glc_opts *o)
 	glc_check_framebuffers(&gl);
 	glc_check_textures(&gl);
 	glc_check_finish(&gl);
+	if (gl.prog)
+		glc_check_finish_sleeps(&gl, o);
 	glc_check_query(&gl);
 	glc_check_finish(&gl);
 }
