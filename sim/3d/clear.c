@@ -78,6 +78,20 @@ static void clear_fill(const struct sim_rt *rt, struct clear_rect r, const uint8
 			}
 			continue;
 		}
+		if (n == 4) {
+			/* four bytes at once (depth without stencil: every
+			 * Z24S8 clear of a GL depth buffer), as the loop below */
+			uint32_t m, v, w;
+			memcpy(&m, msk, 4);
+			memcpy(&v, pat, 4);
+			v &= m;
+			for (size_t o = 0; o < row; o += 4) {
+				memcpy(&w, p + o, 4);
+				w = (w & ~m) | v;
+				memcpy(p + o, &w, 4);
+			}
+			continue;
+		}
 		for (size_t o = 0; o < row; o += n)
 			for (unsigned i = 0; i < n; i++)
 				p[o + i] = (uint8_t)((p[o + i] & ~msk[i]) | (pat[i] & msk[i]));
