@@ -7,6 +7,12 @@
  * run but not failed, with theirs.  Each scene prints its worst difference
  * and the share over the tolerance, pass or fail.
  *
+ * nvd runs with --sim-jit verify: every quad a compiled fragment program
+ * shades is shaded by the interpreter too, and the last test stops nvd and
+ * holds it to what it logs: programs compiled, quads compared, none that
+ * differed (the interpreter is the card model; the code must give its
+ * bits, scene after scene).
+ *
  * gl-scenes is found beside this test (BUILD/tests/gl), nvd-run in
  * $NVD_TOOLS or BUILD/bin. */
 #include <setjmp.h>
@@ -364,11 +370,35 @@ static void test_comparison_tolerance(void **state)
 	free(b);
 }
 
+/* Last: nvd's "sim-jit: ..." line at exit (sim_jit_describe). */
+static void test_compiled_programs_gave_the_interpreters_bits(void **state)
+{
+	(void)state;
+	assert_int_equal(nvt_daemon_stop(&gs_d), 0);
+	char *log = gs_slurp(gs_d.log, NULL), *at = log ? strstr(log, "sim-jit: ") : NULL;
+	unsigned programs = 0, compiled = 0;
+	unsigned long long quads = 0, differed = 0;
+	int got = at ? sscanf(at, "sim-jit: %u programs, %u compiled", &programs, &compiled) : 0;
+	const char *v = at ? strstr(at, "verified ") : NULL;
+	if (got != 2 || !v || sscanf(v, "verified %llu quads: %llu differed", &quads, &differed) != 2) {
+		free(log);
+		fail_msg("nvd logged no sim-jit statistics at exit");
+	}
+	printf("# %.*s\n", (int)strcspn(at, "\n"), at);
+	free(log);
+	if (compiled < 10 || quads < 100000)
+		fail_msg("only %u programs compiled and %llu quads compared: the scenes did not "
+			 "run on compiled code", compiled, quads);
+	if (differed)
+		fail_msg("%llu of %llu quads shaded by compiled code differ from the interpreter's",
+			 differed, quads);
+}
+
 static int gs_group_setup(void **state)
 {
 	(void)state;
 	nvt_watchdog(GS_WATCHDOG_S, "test_gl_scenes: starting nvd");
-	if (nvt_daemon_start(&gs_d, NULL) < 0) {
+	if (nvt_daemon_start(&gs_d, (const char *const[]){ "--sim-jit", "verify", NULL }) < 0) {
 		nvt_daemon_cleanup(&gs_d);
 		return -1;
 	}
@@ -379,9 +409,7 @@ static int gs_group_setup(void **state)
 static int gs_group_teardown(void **state)
 {
 	(void)state;
-	int r = nvt_daemon_stop(&gs_d);
-	nvt_daemon_cleanup(&gs_d);
-	return r < 0 ? -1 : 0;
+	return nvt_daemon_finish(&gs_d);
 }
 
 static void gs_paths(void)
@@ -416,7 +444,7 @@ int main(void)
 {
 	enum { NA = sizeof(gs_pass) / sizeof(gs_pass[0]),
 	       NP = NA + sizeof(gs_differ) / sizeof(gs_differ[0]) };
-	static struct CMUnitTest tests[2 + NP];
+	static struct CMUnitTest tests[3 + NP];
 	static char names[NP][96];
 	size_t n = 0;
 
@@ -430,6 +458,8 @@ int main(void)
 						  .test_func = test_scene_matches_llvmpipe,
 						  .initial_state = (void *)scene };
 	}
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(
+		test_compiled_programs_gave_the_interpreters_bits);
 	fflush(stdout);
 	int r = _cmocka_run_group_tests("test_gl_scenes", tests, n, gs_group_setup,
 					gs_group_teardown);
