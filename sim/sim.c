@@ -397,8 +397,14 @@ struct sim *sim_new(const struct sim_config *cfg, char *err, size_t errlen)
 		sim_i2c_reset(&s->ddc[i], cfg->edid[i]);
 
 	unsigned threads = cfg->threads;
+	if (!threads && !s->manual) {
+		/* the CPUs this process may run on (a container's or taskset's
+		 * share, not the machine's); bands caps them */
+		cpu_set_t cpus;
+		threads = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 ? (unsigned)CPU_COUNT(&cpus) : 1;
+	}
 	if (!threads)
-		threads = !s->manual && sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
+		threads = 1;
 	if (sim_bands_start(s, threads) < 0) {
 		snprintf(err, errlen, "cannot start %u fragment threads", threads);
 		sim_free(s);

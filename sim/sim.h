@@ -33,8 +33,9 @@ struct sim_config {
 	 * connected.  Copied by sim_new. */
 	const uint8_t *edid[2];
 	/* Threads the 3D engine's fragment work runs on, the worker included
-	 * (or sim_run's caller): 0 = automatic, 2 when the host has 2+ CPUs
-	 * (1 in manual mode); 1 = the worker alone.  Results are the same. */
+	 * (or sim_run's caller): 0 = automatic, one per CPU this process may
+	 * run on, at most 6 (1 in manual mode); 1 = the worker alone.  Results
+	 * are the same. */
 	unsigned threads;
 	/* enum sim_jit_mode.  Results are the same in every mode; sim_new
 	 * fails when the compiler cannot start. */
