@@ -251,7 +251,9 @@ struct nvd_card *nvd_card_sim_open(const struct nvd_card_opts *o, const char *ch
 				  .irq_hook = sim_card_irq, .irq_arg = s,
 				  .jit = o->sim_jit == NVD_SIM_JIT_VERIFY ? SIM_JIT_VERIFY :
 					 o->sim_jit == NVD_SIM_JIT_SYNC ? SIM_JIT_SYNC :
-					 o->sim_jit == NVD_SIM_JIT_ON ? SIM_JIT_ON : SIM_JIT_OFF };
+					 o->sim_jit == NVD_SIM_JIT_ON ? SIM_JIT_ON :
+					 o->sim_jit == NVD_SIM_JIT_DEFAULT && sim_jit_built() ?
+					 SIM_JIT_ON : SIM_JIT_OFF };
 	_Static_assert(sizeof(cfg.edid) / sizeof(cfg.edid[0]) == NVD_CARD_OUTPUTS, "outputs");
 	for (unsigned i = 0; i < NVD_CARD_OUTPUTS; i++)
 		cfg.edid[i] = o->edid[i];

@@ -81,10 +81,12 @@ struct nvd_card {
 	int irq_fd;              /* readable when the card interrupts; the reader drains it */
 };
 
-/* Compiling the simulated card's fragment programs: off, on (in the
- * background), sync (at first use), verify (sync, and checked against
- * the interpreter on every quad). */
-enum { NVD_SIM_JIT_OFF, NVD_SIM_JIT_ON, NVD_SIM_JIT_SYNC, NVD_SIM_JIT_VERIFY };
+/* Compiling the simulated card's fragment programs: on when the sim is
+ * built with the compiler (the default), off, on (in the background), sync
+ * (at first use), verify (sync, and checked against the interpreter on
+ * every quad). */
+enum { NVD_SIM_JIT_DEFAULT, NVD_SIM_JIT_OFF, NVD_SIM_JIT_ON, NVD_SIM_JIT_SYNC,
+       NVD_SIM_JIT_VERIFY };
 
 struct nvd_card_opts {
 	const char *spec;        /* "sim", "sim:NV44", "pci", "pci:0000:01:00.0" */

@@ -56,6 +56,9 @@ void sim_free(struct sim *s);
  * many compiled, their compile times, the primitives that found code
  * ready); "" when it is off. */
 void sim_jit_describe(struct sim *s, char *buf, size_t len);
+/* 1 when this build has the compiler (LLVM), 0 when every mode but off
+ * fails (sim/3d/jit-off.c). */
+int sim_jit_built(void);
 
 /* BAR0 */
 uint32_t sim_rd32(struct sim *s, uint32_t reg);

@@ -5,6 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+int sim_jit_built(void)
+{
+	return 0;
+}
+
 struct sim_jit *sim_jit_new(unsigned mode, char *err, size_t errlen)
 {
 	if (mode != SIM_JIT_OFF)

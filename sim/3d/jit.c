@@ -131,6 +131,11 @@ static LLVMTargetMachineRef jit_tm(const char *triple)
 
 static void *jit_thread(void *arg);
 
+int sim_jit_built(void)
+{
+	return 1;
+}
+
 struct sim_jit *sim_jit_new(unsigned mode, char *err, size_t errlen)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
