@@ -242,18 +242,21 @@ static LLVMModuleRef jit_module(struct sim_jit *j, struct jit_entry *e, LLVMCont
 	LLVMDisposeTargetData(td);
 	if (jit_fp_build(m, name, &p) < 0) {
 		*state = JE_REFUSED;
-	} else if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
-		*state = JE_FAILED;
-	} else {
+		LLVMDisposeModule(m);
+		return NULL;
+	}
+	/* LLVM hands back a message, empty or not, either way */
+	int bad = LLVMVerifyModule(m, LLVMReturnStatusAction, &msg);
+	LLVMDisposeMessage(msg);
+	if (!bad) {
 		LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
 		LLVMErrorRef err = LLVMRunPasses(m, "default<O2>", j->tm, o);
 		LLVMDisposePassBuilderOptions(o);
 		if (!err)
 			return m;
 		LLVMConsumeError(err);
-		*state = JE_FAILED;
 	}
-	LLVMDisposeMessage(msg);
+	*state = JE_FAILED;
 	LLVMDisposeModule(m);
 	return NULL;
 }
