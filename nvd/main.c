@@ -25,7 +25,7 @@ static void usage(FILE *f)
 "      --vram MIB        simulated VRAM size (default 128)\n"
 "      --gart MIB        size of the GART window (default 512)\n"
 "      --timeslice US    card time each busy channel runs in turn, in microseconds\n"
-"                        (1..131071, default 250)\n"
+"                        (1..131071, default 100)\n"
 "      --gpu-timeout MS  card time one submission may take before its channel is\n"
 "                        stopped (PGRAPH reset) and its client told EIO\n"
 "                        (default 2000; 0: no limit)\n"

@@ -61,8 +61,8 @@ struct event;
 #define NVD_CURSOR_AREA     (NVD_DISP_HEADS * NVD_CURSOR_SIZE * NVD_CURSOR_SIZE * 4u)
 #define NVD_MAX_CLIENTS     4096
 #define NVD_HELLO_TIMEOUT_S 10            /* a connection must say HELLO this soon */
-#define NVD_TIMESLICE_US    250           /* card time a busy channel runs before the next */
-#define NVD_HEAVY_ON_CARD   2             /* heavy channels with work on the card at once */
+#define NVD_TIMESLICE_US    100           /* card time a busy channel runs before the next */
+#define NVD_HEAVY_ON_CARD   1             /* heavy channels with work on the card at once */
 #define NVD_STRIKES         8             /* refused submissions before a channel is lost */
 #define NVD_CLIENT_WAITS    64            /* parked BO_WAITs per client */
 #define NVD_REPLY_WHY       128           /* bytes of a reply's reason, NUL included */
@@ -219,11 +219,10 @@ struct nvd_chan {
 	struct nvd_bo **marked;
 	unsigned nmarked;
 	uint32_t waited_pass;    /* sched.c: nvd_take's pass in which its entry waits */
-	int heavy;               /* sched.c: it queues work while work is in flight */
+	int heavy;               /* sched.c: it queued work behind work in flight */
 	/* The buffer its bound fragment program came from, pinned (submit.c):
 	 * Mesa writes later FP_ACTIVE_PROGRAMs from its address unrelocated. */
 	struct nvd_bo *fp_bo;
-	uint64_t idle_ns;        /* when its last submission in flight retired */
 	int took;                /* nvd_take took entries: kick it */
 	int lost;                /* -errno once lost */
 	/* watchdog.c: card time the oldest submission in flight (wd_seq) has

@@ -127,12 +127,24 @@ static int chan_take(struct nvd_chan *ch, const struct nvd_submit_hdr *h)
  * that has keeps adding only while no other heavy one waits to get on: the card's
  * timeslices then go round among few channels, and whoever submits
  * little finds its turn within a few slices however many flood the card.
- * A single heavy channel, or two, run unbounded. */
-static int entry_heavy(const struct nvd_chan *ch, const struct nvd_submit_hdr *h)
+ * A single heavy channel runs unbounded.  A channel is heavy from
+ * when nvd sees an entry of it queued behind its own work in flight until
+ * that work retires with nothing queued: facts nvd sees, not the entries'
+ * stamps, which the client writes. */
+static int chan_heavy(const struct nvd_chan *ch)
 {
-	if (ch->cl->d->master == ch->cl)
+	return ch->cl->d->master != ch->cl && (ch->if_count || ch->heavy);
+}
+
+/* Its newest submission in flight is not done as far as its client can
+ * tell: an entry queued now was queued behind work (the loop may not yet
+ * have retired what the card's worker published). */
+static int chan_behind_work(const struct nvd_chan *ch)
+{
+	if (!ch->if_count || !ch->fence)
 		return 0;
-	return ch->if_count || (ch->heavy && (int64_t)(h->stamp - ch->idle_ns) < 0);
+	uint32_t last = ch->inflight[(ch->if_head + ch->if_count - 1) % NVD_FENCE_STATUS].seq;
+	return (int32_t)(__atomic_load_n(&ch->fence->completed, __ATOMIC_ACQUIRE) - last) < 0;
 }
 
 /* A virtual channel's entry first gets it a hardware channel (vchan.c);
@@ -152,15 +164,19 @@ void nvd_take(struct nvd *d)
 			struct nvd_submit_hdr h, bh;
 			unsigned on_card = 0, waiting = 0;
 			for (struct nvd_chan *ch = d->chans; ch; ch = ch->all_next) {
-				on_card += !ch->lost && ch->heavy && ch->if_count;
-				waiting += !ch->lost && !ch->if_count && ch->waited_pass != pass &&
-					   chan_head(ch, &h) && entry_heavy(ch, &h);
+				if (ch->lost)
+					continue;
+				if (chan_head(ch, &h)) {
+					ch->heavy |= ch->cl->d->master != ch->cl && chan_behind_work(ch);
+					waiting += !ch->if_count && ch->waited_pass != pass && ch->heavy;
+				}
+				on_card += ch->heavy && ch->if_count;
 			}
 			for (struct nvd_chan *ch = d->chans; ch; ch = ch->all_next) {
 				if (ch->lost || ch->waited_pass == pass || !chan_head(ch, &h))
 					continue;
-				if (entry_heavy(ch, &h) && (ch->if_count ? waiting || on_card > NVD_HEAVY_ON_CARD
-									 : on_card >= NVD_HEAVY_ON_CARD))
+				if (chan_heavy(ch) && (ch->if_count ? waiting || on_card > NVD_HEAVY_ON_CARD
+								    : on_card >= NVD_HEAVY_ON_CARD))
 					continue;
 				if (!best || (int64_t)(h.stamp - bh.stamp) < 0) {
 					best = ch;
@@ -171,10 +187,7 @@ void nvd_take(struct nvd *d)
 				break;
 			if (best->lost)
 				continue;
-			int heavy = entry_heavy(best, &bh);
-			if (chan_take(best, &bh))
-				best->heavy = heavy;
-			else
+			if (!chan_take(best, &bh))
 				best->waited_pass = pass;
 		}
 	} while (d->take_again || d->sync_released);
@@ -237,8 +250,8 @@ void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq)
 	nvd_fence_publish(ch->fence, ch->fence_ev, seq);
 	while (ch->if_count && (int32_t)(seq - ch->inflight[ch->if_head].seq) >= 0)
 		retire_one(ch);
-	if (!ch->if_count)
-		ch->idle_ns = nvd_now_ns();
+	if (!ch->if_count && __atomic_load_n(&ch->ctl->head, __ATOMIC_ACQUIRE) == ch->tail)
+		ch->heavy = 0;
 	if (ch->nhashed)
 		nvd_obj_retired(ch);
 	nvd_oracle_retire(ch, seq);
