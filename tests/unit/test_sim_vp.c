@@ -954,35 +954,6 @@ static void mesa_scalar_slot_programs_and_clip_distance(void **state)
 	assert_vec(out[NV40_VP_OUT_FOGC], SENTINEL, 3, SENTINEL, SENTINEL);
 }
 
-/* ---- disassembler ---- */
-
-static void disasm_names_modifiers_and_both_halves(void **state)
-{
-	uint32_t *i;
-	char buf[160], small[8];
-
-	(void)state;
-	i = with_c(vec(0, NV40_VP_VEC_MAD, 0, -1, X_ | Y_, NEG(R(3)), C(), S(R(1), "xxyy")), 6);
-	nv40_vp_set_SRC2_ABS(i, 1);
-	assert_string_equal(hw_vp_disasm(i, buf, sizeof buf), "MAD R0.xy, -R3, c[6], |R1.xxyy|;");
-	sca(i, NV40_VP_SCA_RCP, 2, -1, W_, S(R(1), "xxxx"));
-	nv40_vp_set_SAT(i, 1);
-	cond(i, 1, NV40_VP_COND_GT, "xxxx");
-	assert_string_equal(hw_vp_disasm(i, buf, sizeof buf),
-			    "MAD_SAT (GT1.xxxx) R0.xy, -R3, c[6], |R1.xxxx| + "
-			    "RCP_SAT (GT1.xxxx) R2.w, |R1.xxxx|;");
-	i = with_c(vec(1, NV40_VP_VEC_MOV, -1, NV40_VP_OUT_TC3, XYZW, C(), V(), V()), 2);
-	nv40_vp_set_INDEX_CONST(i, 1);
-	nv40_vp_set_ADDR_SWZ(i, 2);
-	cc_update(i, 0, 1);
-	assert_string_equal(hw_vp_disasm(i, buf, sizeof buf), "MOVC0 o[TC3], c[A0.z+2];");
-	nv40_vp_set_LAST(flow(2, NV40_VP_SCA_CAL, 300), 1);
-	assert_string_equal(hw_vp_disasm(code[2], buf, sizeof buf), "CAL 300; END");
-	assert_string_equal(hw_vp_disasm(code[2], small, sizeof small), "CAL 300");
-	assert_string_equal(hw_vp_disasm(code[2], small, 1), "");
-	assert_null(hw_vp_disasm(code[2], NULL, 0));
-}
-
 /* ---- robustness ---- */
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -1069,7 +1040,6 @@ int main(void)
 		cmocka_unit_test_setup(watchdog_count_is_exact_through_a_repeating_loop, reset),
 		cmocka_unit_test_setup(mesa_mvp_transform_matches_cpu_reference, reset),
 		cmocka_unit_test_setup(mesa_scalar_slot_programs_and_clip_distance, reset),
-		cmocka_unit_test_setup(disasm_names_modifiers_and_both_halves, reset),
 		cmocka_unit_test_setup(random_words_never_crash, reset),
 	};
 
