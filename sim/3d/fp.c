@@ -52,7 +52,6 @@ struct fp_frame {
 	uint8_t type;
 	uint8_t outer;               /* execution mask before the construct */
 	uint8_t alt;                 /* IF: pixels for the else part */
-	uint8_t is_loop;             /* LOOP (sets aL) rather than REP */
 	uint32_t count;              /* LOOP/REP iterations left */
 	int32_t index, incr;         /* aL */
 	uint64_t a, b;               /* IF: else, end; LOOP: body, end; CALL: return */
@@ -710,7 +709,6 @@ static int fp_branch(struct fp_machine *m, const uint32_t *w, uint64_t *pc)
 		if (!(f = fp_push(m)))
 			return -1;
 		f->type = FR_LOOP;
-		f->is_loop = (uint8_t)is_loop;
 		f->count = count;
 		f->index = is_loop ? (int32_t)NV40_FP_GET(w, LOOP_INIT) : outer_index;
 		f->incr = is_loop ? (int8_t)NV40_FP_GET(w, LOOP_INCR) : 0;
