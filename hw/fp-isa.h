@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+#include "ramin.h"
+
 #define NV40_FP_INSN_WORDS 4
 #define NV40_FP_INSN_BYTES 16
 #define NV40_FP_CONST_BYTES 16
@@ -81,6 +83,13 @@ enum { NV40_FP_SRC_FIELDS(NV40_FP_SRC_ENUM_) };
 #define NV40_FP_SRC_GET(s, nm) (((s) >> NV40_FP_SRC_##nm##__SHIFT) & (uint32_t)NV40_FP_SRC_##nm##__MASK)
 #define NV40_FP_SRC_SET(nm, v) \
 	(((uint32_t)(v) & (uint32_t)NV40_FP_SRC_##nm##__MASK) << NV40_FP_SRC_##nm##__SHIFT)
+
+/* The instruction at p (card memory, little-endian) as its four words. */
+static inline void nv40_fp_load(const uint8_t *p, uint32_t w[4])
+{
+	for (int i = 0; i < 4; i++)
+		w[i] = nv_rd32le(p + 4 * i);
+}
 
 /* The SRCn field of an instruction, n = 0..2 (d1..d3 bits 17:0). */
 static inline uint32_t nv40_fp_src(const uint32_t *w, unsigned n)

@@ -185,6 +185,12 @@ static inline uint32_t nv40_vp_src_make(uint32_t type, uint32_t reg, uint32_t sw
 	return (type & 3) | (reg & 0x3f) << 2 | (swz & 0xff) << 8 | (neg & 1) << 16;
 }
 
+/* Component c (0 = x) of a 2-bit-per-component swizzle, x in the top bits. */
+static inline unsigned nv40_vp_swz(uint32_t swz, unsigned c)
+{
+	return (swz >> (6 - 2 * c)) & 3;
+}
+
 /* Source n (0..2) as one 17-bit word, split across the words as above. */
 static inline uint32_t nv40_vp_src(const uint32_t insn[4], unsigned n)
 {

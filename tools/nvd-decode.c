@@ -5,7 +5,10 @@
  * whose handle is known (-o, or the handles Mesa's nv30 driver and
  * xf86-video-nouveau create: ../shared/ref/nv40-hardware.md §1.4, §2.1,
  * ddx-2d.md §3.1-3.2).  The stream is read word by word, so input of any
- * length and content decodes without holding it in memory. */
+ * length and content decodes without holding it in memory.  Vertex program
+ * instructions uploaded in the stream are disassembled where they complete;
+ * --fragment-program and --vertex-program disassemble a program file
+ * instead. */
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -18,12 +21,16 @@
 #include <strings.h>
 
 #include "hw/chips.h"
+#include "hw/disasm.h"
+#include "hw/fp-isa.h"
 #include "hw/methods.h"
 #include "hw/pushbuf.h"
+#include "hw/ramin.h"
 #include "proto/proto.h"
 
 #define NVDD_MAX_HANDLES 256
 #define NVDD_3D          0xffff /* built-in handle whose class is the chip's 3D class */
+#define NVDD_TEXT        256    /* one disassembled instruction */
 
 struct nvdd_handle {
 	uint32_t handle;
@@ -68,6 +75,7 @@ struct nvdd {
 	struct nvdd_handle user[NVDD_MAX_HANDLES];
 	unsigned nuser;
 	const struct nv_class_desc *sub[NV_SUBCHANNELS];
+	const char *fp_file, *vp_file;  /* disassemble a program file instead */
 
 	/* input */
 	FILE *in;
@@ -77,6 +85,10 @@ struct nvdd {
 	unsigned left, subc;
 	uint32_t mthd;
 	int noninc;
+
+	/* the 3D class's vertex program upload, as the card keeps it */
+	uint32_t vp_slot;      /* VP_UPLOAD_FROM_ID, + 1 per instruction */
+	uint32_t vp_insn[4];   /* VP_UPLOAD_INST[0..3] */
 };
 
 static void nvdd_usage(FILE *f)
@@ -84,7 +96,10 @@ static void nvdd_usage(FILE *f)
 	fprintf(f,
 		"usage: nvd-decode [--hex] [-s SUBC=CLASS]... [-o HANDLE=CLASS]... [--base ADDR]\n"
 		"                  [--chip NAME] [FILE|-]\n"
-		"Print an NV4x push buffer one word per line: byte address, word, meaning.\n"
+		"       nvd-decode --fragment-program FILE | --vertex-program FILE\n"
+		"Print an NV4x push buffer one word per line: byte address, word, meaning;\n"
+		"vertex program instructions it uploads (NV40_3D.VP_UPLOAD_INST) follow as\n"
+		"\"vp[SLOT]: text\".  Or disassemble a program file, one instruction a line.\n"
 		"\n"
 		"  FILE, -          little-endian 32-bit words (default: standard input)\n"
 		"  -x, --hex        input is whitespace-separated hex words instead; tokens\n"
@@ -101,6 +116,13 @@ static void nvdd_usage(FILE *f)
 		fprintf(f, " %s = %04x", nv_chips[i].name, nv_chips[i].gr_class);
 	fprintf(f,
 		"\n"
+		"      --fragment-program FILE\n"
+		"                   FILE is a fragment program as the card reads it from\n"
+		"                   memory (little-endian words, inline constants after the\n"
+		"                   instructions using them); lines are \"OFFSET: text\"\n"
+		"      --vertex-program FILE\n"
+		"                   FILE is a vertex program, 4 little-endian words per\n"
+		"                   instruction; lines are \"vp[SLOT]: text\"\n"
 		"  -h, --help       this text\n"
 		"      --version    show the version\n"
 		"HANDLE and CLASS are hex (with or without 0x); CLASS may also be a name\n"
@@ -163,6 +185,8 @@ static void nvdd_parse_args(struct nvdd *d, int argc, char **argv, const char **
 		{ "hex",  no_argument,       NULL, 'x' },
 		{ "base", required_argument, NULL, 'b' },
 		{ "chip", required_argument, NULL, 'c' },
+		{ "fragment-program", required_argument, NULL, 'f' },
+		{ "vertex-program", required_argument, NULL, 'v' },
 		{ "help", no_argument,       NULL, 'h' },
 		{ "version", no_argument,    NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -217,6 +241,12 @@ static void nvdd_parse_args(struct nvdd *d, int argc, char **argv, const char **
 				nvdd_bad_arg("--chip: unknown chip '%s'", optarg);
 			d->cls3d = chip->gr_class;
 			break;
+		case 'f':
+			d->fp_file = optarg;
+			break;
+		case 'v':
+			d->vp_file = optarg;
+			break;
 		case 'h':
 			nvdd_usage(stdout);
 			exit(0);
@@ -235,6 +265,11 @@ static void nvdd_parse_args(struct nvdd *d, int argc, char **argv, const char **
 	}
 	if (argc - optind > 1)
 		nvdd_bad_arg("one input file at most");
+	if (d->fp_file && d->vp_file)
+		nvdd_bad_arg("--fragment-program and --vertex-program: one program at a time");
+	if ((d->fp_file || d->vp_file) && optind < argc)
+		nvdd_bad_arg("a program file is disassembled alone, not with a push buffer ('%s')",
+			     argv[optind]);
 	*file = optind < argc ? argv[optind] : "-";
 }
 
@@ -343,6 +378,27 @@ static const struct nv_mthd_desc *nvdd_name(const struct nvdd *d, unsigned subc,
 	return m;
 }
 
+/* The 3D class's vertex program upload: an instruction is stored, and
+ * printed, when its last word (VP_UPLOAD_INST[3]) arrives. */
+static void nvdd_vp_upload(struct nvdd *d, const struct nv_class_desc *c, uint32_t w)
+{
+	char text[NVDD_TEXT];
+
+	if (!c || c->table_id != NV_TABLE_CURIE)
+		return;
+	if (d->mthd == NV_CURIE_VP_UPLOAD_FROM_ID) {
+		d->vp_slot = w;
+		return;
+	}
+	if (d->mthd < NV_CURIE_VP_UPLOAD_INST || d->mthd >= NV_CURIE_VP_UPLOAD_INST + 16)
+		return;
+	unsigned elem = (d->mthd - NV_CURIE_VP_UPLOAD_INST) / 4;
+	d->vp_insn[elem] = w;
+	if (elem == 3)
+		printf("%22svp[%" PRIu32 "]: %s\n", "", d->vp_slot++,
+		       hw_vp_disasm(d->vp_insn, text, sizeof(text)));
+}
+
 static void nvdd_data(struct nvdd *d, uint32_t w)
 {
 	char name[96];
@@ -376,6 +432,7 @@ static void nvdd_data(struct nvdd *d, uint32_t w)
 		printf("  (privileged)");
 	}
 	putchar('\n');
+	nvdd_vp_upload(d, c, w);
 }
 
 static void nvdd_word(struct nvdd *d, uint32_t w)
@@ -420,6 +477,114 @@ static void nvdd_word(struct nvdd *d, uint32_t w)
 	}
 }
 
+/* ---- program files ---- */
+
+static void __attribute__((format(printf, 2, 3))) nvdd_prog_error(const char *file,
+								  const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);   /* after the lines it is about */
+	fprintf(stderr, "nvd-decode: %s: ", file);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* A fragment program, one instruction (with its inline constant) a line at
+ * its byte offset.  0, or 1 after an error (reported): a read error, a
+ * file that ends inside an instruction, or no instruction with END (the
+ * card would run past the program). */
+static int nvdd_fp_file(const struct nvdd *d, FILE *f, const char *file)
+{
+	uint8_t b[NV40_FP_INSN_BYTES + NV40_FP_CONST_BYTES];
+	char text[NVDD_TEXT];
+	uint32_t addr = d->base, w[4];
+	size_t n;
+	int end = 0;
+
+	while ((n = fread(b, 1, NV40_FP_INSN_BYTES, f)) == NV40_FP_INSN_BYTES) {
+		nv40_fp_load(b, w);
+		size_t need = nv40_fp_insn_size(w) > NV40_FP_INSN_BYTES ? sizeof(b) : n;
+		if (need > n)
+			n += fread(b + n, 1, NV40_FP_CONST_BYTES, f);
+		printf("%08" PRIx32 ": %s\n", addr, hw_fp_disasm(b, n, text, sizeof(text)));
+		end |= NV40_FP_GET(w, END);
+		if (n < need && !ferror(f)) {
+			nvdd_prog_error(file, "ends inside the inline constant of the instruction at "
+					"%08" PRIx32, addr);
+			return 1;
+		}
+		addr += (uint32_t)n;
+	}
+	if (ferror(f)) {
+		nvdd_prog_error(file, "read error: %s", strerror(errno));
+		return 1;
+	}
+	if (n) {
+		nvdd_prog_error(file, "%zu trailing byte%s at %08" PRIx32 ": not a whole instruction "
+				"(16 bytes)", n, n == 1 ? "" : "s", addr);
+		return 1;
+	}
+	if (!end) {
+		nvdd_prog_error(file, "no instruction has END: the card would run past the program");
+		return 1;
+	}
+	return 0;
+}
+
+/* A vertex program, one instruction a line at its slot.  0, or 1 after a
+ * read error or a file that is not whole instructions (reported). */
+static int nvdd_vp_file(FILE *f, const char *file)
+{
+	uint8_t b[16];
+	char text[NVDD_TEXT];
+	uint32_t w[4];
+	unsigned slot = 0;
+	size_t n;
+
+	while ((n = fread(b, 1, sizeof(b), f)) == sizeof(b)) {
+		for (int i = 0; i < 4; i++)
+			w[i] = nv_rd32le(b + 4 * i);
+		printf("vp[%u]: %s\n", slot++, hw_vp_disasm(w, text, sizeof(text)));
+	}
+	if (ferror(f)) {
+		nvdd_prog_error(file, "read error: %s", strerror(errno));
+		return 1;
+	}
+	if (n) {
+		nvdd_prog_error(file, "%zu trailing byte%s: not a whole instruction (16 bytes)", n,
+				n == 1 ? "" : "s");
+		return 1;
+	}
+	return 0;
+}
+
+static int nvdd_prog(const struct nvdd *d)
+{
+	const char *file = d->fp_file ? d->fp_file : d->vp_file;
+	FILE *f = fopen(file, "rb");
+	int r;
+
+	if (!f) {
+		nvdd_prog_error(file, "%s", strerror(errno));
+		return 1;
+	}
+	r = d->fp_file ? nvdd_fp_file(d, f, file) : nvdd_vp_file(f, file);
+	fclose(f);
+	return r;
+}
+
+static int nvdd_flush(void)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "nvd-decode: write error: %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct nvdd d;
@@ -429,6 +594,10 @@ int main(int argc, char **argv)
 	int r;
 
 	nvdd_parse_args(&d, argc, argv, &file);
+	if (d.fp_file || d.vp_file) {
+		r = nvdd_prog(&d);
+		return nvdd_flush() || r;
+	}
 	d.line = 1;
 	if (!strcmp(file, "-")) {
 		d.in = stdin;
@@ -450,9 +619,7 @@ int main(int argc, char **argv)
 		printf("# %u trailing byte%s ignored (not a whole word)\n", tail, tail == 1 ? "" : "s");
 	if (d.in != stdin)
 		fclose(d.in);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "nvd-decode: write error: %s\n", strerror(errno));
+	if (nvdd_flush())
 		return 1;
-	}
 	return r < 0 ? 1 : 0;
 }

@@ -232,7 +232,6 @@ static void draw_rop_state(struct sim_grctx *g, struct draw_setup *d)
 		st->op_zpass = DRAW_CI(g, STENCIL_OP_ZPASS, i);
 	}
 	d->two_sided_stencil = d->st[1].enable;
-	d->stencil_any = d->st[0].enable || d->st[1].enable;
 	d->query = DRAW_C(g, QUERY_ENABLE) & 1;
 }
 
@@ -394,7 +393,6 @@ static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 	d->front_ccw = DRAW_C(g, FRONT_FACE) == NV40_FRONT_FACE_CCW;
 	d->two_side = DRAW_C(g, VERTEX_TWO_SIDE_ENABLE) & 1;
 	d->flat = DRAW_C(g, SHADE_MODEL) == NV40_SHADE_FLAT;
-	d->flat_first = DRAW_C(g, FLATSHADE_FIRST) & 1;
 	d->poly_mode[0] = DRAW_C(g, POLYGON_MODE_FRONT);
 	d->poly_mode[1] = DRAW_C(g, POLYGON_MODE_BACK);
 	d->poly_offset_fill = DRAW_C(g, POLYGON_OFFSET_FILL_ENABLE) & 1;

@@ -37,8 +37,6 @@
 #include "half.h"
 
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "hw/fp-isa.h"
@@ -54,7 +52,6 @@ struct fp_frame {
 	uint8_t type;
 	uint8_t outer;               /* execution mask before the construct */
 	uint8_t alt;                 /* IF: pixels for the else part */
-	uint8_t is_loop;             /* LOOP (sets aL) rather than REP */
 	uint32_t count;              /* LOOP/REP iterations left */
 	int32_t index, incr;         /* aL */
 	uint64_t a, b;               /* IF: else, end; LOOP: body, end; CALL: return */
@@ -70,12 +67,6 @@ struct fp_machine {
 	unsigned depth;
 	struct fp_frame st[FP_STACK];
 };
-
-static void fp_load(const uint8_t *at, uint32_t w[4])
-{
-	for (int i = 0; i < 4; i++)
-		w[i] = nv_rd32le(at + 4 * i);
-}
 
 /* ---- number formats ---- */
 
@@ -486,7 +477,7 @@ static void fp_decode(const uint8_t *prog, size_t len, uint64_t pc, struct sim_f
 	const uint32_t *w = d->w;
 
 	memset(d, 0, sizeof(*d));
-	fp_load(prog + pc, d->w);
+	nv40_fp_load(prog + pc, d->w);
 	d->branch = (uint8_t)NV40_FP_GET(w, IS_BRANCH);
 	d->end = (uint8_t)NV40_FP_GET(w, END);
 	d->op = (uint8_t)NV40_FP_GET(w, OPCODE);
@@ -718,7 +709,6 @@ static int fp_branch(struct fp_machine *m, const uint32_t *w, uint64_t *pc)
 		if (!(f = fp_push(m)))
 			return -1;
 		f->type = FR_LOOP;
-		f->is_loop = (uint8_t)is_loop;
 		f->count = count;
 		f->index = is_loop ? (int32_t)NV40_FP_GET(w, LOOP_INIT) : outer_index;
 		f->incr = is_loop ? (int8_t)NV40_FP_GET(w, LOOP_INCR) : 0;
@@ -926,191 +916,4 @@ int sim_fp_run_cached(struct sim_fp_cache *c, const uint8_t *prog, size_t len, u
 {
 	fp_cache_bind(c, prog, len);
 	return fp_run(c, prog, len, control, q, sample, ctx);
-}
-
-/* ---- disassembler ---- */
-
-struct fp_text {
-	char *buf;
-	unsigned cap, pos;
-};
-
-static void fp_put(struct fp_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void fp_put(struct fp_text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (t->pos + 1 >= t->cap)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(t->buf + t->pos, t->cap - t->pos, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		t->pos = t->pos + (unsigned)n >= t->cap ? t->cap - 1 : t->pos + (unsigned)n;
-}
-
-#define FP_NAME_CASE_(nm, v, ns, k) case (v): return #nm;
-static const char *fp_op_name(unsigned op)
-{
-	switch (op) { NV40_FP_OPCODES(FP_NAME_CASE_) default: return NULL; }
-}
-#define FP_BRA_NAME_CASE_(nm, v) case (v): return #nm;
-static const char *fp_bra_name(unsigned op)
-{
-	switch (op) { NV40_FP_BRANCHES(FP_BRA_NAME_CASE_) default: return NULL; }
-}
-
-static const char fp_xyzw[] = "xyzw";
-
-static void fp_put_swz(struct fp_text *t, uint32_t swz)
-{
-	if (swz == NV40_FP_SWZ_IDENTITY)
-		return;
-	fp_put(t, ".%c%c%c%c", fp_xyzw[nv40_fp_swz(swz, 0)], fp_xyzw[nv40_fp_swz(swz, 1)],
-	       fp_xyzw[nv40_fp_swz(swz, 2)], fp_xyzw[nv40_fp_swz(swz, 3)]);
-}
-
-static void fp_put_cond(struct fp_text *t, const uint32_t *w)
-{
-	static const char *names[8] = { "FL", "LT", "EQ", "LE", "GT", "NE", "GE", "TR" };
-	unsigned cond = NV40_FP_GET(w, COND), swz = NV40_FP_GET(w, COND_SWZ);
-
-	if (cond == NV40_FP_COND_TR && swz == NV40_FP_SWZ_IDENTITY)
-		return;
-	fp_put(t, " (%s", names[cond]);
-	fp_put_swz(t, swz);
-	fp_put(t, ")");
-}
-
-static void fp_put_input(struct fp_text *t, const uint32_t *w)
-{
-	unsigned in = NV40_FP_GET(w, INPUT);
-	static const char *names[4] = { "WPOS", "COL0", "COL1", "FOGC" };
-
-	if (NV40_FP_GET(w, INDEX_INPUT))
-		fp_put(t, "f[TC0+aL+%u]", (unsigned)NV40_FP_GET(w, INDEX_OFFSET));
-	else if (in < 4)
-		fp_put(t, "f[%s]", names[in]);
-	else if (in < NV40_FP_INPUT_TC0 + NV40_FP_INPUT_TC_COUNT)
-		fp_put(t, "f[TEX%u]", in - NV40_FP_INPUT_TC0);
-	else if (in == NV40_FP_INPUT_FACING)
-		fp_put(t, "f[FACING]");
-	else
-		fp_put(t, "f[%u]", in);
-}
-
-char *sim_fp_disasm(const uint8_t *insn, size_t len, char *buf, unsigned buflen)
-{
-	struct fp_text t = { buf, buflen, 0 };
-	uint32_t w[4];
-
-	if (!buf || !buflen)
-		return buf;
-	buf[0] = 0;
-	if (!insn || len < NV40_FP_INSN_BYTES) {
-		fp_put(&t, "(truncated)");
-		return buf;
-	}
-	fp_load(insn, w);
-
-	if (NV40_FP_GET(w, IS_BRANCH)) {
-		unsigned op = NV40_FP_GET(w, OPCODE);
-		const char *nm = fp_bra_name(op);
-		if (!nm)
-			fp_put(&t, "BRANCH?%#x", op);
-		else
-			fp_put(&t, "%s", nm);
-		fp_put_cond(&t, w);
-		switch (op) {
-		case NV40_FP_BRA_IF:
-			fp_put(&t, " else %#x endif %#x", (unsigned)NV40_FP_GET(w, ELSE_OFFSET),
-			       (unsigned)NV40_FP_GET(w, END_OFFSET));
-			break;
-		case NV40_FP_BRA_CAL:
-			fp_put(&t, " %#x", (unsigned)NV40_FP_GET(w, ELSE_OFFSET));
-			break;
-		case NV40_FP_BRA_LOOP:
-			fp_put(&t, " {%u, %u, %d} end %#x", (unsigned)NV40_FP_GET(w, LOOP_COUNT),
-			       (unsigned)NV40_FP_GET(w, LOOP_INIT), (int8_t)NV40_FP_GET(w, LOOP_INCR),
-			       (unsigned)NV40_FP_GET(w, END_OFFSET));
-			break;
-		case NV40_FP_BRA_REP:
-			fp_put(&t, " %u end %#x", (unsigned)NV40_FP_GET(w, LOOP_COUNT),
-			       (unsigned)NV40_FP_GET(w, END_OFFSET));
-			break;
-		}
-		if (NV40_FP_GET(w, END))
-			fp_put(&t, "; END");
-		return buf;
-	}
-
-	unsigned op = NV40_FP_GET(w, OPCODE);
-	const char *nm = fp_op_name(op);
-	int nsrc = nv40_fp_op_nsrc(op), has_const = 0;
-	static const char prec_sfx[4] = { 'R', 'H', 'X', 'B' };
-	static const char *scale[8] = { "", "_x2", "_x4", "_x8", "_x1?", "_d2", "_d4", "_d8" };
-
-	if (!nm) {
-		fp_put(&t, "OP?%#x", op);
-		nsrc = 3;
-	} else {
-		fp_put(&t, "%s", nm);
-	}
-	fp_put(&t, "%c%s%s%s", prec_sfx[NV40_FP_GET(w, PRECISION)], NV40_FP_GET(w, CC_UPDATE) ? "C" : "",
-	       NV40_FP_GET(w, SAT) ? "_SAT" : "", scale[NV40_FP_GET(w, DST_SCALE)]);
-
-	unsigned mask = NV40_FP_GET(w, MASK);
-	if (NV40_FP_GET(w, OUT_NONE))
-		fp_put(&t, " %cC", NV40_FP_GET(w, DST_HALF) ? 'H' : 'R');
-	else
-		fp_put(&t, " %c%u", NV40_FP_GET(w, DST_HALF) ? 'H' : 'R', (unsigned)NV40_FP_GET(w, DST));
-	if (mask != 0xf) {
-		fp_put(&t, ".");
-		for (unsigned c = 0; c < 4; c++)
-			if (mask >> c & 1)
-				fp_put(&t, "%c", fp_xyzw[c]);
-	}
-	fp_put_cond(&t, w);
-
-	for (int n = 0; n < nsrc; n++) {
-		uint32_t s = nv40_fp_src(w, (unsigned)n);
-		unsigned abs = nv40_fp_src_abs(w, (unsigned)n);
-		fp_put(&t, ", %s%s", NV40_FP_SRC_GET(s, NEG) ? "-" : "", abs ? "|" : "");
-		switch (NV40_FP_SRC_GET(s, TYPE)) {
-		case NV40_FP_SRC_TEMP:
-			fp_put(&t, "%c%u", NV40_FP_SRC_GET(s, HALF) ? 'H' : 'R', (unsigned)NV40_FP_SRC_GET(s, REG));
-			break;
-		case NV40_FP_SRC_INPUT:
-			fp_put_input(&t, w);
-			break;
-		case NV40_FP_SRC_CONST:
-			fp_put(&t, "c");
-			has_const = 1;
-			break;
-		default:
-			fp_put(&t, "?3");
-			break;
-		}
-		fp_put_swz(&t, NV40_FP_SRC_GET(s, SWZ));
-		if (abs)
-			fp_put(&t, "|");
-	}
-	if (nv40_fp_op_kind(op) == NV40_FP_KIND_TEX)
-		fp_put(&t, ", texture[%u]%s", (unsigned)NV40_FP_GET(w, TEX_UNIT),
-		       NV40_FP_GET(w, TEX_EXPAND) ? "_bx2" : "");
-	if (has_const) {
-		if (len < NV40_FP_INSN_BYTES + NV40_FP_CONST_BYTES) {
-			fp_put(&t, " c = {truncated}");
-		} else {
-			float c[4];
-			for (int i = 0; i < 4; i++)
-				c[i] = sim_u2f(nv_rd32le(insn + NV40_FP_INSN_BYTES + 4 * i));
-			fp_put(&t, " c = {%g, %g, %g, %g}", c[0], c[1], c[2], c[3]);
-		}
-	}
-	if (NV40_FP_GET(w, END))
-		fp_put(&t, "; END");
-	return buf;
 }

@@ -78,7 +78,4 @@ int sim_fp_cache_check(struct sim_fp_cache *c, const uint8_t *prog, size_t len);
 int sim_fp_run_cached(struct sim_fp_cache *c, const uint8_t *prog, size_t len, uint32_t control,
 		      struct sim_fp_quad *q, sim_fp_sample_fn *sample, void *ctx);
 
-/* One instruction (and its inline constant, if any) as text. Returns buf. */
-char *sim_fp_disasm(const uint8_t *insn, size_t len, char *buf, unsigned buflen);
-
 #endif

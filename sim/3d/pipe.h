@@ -61,7 +61,7 @@ struct draw_setup {
 	unsigned clip_planes;         /* user clip distances enabled (bit i) */
 	unsigned depth_clamp;
 	float depth_near, depth_far;
-	unsigned cull_enable, cull_face, front_ccw, two_side, flat, flat_first;
+	unsigned cull_enable, cull_face, front_ccw, two_side, flat;
 	unsigned poly_mode[2];        /* [0] front, [1] back */
 	unsigned poly_offset_fill, poly_offset_line, poly_offset_point;
 	float poly_factor, poly_units;
@@ -107,7 +107,7 @@ struct draw_setup {
 	unsigned zbounds;
 	float zbmin, zbmax;
 	struct draw_stencil st[2];
-	unsigned stencil_any, two_sided_stencil;
+	unsigned two_sided_stencil;
 	unsigned query;
 	unsigned render;              /* render condition passed */
 	unsigned split;               /* fragment threads may share it (no pixel aliases another) */

@@ -25,12 +25,6 @@ static inline uint16_t rt_rd16(const uint8_t *p)
 	return (uint16_t)(p[0] | p[1] << 8);
 }
 
-static inline void rt_wr16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
 int sim_rt_resolve(struct sim *s, struct sim_grctx *g, const struct nv_acc_list *l,
 		   struct sim_rts *rts)
 {
@@ -307,38 +301,4 @@ void sim_rt_write(const struct sim_rt *rt, unsigned x, unsigned y, const float r
 	n = sim_rt_pack(rt->format, rgba, mask, pat, msk);
 	if (n == rt->bpp)
 		rt_put(p, pat, msk, n);
-}
-
-void sim_rt_zs_read(const struct sim_rt *rt, unsigned x, unsigned y, float *z, unsigned *s)
-{
-	const uint8_t *p = sim_rt_pixel(rt, x, y);
-
-	*z = 1.0f;
-	*s = 0;
-	if (!p)
-		return;
-	if (rt->format == NV40_RT_ZETA_Z24S8) {
-		uint32_t v = nv_rd32le(p);
-		*z = (float)((double)(v >> 8) / 16777215.0);
-		*s = v & 0xff;
-	} else if (rt->format == NV40_RT_ZETA_Z16) {
-		*z = (float)rt_rd16(p) / 65535.0f;
-	}
-}
-
-void sim_rt_zs_write(const struct sim_rt *rt, unsigned x, unsigned y, float z, unsigned s,
-		     int write_z, unsigned stencil_mask)
-{
-	uint8_t *p = sim_rt_pixel(rt, x, y);
-	double zc = z > 0.0f ? (z < 1.0f ? z : 1.0) : 0.0;
-
-	if (!p)
-		return;
-	if (rt->format == NV40_RT_ZETA_Z24S8) {
-		uint32_t v = nv_rd32le(p), m = (stencil_mask & 0xff) | (write_z ? 0xffffff00u : 0);
-		uint32_t n = (uint32_t)(zc * 16777215.0 + 0.5) << 8 | (s & 0xff);
-		nv_wr32le(p, (v & ~m) | (n & m));
-	} else if (rt->format == NV40_RT_ZETA_Z16 && write_z) {
-		rt_wr16(p, (uint16_t)(zc * 65535.0 + 0.5));
-	}
 }

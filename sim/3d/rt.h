@@ -35,10 +35,6 @@ uint8_t *sim_rt_pixel(const struct sim_rt *rt, unsigned x, unsigned y);
 void sim_rt_read(const struct sim_rt *rt, unsigned x, unsigned y, float rgba[4]);
 void sim_rt_write(const struct sim_rt *rt, unsigned x, unsigned y, const float rgba[4],
 		  unsigned mask);
-/* Zeta pixel: depth as 0..1 and stencil. */
-void sim_rt_zs_read(const struct sim_rt *rt, unsigned x, unsigned y, float *z, unsigned *s);
-void sim_rt_zs_write(const struct sim_rt *rt, unsigned x, unsigned y, float z, unsigned s,
-		     int write_z, unsigned stencil_mask);
 
 /* A colour format of four 8-bit channels: the byte each of R G B A is in
  * (A -1 for the X formats, whose byte 3 is x whenever a channel is

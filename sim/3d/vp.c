@@ -41,8 +41,6 @@
  * wanted), except that a product with a zero factor is +0 (vp_mul);
  * RCP/RSQ give +-inf for +-0, RSQ and LG2 use |x| as LOG does. */
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "hw/vp-isa.h"
@@ -98,12 +96,6 @@ static int vp_cc_pass(uint8_t code, unsigned cond)
 	return (code & cond) != 0;
 }
 
-/* Component c (0 = x) of a 2-bit-per-component swizzle, x in the top bits. */
-static unsigned vp_swz(uint32_t swz, unsigned c)
-{
-	return (swz >> (6 - 2 * c)) & 3;
-}
-
 /* The address register component used for indexing this instruction. */
 static int32_t vp_index(const struct vp_state *st, const uint32_t insn[4])
 {
@@ -142,7 +134,7 @@ static void vp_read_src(const struct vp_state *st, const uint32_t insn[4], unsig
 		break;
 	}
 	for (unsigned c = 0; c < 4; c++) {
-		float f = raw[vp_swz(nv40_vp_src_SWZ(src), c)];
+		float f = raw[nv40_vp_swz(nv40_vp_src_SWZ(src), c)];
 
 		if (is_abs)
 			f = fabsf(f);
@@ -483,7 +475,7 @@ static void vp_straight_decode(const uint32_t insn[4], struct vp_dec *d)
 		sd->abs = (uint8_t)nv40_vp_src_abs(insn, n);
 		sd->neg = (uint8_t)nv40_vp_src_NEG(src);
 		for (unsigned c = 0; c < 4; c++)
-			sd->swz[c] = (uint8_t)vp_swz(nv40_vp_src_SWZ(src), c);
+			sd->swz[c] = (uint8_t)nv40_vp_swz(nv40_vp_src_SWZ(src), c);
 	}
 }
 
@@ -635,7 +627,7 @@ int sim_vp_run(const uint32_t code[NV40_VP_INSNS][4], unsigned start,
 
 			cond_mask = 0;
 			for (unsigned c = 0; c < 4; c++)
-				if (vp_cc_pass(st.cc[ccsel][vp_swz(swz, c)], nv40_vp_COND(insn)))
+				if (vp_cc_pass(st.cc[ccsel][nv40_vp_swz(swz, c)], nv40_vp_COND(insn)))
 					cond_mask |= 8u >> c;
 			flow_ok = cond_mask != 0;
 		}
@@ -742,237 +734,4 @@ int sim_vp_run(const uint32_t code[NV40_VP_INSNS][4], unsigned start,
 		pc = next;
 	}
 	return 1;   /* the watchdog */
-}
-
-/* ---- disassembler ---- */
-
-struct vp_buf {
-	char *p;
-	unsigned len, pos;
-};
-
-static void vp_put(struct vp_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void vp_put(struct vp_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->pos >= b->len)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(b->p + b->pos, b->len - b->pos, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	b->pos = (unsigned)n >= b->len - b->pos ? b->len : b->pos + (unsigned)n;
-}
-
-static const char *vp_vec_name(unsigned op)
-{
-	switch (op) {
-#define VP_NAME_(name, value, ...) case value: return #name;
-	NV40_VP_VEC_OPS(VP_NAME_)
-#undef VP_NAME_
-	default: return NULL;
-	}
-}
-
-static const char *vp_sca_name(unsigned op)
-{
-	switch (op) {
-#define VP_NAME_(name, value) case value: return #name;
-	NV40_VP_SCA_OPS(VP_NAME_)
-#undef VP_NAME_
-	default: return NULL;
-	}
-}
-
-static const char *vp_out_name(unsigned o)
-{
-	switch (o) {
-#define VP_NAME_(name, value) case value: return #name;
-	NV40_VP_DESTS(VP_NAME_)
-#undef VP_NAME_
-	default: return NULL;
-	}
-}
-
-static const char *vp_cond_name(unsigned c)
-{
-	switch (c) {
-#define VP_NAME_(name, value) case value: return #name;
-	NV40_VP_CONDS(VP_NAME_)
-#undef VP_NAME_
-	default: return "?";
-	}
-}
-
-static void vp_put_mask(struct vp_buf *b, unsigned mask)
-{
-	if (mask == 0xf)
-		return;
-	vp_put(b, ".");
-	for (unsigned c = 0; c < 4; c++)
-		if (mask & (8u >> c))
-			vp_put(b, "%c", "xyzw"[c]);
-}
-
-static void vp_put_swz(struct vp_buf *b, uint32_t swz)
-{
-	if (swz == NV40_VP_SWZ_IDENTITY)
-		return;
-	vp_put(b, ".");
-	for (unsigned c = 0; c < 4; c++)
-		vp_put(b, "%c", "xyzw"[vp_swz(swz, c)]);
-}
-
-static void vp_put_addr(struct vp_buf *b, const uint32_t insn[4])
-{
-	vp_put(b, "A%u.%c+", nv40_vp_ADDR_REG_SEL(insn), "xyzw"[nv40_vp_ADDR_SWZ(insn)]);
-}
-
-static void vp_put_src(struct vp_buf *b, const uint32_t insn[4], unsigned n)
-{
-	uint32_t src = nv40_vp_src(insn, n);
-	int is_abs = (int)nv40_vp_src_abs(insn, n);
-
-	vp_put(b, ", %s%s", nv40_vp_src_NEG(src) ? "-" : "", is_abs ? "|" : "");
-	switch (nv40_vp_src_TYPE(src)) {
-	case NV40_VP_SRC_TEMP:
-		vp_put(b, "R%u", nv40_vp_src_REG(src));
-		break;
-	case NV40_VP_SRC_INPUT:
-		vp_put(b, "v[");
-		if (nv40_vp_INDEX_INPUT(insn))
-			vp_put_addr(b, insn);
-		vp_put(b, "%u]", nv40_vp_INPUT_SRC(insn));
-		break;
-	case NV40_VP_SRC_CONST:
-		vp_put(b, "c[");
-		if (nv40_vp_INDEX_CONST(insn))
-			vp_put_addr(b, insn);
-		vp_put(b, "%u]", nv40_vp_CONST_SRC(insn));
-		break;
-	default:
-		vp_put(b, "?%u", nv40_vp_src_REG(src));
-		break;
-	}
-	vp_put_swz(b, nv40_vp_src_SWZ(src));
-	if (is_abs)
-		vp_put(b, "|");
-}
-
-/* "MOV" "_SAT" "C" "0/1" and the condition, e.g. "MOVC1_SAT (GT0.xxxx)". */
-static void vp_put_op(struct vp_buf *b, const uint32_t insn[4], const char *name,
-		      unsigned number, int cc_half)
-{
-	if (name)
-		vp_put(b, "%s", name);
-	else
-		vp_put(b, "%s?%02x", cc_half == 1 ? "VEC" : "SCA", number);
-	if (nv40_vp_COND_UPDATE_EN(insn) && (int)nv40_vp_COND_UPDATE_VEC(insn) == cc_half)
-		vp_put(b, "C%u", nv40_vp_COND_REG_SEL(insn));
-	if (nv40_vp_SAT(insn))
-		vp_put(b, "_SAT");
-	if (nv40_vp_COND_TEST_EN(insn)) {
-		vp_put(b, " (%s%u", vp_cond_name(nv40_vp_COND(insn)), nv40_vp_COND_REG_SEL(insn));
-		vp_put_swz(b, nv40_vp_COND_SWZ(insn));
-		vp_put(b, ")");
-	}
-}
-
-static void vp_put_dst(struct vp_buf *b, const uint32_t insn[4], unsigned temp,
-		       int to_out, unsigned mask)
-{
-	int any = 0;
-
-	if (temp != NV40_VP_NONE_TEMP) {
-		vp_put(b, " R%u", temp);
-		vp_put_mask(b, mask);
-		any = 1;
-	}
-	if (to_out && nv40_vp_DEST(insn) != NV40_VP_NONE_DEST) {
-		const char *o = vp_out_name(nv40_vp_DEST(insn));
-
-		vp_put(b, "%s o[", any ? " &" : "");
-		if (nv40_vp_INDEX_OUTPUT(insn))
-			vp_put_addr(b, insn);
-		if (o)
-			vp_put(b, "%s]", o);
-		else
-			vp_put(b, "%u]", nv40_vp_DEST(insn));
-		vp_put_mask(b, mask);
-		any = 1;
-	}
-	if (!any)
-		vp_put(b, " _");
-}
-
-char *sim_vp_disasm(const uint32_t insn[4], char *buf, unsigned len)
-{
-	struct vp_buf b = { buf, len, 0 };
-	unsigned vop = nv40_vp_VEC_OPCODE(insn), sop = nv40_vp_SCA_OPCODE(insn);
-	int shown = 0;
-
-	if (!buf || !len)
-		return buf;
-	buf[0] = 0;
-	if (vop != NV40_VP_VEC_NOP || sop == NV40_VP_SCA_NOP) {
-		const char *name = vp_vec_name(vop);
-		unsigned reads = 0;
-
-		switch (vop) {
-#define VP_READS_(n, value, r) case value: reads = r; break;
-		NV40_VP_VEC_OPS(VP_READS_)
-#undef VP_READS_
-		default: reads = 7; break;
-		}
-		vp_put_op(&b, insn, name, vop, 1);
-		if (vop == NV40_VP_VEC_ARL || vop == NV40_VP_VEC_ARR || vop == NV40_VP_VEC_ARA) {
-			if (nv40_vp_VEC_DST_TEMP(insn) == NV40_VP_NONE_TEMP)
-				vp_put(&b, " _");
-			else
-				vp_put(&b, " A%u", nv40_vp_VEC_DST_TEMP(insn) & 1);
-			vp_put_mask(&b, nv40_vp_VEC_WRITEMASK(insn));
-			if (vop == NV40_VP_VEC_ARA)
-				vp_put(&b, ", A%u", nv40_vp_ADDR_REG_SEL(insn));
-		} else if (vop != NV40_VP_VEC_NOP) {
-			vp_put_dst(&b, insn, nv40_vp_VEC_DST_TEMP(insn), nv40_vp_VEC_RESULT(insn),
-				   nv40_vp_VEC_WRITEMASK(insn));
-		}
-		for (unsigned n = 0; n < 3; n++)
-			if (reads & (1u << n))
-				vp_put_src(&b, insn, n);
-		shown = 1;
-	}
-	if (sop != NV40_VP_SCA_NOP) {
-		const char *name = vp_sca_name(sop);
-
-		if (shown)
-			vp_put(&b, " + ");
-		vp_put_op(&b, insn, name, sop, 0);
-		switch (sop) {
-		case NV40_VP_SCA_BRA:
-		case NV40_VP_SCA_CAL:
-			vp_put(&b, " %u", nv40_vp_target(insn));
-			break;
-		case NV40_VP_SCA_RET:
-			break;
-		case NV40_VP_SCA_PUSHA:
-			vp_put(&b, " A%u", nv40_vp_ADDR_REG_SEL(insn));
-			break;
-		case NV40_VP_SCA_POPA:
-			vp_put(&b, " A%u", nv40_vp_ADDR_REG_SEL(insn));
-			vp_put_mask(&b, nv40_vp_SCA_WRITEMASK(insn));
-			break;
-		default:
-			vp_put_dst(&b, insn, nv40_vp_SCA_DST_TEMP(insn), !nv40_vp_VEC_RESULT(insn),
-				   nv40_vp_SCA_WRITEMASK(insn));
-			vp_put_src(&b, insn, 2);
-			break;
-		}
-	}
-	vp_put(&b, ";%s", nv40_vp_LAST(insn) ? " END" : "");
-	return buf;
 }

@@ -33,8 +33,4 @@ int sim_vp_run(const uint32_t code[NV40_VP_INSNS][4], unsigned start,
 	       const uint32_t cst[NV40_VP_CONSTS][4], const float in[NV40_VP_INPUTS][4],
 	       float out[NV40_VP_OUTPUTS][4]);
 
-/* One instruction as text ("MAD R0.xy, v[3], c[6], R1;"), for nvd-decode
- * and test failures.  Returns buf. */
-char *sim_vp_disasm(const uint32_t insn[4], char *buf, unsigned len);
-
 #endif

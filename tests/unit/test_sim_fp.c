@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "hw/disasm.h"
 #include "hw/fp-isa.h"
 #include "hw/ramin.h"
 #include "sim/3d/fp.h"
@@ -238,11 +239,11 @@ static void mesa_blit_shader_samples_unit0_and_writes_fp16_colour(void **state)
 	assert_int_equal(q.kill, 0);
 	assert_int_equal(q.depth_written, 0);
 
-	sim_fp_disasm(p.b, p.len, txt, sizeof(txt));
+	hw_fp_disasm(p.b, p.len, txt, sizeof(txt));
 	assert_non_null(strstr(txt, "TEX"));
 	assert_non_null(strstr(txt, "f[TEX0]"));
 	assert_non_null(strstr(txt, "texture[0]"));
-	sim_fp_disasm(p.b + 16, p.len - 16, txt, sizeof(txt));
+	hw_fp_disasm(p.b + 16, p.len - 16, txt, sizeof(txt));
 	assert_non_null(strstr(txt, "MOVH H0"));
 	assert_non_null(strstr(txt, "END"));
 }
@@ -449,7 +450,7 @@ static void inline_constant_is_shared_by_sources_and_skipped(void **state)
 	expect_vec(q.color[1][0], 2.5f, 4.5f, 6.5f, 1.5f);
 	/* the disassembler shows it */
 	char txt[200];
-	sim_fp_disasm(p.b, p.len, txt, sizeof(txt));
+	hw_fp_disasm(p.b, p.len, txt, sizeof(txt));
 	assert_non_null(strstr(txt, "c = {1, 2, 3, 0.5}"));
 }
 
@@ -822,7 +823,7 @@ static void if_else_endif_runs_each_side_for_its_pixels(void **state)
 		expect_vec(q.color[px][1], 2 * v, 2 * v, 2 * v, 2 * v);
 	}
 	char txt[120];
-	sim_fp_disasm(p.b + 16, 16, txt, sizeof(txt));
+	hw_fp_disasm(p.b + 16, 16, txt, sizeof(txt));
 	assert_non_null(strstr(txt, "IF (NE.xxxx)"));
 }
 
@@ -1052,7 +1053,7 @@ static void random_bytes_never_crash_and_stay_bounded(void **state)
 			bad++;
 		}
 		unsigned cap = rnd() % sizeof(txt);
-		sim_fp_disasm(buf, len, txt, cap);
+		hw_fp_disasm(buf, len, txt, cap);
 		if (cap)
 			assert_true(memchr(txt, 0, cap) != NULL);
 	}

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "hw/disasm.h"
 #include "hw/fp-isa.h"
 #include "hw/ramin.h"
 #include "sim/3d/jit.h"
@@ -69,7 +70,7 @@ static void report(const struct sim_fp_cache *c, const struct prog *p, const str
 
 	for (unsigned i = 0; i < c->nseq; i++) {
 		size_t pc = (size_t)c->seq[i] * 16;
-		fprintf(stderr, "  %s\n", sim_fp_disasm(p->b + pc, p->len - pc, text, sizeof(text)));
+		fprintf(stderr, "  %s\n", hw_fp_disasm(p->b + pc, p->len - pc, text, sizeof(text)));
 	}
 	for (unsigned i = 0; i < 64; i++) {
 		const float *x = &a->color[0][0][0] + i, *y = &b->color[0][0][0] + i;

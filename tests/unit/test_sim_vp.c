@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "hw/disasm.h"
 #include "hw/vp-isa.h"
 #include "sim/3d/vp.h"
 
@@ -235,8 +236,8 @@ static void golden_encodings_decode_and_copy_inputs(void **state)
 	assert_vec(out[NV40_VP_OUT_TC0], 0.5f, 0.25f, -1, 9);
 	assert_vec(out[NV40_VP_OUT_COL0], SENTINEL, SENTINEL, SENTINEL, SENTINEL);
 
-	assert_string_equal(sim_vp_disasm(g[0], buf, sizeof buf), "MOV o[POS], v[0];");
-	assert_string_equal(sim_vp_disasm(g[1], buf, sizeof buf), "MOV o[TC0], v[8]; END");
+	assert_string_equal(hw_vp_disasm(g[0], buf, sizeof buf), "MOV o[POS], v[0];");
+	assert_string_equal(hw_vp_disasm(g[1], buf, sizeof buf), "MOV o[TC0], v[8]; END");
 }
 
 /* ---- vector ops ---- */
@@ -926,7 +927,7 @@ static void mesa_mvp_transform_matches_cpu_reference(void **state)
 	assert_vec(out[NV40_VP_OUT_POS], ref[0], ref[1], ref[2], ref[3]);
 	assert_vec(out[NV40_VP_OUT_POS], 3, 4, -1.5f, 7);
 	assert_vec(out[NV40_VP_OUT_COL0], 0.25f, 0.5f, 0.75f, 1);
-	assert_string_equal(sim_vp_disasm(code[1], buf, sizeof buf), "DP4 o[POS].y, v[0], c[7];");
+	assert_string_equal(hw_vp_disasm(code[1], buf, sizeof buf), "DP4 o[POS].y, v[0], c[7];");
 }
 
 /* pow(x, y) = EX2(y * LG2(x)) and RCP to an output on the scalar slot, as
@@ -951,35 +952,6 @@ static void mesa_scalar_slot_programs_and_clip_distance(void **state)
 	assert_vec(out[NV40_VP_OUT_TC1], 8, SENTINEL, SENTINEL, 8);
 	assert_vec(out[NV40_VP_OUT_POS], 1, 2, 3, 1);
 	assert_vec(out[NV40_VP_OUT_FOGC], SENTINEL, 3, SENTINEL, SENTINEL);
-}
-
-/* ---- disassembler ---- */
-
-static void disasm_names_modifiers_and_both_halves(void **state)
-{
-	uint32_t *i;
-	char buf[160], small[8];
-
-	(void)state;
-	i = with_c(vec(0, NV40_VP_VEC_MAD, 0, -1, X_ | Y_, NEG(R(3)), C(), S(R(1), "xxyy")), 6);
-	nv40_vp_set_SRC2_ABS(i, 1);
-	assert_string_equal(sim_vp_disasm(i, buf, sizeof buf), "MAD R0.xy, -R3, c[6], |R1.xxyy|;");
-	sca(i, NV40_VP_SCA_RCP, 2, -1, W_, S(R(1), "xxxx"));
-	nv40_vp_set_SAT(i, 1);
-	cond(i, 1, NV40_VP_COND_GT, "xxxx");
-	assert_string_equal(sim_vp_disasm(i, buf, sizeof buf),
-			    "MAD_SAT (GT1.xxxx) R0.xy, -R3, c[6], |R1.xxxx| + "
-			    "RCP_SAT (GT1.xxxx) R2.w, |R1.xxxx|;");
-	i = with_c(vec(1, NV40_VP_VEC_MOV, -1, NV40_VP_OUT_TC3, XYZW, C(), V(), V()), 2);
-	nv40_vp_set_INDEX_CONST(i, 1);
-	nv40_vp_set_ADDR_SWZ(i, 2);
-	cc_update(i, 0, 1);
-	assert_string_equal(sim_vp_disasm(i, buf, sizeof buf), "MOVC0 o[TC3], c[A0.z+2];");
-	nv40_vp_set_LAST(flow(2, NV40_VP_SCA_CAL, 300), 1);
-	assert_string_equal(sim_vp_disasm(code[2], buf, sizeof buf), "CAL 300; END");
-	assert_string_equal(sim_vp_disasm(code[2], small, sizeof small), "CAL 300");
-	assert_string_equal(sim_vp_disasm(code[2], small, 1), "");
-	assert_null(sim_vp_disasm(code[2], NULL, 0));
 }
 
 /* ---- robustness ---- */
@@ -1018,7 +990,7 @@ static void random_words_never_crash(void **state)
 			}
 			if (rnd() % 8)
 				nv40_vp_set_LAST(code[k], 0);
-			sim_vp_disasm(code[k], buf, 1 + rnd() % sizeof buf);
+			hw_vp_disasm(code[k], buf, 1 + rnd() % sizeof buf);
 		}
 		for (unsigned k = 0; k < NV40_VP_CONSTS; k++)
 			for (unsigned c = 0; c < 4; c++)
@@ -1068,7 +1040,6 @@ int main(void)
 		cmocka_unit_test_setup(watchdog_count_is_exact_through_a_repeating_loop, reset),
 		cmocka_unit_test_setup(mesa_mvp_transform_matches_cpu_reference, reset),
 		cmocka_unit_test_setup(mesa_scalar_slot_programs_and_clip_distance, reset),
-		cmocka_unit_test_setup(disasm_names_modifiers_and_both_halves, reset),
 		cmocka_unit_test_setup(random_words_never_crash, reset),
 	};
 
