@@ -897,6 +897,15 @@ void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const
 	v->ok = 1;
 }
 
+void sim_tex_view_generic(struct sim_tex_view *v)
+{
+	if (!v->ok || v->dec == TEX_DEC_DXT)
+		return;
+	v->dec = TEX_DEC_GENERIC;
+	if (v->level == tex_level2d_bgra8)
+		v->level = tex_level2d_any;
+}
+
 /* What a clamped LOD selects: the level (and the next one, weighted
  * mfrac, for a mip-linear minification) and whether the filter is linear. */
 struct tex_sel {

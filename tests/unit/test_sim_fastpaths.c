@@ -2,9 +2,11 @@
  * for bit, on random inputs full of the values IEEE treats specially:
  * straight-line fragment programs, which fp.c's cache runs without flow
  * control, against sim_fp_run, the interpreter that decodes and steers
- * every instruction.  Each differential is also shown to notice a one-ulp
- * change made to its fast side.  The seed is printed; NVD_TEST_SEED sets
- * another. */
+ * every instruction; A8R8G8B8 textures through tex.c's table decoder and
+ * bilinear path against its generic decoder and level sampler
+ * (sim_tex_view_generic).  Each differential is also shown to notice a
+ * one-ulp change made to its fast side.  The seed is printed;
+ * NVD_TEST_SEED sets another. */
 #include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,7 +20,9 @@
 
 #include "hw/disasm.h"
 #include "hw/fp-isa.h"
+#include "hw/tex.h"
 #include "sim/3d/fp.h"
+#include "sim/3d/tex.h"
 #include "tests/lib/fp-random.h"
 
 static uint64_t seed;
@@ -149,12 +153,261 @@ static void straight_line_differential_notices_one_ulp(void **state)
 	assert_int_equal(bad, 8);
 }
 
+/* ---- the A8R8G8B8 sampler ---- */
+
+/* Wrap modes: REPEAT and CLAMP_TO_EDGE (the pair the bilinear fast path
+ * takes) half the time, any other mode, or a value that is none, else. */
+static unsigned tex_rnd_wrap(void)
+{
+	if (rnd_below(2))
+		return rnd_below(2) ? NV40_TEX_WRAP_REPEAT : NV40_TEX_WRAP_CLAMP_TO_EDGE;
+	return rnd_below(8) ? 1 + rnd_below(8) : rnd_below(16);
+}
+
+/* TEX_SWIZZLE with every output from a native channel: output i from
+ * component code comp(i), a random one, or else GL's order for these
+ * texels (R from Z, G from Y, B from X, A from W). */
+static uint32_t tex_swz_channels(int random)
+{
+	static const unsigned argb[4] = { 1, 2, 3, 0 };
+	uint32_t v = 0;
+
+	for (unsigned i = 0; i < 4; i++)
+		v |= NV40_TEX_SWZ(i, NV40_TEX_SWZ_COMPONENT, random ? rnd_below(4) : argb[i]);
+	return v;
+}
+
+/* A random A8R8G8B8 unit the layout accepts: 1D or 2D (cube sometimes),
+ * swizzled (powers of two) or pitch-linear (any size), normalised or RECT,
+ * some levels, any wrap, filter, LOD bias and clamps, anisotropy, sRGB,
+ * SNORM channels, swizzle and border. */
+static void tex_rnd_unit(struct sim_tex_unit *t)
+{
+	do {
+		unsigned dims = rnd_below(5) ? 2 : 1, lin = rnd_below(2);
+		unsigned w = lin ? 1 + rnd_below(48) : 1u << rnd_below(7);
+		unsigned h = dims == 1 ? 1 : lin ? 1 + rnd_below(48) : 1u << rnd_below(7);
+		uint32_t flags = (lin ? NV40_TEX_FORMAT_LINEAR : 0) |
+				 (rnd_below(4) ? 0 : NV40_TEX_FORMAT_RECT);
+		if (dims == 2 && !lin && rnd_below(8) == 0) {
+			h = w;
+			flags |= NV40_TEX_FORMAT_CUBIC;
+		}
+		memset(t, 0, sizeof(*t));
+		t->format = NV40_TEX_FORMAT_DMA0 | NV40_TEX_FORMAT_NO_BORDER | NV40_TEX_FORMAT_UNK15 |
+			    dims << NV40_TEX_FORMAT_DIMS_SHIFT |
+			    NV40_TEX_FMT_A8R8G8B8 << NV40_TEX_FORMAT_FORMAT_SHIFT |
+			    (1 + rnd_below(8)) << NV40_TEX_FORMAT_MIPMAP_COUNT_SHIFT | flags;
+		t->npot_size = w << 16 | h;
+		t->size1 = 1u << NV40_TEX_SIZE1_DEPTH_SHIFT | (w * 4 + 4 * rnd_below(3) * rnd_below(5));
+		t->wrap = tex_rnd_wrap() << NV40_TEX_WRAP_S_SHIFT | tex_rnd_wrap() << NV40_TEX_WRAP_T_SHIFT |
+			  tex_rnd_wrap() << NV40_TEX_WRAP_R_SHIFT;
+		if (!rnd_below(4))
+			t->wrap |= rnd_below(16) << NV40_TEX_WRAP_SRGB_SHIFT;
+		t->enable = NV40_TEX_ENABLE_ENABLE | (rnd_below(4) ? 0 : rnd_below(8)) << NV40_TEX_ENABLE_ANISO_SHIFT |
+			    (rnd_below(2) ? 15u * 256 : rnd_below(4096)) << NV40_TEX_ENABLE_MAX_LOD_SHIFT |
+			    (rnd_below(2) ? 0 : rnd_below(1024)) << NV40_TEX_ENABLE_MIN_LOD_SHIFT;
+		t->filter = NV40_TEX_FILTER_UNK13 | (rnd_below(2) ? 0 : rnd() & NV40_TEX_FILTER_LOD_BIAS_MASK) |
+			    (rnd_below(8) ? 1 + rnd_below(6) : rnd_below(16)) << NV40_TEX_FILTER_MIN_SHIFT |
+			    (rnd_below(8) ? 1 + rnd_below(2) : rnd_below(16)) << NV40_TEX_FILTER_MAG_SHIFT |
+			    (rnd_below(4) ? 0 : rnd_below(16)) << NV40_TEX_FILTER_SIGNED_SHIFT;
+		t->swizzle = rnd_below(4) ? tex_swz_channels(rnd_below(2)) : rnd() & 0xffff;
+		t->border = rnd();
+	} while (!sim_tex_extent(t));
+}
+
+/* A coordinate along an axis of n texels (scale: n for RECT, else 1):
+ * texel centres and edges inside and past the texture, huge values, and
+ * the specials of rnd_float. */
+static float tex_rnd_coord(unsigned n, float scale)
+{
+	int k = (int)rnd_below(6 * n + 1) - 3 * (int)n;
+
+	switch (rnd_below(6)) {
+	case 0:
+		return rnd_float();
+	case 1:
+		return ((float)k + 0.5f) / (float)n * scale;
+	case 2:
+		return (float)k / (float)n * scale;
+	case 3:
+		return (float)((int)rnd_below(2001) - 1000) * 65536.0f;
+	default:
+		return (((float)rnd() / 4294967296.0f) * 3.0f - 1.0f) * scale;
+	}
+}
+
+/* A request of any kind on the unit: the quad's pixels a small step
+ * apart (a LOD follows from them) or anywhere. */
+static void tex_rnd_req(const struct sim_tex_unit *t, struct sim_tex_req *rq)
+{
+	unsigned w = t->npot_size >> 16, h = t->npot_size & 0xffff;
+	float sw = t->format & NV40_TEX_FORMAT_RECT ? (float)w : 1.0f;
+	float sh = t->format & NV40_TEX_FORMAT_RECT ? (float)h : 1.0f;
+	float base[4] = { tex_rnd_coord(w, sw), tex_rnd_coord(h, sh), tex_rnd_coord(w, sw), 1.0f };
+	float dx[4], dy[4];
+
+	memset(rq, 0, sizeof(*rq));
+	rq->op = rnd_below(5);
+	for (unsigned c = 0; c < 4; c++) {
+		float step = (float)(1u << rnd_below(8)) / (float)(1u << rnd_below(8));
+		dx[c] = rnd_below(8) ? step * ((float)(int)rnd_below(5) - 2.0f) / (float)w : rnd_float();
+		dy[c] = rnd_below(8) ? step * ((float)(int)rnd_below(5) - 2.0f) / (float)h : rnd_float();
+	}
+	if (rnd_below(4) == 0)
+		base[3] = rnd_float();                     /* TXP's q, TXB's bias, TXL's lod */
+	else if (rq->op == SIM_TXB || rq->op == SIM_TXL)
+		base[3] = (float)((int)rnd_below(81) - 20) / 4.0f;
+	for (unsigned p = 0; p < 4; p++)
+		for (unsigned c = 0; c < 4; c++) {
+			rq->coord[p][c] = rnd_below(16) ? base[c] + (float)(p & 1) * dx[c] + (float)(p >> 1) * dy[c]
+							: rnd_float();
+			rq->ddx[p][c] = dx[c];
+			rq->ddy[p][c] = dy[c];
+		}
+}
+
+static void tex_report(const struct sim_tex_unit *t, const struct sim_tex_req *rq, float a[4][4],
+		       float b[4][4])
+{
+	fprintf(stderr, "  unit format %08x wrap %08x enable %08x swizzle %08x filter %08x size %08x "
+		"size1 %08x border %08x; op %u\n", t->format, t->wrap, t->enable, t->swizzle, t->filter,
+		t->npot_size, t->size1, t->border, rq->op);
+	for (unsigned p = 0; p < 4; p++) {
+		uint32_t u, v;
+		fprintf(stderr, "  pixel %u coord %a %a %a %a ddx %a %a ddy %a %a\n", p,
+			(double)rq->coord[p][0], (double)rq->coord[p][1], (double)rq->coord[p][2],
+			(double)rq->coord[p][3], (double)rq->ddx[p][0], (double)rq->ddx[p][1],
+			(double)rq->ddy[p][0], (double)rq->ddy[p][1]);
+		for (unsigned c = 0; c < 4; c++) {
+			memcpy(&u, &a[p][c], 4);
+			memcpy(&v, &b[p][c], 4);
+			if (u != v)
+				fprintf(stderr, "    %c: generic %08x, fast %08x\n", "rgba"[c], u, v);
+		}
+	}
+}
+
+/* Requests of rqs whose four pixels sample differently through the
+ * generic view g and the fast one f of unit t. */
+static unsigned tex_diff(const struct sim_tex_unit *t, const struct sim_tex_view *g,
+			 const struct sim_tex_view *f, const struct sim_tex_req *rqs, unsigned n)
+{
+	unsigned bad = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		float a[4][4], b[4][4];
+		sim_tex_view_sample(g, &rqs[i], a);
+		sim_tex_view_sample(f, &rqs[i], b);
+		if (!same_bits(&a[0][0], &b[0][0], 16) && !bad++ && !quiet)
+			tex_report(t, &rqs[i], a, b);
+	}
+	return bad;
+}
+
+enum { TEX_UNITS = 10000, TEX_REQS = 48 };
+
+static uint8_t texmem[6 << 16];
+
+static void a8r8g8b8_sampler_matches_the_generic_decoder(void **state)
+{
+	(void)state;
+	static struct sim_tex_view f, g;
+	struct sim_tex_unit t;
+	struct sim_tex_req rq[TEX_REQS];
+	unsigned differ = 0, fast = 0;   /* fast: S and T wrap as the bilinear path takes */
+
+	rng_state = seed ^ 3;
+	for (unsigned u = 0; u < TEX_UNITS; u++) {
+		tex_rnd_unit(&t);
+		uint64_t ext = sim_tex_extent(&t);
+		assert_true(ext <= sizeof(texmem));
+		for (uint64_t i = 0; i < ext; i++)
+			texmem[i] = (uint8_t)rnd();
+		sim_tex_prepare(&f, &t, texmem);
+		assert_true(f.ok);
+		g = f;
+		sim_tex_view_generic(&g);
+		assert_true(g.level != f.level);
+		unsigned s = t.wrap & 0xf, tt = t.wrap >> 8 & 0xf;
+		fast += (s == NV40_TEX_WRAP_REPEAT || s == NV40_TEX_WRAP_CLAMP_TO_EDGE) &&
+			(tt == NV40_TEX_WRAP_REPEAT || tt == NV40_TEX_WRAP_CLAMP_TO_EDGE);
+		for (unsigned i = 0; i < TEX_REQS; i++)
+			tex_rnd_req(&t, &rq[i]);
+		unsigned bad = tex_diff(&t, &g, &f, rq, TEX_REQS);
+		if (bad && !differ++)
+			fprintf(stderr, "unit %u: %u of %u requests differ\n", u, bad, TEX_REQS);
+	}
+	printf("A8R8G8B8 sampler: %u textures (%u wrapping for the bilinear path) x %u pixels, %u differ\n",
+	       TEX_UNITS, fast, 4 * TEX_REQS, differ);
+	assert_int_equal(differ, 0);
+	assert_true(fast > TEX_UNITS / 8);
+}
+
+/* The fast views decode a byte through a table, the generic one computes
+ * it: one byte value one ulp off in the fast view's tables must show in
+ * every texel of that value, filtered nearest or linear at texel centres. */
+static void a8r8g8b8_differential_notices_one_ulp(void **state)
+{
+	(void)state;
+	static struct sim_tex_view f, g;
+	static float lut[4][256];
+	struct sim_tex_unit t;
+	struct sim_tex_req rq[16];
+	unsigned bad[2];
+
+	rng_state = seed ^ 4;
+	memset(&t, 0, sizeof(t));
+	t.format = NV40_TEX_FORMAT_DMA0 | NV40_TEX_FORMAT_NO_BORDER | NV40_TEX_FORMAT_UNK15 |
+		   2u << NV40_TEX_FORMAT_DIMS_SHIFT | NV40_TEX_FMT_A8R8G8B8 << NV40_TEX_FORMAT_FORMAT_SHIFT |
+		   1u << NV40_TEX_FORMAT_MIPMAP_COUNT_SHIFT;
+	t.npot_size = 8u << 16 | 8;
+	t.size1 = 1u << NV40_TEX_SIZE1_DEPTH_SHIFT;
+	t.wrap = NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_S_SHIFT | NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_T_SHIFT;
+	t.enable = NV40_TEX_ENABLE_ENABLE;
+	t.swizzle = tex_swz_channels(0);
+	memset(texmem, 0x5a, 8 * 8 * 4);
+	for (unsigned i = 0; i < 16; i++) {
+		memset(&rq[i], 0, sizeof(rq[i]));
+		for (unsigned p = 0; p < 4; p++) {
+			rq[i].coord[p][0] = ((float)rnd_below(8) + 0.5f) / 8.0f;
+			rq[i].coord[p][1] = ((float)rnd_below(8) + 0.5f) / 8.0f;
+			rq[i].coord[p][3] = 1.0f;
+		}
+	}
+	for (unsigned linear = 0; linear < 2; linear++) {
+		unsigned filt = linear ? NV40_TEX_FILTER_LINEAR : NV40_TEX_FILTER_NEAREST;
+		t.filter = NV40_TEX_FILTER_UNK13 | filt << NV40_TEX_FILTER_MIN_SHIFT |
+			   filt << NV40_TEX_FILTER_MAG_SHIFT;
+		sim_tex_prepare(&f, &t, texmem);
+		g = f;
+		sim_tex_view_generic(&g);
+		assert_int_equal(tex_diff(&t, &g, &f, rq, 16), 0);
+		for (unsigned c = 0; c < 4; c++) {
+			memcpy(lut[c], f.lut[c], sizeof(lut[c]));
+			uint32_t v;
+			memcpy(&v, &lut[c][0x5a], 4);
+			lut[c][0x5a] = bits_f(v + 1);
+			f.lut[c] = lut[c];
+		}
+		quiet = 1;
+		bad[linear] = tex_diff(&t, &g, &f, rq, 16);
+		quiet = 0;
+	}
+	printf("A8R8G8B8 sampler: one ulp in a byte's value, %u (nearest) and %u (linear) of 16 "
+	       "requests differ\n", bad[0], bad[1]);
+	assert_int_equal(bad[0], 16);
+	assert_int_equal(bad[1], 16);
+}
+
 int main(void)
 {
 	const char *env = getenv("NVD_TEST_SEED");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(straight_line_programs_match_the_interpreter),
 		cmocka_unit_test(straight_line_differential_notices_one_ulp),
+		cmocka_unit_test(a8r8g8b8_sampler_matches_the_generic_decoder),
+		cmocka_unit_test(a8r8g8b8_differential_notices_one_ulp),
 	};
 
 	seed = env ? strtoull(env, NULL, 0) : 0x66617374646966ull;
