@@ -4,9 +4,10 @@
  * control, against sim_fp_run, the interpreter that decodes and steers
  * every instruction; A8R8G8B8 textures through tex.c's table decoder and
  * bilinear path against its generic decoder and level sampler
- * (sim_tex_view_generic).  Each differential is also shown to notice a
- * one-ulp change made to its fast side.  The seed is printed;
- * NVD_TEST_SEED sets another. */
+ * (sim_tex_view_generic); the ROP's 8-bit colour path (rt8) against
+ * sim_rt_read, rop_blend and sim_rt_write, on the buffers' bytes.  Each
+ * differential is also shown to notice a one-ulp (one-LSB) change made to
+ * its fast side.  The seed is printed; NVD_TEST_SEED sets another. */
 #include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,9 +20,12 @@
 #include <cmocka.h>
 
 #include "hw/disasm.h"
+#include "hw/enums-3d.h"
+#include "hw/enums-3d-pipe.h"
 #include "hw/fp-isa.h"
 #include "hw/tex.h"
 #include "sim/3d/fp.h"
+#include "sim/3d/pipe.h"
 #include "sim/3d/tex.h"
 #include "tests/lib/fp-random.h"
 
@@ -400,6 +404,209 @@ static void a8r8g8b8_differential_notices_one_ulp(void **state)
 	assert_int_equal(bad[1], 16);
 }
 
+/* ---- the 8-bit ROP ---- */
+
+/* Two setups, one per side: the same state, the colour buffers in
+ * separate memory, rt8 on (rop.c's rop_read8, rop_blend8, rop_write8) in
+ * fast and off (sim_rt_read, rop_blend, sim_rt_write) in slow. */
+static struct draw_setup fast, slow;
+enum { ROP_BYTES = 64 * 64 * 4 };
+static uint8_t rtmem[2][4][ROP_BYTES], rtmem0[4][ROP_BYTES];   /* rtmem0: before */
+
+static const unsigned rop_formats[] = {
+	NV40_RT_COLOR_A8R8G8B8, NV40_RT_COLOR_X8R8G8B8_Z8R8G8B8, NV40_RT_COLOR_X8R8G8B8_O8R8G8B8,
+	NV40_RT_COLOR_A8B8G8R8, NV40_RT_COLOR_X8B8G8R8_Z8B8G8R8, NV40_RT_COLOR_X8B8G8R8_O8B8G8R8,
+};
+static const unsigned rop_factors[] = {
+	NV40_BF_ZERO, NV40_BF_ONE, NV40_BF_SRC_COLOR, NV40_BF_ONE_MINUS_SRC_COLOR,
+	NV40_BF_SRC_ALPHA, NV40_BF_ONE_MINUS_SRC_ALPHA, NV40_BF_DST_ALPHA,
+	NV40_BF_ONE_MINUS_DST_ALPHA, NV40_BF_DST_COLOR, NV40_BF_ONE_MINUS_DST_COLOR,
+	NV40_BF_SRC_ALPHA_SATURATE, NV40_BF_CONSTANT_COLOR, NV40_BF_ONE_MINUS_CONSTANT_COLOR,
+	NV40_BF_CONSTANT_ALPHA, NV40_BF_ONE_MINUS_CONSTANT_ALPHA, 0x0309 /* none */,
+};
+static const unsigned rop_equations[] = {
+	NV40_BEQ_FUNC_ADD, NV40_BEQ_MIN, NV40_BEQ_MAX, NV40_BEQ_FUNC_SUBTRACT,
+	NV40_BEQ_FUNC_REVERSE_SUBTRACT, 0x8009 /* none */,
+};
+
+#define PICK(a) ((a)[rnd_below(sizeof(a) / sizeof((a)[0]))])
+
+/* A random ROP state on all four colour buffers (one format, as RT_FORMAT
+ * has; linear of any pitch and length, or swizzled), the blend constant
+ * as draw.c quantises it for these formats; random bytes in the buffers.
+ * No alpha, depth or stencil test: the colour path alone differs. */
+static void rop_rnd_state(void)
+{
+	unsigned fmt = PICK(rop_formats), swz = rnd_below(2);
+	unsigned lw = rnd_below(7), lh = rnd_below(7);
+	unsigned w = 1 + rnd_below(64), h = 1 + rnd_below(64);
+	uint32_t bc = rnd();
+
+	memset(&fast, 0, sizeof(fast));
+	for (unsigned i = 0; i < 4; i++) {
+		struct sim_rt *rt = &fast.rts.color[i];
+		rt->format = fmt;
+		rt->bpp = 4;
+		rt->swizzled = swz;
+		rt->log2w = lw;
+		rt->log2h = lh;
+		rt->pitch = swz ? 0 : 4 * w + 4 * rnd_below(2) * rnd_below(8);
+		rt->len = swz ? 4ull << (lw + lh) : (uint64_t)rt->pitch * h;
+		if (rt->len > ROP_BYTES)
+			rt->len = ROP_BYTES;
+		if (!rnd_below(4))
+			rt->len -= rnd_below(8);          /* a pixel that does not fit */
+		fast.cmask[i] = rnd_below(2) ? 0xf : rnd_below(16);
+		fast.blend[i] = rnd_below(4) != 0;
+		sim_rt8_of(fmt, &fast.rt8[i]);
+		for (unsigned b = 0; b < ROP_BYTES; b++)
+			rtmem[0][i][b] = (uint8_t)rnd();
+		memcpy(rtmem[1][i], rtmem[0][i], ROP_BYTES);
+		memcpy(rtmem0[i], rtmem[0][i], ROP_BYTES);
+	}
+	fast.rts.w = swz ? 1u << lw : w;
+	fast.rts.h = swz ? 1u << lh : h;
+	fast.rt_mask = rnd_below(2) ? 1 : rnd_below(16);
+	fast.bsrc_rgb = PICK(rop_factors);
+	fast.bsrc_a = PICK(rop_factors);
+	fast.bdst_rgb = PICK(rop_factors);
+	fast.bdst_a = PICK(rop_factors);
+	fast.beq_rgb = PICK(rop_equations);
+	fast.beq_a = PICK(rop_equations);
+	fast.bconst[0] = (float)((bc >> 16) & 0xff) / 255.0f;
+	fast.bconst[1] = (float)((bc >> 8) & 0xff) / 255.0f;
+	fast.bconst[2] = (float)(bc & 0xff) / 255.0f;
+	fast.bconst[3] = (float)(bc >> 24) / 255.0f;
+	fast.logic_enable = rnd_below(4) == 0;
+	fast.logic_op = rnd_below(16);
+	slow = fast;
+	for (unsigned i = 0; i < 4; i++) {
+		fast.rts.color[i].mem = rtmem[0][i];
+		slow.rts.color[i].mem = rtmem[1][i];
+		slow.rt8[i].on = 0;
+	}
+}
+
+/* Colours: saturated ones, and any (NaN, infinities, out of range). */
+static float rop_rnd_colour(void)
+{
+	return rnd_below(2) ? (float)rnd_below(1024) / 1023.0f : rnd_float();
+}
+
+/* n random quads through both setups, some partly or wholly outside
+ * the buffers. */
+static void rop_draw(unsigned n)
+{
+	static struct sim_fp_quad q;
+	uint32_t samples = 0;
+	const float z[4] = { 0.5f, 0.5f, 0.5f, 0.5f };
+
+	for (unsigned k = 0; k < n; k++) {
+		int x = (int)rnd_below(fast.rts.w + 2) - 1, y = (int)rnd_below(fast.rts.h + 2) - 1;
+		unsigned live = rnd_below(16);
+		for (unsigned p = 0; p < 4; p++)
+			for (unsigned i = 0; i < NV40_FP_RTS; i++)
+				for (unsigned c = 0; c < 4; c++)
+					q.color[p][i][c] = rop_rnd_colour();
+		sim_rop_quad(&fast, &samples, x, y, live, z, 1, &q);
+		sim_rop_quad(&slow, &samples, x, y, live, z, 1, &q);
+	}
+}
+
+/* Bytes that differ between the two sides' buffers; the first reported.
+ * *changed counts the bytes the generic side changed. */
+static unsigned rop_diff(unsigned *changed)
+{
+	unsigned bad = 0;
+
+	for (unsigned i = 0; i < 4; i++)
+		for (unsigned b = 0; b < ROP_BYTES; b++) {
+			*changed += rtmem[1][i][b] != rtmem0[i][b];
+			if (rtmem[0][i][b] == rtmem[1][i][b])
+				continue;
+			if (!bad++ && !quiet)
+				fprintf(stderr, "  buffer %u byte %u: generic %02x, 8-bit %02x; format %02x "
+					"swizzled %u cmask %x blend %u src %04x/%04x dst %04x/%04x eq "
+					"%04x/%04x logic %u op %x\n", i, b, rtmem[1][i][b], rtmem[0][i][b],
+					fast.rts.color[i].format, fast.rts.color[i].swizzled, fast.cmask[i],
+					fast.blend[i], fast.bsrc_rgb, fast.bsrc_a, fast.bdst_rgb, fast.bdst_a,
+					fast.beq_rgb, fast.beq_a, fast.logic_enable, fast.logic_op);
+		}
+	return bad;
+}
+
+enum { ROP_STATES = 3000, ROP_QUADS = 64 };
+
+static void rop8_matches_the_generic_rop(void **state)
+{
+	(void)state;
+	unsigned differ = 0, changed = 0;
+
+	rng_state = seed ^ 5;
+	for (unsigned n = 0; n < ROP_STATES; n++) {
+		rop_rnd_state();
+		rop_draw(ROP_QUADS);
+		unsigned bad = rop_diff(&changed);
+		if (bad && !differ++)
+			fprintf(stderr, "state %u: %u bytes differ\n", n, bad);
+	}
+	printf("8-bit ROP: %u states x %u pixels (%u bytes changed), %u differ\n", ROP_STATES,
+	       4 * ROP_QUADS, changed, differ);
+	assert_int_equal(differ, 0);
+	assert_true(changed > ROP_STATES * ROP_QUADS);
+}
+
+/* The 8-bit path reads the destination through a table: byte 0x40 read
+ * one LSB high must show in every pixel a blend adding the destination
+ * to a zero source writes. */
+static void rop8_differential_notices_one_lsb(void **state)
+{
+	(void)state;
+	static float unorm[256];
+	static struct sim_fp_quad q;
+	uint32_t samples = 0;
+	const float z[4] = { 0.5f, 0.5f, 0.5f, 0.5f };
+
+	rng_state = seed ^ 6;
+	rop_rnd_state();
+	for (unsigned i = 0; i < 4; i++) {
+		struct sim_rt *rt[2] = { &fast.rts.color[i], &slow.rts.color[i] };
+		for (unsigned s = 0; s < 2; s++) {
+			rt[s]->format = NV40_RT_COLOR_A8R8G8B8;
+			rt[s]->swizzled = 0;
+			rt[s]->pitch = 64;
+			rt[s]->len = 64 * 16;
+		}
+		sim_rt8_of(NV40_RT_COLOR_A8R8G8B8, &fast.rt8[i]);
+		slow.rt8[i].on = 0;
+		fast.cmask[i] = slow.cmask[i] = 0xf;
+		fast.blend[i] = slow.blend[i] = 1;
+		memset(rtmem[0][i], 0x40, ROP_BYTES);
+		memset(rtmem[1][i], 0x40, ROP_BYTES);
+	}
+	fast.rt_mask = slow.rt_mask = 1;
+	fast.logic_enable = slow.logic_enable = 0;
+	fast.bsrc_rgb = fast.bsrc_a = slow.bsrc_rgb = slow.bsrc_a = NV40_BF_ONE;
+	fast.bdst_rgb = fast.bdst_a = slow.bdst_rgb = slow.bdst_a = NV40_BF_ONE;
+	fast.beq_rgb = fast.beq_a = slow.beq_rgb = slow.beq_a = NV40_BEQ_FUNC_ADD;
+	memset(&q, 0, sizeof(q));
+	sim_rop_quad(&fast, &samples, 0, 0, 0xf, z, 1, &q);
+	sim_rop_quad(&slow, &samples, 0, 0, 0xf, z, 1, &q);
+	unsigned changed = 0;
+	assert_int_equal(rop_diff(&changed), 0);
+
+	memcpy(unorm, fast.rt8[0].unorm, sizeof(unorm));
+	unorm[0x40] = unorm[0x41];
+	fast.rt8[0].unorm = unorm;
+	quiet = 1;
+	sim_rop_quad(&fast, &samples, 2, 0, 0xf, z, 1, &q);
+	sim_rop_quad(&slow, &samples, 2, 0, 0xf, z, 1, &q);
+	unsigned bad = rop_diff(&changed);
+	quiet = 0;
+	printf("8-bit ROP: the destination read one LSB high, %u of 16 bytes differ\n", bad);
+	assert_int_equal(bad, 16);
+}
+
 int main(void)
 {
 	const char *env = getenv("NVD_TEST_SEED");
@@ -408,6 +615,8 @@ int main(void)
 		cmocka_unit_test(straight_line_differential_notices_one_ulp),
 		cmocka_unit_test(a8r8g8b8_sampler_matches_the_generic_decoder),
 		cmocka_unit_test(a8r8g8b8_differential_notices_one_ulp),
+		cmocka_unit_test(rop8_matches_the_generic_rop),
+		cmocka_unit_test(rop8_differential_notices_one_lsb),
 	};
 
 	seed = env ? strtoull(env, NULL, 0) : 0x66617374646966ull;
