@@ -897,6 +897,15 @@ void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const
 	v->ok = 1;
 }
 
+void sim_tex_view_generic(struct sim_tex_view *v)
+{
+	if (!v->ok || v->dec == TEX_DEC_DXT)
+		return;
+	v->dec = TEX_DEC_GENERIC;
+	if (v->level == tex_level2d_bgra8)
+		v->level = tex_level2d_any;
+}
+
 /* What a clamped LOD selects: the level (and the next one, weighted
  * mfrac, for a mip-linear minification) and whether the filter is linear. */
 struct tex_sel {
@@ -1047,7 +1056,8 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 	}
 
 	struct tex_sel sel;
-	float sel_lambda = 0.0f;
+	float sel_lambda = NAN;     /* sel's LOD; NaN: none chosen yet (anisotropic
+				       pixels choose theirs elsewhere) */
 	if (quad_lod && qn == 1 && rq->op != SIM_TXB) {
 		/* the loop below where every pixel has the quad's LOD, one probe
 		 * and face 0: one tex_select; the depth reference only where a
@@ -1111,7 +1121,7 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 			tex_filter_aniso(&c, face, st, lambda, n, step, val);
 		} else {
 			/* the pixels of a quad mostly share their LOD */
-			if (p == 0 || lambda != sel_lambda)
+			if (!(lambda == sel_lambda))
 				tex_select(v, lambda, &sel);
 			sel_lambda = lambda;
 			tex_filter_sel(&c, face, st, &sel, val);

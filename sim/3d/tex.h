@@ -75,5 +75,11 @@ struct sim_tex_view {
 void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const uint8_t *mem);
 void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req *rq,
 			 float out[4][4]);
+/* For the fast paths' differential (tests/unit/test_sim_fastpaths.c): v,
+ * prepared, samples through the generic per-bit texel decoder and level
+ * sampler from now on, the specification its specialised ones (A8R8G8B8's
+ * above all) must match bit for bit.  DXT has no generic decoder: left as
+ * it is. */
+void sim_tex_view_generic(struct sim_tex_view *v);
 
 #endif

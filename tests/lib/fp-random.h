@@ -1,7 +1,8 @@
 /* Random straight-line NV40 fragment programs and quads full of the
- * values IEEE treats specially, for the compiled fragment programs' tests
- * and bench (tests/unit/test_sim_jit.c, bench/jit.c).  Static: each
- * program includes it once. */
+ * values IEEE treats specially, for the tests and bench of the compiled
+ * and straight-line fragment programs (tests/unit/test_sim_jit.c,
+ * test_sim_fastpaths.c, bench/jit.c).  Static: each program includes it
+ * once. */
 #ifndef NV_TESTS_FP_RANDOM_H
 #define NV_TESTS_FP_RANDOM_H
 
@@ -144,6 +145,35 @@ static void rnd_prog(struct prog *p, unsigned n)
 	for (unsigned i = 0; i < n; i++)
 		rnd_insn(p, ops[rnd_below(sizeof(ops) / sizeof(ops[0]))], i == n - 1);
 }
+
+/* OP R0, src0, src1; END: unconditioned, every channel written, INPUT
+ * sources reading f[input]; then the constant (k, k, k, k) when k is not
+ * NULL.  For tests that want one known result. */
+static inline void fp_prog1(struct prog *p, unsigned op, unsigned input, uint32_t src0,
+			    uint32_t src1, const float *k)
+{
+	uint32_t w[4] = { 0 }, u;
+
+	NV40_FP_SET(w, OPCODE, op);
+	NV40_FP_SET(w, MASK, 0xf);
+	NV40_FP_SET(w, INPUT, input);
+	NV40_FP_SET(w, COND, NV40_FP_COND_TR);
+	NV40_FP_SET(w, COND_SWZ, NV40_FP_SWZ_IDENTITY);
+	NV40_FP_SET(w, SRC0, src0);
+	NV40_FP_SET(w, SRC1, src1);
+	NV40_FP_SET(w, END, 1);
+	p->len = 0;
+	for (unsigned i = 0; i < 4; i++)
+		put32(p, w[i]);
+	if (!k)
+		return;
+	memcpy(&u, k, 4);
+	for (unsigned i = 0; i < 4; i++)
+		put32(p, u);
+}
+
+/* An fp_prog1 source: type, no swizzle, no modifier. */
+#define FP_SRC_PLAIN(type) (NV40_FP_SRC_SET(TYPE, type) | NV40_FP_SRC_SET(SWZ, NV40_FP_SWZ_IDENTITY))
 
 static void rnd_quad(struct sim_fp_quad *q)
 {

@@ -165,18 +165,7 @@ static void random_programs_compile_to_the_interpreters_bits(void **state)
 /* MOV R0, f[COL0]; END */
 static void mov_col0(struct prog *p)
 {
-	uint32_t w[4] = { 0 };
-
-	NV40_FP_SET(w, OPCODE, NV40_FP_OP_MOV);
-	NV40_FP_SET(w, MASK, 0xf);
-	NV40_FP_SET(w, INPUT, NV40_FP_INPUT_COL0);
-	NV40_FP_SET(w, COND, NV40_FP_COND_TR);
-	NV40_FP_SET(w, COND_SWZ, NV40_FP_SWZ_IDENTITY);
-	NV40_FP_SET(w, SRC0, NV40_FP_SRC_SET(TYPE, NV40_FP_SRC_INPUT) | NV40_FP_SRC_SET(SWZ, NV40_FP_SWZ_IDENTITY));
-	NV40_FP_SET(w, END, 1);
-	p->len = 0;
-	for (unsigned i = 0; i < 4; i++)
-		put32(p, w[i]);
+	fp_prog1(p, NV40_FP_OP_MOV, NV40_FP_INPUT_COL0, FP_SRC_PLAIN(NV40_FP_SRC_INPUT), 0, NULL);
 }
 
 static void harness_notices_one_ulp(void **state)
@@ -236,20 +225,8 @@ static void fp16_rounding_matches_at_every_edge(void **state)
 /* MUL R0, f[COL0], c; END with the constant c */
 static void mul_const(struct prog *p, float k)
 {
-	uint32_t w[4], u;
-
-	mov_col0(p);
-	for (unsigned i = 0; i < 4; i++)
-		w[i] = nv_rd32le(p->b + 4 * i);
-	w[0] &= ~((uint32_t)NV40_FP_OPCODE__MASK << NV40_FP_OPCODE__SHIFT);
-	NV40_FP_SET(w, OPCODE, NV40_FP_OP_MUL);
-	NV40_FP_SET(w, SRC1, NV40_FP_SRC_SET(TYPE, NV40_FP_SRC_CONST) | NV40_FP_SRC_SET(SWZ, NV40_FP_SWZ_IDENTITY));
-	p->len = 0;
-	for (unsigned i = 0; i < 4; i++)
-		put32(p, w[i]);
-	memcpy(&u, &k, 4);
-	for (unsigned i = 0; i < 4; i++)
-		put32(p, u);
+	fp_prog1(p, NV40_FP_OP_MUL, NV40_FP_INPUT_COL0, FP_SRC_PLAIN(NV40_FP_SRC_INPUT),
+		 FP_SRC_PLAIN(NV40_FP_SRC_CONST), &k);
 }
 
 static void constants_are_read_at_run_time(void **state)

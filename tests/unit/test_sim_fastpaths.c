@@ -1,0 +1,625 @@
+/* The simulator's fast paths against the general code they stand for, bit
+ * for bit, on random inputs full of the values IEEE treats specially:
+ * straight-line fragment programs, which fp.c's cache runs without flow
+ * control, against sim_fp_run, the interpreter that decodes and steers
+ * every instruction; A8R8G8B8 textures through tex.c's table decoder and
+ * bilinear path against its generic decoder and level sampler
+ * (sim_tex_view_generic); the ROP's 8-bit colour path (rt8) against
+ * sim_rt_read, rop_blend and sim_rt_write, on the buffers' bytes.  Each
+ * differential is also shown to notice a one-ulp (one-LSB) change made to
+ * its fast side.  The seed is printed; NVD_TEST_SEED sets another. */
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hw/disasm.h"
+#include "hw/enums-3d.h"
+#include "hw/enums-3d-pipe.h"
+#include "hw/fp-isa.h"
+#include "hw/tex.h"
+#include "sim/3d/fp.h"
+#include "sim/3d/pipe.h"
+#include "sim/3d/tex.h"
+#include "tests/lib/fp-random.h"
+
+static uint64_t seed;
+static int quiet;                 /* the one-ulp tests expect differences */
+
+/* Two floats' bits equal (a NaN's payload included). */
+static int same_bits(const float *x, const float *y, unsigned n)
+{
+	return !memcmp(x, y, n * sizeof(*x));
+}
+
+/* ---- straight-line fragment programs ---- */
+
+/* A sampler both sides call: its result depends on every field of the
+ * request, so both must ask the same. */
+static void fp_sample(void *ctx, const struct sim_tex_req *rq, float out[4][4])
+{
+	(void)ctx;
+	for (unsigned p = 0; p < 4; p++)
+		for (unsigned c = 0; c < 4; c++) {
+			float v = rq->coord[p][c] * (float)(rq->unit + 1) - (float)rq->op;
+			if (rq->op == SIM_TXD)
+				v = v + rq->ddx[p][3 - c] - rq->ddy[p][c];
+			out[p][c] = c == 1 ? -v : v;
+		}
+}
+
+static struct sim_fp_cache fpc;
+
+/* Decode p into fpc; it must be straight-line, so the cache runs it on
+ * the fast path. */
+static void fp_check(const struct prog *p)
+{
+	memset(&fpc, 0, sizeof(fpc));
+	sim_fp_cache_reset(&fpc);
+	assert_int_equal(sim_fp_cache_check(&fpc, p->b, p->len), 1);
+}
+
+static void fp_report(const struct prog *p, const struct sim_fp_quad *a, const struct sim_fp_quad *b)
+{
+	char text[256];
+
+	for (unsigned i = 0; i < fpc.nseq; i++) {
+		size_t pc = (size_t)fpc.seq[i] * NV40_FP_INSN_BYTES;
+		fprintf(stderr, "  %s\n", hw_fp_disasm(p->b + pc, p->len - pc, text, sizeof(text)));
+	}
+	for (unsigned i = 0; i < 64; i++) {
+		uint32_t u, v;
+		memcpy(&u, &a->color[0][0][0] + i, 4);
+		memcpy(&v, &b->color[0][0][0] + i, 4);
+		if (u != v)
+			fprintf(stderr, "  pixel %u colour %u.%c: interpreted %08x, straight %08x\n",
+				i / 16, i / 4 % 4, "xyzw"[i % 4], u, v);
+	}
+	fprintf(stderr, "  depth_written %u/%u kill %x/%x\n", a->depth_written, b->depth_written,
+		a->kill, b->kill);
+}
+
+/* Random quads of program p (checked into fpc) whose results differ
+ * between the interpreter and the straight-line path; *nans counts the
+ * NaNs among the colours compared. */
+static unsigned fp_diff(const struct prog *p, uint32_t control, unsigned quads, unsigned *nans)
+{
+	struct sim_fp_quad a, b;
+	unsigned bad = 0;
+
+	for (unsigned k = 0; k < quads; k++) {
+		rnd_quad(&a);
+		b = a;
+		assert_int_equal(sim_fp_run(p->b, p->len, control, &a, fp_sample, NULL), 0);
+		b.kill = 0xa;                 /* the run must set them */
+		b.depth_written = 3;
+		assert_int_equal(sim_fp_run_cached(&fpc, p->b, p->len, control, &b, fp_sample, NULL), 0);
+		for (unsigned i = 0; i < 64; i++)
+			*nans += (&a.color[0][0][0])[i] != (&a.color[0][0][0])[i];
+		if (!same_bits(&a.color[0][0][0], &b.color[0][0][0], 64) || a.kill != b.kill ||
+		    a.depth_written != b.depth_written ||
+		    (a.depth_written && !same_bits(a.depth, b.depth, 4))) {
+			if (!bad++ && !quiet)
+				fp_report(p, &a, &b);
+		}
+	}
+	return bad;
+}
+
+enum { FP_PROGRAMS = 20000, FP_QUADS = 16 };
+
+static void straight_line_programs_match_the_interpreter(void **state)
+{
+	(void)state;
+	static struct prog p;
+	unsigned differ = 0, nans = 0;
+
+	rng_state = seed ^ 1;
+	for (unsigned i = 0; i < FP_PROGRAMS; i++) {
+		rnd_prog(&p, 1 + rnd_below(12));
+		fp_check(&p);
+		uint32_t control = rnd_below(2) ? NV40_FP_CONTROL_DEPTH : 0;
+		unsigned bad = fp_diff(&p, control, FP_QUADS, &nans);
+		if (bad && !differ++)
+			fprintf(stderr, "program %u: %u of %u quads differ\n", i, bad, FP_QUADS);
+	}
+	printf("straight-line programs: %u programs x %u pixels, %u differ (%u NaN colours compared)\n",
+	       FP_PROGRAMS, 4 * FP_QUADS, differ, nans);
+	assert_int_equal(differ, 0);
+	assert_true(nans > 0);
+}
+
+/* The straight-line path runs the constant fpc decoded; the interpreter
+ * decodes it again from the bytes.  One ulp more in the decoded copy must
+ * show in every quad. */
+static void straight_line_differential_notices_one_ulp(void **state)
+{
+	(void)state;
+	static struct prog p;
+	unsigned nans = 0, bad;
+
+	rng_state = seed ^ 2;
+	const float k = 0.75f;
+	fp_prog1(&p, NV40_FP_OP_MOV, 0, FP_SRC_PLAIN(NV40_FP_SRC_CONST), 0, &k);
+	fp_check(&p);
+	assert_int_equal(fp_diff(&p, 0, 8, &nans), 0);
+	fpc.dec[fpc.seq[0]].cst[2] = bits_f(0x3f400001);
+	quiet = 1;
+	bad = fp_diff(&p, 0, 8, &nans);
+	quiet = 0;
+	printf("straight-line programs: one ulp in a constant, %u of 8 quads differ\n", bad);
+	assert_int_equal(bad, 8);
+}
+
+/* ---- the A8R8G8B8 sampler ---- */
+
+/* Wrap modes: REPEAT and CLAMP_TO_EDGE (the pair the bilinear fast path
+ * takes) half the time, any other mode, or a value that is none, else. */
+static unsigned tex_rnd_wrap(void)
+{
+	if (rnd_below(2))
+		return rnd_below(2) ? NV40_TEX_WRAP_REPEAT : NV40_TEX_WRAP_CLAMP_TO_EDGE;
+	return rnd_below(8) ? 1 + rnd_below(8) : rnd_below(16);
+}
+
+/* TEX_SWIZZLE with every output from a native channel: output i from
+ * component code comp(i), a random one, or else GL's order for these
+ * texels (R from Z, G from Y, B from X, A from W). */
+static uint32_t tex_swz_channels(int random)
+{
+	static const unsigned argb[4] = { 1, 2, 3, 0 };
+	uint32_t v = 0;
+
+	for (unsigned i = 0; i < 4; i++)
+		v |= NV40_TEX_SWZ(i, NV40_TEX_SWZ_COMPONENT, random ? rnd_below(4) : argb[i]);
+	return v;
+}
+
+/* A random A8R8G8B8 unit the layout accepts: 1D or 2D (cube sometimes),
+ * swizzled (powers of two) or pitch-linear (any size), normalised or RECT,
+ * some levels, any wrap, filter, LOD bias and clamps, anisotropy, sRGB,
+ * SNORM channels, swizzle and border. */
+static void tex_rnd_unit(struct sim_tex_unit *t)
+{
+	do {
+		unsigned dims = rnd_below(5) ? 2 : 1, lin = rnd_below(2);
+		unsigned w = lin ? 1 + rnd_below(48) : 1u << rnd_below(7);
+		unsigned h = dims == 1 ? 1 : lin ? 1 + rnd_below(48) : 1u << rnd_below(7);
+		uint32_t flags = (lin ? NV40_TEX_FORMAT_LINEAR : 0) |
+				 (rnd_below(4) ? 0 : NV40_TEX_FORMAT_RECT);
+		if (dims == 2 && !lin && rnd_below(8) == 0) {
+			h = w;
+			flags |= NV40_TEX_FORMAT_CUBIC;
+		}
+		memset(t, 0, sizeof(*t));
+		t->format = NV40_TEX_FORMAT_DMA0 | NV40_TEX_FORMAT_NO_BORDER | NV40_TEX_FORMAT_UNK15 |
+			    dims << NV40_TEX_FORMAT_DIMS_SHIFT |
+			    NV40_TEX_FMT_A8R8G8B8 << NV40_TEX_FORMAT_FORMAT_SHIFT |
+			    (1 + rnd_below(8)) << NV40_TEX_FORMAT_MIPMAP_COUNT_SHIFT | flags;
+		t->npot_size = w << 16 | h;
+		t->size1 = 1u << NV40_TEX_SIZE1_DEPTH_SHIFT | (w * 4 + 4 * rnd_below(3) * rnd_below(5));
+		t->wrap = tex_rnd_wrap() << NV40_TEX_WRAP_S_SHIFT | tex_rnd_wrap() << NV40_TEX_WRAP_T_SHIFT |
+			  tex_rnd_wrap() << NV40_TEX_WRAP_R_SHIFT;
+		if (!rnd_below(4))
+			t->wrap |= rnd_below(16) << NV40_TEX_WRAP_SRGB_SHIFT;
+		t->enable = NV40_TEX_ENABLE_ENABLE | (rnd_below(4) ? 0 : rnd_below(8)) << NV40_TEX_ENABLE_ANISO_SHIFT |
+			    (rnd_below(2) ? 15u * 256 : rnd_below(4096)) << NV40_TEX_ENABLE_MAX_LOD_SHIFT |
+			    (rnd_below(2) ? 0 : rnd_below(1024)) << NV40_TEX_ENABLE_MIN_LOD_SHIFT;
+		t->filter = NV40_TEX_FILTER_UNK13 | (rnd_below(2) ? 0 : rnd() & NV40_TEX_FILTER_LOD_BIAS_MASK) |
+			    (rnd_below(8) ? 1 + rnd_below(6) : rnd_below(16)) << NV40_TEX_FILTER_MIN_SHIFT |
+			    (rnd_below(8) ? 1 + rnd_below(2) : rnd_below(16)) << NV40_TEX_FILTER_MAG_SHIFT |
+			    (rnd_below(4) ? 0 : rnd_below(16)) << NV40_TEX_FILTER_SIGNED_SHIFT;
+		t->swizzle = rnd_below(4) ? tex_swz_channels(rnd_below(2)) : rnd() & 0xffff;
+		t->border = rnd();
+	} while (!sim_tex_extent(t));
+}
+
+/* A coordinate along an axis of n texels (scale: n for RECT, else 1):
+ * texel centres and edges inside and past the texture, huge values, and
+ * the specials of rnd_float. */
+static float tex_rnd_coord(unsigned n, float scale)
+{
+	int k = (int)rnd_below(6 * n + 1) - 3 * (int)n;
+
+	switch (rnd_below(6)) {
+	case 0:
+		return rnd_float();
+	case 1:
+		return ((float)k + 0.5f) / (float)n * scale;
+	case 2:
+		return (float)k / (float)n * scale;
+	case 3:
+		return (float)((int)rnd_below(2001) - 1000) * 65536.0f;
+	default:
+		return (((float)rnd() / 4294967296.0f) * 3.0f - 1.0f) * scale;
+	}
+}
+
+/* A request of any kind on the unit: the quad's pixels a small step
+ * apart (a LOD follows from them) or anywhere. */
+static void tex_rnd_req(const struct sim_tex_unit *t, struct sim_tex_req *rq)
+{
+	unsigned w = t->npot_size >> 16, h = t->npot_size & 0xffff;
+	float sw = t->format & NV40_TEX_FORMAT_RECT ? (float)w : 1.0f;
+	float sh = t->format & NV40_TEX_FORMAT_RECT ? (float)h : 1.0f;
+	float base[4] = { tex_rnd_coord(w, sw), tex_rnd_coord(h, sh), tex_rnd_coord(w, sw), 1.0f };
+	float dx[4], dy[4];
+
+	memset(rq, 0, sizeof(*rq));
+	rq->op = rnd_below(5);
+	for (unsigned c = 0; c < 4; c++) {
+		float step = (float)(1u << rnd_below(8)) / (float)(1u << rnd_below(8));
+		dx[c] = rnd_below(8) ? step * ((float)(int)rnd_below(5) - 2.0f) / (float)w : rnd_float();
+		dy[c] = rnd_below(8) ? step * ((float)(int)rnd_below(5) - 2.0f) / (float)h : rnd_float();
+	}
+	if (rnd_below(4) == 0)
+		base[3] = rnd_float();                     /* TXP's q, TXB's bias, TXL's lod */
+	else if (rq->op == SIM_TXB || rq->op == SIM_TXL)
+		base[3] = (float)((int)rnd_below(81) - 20) / 4.0f;
+	for (unsigned p = 0; p < 4; p++)
+		for (unsigned c = 0; c < 4; c++) {
+			rq->coord[p][c] = rnd_below(16) ? base[c] + (float)(p & 1) * dx[c] + (float)(p >> 1) * dy[c]
+							: rnd_float();
+			rq->ddx[p][c] = dx[c];
+			rq->ddy[p][c] = dy[c];
+		}
+}
+
+static void tex_report(const struct sim_tex_unit *t, const struct sim_tex_req *rq, float a[4][4],
+		       float b[4][4])
+{
+	fprintf(stderr, "  unit format %08x wrap %08x enable %08x swizzle %08x filter %08x size %08x "
+		"size1 %08x border %08x; op %u\n", t->format, t->wrap, t->enable, t->swizzle, t->filter,
+		t->npot_size, t->size1, t->border, rq->op);
+	for (unsigned p = 0; p < 4; p++) {
+		uint32_t u, v;
+		fprintf(stderr, "  pixel %u coord %a %a %a %a ddx %a %a ddy %a %a\n", p,
+			(double)rq->coord[p][0], (double)rq->coord[p][1], (double)rq->coord[p][2],
+			(double)rq->coord[p][3], (double)rq->ddx[p][0], (double)rq->ddx[p][1],
+			(double)rq->ddy[p][0], (double)rq->ddy[p][1]);
+		for (unsigned c = 0; c < 4; c++) {
+			memcpy(&u, &a[p][c], 4);
+			memcpy(&v, &b[p][c], 4);
+			if (u != v)
+				fprintf(stderr, "    %c: generic %08x, fast %08x\n", "rgba"[c], u, v);
+		}
+	}
+}
+
+/* Requests of rqs whose four pixels sample differently through the
+ * generic view g and the fast one f of unit t. */
+static unsigned tex_diff(const struct sim_tex_unit *t, const struct sim_tex_view *g,
+			 const struct sim_tex_view *f, const struct sim_tex_req *rqs, unsigned n)
+{
+	unsigned bad = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		float a[4][4], b[4][4];
+		sim_tex_view_sample(g, &rqs[i], a);
+		sim_tex_view_sample(f, &rqs[i], b);
+		if (!same_bits(&a[0][0], &b[0][0], 16) && !bad++ && !quiet)
+			tex_report(t, &rqs[i], a, b);
+	}
+	return bad;
+}
+
+enum { TEX_UNITS = 10000, TEX_REQS = 48 };
+
+static uint8_t texmem[6 << 16];
+
+static void a8r8g8b8_sampler_matches_the_generic_decoder(void **state)
+{
+	(void)state;
+	static struct sim_tex_view f, g;
+	struct sim_tex_unit t;
+	struct sim_tex_req rq[TEX_REQS];
+	unsigned differ = 0, fast = 0;   /* fast: S and T wrap as the bilinear path takes */
+
+	rng_state = seed ^ 3;
+	for (unsigned u = 0; u < TEX_UNITS; u++) {
+		tex_rnd_unit(&t);
+		uint64_t ext = sim_tex_extent(&t);
+		assert_true(ext <= sizeof(texmem));
+		for (uint64_t i = 0; i < ext; i++)
+			texmem[i] = (uint8_t)rnd();
+		sim_tex_prepare(&f, &t, texmem);
+		assert_true(f.ok);
+		g = f;
+		sim_tex_view_generic(&g);
+		assert_true(g.level != f.level);
+		unsigned s = t.wrap & 0xf, tt = t.wrap >> 8 & 0xf;
+		fast += (s == NV40_TEX_WRAP_REPEAT || s == NV40_TEX_WRAP_CLAMP_TO_EDGE) &&
+			(tt == NV40_TEX_WRAP_REPEAT || tt == NV40_TEX_WRAP_CLAMP_TO_EDGE);
+		for (unsigned i = 0; i < TEX_REQS; i++)
+			tex_rnd_req(&t, &rq[i]);
+		unsigned bad = tex_diff(&t, &g, &f, rq, TEX_REQS);
+		if (bad && !differ++)
+			fprintf(stderr, "unit %u: %u of %u requests differ\n", u, bad, TEX_REQS);
+	}
+	printf("A8R8G8B8 sampler: %u textures (%u wrapping for the bilinear path) x %u pixels, %u differ\n",
+	       TEX_UNITS, fast, 4 * TEX_REQS, differ);
+	assert_int_equal(differ, 0);
+	assert_true(fast > TEX_UNITS / 8);
+}
+
+/* The fast views decode a byte through a table, the generic one computes
+ * it: one byte value one ulp off in the fast view's tables must show in
+ * every texel of that value, filtered nearest or linear at texel centres. */
+static void a8r8g8b8_differential_notices_one_ulp(void **state)
+{
+	(void)state;
+	static struct sim_tex_view f, g;
+	static float lut[4][256];
+	struct sim_tex_unit t;
+	struct sim_tex_req rq[16];
+	unsigned bad[2];
+
+	rng_state = seed ^ 4;
+	memset(&t, 0, sizeof(t));
+	t.format = NV40_TEX_FORMAT_DMA0 | NV40_TEX_FORMAT_NO_BORDER | NV40_TEX_FORMAT_UNK15 |
+		   2u << NV40_TEX_FORMAT_DIMS_SHIFT | NV40_TEX_FMT_A8R8G8B8 << NV40_TEX_FORMAT_FORMAT_SHIFT |
+		   1u << NV40_TEX_FORMAT_MIPMAP_COUNT_SHIFT;
+	t.npot_size = 8u << 16 | 8;
+	t.size1 = 1u << NV40_TEX_SIZE1_DEPTH_SHIFT;
+	t.wrap = NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_S_SHIFT | NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_T_SHIFT;
+	t.enable = NV40_TEX_ENABLE_ENABLE;
+	t.swizzle = tex_swz_channels(0);
+	memset(texmem, 0x5a, 8 * 8 * 4);
+	for (unsigned i = 0; i < 16; i++) {
+		memset(&rq[i], 0, sizeof(rq[i]));
+		for (unsigned p = 0; p < 4; p++) {
+			rq[i].coord[p][0] = ((float)rnd_below(8) + 0.5f) / 8.0f;
+			rq[i].coord[p][1] = ((float)rnd_below(8) + 0.5f) / 8.0f;
+			rq[i].coord[p][3] = 1.0f;
+		}
+	}
+	for (unsigned linear = 0; linear < 2; linear++) {
+		unsigned filt = linear ? NV40_TEX_FILTER_LINEAR : NV40_TEX_FILTER_NEAREST;
+		t.filter = NV40_TEX_FILTER_UNK13 | filt << NV40_TEX_FILTER_MIN_SHIFT |
+			   filt << NV40_TEX_FILTER_MAG_SHIFT;
+		sim_tex_prepare(&f, &t, texmem);
+		g = f;
+		sim_tex_view_generic(&g);
+		assert_int_equal(tex_diff(&t, &g, &f, rq, 16), 0);
+		for (unsigned c = 0; c < 4; c++) {
+			memcpy(lut[c], f.lut[c], sizeof(lut[c]));
+			uint32_t v;
+			memcpy(&v, &lut[c][0x5a], 4);
+			lut[c][0x5a] = bits_f(v + 1);
+			f.lut[c] = lut[c];
+		}
+		quiet = 1;
+		bad[linear] = tex_diff(&t, &g, &f, rq, 16);
+		quiet = 0;
+	}
+	printf("A8R8G8B8 sampler: one ulp in a byte's value, %u (nearest) and %u (linear) of 16 "
+	       "requests differ\n", bad[0], bad[1]);
+	assert_int_equal(bad[0], 16);
+	assert_int_equal(bad[1], 16);
+}
+
+/* ---- the 8-bit ROP ---- */
+
+/* Two setups, one per side: the same state, the colour buffers in
+ * separate memory, rt8 on (rop.c's rop_read8, rop_blend8, rop_write8) in
+ * fast and off (sim_rt_read, rop_blend, sim_rt_write) in slow. */
+static struct draw_setup fast, slow;
+enum { ROP_BYTES = 64 * 64 * 4 };
+static uint8_t rtmem[2][4][ROP_BYTES], rtmem0[4][ROP_BYTES];   /* rtmem0: before */
+
+static const unsigned rop_formats[] = {
+	NV40_RT_COLOR_A8R8G8B8, NV40_RT_COLOR_X8R8G8B8_Z8R8G8B8, NV40_RT_COLOR_X8R8G8B8_O8R8G8B8,
+	NV40_RT_COLOR_A8B8G8R8, NV40_RT_COLOR_X8B8G8R8_Z8B8G8R8, NV40_RT_COLOR_X8B8G8R8_O8B8G8R8,
+};
+static const unsigned rop_factors[] = {
+	NV40_BF_ZERO, NV40_BF_ONE, NV40_BF_SRC_COLOR, NV40_BF_ONE_MINUS_SRC_COLOR,
+	NV40_BF_SRC_ALPHA, NV40_BF_ONE_MINUS_SRC_ALPHA, NV40_BF_DST_ALPHA,
+	NV40_BF_ONE_MINUS_DST_ALPHA, NV40_BF_DST_COLOR, NV40_BF_ONE_MINUS_DST_COLOR,
+	NV40_BF_SRC_ALPHA_SATURATE, NV40_BF_CONSTANT_COLOR, NV40_BF_ONE_MINUS_CONSTANT_COLOR,
+	NV40_BF_CONSTANT_ALPHA, NV40_BF_ONE_MINUS_CONSTANT_ALPHA, 0x0309 /* none */,
+};
+static const unsigned rop_equations[] = {
+	NV40_BEQ_FUNC_ADD, NV40_BEQ_MIN, NV40_BEQ_MAX, NV40_BEQ_FUNC_SUBTRACT,
+	NV40_BEQ_FUNC_REVERSE_SUBTRACT, 0x8009 /* none */,
+};
+
+#define PICK(a) ((a)[rnd_below(sizeof(a) / sizeof((a)[0]))])
+
+/* A random ROP state on all four colour buffers (one format, as RT_FORMAT
+ * has; linear of any pitch and length, or swizzled), the blend constant
+ * as draw.c quantises it for these formats; random bytes in the buffers.
+ * No alpha, depth or stencil test: the colour path alone differs. */
+static void rop_rnd_state(void)
+{
+	unsigned fmt = PICK(rop_formats), swz = rnd_below(2);
+	unsigned lw = rnd_below(7), lh = rnd_below(7);
+	unsigned w = 1 + rnd_below(64), h = 1 + rnd_below(64);
+	uint32_t bc = rnd();
+
+	memset(&fast, 0, sizeof(fast));
+	for (unsigned i = 0; i < 4; i++) {
+		struct sim_rt *rt = &fast.rts.color[i];
+		rt->format = fmt;
+		rt->bpp = 4;
+		rt->swizzled = swz;
+		rt->log2w = lw;
+		rt->log2h = lh;
+		rt->pitch = swz ? 0 : 4 * w + 4 * rnd_below(2) * rnd_below(8);
+		rt->len = swz ? 4ull << (lw + lh) : (uint64_t)rt->pitch * h;
+		if (rt->len > ROP_BYTES)
+			rt->len = ROP_BYTES;
+		if (!rnd_below(4))
+			rt->len -= rnd_below(8);          /* a pixel that does not fit */
+		fast.cmask[i] = rnd_below(2) ? 0xf : rnd_below(16);
+		fast.blend[i] = rnd_below(4) != 0;
+		sim_rt8_of(fmt, &fast.rt8[i]);
+		for (unsigned b = 0; b < ROP_BYTES; b++)
+			rtmem[0][i][b] = (uint8_t)rnd();
+		memcpy(rtmem[1][i], rtmem[0][i], ROP_BYTES);
+		memcpy(rtmem0[i], rtmem[0][i], ROP_BYTES);
+	}
+	fast.rts.w = swz ? 1u << lw : w;
+	fast.rts.h = swz ? 1u << lh : h;
+	fast.rt_mask = rnd_below(2) ? 1 : rnd_below(16);
+	fast.bsrc_rgb = PICK(rop_factors);
+	fast.bsrc_a = PICK(rop_factors);
+	fast.bdst_rgb = PICK(rop_factors);
+	fast.bdst_a = PICK(rop_factors);
+	fast.beq_rgb = PICK(rop_equations);
+	fast.beq_a = PICK(rop_equations);
+	fast.bconst[0] = (float)((bc >> 16) & 0xff) / 255.0f;
+	fast.bconst[1] = (float)((bc >> 8) & 0xff) / 255.0f;
+	fast.bconst[2] = (float)(bc & 0xff) / 255.0f;
+	fast.bconst[3] = (float)(bc >> 24) / 255.0f;
+	fast.logic_enable = rnd_below(4) == 0;
+	fast.logic_op = rnd_below(16);
+	slow = fast;
+	for (unsigned i = 0; i < 4; i++) {
+		fast.rts.color[i].mem = rtmem[0][i];
+		slow.rts.color[i].mem = rtmem[1][i];
+		slow.rt8[i].on = 0;
+	}
+}
+
+/* Colours: saturated ones, and any (NaN, infinities, out of range). */
+static float rop_rnd_colour(void)
+{
+	return rnd_below(2) ? (float)rnd_below(1024) / 1023.0f : rnd_float();
+}
+
+/* n random quads through both setups, some partly or wholly outside
+ * the buffers. */
+static void rop_draw(unsigned n)
+{
+	static struct sim_fp_quad q;
+	uint32_t samples = 0;
+	const float z[4] = { 0.5f, 0.5f, 0.5f, 0.5f };
+
+	for (unsigned k = 0; k < n; k++) {
+		int x = (int)rnd_below(fast.rts.w + 2) - 1, y = (int)rnd_below(fast.rts.h + 2) - 1;
+		unsigned live = rnd_below(16);
+		for (unsigned p = 0; p < 4; p++)
+			for (unsigned i = 0; i < NV40_FP_RTS; i++)
+				for (unsigned c = 0; c < 4; c++)
+					q.color[p][i][c] = rop_rnd_colour();
+		sim_rop_quad(&fast, &samples, x, y, live, z, 1, &q);
+		sim_rop_quad(&slow, &samples, x, y, live, z, 1, &q);
+	}
+}
+
+/* Bytes that differ between the two sides' buffers; the first reported.
+ * *changed counts the bytes the generic side changed. */
+static unsigned rop_diff(unsigned *changed)
+{
+	unsigned bad = 0;
+
+	for (unsigned i = 0; i < 4; i++)
+		for (unsigned b = 0; b < ROP_BYTES; b++) {
+			*changed += rtmem[1][i][b] != rtmem0[i][b];
+			if (rtmem[0][i][b] == rtmem[1][i][b])
+				continue;
+			if (!bad++ && !quiet)
+				fprintf(stderr, "  buffer %u byte %u: generic %02x, 8-bit %02x; format %02x "
+					"swizzled %u cmask %x blend %u src %04x/%04x dst %04x/%04x eq "
+					"%04x/%04x logic %u op %x\n", i, b, rtmem[1][i][b], rtmem[0][i][b],
+					fast.rts.color[i].format, fast.rts.color[i].swizzled, fast.cmask[i],
+					fast.blend[i], fast.bsrc_rgb, fast.bsrc_a, fast.bdst_rgb, fast.bdst_a,
+					fast.beq_rgb, fast.beq_a, fast.logic_enable, fast.logic_op);
+		}
+	return bad;
+}
+
+enum { ROP_STATES = 3000, ROP_QUADS = 64 };
+
+static void rop8_matches_the_generic_rop(void **state)
+{
+	(void)state;
+	unsigned differ = 0, changed = 0;
+
+	rng_state = seed ^ 5;
+	for (unsigned n = 0; n < ROP_STATES; n++) {
+		rop_rnd_state();
+		rop_draw(ROP_QUADS);
+		unsigned bad = rop_diff(&changed);
+		if (bad && !differ++)
+			fprintf(stderr, "state %u: %u bytes differ\n", n, bad);
+	}
+	printf("8-bit ROP: %u states x %u pixels (%u bytes changed), %u differ\n", ROP_STATES,
+	       4 * ROP_QUADS, changed, differ);
+	assert_int_equal(differ, 0);
+	assert_true(changed > ROP_STATES * ROP_QUADS);
+}
+
+/* The 8-bit path reads the destination through a table: byte 0x40 read
+ * one LSB high must show in every pixel a blend adding the destination
+ * to a zero source writes. */
+static void rop8_differential_notices_one_lsb(void **state)
+{
+	(void)state;
+	static float unorm[256];
+	static struct sim_fp_quad q;
+	uint32_t samples = 0;
+	const float z[4] = { 0.5f, 0.5f, 0.5f, 0.5f };
+
+	rng_state = seed ^ 6;
+	rop_rnd_state();
+	for (unsigned i = 0; i < 4; i++) {
+		struct sim_rt *rt[2] = { &fast.rts.color[i], &slow.rts.color[i] };
+		for (unsigned s = 0; s < 2; s++) {
+			rt[s]->format = NV40_RT_COLOR_A8R8G8B8;
+			rt[s]->swizzled = 0;
+			rt[s]->pitch = 64;
+			rt[s]->len = 64 * 16;
+		}
+		sim_rt8_of(NV40_RT_COLOR_A8R8G8B8, &fast.rt8[i]);
+		slow.rt8[i].on = 0;
+		fast.cmask[i] = slow.cmask[i] = 0xf;
+		fast.blend[i] = slow.blend[i] = 1;
+		memset(rtmem[0][i], 0x40, ROP_BYTES);
+		memset(rtmem[1][i], 0x40, ROP_BYTES);
+	}
+	fast.rt_mask = slow.rt_mask = 1;
+	fast.logic_enable = slow.logic_enable = 0;
+	fast.bsrc_rgb = fast.bsrc_a = slow.bsrc_rgb = slow.bsrc_a = NV40_BF_ONE;
+	fast.bdst_rgb = fast.bdst_a = slow.bdst_rgb = slow.bdst_a = NV40_BF_ONE;
+	fast.beq_rgb = fast.beq_a = slow.beq_rgb = slow.beq_a = NV40_BEQ_FUNC_ADD;
+	memset(&q, 0, sizeof(q));
+	sim_rop_quad(&fast, &samples, 0, 0, 0xf, z, 1, &q);
+	sim_rop_quad(&slow, &samples, 0, 0, 0xf, z, 1, &q);
+	unsigned changed = 0;
+	assert_int_equal(rop_diff(&changed), 0);
+
+	memcpy(unorm, fast.rt8[0].unorm, sizeof(unorm));
+	unorm[0x40] = unorm[0x41];
+	fast.rt8[0].unorm = unorm;
+	quiet = 1;
+	sim_rop_quad(&fast, &samples, 2, 0, 0xf, z, 1, &q);
+	sim_rop_quad(&slow, &samples, 2, 0, 0xf, z, 1, &q);
+	unsigned bad = rop_diff(&changed);
+	quiet = 0;
+	printf("8-bit ROP: the destination read one LSB high, %u of 16 bytes differ\n", bad);
+	assert_int_equal(bad, 16);
+}
+
+int main(void)
+{
+	const char *env = getenv("NVD_TEST_SEED");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(straight_line_programs_match_the_interpreter),
+		cmocka_unit_test(straight_line_differential_notices_one_ulp),
+		cmocka_unit_test(a8r8g8b8_sampler_matches_the_generic_decoder),
+		cmocka_unit_test(a8r8g8b8_differential_notices_one_ulp),
+		cmocka_unit_test(rop8_matches_the_generic_rop),
+		cmocka_unit_test(rop8_differential_notices_one_lsb),
+	};
+
+	seed = env ? strtoull(env, NULL, 0) : 0x66617374646966ull;
+	printf("test_sim_fastpaths: seed 0x%016" PRIx64 " (set NVD_TEST_SEED to change)\n", seed);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
