@@ -12,18 +12,28 @@
 #include "tests/lib/nvt-test.h"
 #include "tests/lib/nvt-vc.h"
 
-/* Until the file NVT_VC_STOP exists: 40 clients draw in turn, each turn
+/* Until the file `stop` exists: 40 clients draw in turn, each turn
  * loading a channel in place of the least recently used idle one; then
- * every picture is checked. */
+ * every picture is checked.  The file `stop`.ready says that all 40 are
+ * open and have drawn once: channels are being unloaded from then on. */
 static int vc_churner(void *arg)
 {
 	const char *sock = getenv("NVT_VC_SOCK"), *stop = arg;
+	char ready[PATH_MAX + 40];
 	struct nvt_vc x[40];
 	int bad = 0;
 
 	for (unsigned i = 0; i < 40; i++)
 		if (nvt_vc_open(&x[i], sock, "churner", 500 + i) < 0)
 			return 1;
+	for (unsigned i = 0; i < 40; i++)
+		if (nvt_vc_draw(&x[i], 2) < 0 || nvt_finish(&x[i].p) < 0)
+			return 2;
+	snprintf(ready, sizeof(ready), "%s.ready", stop);
+	FILE *f = fopen(ready, "w");
+	if (!f)
+		return 3;
+	fclose(f);
 	while (access(stop, F_OK) < 0)
 		for (unsigned i = 0; i < 40; i++)
 			if (nvt_vc_draw(&x[i], 2) < 0 || nvt_finish(&x[i].p) < 0)
@@ -57,6 +67,14 @@ static void test_gl_client_moved_between_hardware_channels_exact(void **state)
 	NVT_OK(nvc_connect(d->sock, "vchan-status", &c));
 	NVT_OK(nvc_status(c, &before));
 	pid_t churn = nvt_fork(vc_churner, stop);
+	/* GL starts once the churners take turns on the card, however
+	 * slowly a busy machine opens them */
+	char ready[PATH_MAX + 40];
+	snprintf(ready, sizeof(ready), "%s.ready", stop);
+	for (int i = 0; i < 6000 && access(ready, F_OK) < 0; i++)
+		usleep(10000);
+	if (access(ready, F_OK) < 0)
+		fail_msg("the churning clients were not all drawing within 60 s");
 	const char *argv[] = { at.nvd_run, "--socket", d->sock, prog, "--renderer", "NV4", NULL };
 	pid_t gl = nvt_spawn_gl(argv, 0, out);
 	if (gl < 0)
