@@ -20,8 +20,10 @@
 struct nvd_card_sim {
 	struct nvd_card c;
 	struct sim *sim;
-	pthread_mutex_t fence_lock;   /* the hook's targets against their owner */
+	pthread_mutex_t fence_lock;   /* the hook's targets and fences against the loop */
 	struct { struct nvd_fence_page *page; int ev; } fence[NV40_FIFO_CHANNELS];
+	uint32_t done_mask;           /* channels with a fence the hook took ... */
+	uint32_t done_seq[NV40_FIFO_CHANNELS];   /* ... and the newest one */
 };
 
 static struct sim *simof(struct nvd_card *c) { return ((struct nvd_card_sim *)c)->sim; }
@@ -150,30 +152,62 @@ static void sim_card_fence_target(struct nvd_card *c, unsigned chid, struct nvd_
 	pthread_mutex_lock(&s->fence_lock);
 	s->fence[chid].page = page;
 	s->fence[chid].ev = ev;
+	s->done_mask &= ~(1u << chid);   /* what the hook took was the old owner's */
 	pthread_mutex_unlock(&s->fence_lock);
 }
 
 /* The worker stops on the daemon's fence method (a CACHE_ERROR, as for any
- * software method): publish it from here and wake the client, instead of
- * waking the loop to do it.  The loop still handles the interrupt and
- * retires the submission.  A PGRAPH trap pending may be this submission's
- * fault, whose status the loop writes first: then the loop publishes. */
-static void sim_card_irq(void *arg, struct sim *m)
+ * software method): publish it from here, wake the client and ack it as
+ * the loop's interrupt handler would (nvd_irq_pfifo), so neither the
+ * client nor the card waits for the loop, and the loop's register
+ * accesses do not fight the worker for the model's lock.  The loop
+ * retires the submission when it takes the fences (sim_card_fences).  A
+ * PGRAPH trap pending may be this submission's fault, whose status the
+ * loop writes first; a CACHE_ERROR the loop may have seen already is the
+ * loop's: both are left to it. */
+static int sim_card_irq(void *arg, struct sim *m, uint32_t pfifo_fresh)
 {
 	struct nvd_card_sim *s = arg;
+	int took = 0;
 
-	if (!(sim_rd32_locked(m, NV_PFIFO_INTR) & NV_PFIFO_INTR_CACHE_ERROR) ||
-	    sim_rd32_locked(m, NV_PGRAPH_INTR))
-		return;
+	if (!(pfifo_fresh & NV_PFIFO_INTR_CACHE_ERROR) || sim_rd32_locked(m, NV_PGRAPH_INTR))
+		return 0;
 	unsigned chid = sim_rd32_locked(m, NV_PFIFO_CACHE1_PUSH1) & 0x1f;
-	unsigned ptr = (sim_rd32_locked(m, NV_PFIFO_CACHE1_GET) & NV_PFIFO_CACHE1_PTR_MASK) >> 2;
+	uint32_t get = sim_rd32_locked(m, NV_PFIFO_CACHE1_GET);
+	unsigned ptr = (get & NV_PFIFO_CACHE1_PTR_MASK) >> 2;
 	if (!nvd_slot_is_fence(sim_rd32_locked(m, NV_PFIFO_CACHE1_METHOD(ptr))))
-		return;
+		return 0;
 	uint32_t seq = sim_rd32_locked(m, NV_PFIFO_CACHE1_DATA(ptr));
 	pthread_mutex_lock(&s->fence_lock);
-	if (s->fence[chid].page)
+	if (s->fence[chid].page) {
 		nvd_fence_publish(s->fence[chid].page, s->fence[chid].ev, seq);
+		s->done_seq[chid] = seq;
+		s->done_mask |= 1u << chid;
+		took = 1;
+	}
 	pthread_mutex_unlock(&s->fence_lock);
+	if (!took)
+		return 0;     /* a channel going away: the loop says so */
+	sim_wr32_locked(m, NV_PFIFO_INTR, NV_PFIFO_INTR_CACHE_ERROR);
+	sim_wr32_locked(m, NV_PFIFO_CACHE1_GET, get + 4);
+	sim_wr32_locked(m, NV_PFIFO_CACHE1_PULL0, NV_PULL0_ACCESS);
+	return 1;
+}
+
+static int sim_card_fences(struct nvd_card *c, nvd_fence_fn *fn, void *arg)
+{
+	struct nvd_card_sim *s = (struct nvd_card_sim *)c;
+	uint32_t seq[NV40_FIFO_CHANNELS], mask;
+
+	pthread_mutex_lock(&s->fence_lock);
+	mask = s->done_mask;
+	s->done_mask = 0;
+	memcpy(seq, s->done_seq, sizeof(seq));
+	pthread_mutex_unlock(&s->fence_lock);
+	for (unsigned chid = 0; mask; chid++, mask >>= 1)
+		if (mask & 1)
+			fn(arg, chid, seq[chid]);
+	return sim_irq_line(s->sim);
 }
 
 static const struct nvd_card_ops sim_card_ops = {
@@ -191,6 +225,7 @@ static const struct nvd_card_ops sim_card_ops = {
 	.oracle_poll = sim_card_oracle_poll,
 	.run = sim_card_run,
 	.fence_target = sim_card_fence_target,
+	.fences = sim_card_fences,
 };
 
 #define SIM_VRAM_DEFAULT (128ull << 20)

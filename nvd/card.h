@@ -28,6 +28,7 @@ struct nvd_card_range {
 };
 /* A violation, for nvd's log: the channel, the submission (has_seq) and a
  * description of the access. */
+typedef void nvd_fence_fn(void *arg, unsigned chid, uint32_t seq);
 typedef void nvd_oracle_fn(void *arg, unsigned chid, int has_seq, uint32_t seq,
 			   const char *what);
 
@@ -66,6 +67,13 @@ struct nvd_card_ops {
 	 * there and on ev at once (nvd_fence_publish): the client need not
 	 * wait for the loop.  NULL for a card that cannot. */
 	void (*fence_target)(struct nvd_card *c, unsigned chid, struct nvd_fence_page *page, int ev);
+	/* The fences such a card also acked on its own thread since the last
+	 * call, the newest per channel (older ones of the channel are
+	 * implied): fn for each.  A channel retargeted since loses its
+	 * entry.  Returns whether the interrupt line is still up: when it is
+	 * not, PMC_INTR need not be read (which would wait for the card's
+	 * thread).  NULL for a card that cannot. */
+	int (*fences)(struct nvd_card *c, nvd_fence_fn *fn, void *arg);
 };
 
 struct nvd_card {

@@ -469,6 +469,13 @@ static void nvd_irq_pgraph(struct nvd *d)
 	}
 }
 
+static void irq_fence(void *arg, unsigned chid, uint32_t seq)
+{
+	struct nvd *d = arg;
+	if (d->chid[chid])
+		nvd_chan_fence(d->chid[chid], seq);
+}
+
 void nvd_irq(struct nvd *d)
 {
 	uint64_t v;
@@ -477,6 +484,10 @@ void nvd_irq(struct nvd *d)
 	/* a fence interrupt follows every submission: the oracle's findings
 	 * reach the log that soon */
 	nvd_oracle_poll(d);
+	/* Fences the card acked itself come first: a trap after them
+	 * belongs to a later submission. */
+	if (d->card->ops->fences && !d->card->ops->fences(d->card, irq_fence, d))
+		return;
 	for (int round = 0; round < 64; round++) {
 		uint32_t intr = nvd_rd32(d->card, NV_PMC_INTR);
 		if (!intr)

@@ -96,7 +96,7 @@ struct sim {
 	uint8_t *sysmem;
 	uint64_t sysmem_size;
 	int manual;
-	void (*irq_hook)(void *arg, struct sim *s);
+	int (*irq_hook)(void *arg, struct sim *s, uint32_t pfifo_fresh);
 	void *irq_arg;
 
 	/* One lock for everything: MMIO, the worker's chunks and the pieces
@@ -109,6 +109,7 @@ struct sim {
 
 	int irq_fd;
 	uint32_t irq_seen[4];               /* pending bits at the last update */
+	int line;                           /* the line then (read without the lock) */
 
 	/* PMC */
 	uint32_t pmc_enable, pmc_intr_en, pmc_boot_1;

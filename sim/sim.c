@@ -89,15 +89,20 @@ void sim_misc_wr(struct sim *s, uint32_t reg, uint32_t val)
 
 /* ---- interrupts ---- */
 
+static void sim_irq_now(struct sim *s, uint32_t now[4])
+{
+	now[0] = SIM_PFIFO(s, NV_PFIFO_INTR) & SIM_PFIFO(s, NV_PFIFO_INTR_EN);
+	now[1] = SIM_PGRAPH(s, NV_PGRAPH_INTR) & SIM_PGRAPH(s, NV_PGRAPH_INTR_EN);
+	now[2] = s->ptimer_intr & s->ptimer_intr_en;
+	now[3] = sim_pmc_intr(s);
+}
+
 void sim_irq_update(struct sim *s, int host_ack)
 {
-	uint32_t now[4] = {
-		SIM_PFIFO(s, NV_PFIFO_INTR) & SIM_PFIFO(s, NV_PFIFO_INTR_EN),
-		SIM_PGRAPH(s, NV_PGRAPH_INTR) & SIM_PGRAPH(s, NV_PGRAPH_INTR_EN),
-		s->ptimer_intr & s->ptimer_intr_en,
-		sim_pmc_intr(s),
-	};
+	uint32_t now[4];
+	sim_irq_now(s, now);
 	int line = now[3] && (s->pmc_intr_en & NV_PMC_INTR_EN_HOST);
+	uint32_t pfifo_fresh = now[0] & ~s->irq_seen[0];
 	int fresh = 0;
 
 	for (unsigned i = 0; i < 4; i++) {
@@ -106,13 +111,26 @@ void sim_irq_update(struct sim *s, int host_ack)
 	}
 	if (line && (fresh || host_ack)) {
 		uint64_t one = 1;
-		if (s->irq_hook)
-			s->irq_hook(s->irq_arg, s);
-		/* Nonblocking; a full counter is still readable, which is all
-		 * the host needs. */
+		/* What the hook acked is not up: the same bit raised again
+		 * must be fresh. */
+		if (s->irq_hook && s->irq_hook(s->irq_arg, s, pfifo_fresh)) {
+			sim_irq_now(s, s->irq_seen);
+			line = s->irq_seen[3] && (s->pmc_intr_en & NV_PMC_INTR_EN_HOST);
+		}
+		/* Before the eventfd: a host that finds the line down after
+		 * reading it is woken again by the next rise.  Nonblocking; a
+		 * full counter is still readable, which is all the host needs. */
+		__atomic_store_n(&s->line, line, __ATOMIC_RELEASE);
 		if (write(s->irq_fd, &one, sizeof(one)) < 0) {
 		}
+	} else {
+		__atomic_store_n(&s->line, line, __ATOMIC_RELEASE);
 	}
+}
+
+int sim_irq_line(struct sim *s)
+{
+	return __atomic_load_n(&s->line, __ATOMIC_ACQUIRE);
 }
 
 int sim_irq_fd(struct sim *s)
@@ -173,6 +191,16 @@ uint32_t sim_rd32_locked(struct sim *s, uint32_t reg)
 	return b ? b->rd(s, reg & ~3u) : sim_misc_rd(s, reg);
 }
 
+void sim_wr32_locked(struct sim *s, uint32_t reg, uint32_t val)
+{
+	const struct sim_block *b = sim_block_of(reg & ~3u);
+
+	if (b)
+		b->wr(s, reg & ~3u, val);
+	else
+		sim_misc_wr(s, reg, val);
+}
+
 uint32_t sim_rd32(struct sim *s, uint32_t reg)
 {
 	uint32_t v;
@@ -186,15 +214,10 @@ uint32_t sim_rd32(struct sim *s, uint32_t reg)
 
 void sim_wr32(struct sim *s, uint32_t reg, uint32_t val)
 {
-	const struct sim_block *b = sim_block_of(reg & ~3u);
-
 	reg &= ~3u;
 	sim_mmio_lock(s);
 	sim_mmio_tick(s);
-	if (b)
-		b->wr(s, reg, val);
-	else
-		sim_misc_wr(s, reg, val);
+	sim_wr32_locked(s, reg, val);
 	/* An interrupt ack makes no work runnable: the worker sleeps on
 	 * (woken, it would only fight the host's next access for the lock).
 	 * A CRTC's is the exception: the worker times a head's next vblank
@@ -276,15 +299,15 @@ static void *sim_worker(void *arg)
 	while (!s->stop) {
 		words = 0;
 		int more = sim_pfifo_work(s, SIM_CHUNK_WORDS, &words);
-		if (more && !__atomic_load_n(&s->mmio_waiting, __ATOMIC_RELAXED)) {
-			/* nobody waits for the lock: queued fragment work may
-			 * go on into the next chunk */
-			sim_irq_update(s, 0);
+		/* before anything lets the host in: the hook sees first what
+		 * the card raised */
+		sim_irq_update(s, 0);
+		/* nobody waits for the lock: queued fragment work may go on
+		 * into the next chunk */
+		if (more && !__atomic_load_n(&s->mmio_waiting, __ATOMIC_RELAXED))
 			continue;
-		}
 		sim_3d_sync(s);          /* nothing queued while the lock is free */
 		if (more) {
-			sim_irq_update(s, 0);
 			/* Let MMIO in between chunks. */
 			pthread_mutex_unlock(&s->lock);
 			for (int i = 0; i < 100 && __atomic_load_n(&s->mmio_waiting, __ATOMIC_RELAXED); i++)

@@ -43,8 +43,13 @@ struct sim_config {
 	/* Called whenever the eventfd is signalled, before it is, with the
 	 * model's lock held, on the thread that raised the line (the worker
 	 * or a host register access): the host's first look at the interrupt,
-	 * without a thread hop.  It may only use sim_rd32_locked.  NULL: none. */
-	void (*irq_hook)(void *arg, struct sim *s);
+	 * without a thread hop.  pfifo_fresh: the PFIFO_INTR bits raised since
+	 * the line was last evaluated, which no host thread can have seen yet
+	 * (the worker evaluates it before it lets the host in).  It may use
+	 * sim_rd32_locked, and sim_wr32_locked to handle those fresh bits as
+	 * the host would; it returns nonzero when it acked anything.
+	 * NULL: none. */
+	int (*irq_hook)(void *arg, struct sim *s, uint32_t pfifo_fresh);
 	void *irq_arg;
 };
 
@@ -77,8 +82,14 @@ uint64_t sim_vram_size(const struct sim *s);
  * (PMC_INTR & PMC_INTR_EN).  The host reads it, then PMC_INTR, and acks the
  * units' INTR registers; if the line is still up after an ack it fires again. */
 int sim_irq_fd(struct sim *s);
-/* A register read from inside sim_config.irq_hook (the lock is held). */
+/* Whether the line was up when last evaluated, without the lock: the host
+ * need not read PMC_INTR when it is down (it is woken again when it rises). */
+int sim_irq_line(struct sim *s);
+/* Register access from inside sim_config.irq_hook (the lock is held).  A
+ * write re-evaluates no interrupt and wakes no worker: the hook runs on the
+ * thread that evaluates them next. */
 uint32_t sim_rd32_locked(struct sim *s, uint32_t reg);
+void sim_wr32_locked(struct sim *s, uint32_t reg, uint32_t val);
 
 /* Manual mode: run the pusher, puller and engines until every channel is idle
  * or stalled.  Returns the number of command words processed. */
