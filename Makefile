@@ -14,7 +14,8 @@ DEPS_PKGS := build-essential pkg-config libevent-dev libpciaccess-dev libcmocka-
              libdrm-dev libgbm-dev libegl-dev libgles-dev libgl-dev libegl-mesa0 \
              libgl1-mesa-dri mesa-utils ioquake3 openarena piglit waffle-utils glmark2-drm \
              xserver-xorg-core xserver-xorg-dev x11-xserver-utils x11-utils x11-apps xvfb \
-             xserver-xorg-video-dummy libx11-dev libxext-dev libxrender-dev llvm-15-dev
+             xserver-xorg-video-dummy libx11-dev libxext-dev libxrender-dev llvm-15-dev \
+             scdoc man-db groff-base
 
 CFLAGS   ?= -O2 -g
 # No contraction into fused multiply-adds, whatever -march: the simulator's
@@ -88,8 +89,12 @@ LIBTEST   := $(LIB)/libnvdtest.a
 LIBNVD_DRM := $(LIB)/libnvd-drm.so
 NVD_DRV    := $(LIB)/xorg/modules/drivers/nvd_drv.so
 
+# Man pages: man/NAME.SECTION.scd becomes $(BUILD)/man/NAME.SECTION.
+MANS      := $(patsubst man/%.scd,$(BUILD)/man/%,$(call src,man/*.scd))
+
 all: $(BIN)/nvd $(LIBNVD_SO) $(LIBNVD_A) $(LIBNVD_PC) $(LIBNVD_H) $(TOOLS) $(BENCH) \
-     $(LIBNVD_DRM) $(BIN)/nvd-run $(BIN)/nvd-glinfo $(NVD_DRV) $(LIB)/xorg/xorg.conf $(BIN)/nvd-x
+     $(LIBNVD_DRM) $(BIN)/nvd-run $(BIN)/nvd-glinfo $(NVD_DRV) $(LIB)/xorg/xorg.conf $(BIN)/nvd-x \
+     $(MANS)
 
 $(OBJ)/%.o: %.c
 	@mkdir -p $(@D)
@@ -134,6 +139,16 @@ $(INC)/nvd/hw/%.h: hw/%.h
 $(LIBNVD_PC): client/libnvd.pc.in
 	@mkdir -p $(@D)
 	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' $< > $@
+
+# A page is dated by the last commit that changed its source (or by
+# SOURCE_DATE_EPOCH when the environment sets it), so that the same tree
+# builds the same pages.  scdoc leaves half a page behind on a syntax error:
+# it writes a temporary file, renamed only when it succeeds.
+$(BUILD)/man/%: man/%.scd
+	@mkdir -p $(@D)
+	d=$$(git log -1 --format=%ct -- $< 2>/dev/null); \
+	SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$${d:-0}} scdoc < $< > $@.tmp && mv $@.tmp $@ || \
+	    { rm -f $@.tmp; exit 1; }
 
 $(BIN)/nvd: $(OBJ)/nvd/main.o $(LIBNVDCORE) $(LIBSIM) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)
