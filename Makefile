@@ -427,26 +427,43 @@ deps:
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
 	@$(MAKE) --no-print-directory be-sysroot
 
+# What `make install` puts under $(DESTDIR)$(PREFIX), one MODE:SOURCE:DEST
+# entry a file, DEST relative to the prefix; libnvd.so (a link) and
+# libnvd.pc (made for PREFIX) are written beside them.  `make uninstall`
+# removes the same DESTs, so the two cannot drift apart.
+INSTALL_FILES := $(foreach f,$(BIN)/nvd $(BIN)/nvd-run $(BIN)/nvd-glinfo $(BIN)/nvd-x $(TOOLS), \
+                   755:$(f):bin/$(notdir $(f))) \
+                 755:$(NVD_DRV):lib/xorg/modules/drivers/nvd_drv.so \
+                 644:ddx/xorg.conf:lib/xorg/xorg.conf \
+                 755:$(LIBNVD_DRM):lib/libnvd-drm.so \
+                 644:$(LIBNVD_A):lib/libnvd.a \
+                 755:$(LIBNVD_SO):lib/libnvd.so.0 \
+                 $(foreach h,$(LIBNVD_H),644:$(h):$(patsubst $(INC)/%,include/%,$(h))) \
+                 $(foreach m,$(MANS),644:$(m):share/man/man$(subst .,,$(suffix $(m)))/$(notdir $(m)))
+INSTALLED     := $(foreach e,$(INSTALL_FILES),$(lastword $(subst :, ,$(e)))) \
+                 lib/libnvd.so lib/pkgconfig/libnvd.pc
+# Directories only nvd's files live in: uninstall removes them once empty.
+INSTALL_OWN_DIRS := include/nvd/hw include/nvd
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
-	install -m 755 $(BIN)/nvd $(BIN)/nvd-run $(BIN)/nvd-glinfo $(BIN)/nvd-x $(TOOLS) \
-		$(DESTDIR)$(PREFIX)/bin/
-	install -d $(DESTDIR)$(PREFIX)/lib/xorg/modules/drivers
-	install -m 755 $(NVD_DRV) $(DESTDIR)$(PREFIX)/lib/xorg/modules/drivers/
-	install -m 644 ddx/xorg.conf $(DESTDIR)$(PREFIX)/lib/xorg/
-	install -m 755 $(LIBNVD_DRM) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(LIBNVD_A) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(LIBNVD_SO) $(DESTDIR)$(PREFIX)/lib/libnvd.so.0
+	@for e in $(INSTALL_FILES); do \
+	    m=$${e%%:*}; f=$${e#*:}; src=$${f%%:*}; dst=$(DESTDIR)$(PREFIX)/$${f#*:}; \
+	    echo "install -D -m $$m $$src $$dst"; install -D -m $$m $$src $$dst || exit 1; \
+	done
 	ln -sf libnvd.so.0 $(DESTDIR)$(PREFIX)/lib/libnvd.so
-	install -m 644 $(INC)/nvd.h $(DESTDIR)$(PREFIX)/include/
-	install -d $(DESTDIR)$(PREFIX)/include/nvd/hw
-	install -m 644 $(filter $(INC)/nvd/hw/%,$(LIBNVD_H)) $(DESTDIR)$(PREFIX)/include/nvd/hw/
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	sed -e 's|@PREFIX@|$(PREFIX)|' client/libnvd.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libnvd.pc
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
+	@for d in $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALL_OWN_DIRS)); do \
+	    [ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d || exit 1; \
+	done
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all tests check check-be be-tools be-sysroot deps install clean
+.PHONY: all tests check check-be be-tools be-sysroot deps install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(OBJ) $(BE)/obj -name '*.d' 2>/dev/null)
