@@ -411,8 +411,14 @@ INSTALL_WRAP := $(TST)/install/test_install
 $(INSTALL_WRAP): tests/install/test_install
 	$(call script_wrap,--build $(abspath $(BUILD)))
 
+# The installed man pages against the installed programs, and `make
+# uninstall` after `make install` (tests/install/test_man).
+MAN_WRAP := $(TST)/install/test_man
+$(MAN_WRAP): tests/install/test_man
+	$(call script_wrap,--build $(abspath $(BUILD)))
+
 tests: all $(UNIT) $(INTEG) $(GLPROGS) $(GLTESTS) $(GLXTESTS) $(XTESTS) $(SOAK) $(BE_WRAP) $(BE_COPIES) $(PIGLIT_WRAP) \
-       $(INSTALL_WRAP)
+       $(INSTALL_WRAP) $(MAN_WRAP)
 
 check: tests
 	tests/run $(BUILD)
