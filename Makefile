@@ -14,7 +14,8 @@ DEPS_PKGS := build-essential pkg-config libevent-dev libpciaccess-dev libcmocka-
              libdrm-dev libgbm-dev libegl-dev libgles-dev libgl-dev libegl-mesa0 \
              libgl1-mesa-dri mesa-utils ioquake3 openarena piglit waffle-utils glmark2-drm \
              xserver-xorg-core xserver-xorg-dev x11-xserver-utils x11-utils x11-apps xvfb \
-             xserver-xorg-video-dummy libx11-dev libxext-dev libxrender-dev llvm-15-dev
+             xserver-xorg-video-dummy libx11-dev libxext-dev libxrender-dev llvm-15-dev \
+             scdoc man-db groff-base
 
 CFLAGS   ?= -O2 -g
 # No contraction into fused multiply-adds, whatever -march: the simulator's
@@ -88,8 +89,12 @@ LIBTEST   := $(LIB)/libnvdtest.a
 LIBNVD_DRM := $(LIB)/libnvd-drm.so
 NVD_DRV    := $(LIB)/xorg/modules/drivers/nvd_drv.so
 
+# Man pages: man/NAME.SECTION.scd becomes $(BUILD)/man/NAME.SECTION.
+MANS      := $(patsubst man/%.scd,$(BUILD)/man/%,$(call src,man/*.scd))
+
 all: $(BIN)/nvd $(LIBNVD_SO) $(LIBNVD_A) $(LIBNVD_PC) $(LIBNVD_H) $(TOOLS) $(BENCH) \
-     $(LIBNVD_DRM) $(BIN)/nvd-run $(BIN)/nvd-glinfo $(NVD_DRV) $(LIB)/xorg/xorg.conf $(BIN)/nvd-x
+     $(LIBNVD_DRM) $(BIN)/nvd-run $(BIN)/nvd-glinfo $(NVD_DRV) $(LIB)/xorg/xorg.conf $(BIN)/nvd-x \
+     $(MANS)
 
 $(OBJ)/%.o: %.c
 	@mkdir -p $(@D)
@@ -134,6 +139,16 @@ $(INC)/nvd/hw/%.h: hw/%.h
 $(LIBNVD_PC): client/libnvd.pc.in
 	@mkdir -p $(@D)
 	sed -e 's|@PREFIX@|$(abspath $(BUILD))|' $< > $@
+
+# A page is dated by the last commit that changed its source (or by
+# SOURCE_DATE_EPOCH when the environment sets it), so that the same tree
+# builds the same pages.  scdoc leaves half a page behind on a syntax error:
+# it writes a temporary file, renamed only when it succeeds.
+$(BUILD)/man/%: man/%.scd
+	@mkdir -p $(@D)
+	d=$$(git log -1 --format=%ct -- $< 2>/dev/null); \
+	SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$${d:-0}} scdoc < $< > $@.tmp && mv $@.tmp $@ || \
+	    { rm -f $@.tmp; exit 1; }
 
 $(BIN)/nvd: $(OBJ)/nvd/main.o $(LIBNVDCORE) $(LIBSIM) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)
@@ -396,8 +411,14 @@ INSTALL_WRAP := $(TST)/install/test_install
 $(INSTALL_WRAP): tests/install/test_install
 	$(call script_wrap,--build $(abspath $(BUILD)))
 
+# The installed man pages against the installed programs, and `make
+# uninstall` after `make install` (tests/install/test_man).
+MAN_WRAP := $(TST)/install/test_man
+$(MAN_WRAP): tests/install/test_man
+	$(call script_wrap,--build $(abspath $(BUILD)))
+
 tests: all $(UNIT) $(INTEG) $(GLPROGS) $(GLTESTS) $(GLXTESTS) $(XTESTS) $(SOAK) $(BE_WRAP) $(BE_COPIES) $(PIGLIT_WRAP) \
-       $(INSTALL_WRAP)
+       $(INSTALL_WRAP) $(MAN_WRAP)
 
 check: tests
 	tests/run $(BUILD)
@@ -412,26 +433,43 @@ deps:
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
 	@$(MAKE) --no-print-directory be-sysroot
 
+# What `make install` puts under $(DESTDIR)$(PREFIX), one MODE:SOURCE:DEST
+# entry a file, DEST relative to the prefix; libnvd.so (a link) and
+# libnvd.pc (made for PREFIX) are written beside them.  `make uninstall`
+# removes the same DESTs, so the two cannot drift apart.
+INSTALL_FILES := $(foreach f,$(BIN)/nvd $(BIN)/nvd-run $(BIN)/nvd-glinfo $(BIN)/nvd-x $(TOOLS), \
+                   755:$(f):bin/$(notdir $(f))) \
+                 755:$(NVD_DRV):lib/xorg/modules/drivers/nvd_drv.so \
+                 644:ddx/xorg.conf:lib/xorg/xorg.conf \
+                 755:$(LIBNVD_DRM):lib/libnvd-drm.so \
+                 644:$(LIBNVD_A):lib/libnvd.a \
+                 755:$(LIBNVD_SO):lib/libnvd.so.0 \
+                 $(foreach h,$(LIBNVD_H),644:$(h):$(patsubst $(INC)/%,include/%,$(h))) \
+                 $(foreach m,$(MANS),644:$(m):share/man/man$(subst .,,$(suffix $(m)))/$(notdir $(m)))
+INSTALLED     := $(foreach e,$(INSTALL_FILES),$(lastword $(subst :, ,$(e)))) \
+                 lib/libnvd.so lib/pkgconfig/libnvd.pc
+# Directories only nvd's files live in: uninstall removes them once empty.
+INSTALL_OWN_DIRS := include/nvd/hw include/nvd
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
-	install -m 755 $(BIN)/nvd $(BIN)/nvd-run $(BIN)/nvd-glinfo $(BIN)/nvd-x $(TOOLS) \
-		$(DESTDIR)$(PREFIX)/bin/
-	install -d $(DESTDIR)$(PREFIX)/lib/xorg/modules/drivers
-	install -m 755 $(NVD_DRV) $(DESTDIR)$(PREFIX)/lib/xorg/modules/drivers/
-	install -m 644 ddx/xorg.conf $(DESTDIR)$(PREFIX)/lib/xorg/
-	install -m 755 $(LIBNVD_DRM) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(LIBNVD_A) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(LIBNVD_SO) $(DESTDIR)$(PREFIX)/lib/libnvd.so.0
+	@for e in $(INSTALL_FILES); do \
+	    m=$${e%%:*}; f=$${e#*:}; src=$${f%%:*}; dst=$(DESTDIR)$(PREFIX)/$${f#*:}; \
+	    echo "install -D -m $$m $$src $$dst"; install -D -m $$m $$src $$dst || exit 1; \
+	done
 	ln -sf libnvd.so.0 $(DESTDIR)$(PREFIX)/lib/libnvd.so
-	install -m 644 $(INC)/nvd.h $(DESTDIR)$(PREFIX)/include/
-	install -d $(DESTDIR)$(PREFIX)/include/nvd/hw
-	install -m 644 $(filter $(INC)/nvd/hw/%,$(LIBNVD_H)) $(DESTDIR)$(PREFIX)/include/nvd/hw/
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	sed -e 's|@PREFIX@|$(PREFIX)|' client/libnvd.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libnvd.pc
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
+	@for d in $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALL_OWN_DIRS)); do \
+	    [ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d || exit 1; \
+	done
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all tests check check-be be-tools be-sysroot deps install clean
+.PHONY: all tests check check-be be-tools be-sysroot deps install uninstall clean
 .SECONDARY:
 
 -include $(shell find $(OBJ) $(BE)/obj -name '*.d' 2>/dev/null)
