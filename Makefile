@@ -14,7 +14,8 @@ DEPS_PKGS := build-essential pkg-config libevent-dev libpciaccess-dev libcmocka-
              libdrm-dev libgbm-dev libegl-dev libgles-dev libgl-dev libegl-mesa0 \
              libgl1-mesa-dri mesa-utils ioquake3 openarena piglit waffle-utils glmark2-drm \
              xserver-xorg-core xserver-xorg-dev x11-xserver-utils x11-utils x11-apps xvfb \
-             xserver-xorg-video-dummy libx11-dev libxext-dev libxrender-dev llvm-15-dev
+             xserver-xorg-video-dummy libx11-dev libxext-dev libxrender-dev llvm-15-dev \
+             libsystemd-dev libinih-dev systemd
 
 CFLAGS   ?= -O2 -g
 # No contraction into fused multiply-adds, whatever -march: the simulator's
@@ -26,6 +27,7 @@ LDFLAGS  += -pthread
 
 PC_EVENT  = $(shell $(PKG_CONFIG) --cflags --libs libevent 2>/dev/null)
 PC_PCI    = $(shell $(PKG_CONFIG) --cflags --libs pciaccess 2>/dev/null)
+PC_SYSTEMD = $(shell $(PKG_CONFIG) --cflags --libs libsystemd inih 2>/dev/null)
 PC_CMOCKA = $(shell $(PKG_CONFIG) --cflags --libs cmocka 2>/dev/null)
 PC_PNG    = $(shell $(PKG_CONFIG) --cflags --libs libpng 2>/dev/null)
 PC_DRM    = $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null)
@@ -137,7 +139,7 @@ $(LIBNVD_PC): client/libnvd.pc.in
 
 $(BIN)/nvd: $(OBJ)/nvd/main.o $(LIBNVDCORE) $(LIBSIM) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PC_EVENT) $(PC_PCI) $(LLVM_LIBS) -lm
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_EVENT) $(PC_PCI) $(PC_SYSTEMD) $(LLVM_LIBS) -lm
 
 # The DRM interposer carries libnvd inside it: Mesa's processes load one
 # file.  It exports only the libc functions glx/libc.c stands in for (its
