@@ -397,9 +397,13 @@ $(PIGLIT_WRAP): tests/piglit/run
 INSTALL_WRAP := $(TST)/install/test_install
 $(INSTALL_WRAP): tests/install/test_install
 	$(call script_wrap,--build $(abspath $(BUILD)))
+# The systemd units as installed, checked by systemd-analyze (tests/install/test_units).
+UNITS_WRAP := $(TST)/install/test_units
+$(UNITS_WRAP): tests/install/test_units
+	$(call script_wrap,--build $(abspath $(BUILD)))
 
 tests: all $(UNIT) $(INTEG) $(GLPROGS) $(GLTESTS) $(GLXTESTS) $(XTESTS) $(SOAK) $(BE_WRAP) $(BE_COPIES) $(PIGLIT_WRAP) \
-       $(INSTALL_WRAP)
+       $(INSTALL_WRAP) $(UNITS_WRAP)
 
 check: tests
 	tests/run $(BUILD)
@@ -429,6 +433,11 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/include/nvd/hw
 	install -m 644 $(filter $(INC)/nvd/hw/%,$(LIBNVD_H)) $(DESTDIR)$(PREFIX)/include/nvd/hw/
 	sed -e 's|@PREFIX@|$(PREFIX)|' client/libnvd.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libnvd.pc
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system $(DESTDIR)/etc/nvd
+	sed -e 's|@PREFIX@|$(PREFIX)|' systemd/nvd.service.in > $(DESTDIR)$(PREFIX)/lib/systemd/system/nvd.service
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/nvd.service
+	install -m 644 systemd/nvd.socket $(DESTDIR)$(PREFIX)/lib/systemd/system/
+	install -m 644 systemd/nvd.conf $(DESTDIR)/etc/nvd/nvd.conf.example
 
 clean:
 	rm -rf $(BUILD)
