@@ -267,7 +267,8 @@ BE_SYSROOT ?= /var/cache/nvd/s390x-sysroot
 BE_PKGS    := libc6 libgcc-s1 zlib1g zlib1g-dev libevent-2.1-7 libevent-core-2.1-7 \
               libevent-extra-2.1-7 libevent-pthreads-2.1-7 libevent-openssl-2.1-7 libevent-dev \
               libpng16-16 libpng-dev libpciaccess0 libpciaccess-dev libdrm2 libdrm-dev \
-              libcmocka0 libcmocka-dev
+              libcmocka0 libcmocka-dev libsystemd0 libsystemd-dev libinih1 libinih-dev libcap2 \
+              libgcrypt20 libgpg-error0 liblz4-1 liblzma5 libzstd1
 BE_PC      = $(shell PKG_CONFIG_SYSROOT_DIR=$(BE_SYSROOT) \
                PKG_CONFIG_LIBDIR=$(BE_SYSROOT)/usr/lib/s390x-linux-gnu/pkgconfig:$(BE_SYSROOT)/usr/share/pkgconfig \
                $(PKG_CONFIG) $(1) 2>/dev/null)
@@ -282,8 +283,10 @@ BE_UNIT  := $(filter-out tests/unit/test_sim_jit.c,$(call src,tests/unit/test_hw
 # reads the kernel's host-endian FUSE messages untranslated, and recvmsg
 # under qemu takes twice the descriptors the daemon's buffer holds and keeps
 # the rest open where the daemon cannot close them (test_protocol_attacks'
-# count of the daemon's descriptors).
-BE_LEFT_OUT := test_cli test_oracle test_readme test_vchan_gl test_fd_attacks test_protocol_attacks
+# count of the daemon's descriptors).  test_service tests the systemd
+# plumbing and the config file, nothing byte order touches.
+BE_LEFT_OUT := test_cli test_oracle test_readme test_vchan_gl test_fd_attacks test_protocol_attacks \
+               test_service
 BE_INTEG := $(filter-out $(addprefix %/,$(addsuffix .c,$(BE_LEFT_OUT))), \
               $(call src,tests/integration/test_*.c tests/hostile/test_*.c))
 BE_NAMES := $(patsubst tests/%.c,%,$(BE_UNIT) $(BE_INTEG) $(call src,tests/be/test_*.c))
@@ -321,7 +324,7 @@ BE_DAEMON := $(BE)/lib/libnvdcore.a $(BE)/lib/libnvsim.a $(BE)/lib/libnvproto.a 
 
 $(BE)/elf/bin/nvd: $(BE)/obj/nvd/main.o $(BE_DAEMON)
 	@mkdir -p $(@D)
-	$(BE_CC) -o $@ $^ $(BE_LDFLAGS) $(call BE_PC,--libs libevent pciaccess) -lm
+	$(BE_CC) -o $@ $^ $(BE_LDFLAGS) $(call BE_PC,--libs libevent pciaccess libsystemd inih) -lm
 $(BE)/elf/bin/%: $(BE)/obj/tools/%.o $(BE_CLIENT)
 	@mkdir -p $(@D)
 	$(BE_CC) -o $@ $^ $(BE_LDFLAGS) $(call BE_PC,--libs libpng)
