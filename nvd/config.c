@@ -65,20 +65,19 @@ static void usage(FILE *f)
 "      --version         show the version\n");
 }
 
-struct row;
 typedef int set_fn(struct nvd_config *c, unsigned i, const char *v, char *why, size_t len);
 
 enum { ARG, FLAG, COUNT };   /* takes a value, is a yes/no flag, counts repeats */
 
 /* One option: --name on the command line, [section] key in the file. */
-static const struct row {
+struct row {
 	const char *name;
 	char short_name;
 	int kind;
 	const char *section, *key;   /* key NULL: one key per output, named by its number */
-	const char *def;             /* the default as a value; NULL: see default_text */
-	set_fn *set;
-} rows[];
+	const char *def;             /* the default as a value; NULL: see default_of, print_settings */
+	set_fn *set;                 /* parse a value into nvd_config.o: 0, or -EINVAL and why */
+};
 
 static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out, char *why,
 		     size_t len)
@@ -321,10 +320,10 @@ static char *read_line(char *str, int num, void *stream)
 			file_error(c, "expected ']' after the section name");
 			p = "";
 		} else {
-			snprintf(c->section_name, sizeof(c->section_name), "%.*s",
-				 (int)(end - p - 1), p + 1);
-			if (!section_known(c->section_name))
-				file_error(c, "unknown section [%s]", c->section_name);
+			char name[NVD_CONFIG_VALUE];
+			snprintf(name, sizeof(name), "%.*s", (int)(end - p - 1), p + 1);
+			if (!section_known(name))
+				file_error(c, "unknown section [%s]", name);
 		}
 	} else if (*p && *p != ';' && *p != '#' && !strpbrk(p, "=:")) {
 		file_error(c, "expected KEY = VALUE, a [section] or a comment");
@@ -334,17 +333,17 @@ static char *read_line(char *str, int num, void *stream)
 	return str;
 }
 
-/* 0, or -1 after saying why (a missing default file is no error). */
-static int read_file(struct nvd_config *c, const char *path, int explicit)
+/* Errors are said and counted in c (a missing default file is none). */
+static void read_file(struct nvd_config *c, const char *path, int explicit)
 {
 	struct reader rd = { .c = c };
 	rd.f = fopen(path, "re");
 	if (!rd.f) {
 		if (errno == ENOENT && !explicit)
-			return 0;
+			return;
 		nvd_err("cannot read the config file %s: %s", path, strerror(errno));
 		c->errors++;
-		return -1;
+		return;
 	}
 	c->file = path;
 	int r = ini_parse_stream(read_line, &rd, on_key, c);
@@ -363,7 +362,6 @@ static int read_file(struct nvd_config *c, const char *path, int explicit)
 	}
 	free(rd.buf);
 	fclose(rd.f);
-	return 0;
 }
 
 static void print_settings(struct nvd_config *c)

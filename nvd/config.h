@@ -25,10 +25,7 @@ struct nvd_config {
 		char val[NVD_CONFIG_VALUE];  /* the file's value */
 		unsigned line;               /* its line in the file, 0: not in the file */
 	} slot[NVD_CONFIG_SLOTS];
-	/* reading the file (config.c's inih reader) */
-	unsigned line;
-	const struct nvd_config_section *section;
-	char section_name[NVD_CONFIG_VALUE];
+	unsigned line;                       /* the file's line being read */
 };
 
 /* Fills c->o (and the monitors' EDIDs) from the defaults, the file and the
