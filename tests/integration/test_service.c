@@ -1,10 +1,11 @@
 /* nvd as a system service: started by systemd-socket-activate on a socket
  * it did not bind (as nvd.socket hands it over), it serves clients there,
  * tells the notify socket READY=1, WATCHDOG=1 every half $WATCHDOG_USEC and
- * STOPPING=1 on SIGTERM, and leaves the socket file to its owner.  Its
- * config file: --check-config says each setting and where it came from, or
- * each error with its line; a running nvd uses the file, under what the
- * command line says. */
+ * STOPPING=1 on SIGTERM, leaves the socket file to its owner, and with
+ * stderr the journal's stream ($JOURNAL_STREAM) logs lines with their
+ * syslog priority.  Its config file: --check-config says each setting and
+ * where it came from, or each error with its line; a running nvd uses the
+ * file, under what the command line says. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -221,7 +222,7 @@ static void test_nvd_runs_with_the_file(void **state)
 static int exec_activate(void *arg)
 {
 	const char *const *argv = arg;
-	int fd = open(salog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(salog, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 		return 127;
 	execvp(argv[0], (char *const *)argv);
@@ -270,7 +271,8 @@ static void print_activate_log(void)
 static void test_socket_activation(void **state)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char nvd_arg[PATH_MAX + 8], conf_arg[160], msg[1024], ready[1024] = "", stopping[1024] = "";
+	char nvd_arg[PATH_MAX + 8], conf_arg[160], journal_arg[64], msg[1024], ready[1024] = "",
+	     stopping[1024] = "";
 	unsigned pings = 0;
 	struct stat st;
 	(void)state;
@@ -284,9 +286,15 @@ static void test_socket_activation(void **state)
 	write_conf(msg);
 	snprintf(nvd_arg, sizeof(nvd_arg), "NOTIFY_SOCKET=%s", notify);
 	snprintf(conf_arg, sizeof(conf_arg), "--config=%s", conf);
+	/* nvd's stderr (the log file) as the journal's stream: lines with <N> */
+	int log_fd = open(salog, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	assert_true(log_fd >= 0 && !fstat(log_fd, &st));
+	close(log_fd);
+	snprintf(journal_arg, sizeof(journal_arg), "JOURNAL_STREAM=%llu:%llu",
+		 (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
 	const char *argv[] = { "systemd-socket-activate", "--seqpacket", "-l", sock, "-E", nvd_arg,
-			       "-E", "WATCHDOG_USEC=400000", getenv("NVD_BIN"), conf_arg,
-			       nvt_sim_check_arg(), NULL };
+			       "-E", "WATCHDOG_USEC=400000", "-E", journal_arg, getenv("NVD_BIN"),
+			       conf_arg, nvt_sim_check_arg(), NULL };
 	pid_t pid = nvt_fork(exec_activate, argv);
 	assert_true(pid > 0);
 	for (int i = 0; i < 100 && stat(sock, &st) < 0; i++)
@@ -319,6 +327,11 @@ static void test_socket_activation(void **state)
 	assert_int_equal(code, 0);
 	if (!kept)
 		fail_msg("nvd removed %s, systemd's socket", sock);
+	if (!nvt_file_contains(salog, "<6>nvd: simulated NV43") ||
+	    !nvt_file_contains(salog, "<6>nvd: Terminated: shutting down")) {
+		print_activate_log();
+		fail_msg("no <6> (SD_INFO) on nvd's log lines with stderr the journal");
+	}
 }
 
 int main(void)
