@@ -468,7 +468,9 @@ FUZZ_LINK    := -fsanitize=fuzzer,address,undefined -pthread
 FUZZ_NAMES   := proto ioctl pusher stream
 FUZZ_BINS    := $(addprefix $(FUZZ)/bin/fuzz_,$(FUZZ_NAMES))
 fuzzobj = $(patsubst %.c,$(FUZZ)/obj/%.o,$(1))
-FUZZ_DAEMON  := $(call fuzzobj,tests/fuzz/fuzz.c tests/fuzz/fuzz-daemon.c $(NVD_SRC) $(SIM_SRC) $(PROTO_SRC) $(HW_SRC))
+# The daemon without its options and config file (nvd/config.c, inih's).
+FUZZ_NVD_SRC := $(filter-out nvd/config.c,$(NVD_SRC))
+FUZZ_DAEMON  := $(call fuzzobj,tests/fuzz/fuzz.c tests/fuzz/fuzz-daemon.c $(FUZZ_NVD_SRC) $(SIM_SRC) $(PROTO_SRC) $(HW_SRC))
 
 $(call fuzzobj,$(JIT_SRC)): CPPFLAGS += $(LLVM_CFLAGS)
 $(FUZZ)/obj/%.o: %.c
@@ -492,7 +494,7 @@ $(FUZZ)/bin/fuzz_pusher: $(call fuzzobj,tests/fuzz/fuzz_pusher.c tests/fuzz/fuzz
 	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_CMOCKA) $(LLVM_LIBS) -lm
 
 # The stream target runs nvd's core in-process without its socket.
-$(FUZZ)/bin/fuzz_stream: $(call fuzzobj,tests/fuzz/fuzz_stream.c tests/fuzz/fuzz.c $(NVD_SRC) \
+$(FUZZ)/bin/fuzz_stream: $(call fuzzobj,tests/fuzz/fuzz_stream.c tests/fuzz/fuzz.c $(FUZZ_NVD_SRC) \
                            $(SIM_SRC) $(PROTO_SRC) $(HW_SRC))
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_EVENT) $(PC_PCI) $(LLVM_LIBS) -lm
