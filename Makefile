@@ -15,7 +15,7 @@ DEPS_PKGS := build-essential pkg-config libevent-dev libpciaccess-dev libcmocka-
              libgl1-mesa-dri mesa-utils ioquake3 openarena piglit waffle-utils glmark2-drm \
              xserver-xorg-core xserver-xorg-dev x11-xserver-utils x11-utils x11-apps xvfb \
              xserver-xorg-video-dummy libx11-dev libxext-dev libxrender-dev llvm-15-dev \
-             scdoc man-db groff-base
+             scdoc man-db groff-base libsystemd-dev libinih-dev systemd
 
 CFLAGS   ?= -O2 -g
 # No contraction into fused multiply-adds, whatever -march: the simulator's
@@ -27,6 +27,7 @@ LDFLAGS  += -pthread
 
 PC_EVENT  = $(shell $(PKG_CONFIG) --cflags --libs libevent 2>/dev/null)
 PC_PCI    = $(shell $(PKG_CONFIG) --cflags --libs pciaccess 2>/dev/null)
+PC_SYSTEMD = $(shell $(PKG_CONFIG) --cflags --libs libsystemd inih 2>/dev/null)
 PC_CMOCKA = $(shell $(PKG_CONFIG) --cflags --libs cmocka 2>/dev/null)
 PC_PNG    = $(shell $(PKG_CONFIG) --cflags --libs libpng 2>/dev/null)
 PC_DRM    = $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null)
@@ -152,7 +153,7 @@ $(BUILD)/man/%: man/%.scd
 
 $(BIN)/nvd: $(OBJ)/nvd/main.o $(LIBNVDCORE) $(LIBSIM) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PC_EVENT) $(PC_PCI) $(LLVM_LIBS) -lm
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_EVENT) $(PC_PCI) $(PC_SYSTEMD) $(LLVM_LIBS) -lm
 
 # The DRM interposer carries libnvd inside it: Mesa's processes load one
 # file.  It exports only the libc functions glx/libc.c stands in for (its
@@ -280,7 +281,8 @@ BE_SYSROOT ?= /var/cache/nvd/s390x-sysroot
 BE_PKGS    := libc6 libgcc-s1 zlib1g zlib1g-dev libevent-2.1-7 libevent-core-2.1-7 \
               libevent-extra-2.1-7 libevent-pthreads-2.1-7 libevent-openssl-2.1-7 libevent-dev \
               libpng16-16 libpng-dev libpciaccess0 libpciaccess-dev libdrm2 libdrm-dev \
-              libcmocka0 libcmocka-dev
+              libcmocka0 libcmocka-dev libsystemd0 libsystemd-dev libinih1 libinih-dev libcap2 \
+              libgcrypt20 libgpg-error0 liblz4-1 liblzma5 libzstd1
 BE_PC      = $(shell PKG_CONFIG_SYSROOT_DIR=$(BE_SYSROOT) \
                PKG_CONFIG_LIBDIR=$(BE_SYSROOT)/usr/lib/s390x-linux-gnu/pkgconfig:$(BE_SYSROOT)/usr/share/pkgconfig \
                $(PKG_CONFIG) $(1) 2>/dev/null)
@@ -295,8 +297,10 @@ BE_UNIT  := $(filter-out tests/unit/test_sim_jit.c,$(call src,tests/unit/test_hw
 # reads the kernel's host-endian FUSE messages untranslated, and recvmsg
 # under qemu takes twice the descriptors the daemon's buffer holds and keeps
 # the rest open where the daemon cannot close them (test_protocol_attacks'
-# count of the daemon's descriptors).
-BE_LEFT_OUT := test_cli test_oracle test_readme test_vchan_gl test_fd_attacks test_protocol_attacks
+# count of the daemon's descriptors).  test_service tests the systemd
+# plumbing and the config file, nothing byte order touches.
+BE_LEFT_OUT := test_cli test_oracle test_readme test_vchan_gl test_fd_attacks test_protocol_attacks \
+               test_service
 BE_INTEG := $(filter-out $(addprefix %/,$(addsuffix .c,$(BE_LEFT_OUT))), \
               $(call src,tests/integration/test_*.c tests/hostile/test_*.c))
 BE_NAMES := $(patsubst tests/%.c,%,$(BE_UNIT) $(BE_INTEG) $(call src,tests/be/test_*.c))
@@ -334,7 +338,7 @@ BE_DAEMON := $(BE)/lib/libnvdcore.a $(BE)/lib/libnvsim.a $(BE)/lib/libnvproto.a 
 
 $(BE)/elf/bin/nvd: $(BE)/obj/nvd/main.o $(BE_DAEMON)
 	@mkdir -p $(@D)
-	$(BE_CC) -o $@ $^ $(BE_LDFLAGS) $(call BE_PC,--libs libevent pciaccess) -lm
+	$(BE_CC) -o $@ $^ $(BE_LDFLAGS) $(call BE_PC,--libs libevent pciaccess libsystemd inih) -lm
 $(BE)/elf/bin/%: $(BE)/obj/tools/%.o $(BE_CLIENT)
 	@mkdir -p $(@D)
 	$(BE_CC) -o $@ $^ $(BE_LDFLAGS) $(call BE_PC,--libs libpng)
@@ -410,6 +414,10 @@ $(PIGLIT_WRAP): tests/piglit/run
 INSTALL_WRAP := $(TST)/install/test_install
 $(INSTALL_WRAP): tests/install/test_install
 	$(call script_wrap,--build $(abspath $(BUILD)))
+# The systemd units as installed, checked by systemd-analyze (tests/install/test_units).
+UNITS_WRAP := $(TST)/install/test_units
+$(UNITS_WRAP): tests/install/test_units
+	$(call script_wrap,--build $(abspath $(BUILD)))
 
 # The installed man pages against the installed programs, and `make
 # uninstall` after `make install` (tests/install/test_man).
@@ -418,7 +426,7 @@ $(MAN_WRAP): tests/install/test_man
 	$(call script_wrap,--build $(abspath $(BUILD)))
 
 tests: all $(UNIT) $(INTEG) $(GLPROGS) $(GLTESTS) $(GLXTESTS) $(XTESTS) $(SOAK) $(BE_WRAP) $(BE_COPIES) $(PIGLIT_WRAP) \
-       $(INSTALL_WRAP) $(MAN_WRAP)
+       $(INSTALL_WRAP) $(MAN_WRAP) $(UNITS_WRAP)
 
 check: tests
 	tests/run $(BUILD)
@@ -445,9 +453,12 @@ INSTALL_FILES := $(foreach f,$(BIN)/nvd $(BIN)/nvd-run $(BIN)/nvd-glinfo $(BIN)/
                  644:$(LIBNVD_A):lib/libnvd.a \
                  755:$(LIBNVD_SO):lib/libnvd.so.0 \
                  $(foreach h,$(LIBNVD_H),644:$(h):$(patsubst $(INC)/%,include/%,$(h))) \
-                 $(foreach m,$(MANS),644:$(m):share/man/man$(subst .,,$(suffix $(m)))/$(notdir $(m)))
+                 $(foreach m,$(MANS),644:$(m):share/man/man$(subst .,,$(suffix $(m)))/$(notdir $(m))) \
+                 644:systemd/nvd.socket:lib/systemd/system/nvd.socket
 INSTALLED     := $(foreach e,$(INSTALL_FILES),$(lastword $(subst :, ,$(e)))) \
-                 lib/libnvd.so lib/pkgconfig/libnvd.pc
+                 lib/libnvd.so lib/pkgconfig/libnvd.pc lib/systemd/system/nvd.service
+# The example configuration goes beside the real one, outside the prefix.
+CONF_EXAMPLE  := /etc/nvd/nvd.conf.example
 # Directories only nvd's files live in: uninstall removes them once empty.
 INSTALL_OWN_DIRS := include/nvd/hw include/nvd
 
@@ -459,9 +470,13 @@ install: all
 	ln -sf libnvd.so.0 $(DESTDIR)$(PREFIX)/lib/libnvd.so
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	sed -e 's|@PREFIX@|$(PREFIX)|' client/libnvd.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libnvd.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' systemd/nvd.service.in > $(DESTDIR)$(PREFIX)/lib/systemd/system/nvd.service
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/systemd/system/nvd.service
+	install -D -m 644 systemd/nvd.conf $(DESTDIR)$(CONF_EXAMPLE)
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED)) $(DESTDIR)$(CONF_EXAMPLE)
+	[ ! -d $(DESTDIR)$(dir $(CONF_EXAMPLE)) ] || rmdir --ignore-fail-on-non-empty $(DESTDIR)$(dir $(CONF_EXAMPLE))
 	@for d in $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALL_OWN_DIRS)); do \
 	    [ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d || exit 1; \
 	done
@@ -492,7 +507,9 @@ FUZZ_LINK    := -fsanitize=fuzzer,address,undefined -pthread
 FUZZ_NAMES   := proto ioctl pusher stream
 FUZZ_BINS    := $(addprefix $(FUZZ)/bin/fuzz_,$(FUZZ_NAMES))
 fuzzobj = $(patsubst %.c,$(FUZZ)/obj/%.o,$(1))
-FUZZ_DAEMON  := $(call fuzzobj,tests/fuzz/fuzz.c tests/fuzz/fuzz-daemon.c $(NVD_SRC) $(SIM_SRC) $(PROTO_SRC) $(HW_SRC))
+# The daemon without its options and config file (nvd/config.c, inih's).
+FUZZ_NVD_SRC := $(filter-out nvd/config.c,$(NVD_SRC))
+FUZZ_DAEMON  := $(call fuzzobj,tests/fuzz/fuzz.c tests/fuzz/fuzz-daemon.c $(FUZZ_NVD_SRC) $(SIM_SRC) $(PROTO_SRC) $(HW_SRC))
 
 $(call fuzzobj,$(JIT_SRC)): CPPFLAGS += $(LLVM_CFLAGS)
 $(FUZZ)/obj/%.o: %.c
@@ -516,7 +533,7 @@ $(FUZZ)/bin/fuzz_pusher: $(call fuzzobj,tests/fuzz/fuzz_pusher.c tests/fuzz/fuzz
 	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_CMOCKA) $(LLVM_LIBS) -lm
 
 # The stream target runs nvd's core in-process without its socket.
-$(FUZZ)/bin/fuzz_stream: $(call fuzzobj,tests/fuzz/fuzz_stream.c tests/fuzz/fuzz.c $(NVD_SRC) \
+$(FUZZ)/bin/fuzz_stream: $(call fuzzobj,tests/fuzz/fuzz_stream.c tests/fuzz/fuzz.c $(FUZZ_NVD_SRC) \
                            $(SIM_SRC) $(PROTO_SRC) $(HW_SRC))
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_EVENT) $(PC_PCI) $(LLVM_LIBS) -lm

@@ -227,12 +227,16 @@ bad:
 	return -EINVAL;
 }
 
+const char *nvd_monitor_default_spec(unsigned output)
+{
+	return output == 0 ? "1920x1080,1680x1050,1280x1024,1024x768,800x600,640x480"
+		: output == 1 ? "1280x1024,1024x768,800x600,640x480" : "none";
+}
+
 void nvd_monitor_default(unsigned output, struct nvd_monitor *m)
 {
 	char why[128];
-	const char *spec = output == 0 ? "1920x1080,1680x1050,1280x1024,1024x768,800x600,640x480"
-		: output == 1 ? "1280x1024,1024x768,800x600,640x480" : "none";
-	if (nvd_monitor_parse(spec, m, why, sizeof(why)) < 0)
+	if (nvd_monitor_parse(nvd_monitor_default_spec(output), m, why, sizeof(why)) < 0)
 		memset(m, 0, sizeof(*m));
 }
 

@@ -33,6 +33,8 @@ struct nvd_edid_info {
 int nvd_monitor_parse(const char *spec, struct nvd_monitor *m, char *why, size_t whylen);
 /* nvd's default monitors: output 0 a 1920x1080 one, output 1 a 1280x1024. */
 void nvd_monitor_default(unsigned output, struct nvd_monitor *m);
+/* The spec nvd_monitor_default parses, as --monitor takes it. */
+const char *nvd_monitor_default_spec(unsigned output);
 
 /* The timing of w x h at hz: DMT when it has one, else CVT (reduced
  * blanking when rb).  -EINVAL for sizes CVT cannot describe. */

@@ -288,6 +288,7 @@ struct nvd {
 	struct nvd_client *clients;
 	unsigned nclients, next_client_id;
 	char stop_why[64];       /* the goodbye clients get when nvd stops */
+	int sock_activated;      /* the socket came from systemd: its file is not nvd's */
 	/* memory */
 	struct nvd_ra vram, gart, ramin;
 	uint64_t vram_client_size, gart_client_size;   /* what the clients' buffers may use */
@@ -328,7 +329,11 @@ struct nvd {
 };
 
 /* log.c: one line per event, naming client, channel, method and offset */
+/* Whether stderr is the journal (then lines carry syslog priorities). */
+void nvd_log_init(void);
 void nvd_log(int verbose, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An error that stops nvd starting: "nvd: ..." without a timestamp. */
+void nvd_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void nvd_clog(struct nvd_client *cl, struct nvd_chan *ch, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 extern int nvd_verbose;
@@ -567,6 +572,8 @@ void nvd_oracle_forget(struct nvd_chan *ch);
 void nvd_oracle_poll(struct nvd *d);
 
 /* server.c */
+/* Listen on d->sock_path, or watch the socket systemd passed (listen_fd,
+ * when sock_activated). */
 int nvd_server_listen(struct nvd *d, char *err, size_t errlen);
 /* Tells every client why (the goodbye), then drops it. */
 void nvd_server_close(struct nvd *d, const char *why);

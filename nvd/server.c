@@ -778,11 +778,24 @@ static int server_clear_path(const char *path, const struct sockaddr_un *sa, cha
 	return 0;
 }
 
+static int server_watch(struct nvd *d, char *err, size_t errlen)
+{
+	d->listen_evt = event_new(d->base, d->listen_fd, EV_READ | EV_PERSIST, server_accept, d);
+	if (!d->listen_evt || event_add(d->listen_evt, NULL) < 0) {
+		snprintf(err, errlen, "event loop refused the socket");
+		return -ENOMEM;
+	}
+	d->start_ms = nvd_now_ns() / 1000000;
+	return 0;
+}
+
 int nvd_server_listen(struct nvd *d, char *err, size_t errlen)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char dir[sizeof(sa.sun_path)];
 
+	if (d->sock_activated)
+		return server_watch(d, err, errlen);
 	if (strlen(d->sock_path) >= sizeof(sa.sun_path)) {
 		snprintf(err, errlen, "socket path too long: %s", d->sock_path);
 		return -ENAMETOOLONG;
@@ -811,13 +824,7 @@ int nvd_server_listen(struct nvd *d, char *err, size_t errlen)
 	}
 	d->sock_dev = st.st_dev;
 	d->sock_ino = st.st_ino;
-	d->listen_evt = event_new(d->base, d->listen_fd, EV_READ | EV_PERSIST, server_accept, d);
-	if (!d->listen_evt || event_add(d->listen_evt, NULL) < 0) {
-		snprintf(err, errlen, "event loop refused the socket");
-		return -ENOMEM;
-	}
-	d->start_ms = nvd_now_ns() / 1000000;
-	return 0;
+	return server_watch(d, err, errlen);
 }
 
 /* nvd is going: the client hears it at once, on every channel's fence page
@@ -844,8 +851,9 @@ void nvd_server_close(struct nvd *d, const char *why)
 	if (d->listen_fd >= 0) {
 		struct stat st;
 		close(d->listen_fd);
-		/* Only the socket nvd bound: not a file put there since. */
-		if (!lstat(d->sock_path, &st) && S_ISSOCK(st.st_mode) && st.st_dev == d->sock_dev &&
+		/* Only the socket nvd bound: not systemd's (which stays for the
+		 * next nvd), nor a file put there since. */
+		if (!d->sock_activated && !lstat(d->sock_path, &st) && S_ISSOCK(st.st_mode) && st.st_dev == d->sock_dev &&
 		    st.st_ino == d->sock_ino)
 			unlink(d->sock_path);
 	}
