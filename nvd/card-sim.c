@@ -176,6 +176,14 @@ static void sim_card_irq(void *arg, struct sim *m)
 	pthread_mutex_unlock(&s->fence_lock);
 }
 
+static void sim_card_busy_ns(struct nvd_card *c, uint64_t *pfifo, uint64_t *pgraph)
+{
+	uint64_t ns[SIM_ENGINES];
+	sim_busy_ns(simof(c), ns);
+	*pfifo = ns[SIM_ENGINE_PFIFO];
+	*pgraph = ns[SIM_ENGINE_PGRAPH];
+}
+
 static const struct nvd_card_ops sim_card_ops = {
 	.rd32 = sim_card_rd32,
 	.wr32 = sim_card_wr32,
@@ -191,6 +199,7 @@ static const struct nvd_card_ops sim_card_ops = {
 	.oracle_poll = sim_card_oracle_poll,
 	.run = sim_card_run,
 	.fence_target = sim_card_fence_target,
+	.busy_ns = sim_card_busy_ns,
 };
 
 #define SIM_VRAM_DEFAULT (128ull << 20)

@@ -66,6 +66,10 @@ struct nvd_card_ops {
 	 * there and on ev at once (nvd_fence_publish): the client need not
 	 * wait for the loop.  NULL for a card that cannot. */
 	void (*fence_target)(struct nvd_card *c, unsigned chid, struct nvd_fence_page *page, int ev);
+	/* Nanoseconds PFIFO and PGRAPH have been busy since the card was
+	 * opened, as the card measures them.  NULL for a card that cannot
+	 * tell (nvd reports the busy time as unknown). */
+	void (*busy_ns)(struct nvd_card *c, uint64_t *pfifo, uint64_t *pgraph);
 };
 
 struct nvd_card {

@@ -251,6 +251,7 @@ struct nvd_client {
 	uint64_t evicted;        /* its buffers moved out to make room */
 	struct nvd_bo *owned;    /* those buffers */
 	uint64_t submits, refused;
+	uint64_t fences;         /* its submissions the card has completed */
 	uint64_t validate_ns, validate_max_ns;   /* time its submissions took to validate */
 	/* authentication (auth.c) */
 	uint32_t magic;          /* 0 until GET_MAGIC */
@@ -315,7 +316,7 @@ struct nvd {
 	uint64_t chan_loads, chan_unloads, vchan_clock, vchan_switch_ns;
 	uint64_t vchan_saved;                          /* bytes of state saved for virtual ones */
 	int vchan_waiting;                             /* a channel waits for a hardware one */
-	uint64_t start_ms, submits, refused;
+	uint64_t start_ms, submits, refused, fences;
 	uint64_t oracle_violations;        /* --sim-check: what the card's oracle found */
 	/* sync.c */
 	uint64_t stall_clock;
