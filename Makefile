@@ -14,7 +14,8 @@ DEPS_PKGS := build-essential pkg-config libevent-dev libpciaccess-dev libcmocka-
              libdrm-dev libgbm-dev libegl-dev libgles-dev libgl-dev libegl-mesa0 \
              libgl1-mesa-dri mesa-utils ioquake3 openarena piglit waffle-utils glmark2-drm \
              xserver-xorg-core xserver-xorg-dev x11-xserver-utils x11-utils x11-apps xvfb \
-             xserver-xorg-video-dummy libx11-dev libxext-dev libxrender-dev llvm-15-dev
+             xserver-xorg-video-dummy libx11-dev libxext-dev libxrender-dev llvm-15-dev \
+             tmux python3
 
 CFLAGS   ?= -O2 -g
 # No contraction into fused multiply-adds, whatever -march: the simulator's
