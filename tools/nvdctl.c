@@ -8,9 +8,11 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -582,8 +584,44 @@ static void nvdctl_top_json(const struct nvdctl_snap *p, const struct nvdctl_sna
 	js_close(&j, '}');
 }
 
-/* "PFIFO   12.3% [###.......]"; n/a when the card does not measure it. */
-static void nvdctl_busy_bar(const char *engine, int known, double share, const char *eol)
+/* The terminal top draws on: lines are cut to its width, and the last
+ * row stays free so that it never scrolls. */
+struct nvdctl_screen {
+	unsigned rows, cols, used;
+};
+
+static void nvdctl_screen_size(struct nvdctl_screen *sc)
+{
+	struct winsize ws;
+	int ok = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col;
+	sc->rows = ok ? ws.ws_row : 24;
+	sc->cols = ok ? ws.ws_col : 80;
+	sc->used = 0;
+}
+
+static unsigned nvdctl_screen_room(const struct nvdctl_screen *sc)
+{
+	return sc->used + 1 < sc->rows ? sc->rows - 1 - sc->used : 0;
+}
+
+/* A line over the last screen's, the rest of it cleared. */
+__attribute__((format(printf, 2, 3)))
+static void nvdctl_line(struct nvdctl_screen *sc, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (!nvdctl_screen_room(sc))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	printf("%.*s\033[K\n", (int)(sc->cols < sizeof(buf) ? sc->cols : sizeof(buf)), buf);
+	sc->used++;
+}
+
+/* "PFIFO   12.3% [###.......]", or n/a when the card does not measure it. */
+static void nvdctl_busy_bar(char *buf, size_t len, const char *engine, int known, double share)
 {
 	char bar[26];
 	unsigned fill = (unsigned)(share * (sizeof(bar) - 1) + 0.5);
@@ -591,48 +629,56 @@ static void nvdctl_busy_bar(const char *engine, int known, double share, const c
 		bar[i] = i < fill ? '#' : '.';
 	bar[sizeof(bar) - 1] = 0;
 	if (known)
-		printf("%-7s %5.1f%% [%s]%s", engine, share * 100.0, bar, eol);
+		snprintf(buf, len, "%-7s %5.1f%% [%s]", engine, share * 100.0, bar);
 	else
-		printf("%-7s   n/a  (the card does not measure it)%s", engine, eol);
+		snprintf(buf, len, "%-7s   n/a  (the card does not measure it)", engine);
 }
 
-/* One screen, drawn over the last one: each line clears its rest. */
+/* One screen, drawn over the last one. */
 static void nvdctl_top_screen(const struct nvdctl_snap *p, const struct nvdctl_snap *s,
 			      double delay)
 {
 	const struct nvc_status *st = &s->st;
+	struct nvdctl_screen sc;
 	struct nvdctl_rates r;
-	const char *eol = "\033[K\n";
+	char fifo[64], gr[64];
 
+	nvdctl_screen_size(&sc);
 	nvdctl_card_rates(p, s, &r);
+	nvdctl_busy_bar(fifo, sizeof(fifo), "PFIFO", st->busy_known, r.pfifo);
+	nvdctl_busy_bar(gr, sizeof(gr), "PGRAPH", st->busy_known, r.pgraph);
 	printf("\033[H");
-	printf("nvdctl top: %s, every %.1f s (q quits)%s", st->card, delay, eol);
-	nvdctl_busy_bar("PFIFO", st->busy_known, r.pfifo, "   ");
-	nvdctl_busy_bar("PGRAPH", st->busy_known, r.pgraph, eol);
-	printf("VRAM    %7.1f MiB of %.1f used by clients, %.1f held by nvd%s",
-	       nvdctl_mib(st->vram_client), nvdctl_mib(st->vram_size), nvdctl_mib(st->vram_daemon),
-	       eol);
-	printf("GART    %7.1f MiB of %.1f used by clients, %.1f held by nvd%s",
-	       nvdctl_mib(st->gart_client), nvdctl_mib(st->gart_size), nvdctl_mib(st->gart_daemon),
-	       eol);
-	printf("host    %7.1f MiB of client buffers, %" PRIu64 " evictions (%.1f MiB)%s",
-	       nvdctl_mib(st->host_client), st->evictions, nvdctl_mib(st->evicted_bytes), eol);
-	printf("channels %u open: %u on hardware, %u virtual; %u clients; %.1f submits/s, "
-	       "%.1f fences/s, %" PRIu64 " refused%s", st->channels_used, st->hw_channels_used,
-	       st->channels_used - st->hw_channels_used, st->clients, r.submits, r.fences,
-	       st->refused, eol);
-	printf("%s", eol);
-	printf("%5s %7s  %-16s %3s %4s %5s %9s %9s %9s %9s %9s %7s %7s%s", "ID", "PID", "NAME",
-	       "HW", "VIRT", "BUFS", "VRAM MiB", "GART MiB", "HOST MiB", "SUBMIT/s", "FENCE/s",
-	       "REFUSED", "EVICTED", eol);
+	nvdctl_line(&sc, "nvdctl top: %s, every %.1f s (q quits)", st->card, delay);
+	nvdctl_line(&sc, "%s   %s", fifo, gr);
+	nvdctl_line(&sc, "VRAM    %7.1f MiB of %.1f used by clients, %.1f held by nvd",
+		    nvdctl_mib(st->vram_client), nvdctl_mib(st->vram_size),
+		    nvdctl_mib(st->vram_daemon));
+	nvdctl_line(&sc, "GART    %7.1f MiB of %.1f used by clients, %.1f held by nvd",
+		    nvdctl_mib(st->gart_client), nvdctl_mib(st->gart_size),
+		    nvdctl_mib(st->gart_daemon));
+	nvdctl_line(&sc, "host    %7.1f MiB of client buffers, %" PRIu64 " evictions (%.1f MiB)",
+		    nvdctl_mib(st->host_client), st->evictions, nvdctl_mib(st->evicted_bytes));
+	nvdctl_line(&sc, "channels %u open: %u on hardware, %u virtual; %u clients; %.1f "
+		    "submits/s, %.1f fences/s, %" PRIu64 " refused", st->channels_used,
+		    st->hw_channels_used, st->channels_used - st->hw_channels_used, st->clients,
+		    r.submits, r.fences, st->refused);
+	nvdctl_line(&sc, "%s", "");
+	/* what changes first, so that 80 columns show it */
+	nvdctl_line(&sc, "%5s %7s  %-16s %8s %8s %8s %8s %8s %5s %3s %4s %7s %7s", "ID", "PID",
+		    "NAME", "SUBMIT/s", "FENCE/s", "VRAM MiB", "GART MiB", "HOST MiB", "BUFS", "HW",
+		    "VIRT", "REFUSED", "EVICTED");
 	for (unsigned i = 0; i < s->n; i++) {
 		struct nvdctl_row w;
+		if (nvdctl_screen_room(&sc) == 1 && i + 1 < s->n) {
+			nvdctl_line(&sc, "(%u more clients)", s->n - i);
+			break;
+		}
 		nvdctl_row(p, s, i, &w);
-		printf("%5u %7u  %-16.16s %3u %4u %5u %9.1f %9.1f %9.1f %9.1f %9.1f %7" PRIu64
-		       " %7" PRIu64 "%s", w.cl->id, w.cl->pid, w.cl->name[0] ? w.cl->name : "-",
-		       w.hw, w.virt, w.cl->bos, nvdctl_mib(w.cl->vram), nvdctl_mib(w.cl->gart),
-		       nvdctl_mib(w.cl->host), w.submits, w.fences, w.cl->refused, w.cl->evicted,
-		       eol);
+		nvdctl_line(&sc, "%5u %7u  %-16.16s %8.1f %8.1f %8.1f %8.1f %8.1f %5u %3u %4u %7"
+			    PRIu64 " %7" PRIu64, w.cl->id, w.cl->pid,
+			    w.cl->name[0] ? w.cl->name : "-", w.submits, w.fences,
+			    nvdctl_mib(w.cl->vram), nvdctl_mib(w.cl->gart), nvdctl_mib(w.cl->host),
+			    w.cl->bos, w.hw, w.virt, w.cl->refused, w.cl->evicted);
 	}
 	printf("\033[J");
 }

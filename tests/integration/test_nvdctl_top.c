@@ -283,11 +283,11 @@ static int top_line(const char *screen, const char *name, double *submits, doubl
 		const char *bol = l;
 		while (bol > screen && bol[-1] != '\n')
 			bol--;
-		unsigned id, pid, hw, virt, bos;
+		unsigned id, pid;
 		char nm[32];
-		double gart, host;
-		if (sscanf(bol, "%u %u %31s %u %u %u %lf %lf %lf %lf", &id, &pid, nm, &hw, &virt,
-			   &bos, vram, &gart, &host, submits) == 10 && !strcmp(nm, name))
+		double fences;
+		if (sscanf(bol, "%u %u %31s %lf %lf %lf", &id, &pid, nm, submits, &fences, vram) == 6 &&
+		    !strcmp(nm, name))
 			return 1;
 	}
 	return 0;
