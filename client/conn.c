@@ -327,6 +327,7 @@ int nvc_client_at(struct nvc *c, unsigned index, struct nvc_client *o, unsigned 
 	o->host = r.host;
 	o->evicted = r.evicted;
 	o->fences = r.fences;
+	o->card_ns = r.card_ns;
 	_Static_assert(sizeof(o->chan_chid) == sizeof(r.chan_chid) &&
 		       NVC_CHAN_NONE == NVD_CHAN_SLOT_NONE &&
 		       NVC_CHAN_VIRTUAL == NVD_CHAN_SLOT_VIRTUAL, "one byte per channel slot");

@@ -88,6 +88,7 @@ struct nvc_client {
 	uint64_t validate_ns, validate_max_ns;   /* nvd validating its submissions: all, the longest */
 	uint64_t host, evicted;       /* bytes in host memory only; its buffers evicted */
 	uint64_t fences;              /* its submissions the card has completed */
+	uint64_t card_ns;             /* the card's time on its channels (0: not measured) */
 	/* its channels by slot: NVC_CHAN_NONE, NVC_CHAN_VIRTUAL or the hardware chid */
 	unsigned char chan_chid[32];
 };

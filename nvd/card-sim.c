@@ -184,6 +184,11 @@ static void sim_card_busy_ns(struct nvd_card *c, uint64_t *pfifo, uint64_t *pgra
 	*pgraph = ns[SIM_ENGINE_PGRAPH];
 }
 
+static uint64_t sim_card_chan_busy_ns(struct nvd_card *c, unsigned chid)
+{
+	return sim_chan_busy_ns(simof(c), chid);
+}
+
 static const struct nvd_card_ops sim_card_ops = {
 	.rd32 = sim_card_rd32,
 	.wr32 = sim_card_wr32,
@@ -200,6 +205,7 @@ static const struct nvd_card_ops sim_card_ops = {
 	.run = sim_card_run,
 	.fence_target = sim_card_fence_target,
 	.busy_ns = sim_card_busy_ns,
+	.chan_busy_ns = sim_card_chan_busy_ns,
 };
 
 #define SIM_VRAM_DEFAULT (128ull << 20)

@@ -148,6 +148,7 @@ static int do_client_at(struct nvd_client *cl, const void *rq_, struct reply *r)
 	p->submits = c->submits;
 	p->refused = c->refused;
 	p->fences = c->fences;
+	p->card_ns = c->card_ns;
 	p->validate_ns = c->validate_ns;
 	p->validate_max_ns = c->validate_max_ns;
 	_Static_assert(sizeof(p->chan_chid) == NVD_CLIENT_CHANS, "one byte per channel slot");
@@ -155,6 +156,8 @@ static int do_client_at(struct nvd_client *cl, const void *rq_, struct reply *r)
 		const struct nvd_chan *ch = c->chans[i];
 		p->chan_chid[i] = !ch || ch->lost ? NVD_CHAN_SLOT_NONE :
 				  ch->chid == NVD_CHID_NONE ? NVD_CHAN_SLOT_VIRTUAL : (uint8_t)ch->chid;
+		if (ch)
+			p->card_ns += nvd_vchan_busy_ns(ch);
 	}
 	return 0;
 }

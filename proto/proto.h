@@ -98,7 +98,10 @@ struct nvd_rep_client_at {
 	uint64_t validate_ns, validate_max_ns;   /* validating its submissions: all, the longest */
 	uint64_t host;           /* bytes held in host memory only */
 	uint64_t evicted;        /* its buffers moved out to make room */
-	uint64_t fences;         /* its submissions the card has completed (protocol 11) */
+	/* protocol 11: its submissions the card has completed; card time
+	 * (PFIFO busy on its channels' commands, 0 when the card does not
+	 * measure it) */
+	uint64_t fences, card_ns;
 	/* each channel slot: NVD_CHAN_SLOT_NONE, NVD_CHAN_SLOT_VIRTUAL or its chid */
 	uint8_t chan_chid[32];
 };

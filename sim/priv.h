@@ -152,6 +152,7 @@ struct sim {
 	 * began (0: none), for a reader between pieces of a long method. */
 	uint64_t fifo_busy_ns, fifo_t0;
 	uint64_t gr_busy_ns, gr_t0;
+	uint64_t chan_busy_ns[NV40_FIFO_CHANNELS];   /* PFIFO's, by the chunk's channel */
 
 	/* Display: two heads, two DDC buses */
 	struct sim_head head[NV_PCRTC_HEADS];

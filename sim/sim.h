@@ -92,6 +92,8 @@ unsigned long sim_run(struct sim *s);
  * between pieces of a long method, the span in progress is counted. */
 enum { SIM_ENGINE_PFIFO, SIM_ENGINE_PGRAPH, SIM_ENGINES };
 void sim_busy_ns(struct sim *s, uint64_t ns[SIM_ENGINES]);
+/* Of PFIFO's busy time, what it spent on channel chid's commands. */
+uint64_t sim_chan_busy_ns(struct sim *s, unsigned chid);
 
 /* ---- the access oracle ----
  *

@@ -199,6 +199,9 @@ static void busy_time_counts_work_and_not_idle(void **state)
 	sim_busy_ns(h->s, t1);
 	assert_true(t1[SIM_ENGINE_PFIFO] > t0[SIM_ENGINE_PFIFO]);
 	assert_true(t1[SIM_ENGINE_PGRAPH] > t0[SIM_ENGINE_PGRAPH]);
+	/* all of it channel 0's, the only one */
+	assert_true(sim_chan_busy_ns(h->s, 0) == t1[SIM_ENGINE_PFIFO]);
+	assert_true(sim_chan_busy_ns(h->s, 1) == 0);
 	usleep(2000);
 	run(h);
 	sim_busy_ns(h->s, t2);
