@@ -42,10 +42,11 @@ static void nvdctl_usage(FILE *f)
 "  top [-d SECONDS] [-n ITERATIONS]\n"
 "              a live view, refreshed every SECONDS (1): the engines' busy\n"
 "              share, VRAM and GART use, and per client its channels\n"
-"              (hardware, virtual), buffer memory (VRAM, GART, host),\n"
-"              submissions and fences per second, refusals and evictions;\n"
-"              stops after ITERATIONS refreshes, or on 'q' from a terminal;\n"
-"              a plain line per card and per client when stdout is no tty\n"
+"              (hardware, virtual), share of the card's time, buffer memory\n"
+"              (VRAM, GART, host), submissions and fences per second,\n"
+"              refusals and evictions; stops after ITERATIONS refreshes, or\n"
+"              on 'q' from a terminal; a plain line per card and per client\n"
+"              when stdout is no tty\n"
 "  outputs     each output: its head, the monitor on it (name, size) and the\n"
 "              modes its EDID lists, the preferred one first; what each head\n"
 "              shows\n"
@@ -423,6 +424,7 @@ static void nvdctl_json_client(struct nvdctl_json *j, const struct nvc_client *c
 	js_u64(j, "submits", cl->submits);
 	js_u64(j, "refused", cl->refused);
 	js_u64(j, "fences", cl->fences);
+	js_u64(j, "card_ns", cl->card_ns);
 	js_u64(j, "validate_ns", cl->validate_ns);
 	js_u64(j, "validate_max_ns", cl->validate_max_ns);
 }
@@ -456,10 +458,10 @@ static int nvdctl_clients(struct nvc *c, int raw, int json)
 			printf("id=%u pid=%u uid=%u name=%s channels=%u bos=%u vram=%" PRIu64
 			       " gart=%" PRIu64 " host=%" PRIu64 " evicted=%" PRIu64
 			       " submits=%" PRIu64 " refused=%" PRIu64 " fences=%" PRIu64
-			       " validate_ns=%" PRIu64 " validate_max_ns=%" PRIu64 " chans=",
-			       cl.id, cl.pid, cl.uid, cl.name[0] ? cl.name : "-", cl.channels,
-			       cl.bos, cl.vram, cl.gart, cl.host, cl.evicted, cl.submits, cl.refused,
-			       cl.fences, cl.validate_ns, cl.validate_max_ns);
+			       " card_ns=%" PRIu64 " validate_ns=%" PRIu64 " validate_max_ns=%" PRIu64
+			       " chans=", cl.id, cl.pid, cl.uid, cl.name[0] ? cl.name : "-",
+			       cl.channels, cl.bos, cl.vram, cl.gart, cl.host, cl.evicted, cl.submits,
+			       cl.refused, cl.fences, cl.card_ns, cl.validate_ns, cl.validate_max_ns);
 		else    /* validation per submission: the mean, the longest */
 			printf("%5u %7u %6u  %-16s %4u %6u %10.1f %10.1f %10.1f %7" PRIu64 " %10" PRIu64
 			       " %8" PRIu64 " %9.1f %9.1f\n", cl.id, cl.pid, cl.uid,
@@ -534,6 +536,8 @@ struct nvdctl_row {
 	const struct nvc_client *cl;
 	unsigned hw, virt;
 	double submits, fences;
+	double card;             /* share of the interval the card worked for it */
+	char card_pct[8];        /* that in %, or "n/a" */
 };
 
 static void nvdctl_row(const struct nvdctl_snap *p, const struct nvdctl_snap *s, unsigned i,
@@ -548,6 +552,11 @@ static void nvdctl_row(const struct nvdctl_snap *p, const struct nvdctl_snap *s,
 	nvdctl_count_chans(r->cl, &r->hw, &r->virt);
 	r->submits = nvdctl_rate(r->cl->submits, old->submits, dt);
 	r->fences = nvdctl_rate(r->cl->fences, old->fences, dt);
+	r->card = nvdctl_share(r->cl->card_ns, old->card_ns, dt);
+	if (s->st.busy_known)
+		snprintf(r->card_pct, sizeof(r->card_pct), "%.1f", r->card * 100.0);
+	else
+		snprintf(r->card_pct, sizeof(r->card_pct), "n/a");
 }
 
 static void nvdctl_top_json(const struct nvdctl_snap *p, const struct nvdctl_snap *s)
@@ -578,6 +587,10 @@ static void nvdctl_top_json(const struct nvdctl_snap *p, const struct nvdctl_sna
 		nvdctl_json_client(&j, row.cl);
 		js_double(&j, "submits_per_s", row.submits);
 		js_double(&j, "fences_per_s", row.fences);
+		if (s->st.busy_known)
+			js_double(&j, "card_busy", row.card);
+		else
+			js_null(&j, "card_busy");
 		js_close(&j, '}');
 	}
 	js_close(&j, ']');
@@ -664,9 +677,9 @@ static void nvdctl_top_screen(const struct nvdctl_snap *p, const struct nvdctl_s
 		    r.submits, r.fences, st->refused);
 	nvdctl_line(&sc, "%s", "");
 	/* what changes first, so that 80 columns show it */
-	nvdctl_line(&sc, "%5s %7s  %-16s %8s %8s %8s %8s %8s %5s %3s %4s %7s %7s", "ID", "PID",
-		    "NAME", "SUBMIT/s", "FENCE/s", "VRAM MiB", "GART MiB", "HOST MiB", "BUFS", "HW",
-		    "VIRT", "REFUSED", "EVICTED");
+	nvdctl_line(&sc, "%5s %7s  %-16s %5s %8s %8s %8s %8s %8s %5s %3s %4s %7s %7s", "ID",
+		    "PID", "NAME", "CARD%", "SUBMIT/s", "FENCE/s", "VRAM MiB", "GART MiB",
+		    "HOST MiB", "BUFS", "HW", "VIRT", "REFUSED", "EVICTED");
 	for (unsigned i = 0; i < s->n; i++) {
 		struct nvdctl_row w;
 		if (nvdctl_screen_room(&sc) == 1 && i + 1 < s->n) {
@@ -674,9 +687,9 @@ static void nvdctl_top_screen(const struct nvdctl_snap *p, const struct nvdctl_s
 			break;
 		}
 		nvdctl_row(p, s, i, &w);
-		nvdctl_line(&sc, "%5u %7u  %-16.16s %8.1f %8.1f %8.1f %8.1f %8.1f %5u %3u %4u %7"
+		nvdctl_line(&sc, "%5u %7u  %-16.16s %5s %8.1f %8.1f %8.1f %8.1f %8.1f %5u %3u %4u %7"
 			    PRIu64 " %7" PRIu64, w.cl->id, w.cl->pid,
-			    w.cl->name[0] ? w.cl->name : "-", w.submits, w.fences,
+			    w.cl->name[0] ? w.cl->name : "-", w.card_pct, w.submits, w.fences,
 			    nvdctl_mib(w.cl->vram), nvdctl_mib(w.cl->gart), nvdctl_mib(w.cl->host),
 			    w.cl->bos, w.hw, w.virt, w.cl->refused, w.cl->evicted);
 	}
@@ -703,11 +716,12 @@ static void nvdctl_top_lines(const struct nvdctl_snap *p, const struct nvdctl_sn
 	for (unsigned i = 0; i < s->n; i++) {
 		struct nvdctl_row w;
 		nvdctl_row(p, s, i, &w);
-		printf("client id=%u pid=%u name=%s hw=%u virtual=%u bos=%u vram=%" PRIu64
+		printf("client id=%u pid=%u name=%s card=%s%s hw=%u virtual=%u bos=%u vram=%" PRIu64
 		       " gart=%" PRIu64 " host=%" PRIu64 " submits/s=%.1f fences/s=%.1f refused=%"
 		       PRIu64 " evicted=%" PRIu64 "\n", w.cl->id, w.cl->pid,
-		       w.cl->name[0] ? w.cl->name : "-", w.hw, w.virt, w.cl->bos, w.cl->vram,
-		       w.cl->gart, w.cl->host, w.submits, w.fences, w.cl->refused, w.cl->evicted);
+		       w.cl->name[0] ? w.cl->name : "-", w.card_pct, s->st.busy_known ? "%" : "",
+		       w.hw, w.virt, w.cl->bos, w.cl->vram, w.cl->gart, w.cl->host, w.submits,
+		       w.fences, w.cl->refused, w.cl->evicted);
 	}
 }
 

@@ -108,6 +108,16 @@ static void test_json_matches_what_the_client_did(void **state)
 	assert_int_equal(r.fences, before.fences + 5);
 	assert_int_equal(r.refused, 0);
 	assert_int_equal(r.hw, 1);
+	/* its channel's card time: some, and no more than PFIFO's; none for
+	 * nvdctl, which has no channel */
+	json_query(d, "clients", "c = {x[\"name\"]: x[\"card_ns\"] for x in d}; "
+		   "print(c[\"jsonclient\"], c[\"nvdctl\"])");
+	unsigned long long card_ns, nvdctl_ns;
+	if (sscanf(out, "%llu %llu", &card_ns, &nvdctl_ns) != 2)
+		fail_msg("card_ns: %s", out);
+	json_query(d, "status", "print(d[\"pfifo_busy_ns\"])");
+	assert_true(card_ns > 0 && card_ns <= strtoull(out, NULL, 10));
+	assert_int_equal(nvdctl_ns, 0);
 
 	/* the card: the only client with buffers, its work measured */
 	json_query(d, "status",
@@ -285,9 +295,9 @@ static int top_line(const char *screen, const char *name, double *submits, doubl
 			bol--;
 		unsigned id, pid;
 		char nm[32];
-		double fences;
-		if (sscanf(bol, "%u %u %31s %lf %lf %lf", &id, &pid, nm, submits, &fences, vram) == 6 &&
-		    !strcmp(nm, name))
+		double card, fences;
+		if (sscanf(bol, "%u %u %31s %lf %lf %lf %lf", &id, &pid, nm, &card, submits, &fences,
+			   vram) == 7 && !strcmp(nm, name))
 			return 1;
 	}
 	return 0;
