@@ -15,7 +15,7 @@ DEPS_PKGS := build-essential pkg-config libevent-dev libpciaccess-dev libcmocka-
              libgl1-mesa-dri mesa-utils ioquake3 openarena piglit waffle-utils glmark2-drm \
              xserver-xorg-core xserver-xorg-dev x11-xserver-utils x11-utils x11-apps xvfb \
              xserver-xorg-video-dummy libx11-dev libxext-dev libxrender-dev llvm-15-dev \
-             scdoc man-db groff-base libsystemd-dev libinih-dev systemd
+             scdoc man-db groff-base libsystemd-dev libinih-dev systemd tmux python3
 
 CFLAGS   ?= -O2 -g
 # No contraction into fused multiply-adds, whatever -march: the simulator's

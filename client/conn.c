@@ -295,6 +295,11 @@ int nvc_status(struct nvc *c, struct nvc_status *st)
 	st->ramin_size = r.ramin_size;
 	st->ramin_used = r.ramin_used;
 	st->orphaned = r.orphaned;
+	st->now_ns = r.now_ns;
+	st->fences = r.fences;
+	st->busy_known = !!r.busy_known;
+	st->pfifo_busy_ns = r.pfifo_busy_ns;
+	st->pgraph_busy_ns = r.pgraph_busy_ns;
 	return 0;
 }
 
@@ -321,6 +326,8 @@ int nvc_client_at(struct nvc *c, unsigned index, struct nvc_client *o, unsigned 
 	o->validate_max_ns = r.validate_max_ns;
 	o->host = r.host;
 	o->evicted = r.evicted;
+	o->fences = r.fences;
+	o->card_ns = r.card_ns;
 	_Static_assert(sizeof(o->chan_chid) == sizeof(r.chan_chid) &&
 		       NVC_CHAN_NONE == NVD_CHAN_SLOT_NONE &&
 		       NVC_CHAN_VIRTUAL == NVD_CHAN_SLOT_VIRTUAL, "one byte per channel slot");

@@ -71,6 +71,12 @@ struct nvc_status {
 	uint64_t vchan_saved;         /* bytes of state nvd keeps for virtual channels */
 	uint64_t ramin_size, ramin_used;
 	uint64_t orphaned;            /* client bytes in buffers whose creator has gone */
+	uint64_t now_ns;              /* nvd's CLOCK_MONOTONIC when it answered */
+	uint64_t fences;              /* submissions the card has completed */
+	/* busy_known: the card measures how long its engines have been busy
+	 * (the simulated one does); then the nanoseconds since it was opened */
+	int busy_known;
+	uint64_t pfifo_busy_ns, pgraph_busy_ns;
 };
 int nvc_status(struct nvc *c, struct nvc_status *st);
 
@@ -81,6 +87,8 @@ struct nvc_client {
 	uint64_t vram, gart, submits, refused;
 	uint64_t validate_ns, validate_max_ns;   /* nvd validating its submissions: all, the longest */
 	uint64_t host, evicted;       /* bytes in host memory only; its buffers evicted */
+	uint64_t fences;              /* its submissions the card has completed */
+	uint64_t card_ns;             /* the card's time on its channels (0: not measured) */
 	/* its channels by slot: NVC_CHAN_NONE, NVC_CHAN_VIRTUAL or the hardware chid */
 	unsigned char chan_chid[32];
 };

@@ -210,6 +210,19 @@ static int sim_card_fences(struct nvd_card *c, nvd_fence_fn *fn, void *arg)
 	return sim_irq_line(s->sim);
 }
 
+static void sim_card_busy_ns(struct nvd_card *c, uint64_t *pfifo, uint64_t *pgraph)
+{
+	uint64_t ns[SIM_ENGINES];
+	sim_busy_ns(simof(c), ns);
+	*pfifo = ns[SIM_ENGINE_PFIFO];
+	*pgraph = ns[SIM_ENGINE_PGRAPH];
+}
+
+static uint64_t sim_card_chan_busy_ns(struct nvd_card *c, unsigned chid)
+{
+	return sim_chan_busy_ns(simof(c), chid);
+}
+
 static const struct nvd_card_ops sim_card_ops = {
 	.rd32 = sim_card_rd32,
 	.wr32 = sim_card_wr32,
@@ -226,6 +239,8 @@ static const struct nvd_card_ops sim_card_ops = {
 	.run = sim_card_run,
 	.fence_target = sim_card_fence_target,
 	.fences = sim_card_fences,
+	.busy_ns = sim_card_busy_ns,
+	.chan_busy_ns = sim_card_chan_busy_ns,
 };
 
 #define SIM_VRAM_DEFAULT (128ull << 20)

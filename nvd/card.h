@@ -74,6 +74,13 @@ struct nvd_card_ops {
 	 * not, PMC_INTR need not be read (which would wait for the card's
 	 * thread).  NULL for a card that cannot. */
 	int (*fences)(struct nvd_card *c, nvd_fence_fn *fn, void *arg);
+	/* Nanoseconds PFIFO and PGRAPH have been busy since the card was
+	 * opened, as the card measures them.  NULL for a card that cannot
+	 * tell (nvd reports the busy time as unknown). */
+	void (*busy_ns)(struct nvd_card *c, uint64_t *pfifo, uint64_t *pgraph);
+	/* Of PFIFO's busy time, what went to hardware channel chid's
+	 * commands; NULL with busy_ns. */
+	uint64_t (*chan_busy_ns)(struct nvd_card *c, unsigned chid);
 };
 
 struct nvd_card {

@@ -166,6 +166,7 @@ struct nvd_hwchan {
 	uint64_t ring_addr;
 	uint32_t fp_area;
 	int fp_dirty;            /* the area holds a channel's programs: fill it first */
+	uint64_t busy_base;      /* the card's busy time for this chid when ch took it */
 };
 
 struct nvd_chan {
@@ -251,6 +252,8 @@ struct nvd_client {
 	uint64_t evicted;        /* its buffers moved out to make room */
 	struct nvd_bo *owned;    /* those buffers */
 	uint64_t submits, refused;
+	uint64_t fences;         /* its submissions the card has completed */
+	uint64_t card_ns;        /* card time its channels had until they left the card */
 	uint64_t validate_ns, validate_max_ns;   /* time its submissions took to validate */
 	/* authentication (auth.c) */
 	uint32_t magic;          /* 0 until GET_MAGIC */
@@ -316,7 +319,7 @@ struct nvd {
 	uint64_t chan_loads, chan_unloads, vchan_clock, vchan_switch_ns;
 	uint64_t vchan_saved;                          /* bytes of state saved for virtual ones */
 	int vchan_waiting;                             /* a channel waits for a hardware one */
-	uint64_t start_ms, submits, refused;
+	uint64_t start_ms, submits, refused, fences;
 	uint64_t oracle_violations;        /* --sim-check: what the card's oracle found */
 	/* sync.c */
 	uint64_t stall_clock;
@@ -385,6 +388,10 @@ int nvd_vchan_ramht_room(struct nvd_chan *ch);
 void nvd_vchan_used(struct nvd_chan *ch);
 /* The channel, stopped, gives back its hardware channel and saved state. */
 void nvd_vchan_remove(struct nvd_chan *ch);
+/* Card time (PFIFO's, when the card measures it) the channel has had
+ * since it took its hardware channel; 0 while it is virtual.  The client's
+ * card_ns gets it when the channel leaves. */
+uint64_t nvd_vchan_busy_ns(const struct nvd_chan *ch);
 
 /* watchdog.c: stops a channel whose submission keeps the card busy past
  * --gpu-timeout (o.gpu_timeout_ms, 0: never) */

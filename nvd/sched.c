@@ -248,8 +248,11 @@ void nvd_chan_fence(struct nvd_chan *ch, uint32_t seq)
 	 * may look at the fence page at once. */
 	ch->completed = seq;
 	nvd_fence_publish(ch->fence, ch->fence_ev, seq);
-	while (ch->if_count && (int32_t)(seq - ch->inflight[ch->if_head].seq) >= 0)
+	while (ch->if_count && (int32_t)(seq - ch->inflight[ch->if_head].seq) >= 0) {
 		retire_one(ch);
+		ch->cl->fences++;
+		ch->cl->d->fences++;
+	}
 	if (!ch->if_count && __atomic_load_n(&ch->ctl->head, __ATOMIC_ACQUIRE) == ch->tail)
 		ch->heavy = 0;
 	if (ch->nhashed)

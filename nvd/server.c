@@ -113,6 +113,12 @@ static int do_status(struct nvd_client *cl, const void *rq, struct reply *r)
 		p->host_client += c->host;
 	p->evictions = d->evictions;
 	p->evicted_bytes = d->evicted_bytes;
+	p->fences = d->fences;
+	if (d->card->ops->busy_ns) {
+		d->card->ops->busy_ns(d->card, &p->pfifo_busy_ns, &p->pgraph_busy_ns);
+		p->busy_known = 1;
+	}
+	p->now_ns = nvd_now_ns();
 	return 0;
 }
 
@@ -141,6 +147,8 @@ static int do_client_at(struct nvd_client *cl, const void *rq_, struct reply *r)
 	p->evicted = c->evicted;
 	p->submits = c->submits;
 	p->refused = c->refused;
+	p->fences = c->fences;
+	p->card_ns = c->card_ns;
 	p->validate_ns = c->validate_ns;
 	p->validate_max_ns = c->validate_max_ns;
 	_Static_assert(sizeof(p->chan_chid) == NVD_CLIENT_CHANS, "one byte per channel slot");
@@ -148,6 +156,8 @@ static int do_client_at(struct nvd_client *cl, const void *rq_, struct reply *r)
 		const struct nvd_chan *ch = c->chans[i];
 		p->chan_chid[i] = !ch || ch->lost ? NVD_CHAN_SLOT_NONE :
 				  ch->chid == NVD_CHID_NONE ? NVD_CHAN_SLOT_VIRTUAL : (uint8_t)ch->chid;
+		if (ch)
+			p->card_ns += nvd_vchan_busy_ns(ch);
 	}
 	return 0;
 }

@@ -117,6 +117,19 @@ static int save_fp(struct nvd *d, struct nvd_chan *ch)
 
 /* ---- unloading ---- */
 
+static uint64_t vchan_card_ns(const struct nvd *d, unsigned chid)
+{
+	return d->card->ops->chan_busy_ns ? d->card->ops->chan_busy_ns(d->card, chid) : 0;
+}
+
+uint64_t nvd_vchan_busy_ns(const struct nvd_chan *ch)
+{
+	const struct nvd *d = ch->cl->d;
+	if (ch->chid == NVD_CHID_NONE)
+		return 0;
+	return vchan_card_ns(d, ch->chid) - d->hw[ch->chid].busy_base;
+}
+
 /* The hardware channel is free again (its grctx image zero): its shadow
  * area needs filling for the next one only if this one copied programs
  * there. */
@@ -124,6 +137,7 @@ static void vchan_hw_leave(struct nvd_chan *ch)
 {
 	struct nvd *d = ch->cl->d;
 
+	ch->cl->card_ns += nvd_vchan_busy_ns(ch);
 	d->hw[ch->chid].fp_dirty |= ch->vfp.head != 0;
 	d->hw[ch->chid].ch = NULL;
 	d->chid[ch->chid] = NULL;
@@ -241,6 +255,7 @@ static int vchan_load(struct nvd_chan *ch, unsigned chid)
 		return r;
 	}
 	hw->ch = ch;
+	hw->busy_base = vchan_card_ns(d, chid);
 	d->chid[chid] = ch;
 	d->nchans_hw++;
 

@@ -13,7 +13,7 @@
 #define NVD_VERSION       "0.1"
 
 #define NVD_PROTO_MAGIC   0x3044564eu   /* "NVD0" */
-#define NVD_PROTO_VERSION 10
+#define NVD_PROTO_VERSION 11
 #define NVD_MSG_MAX       512           /* no datagram is larger */
 #define NVD_MSG_MAX_FDS   4
 #define NVD_NAME_LEN      32
@@ -80,6 +80,11 @@ struct nvd_rep_status {
 	uint64_t vchan_saved;                     /* bytes of state saved for virtual ones */
 	uint64_t ramin_size, ramin_used;          /* instance memory's heap */
 	uint64_t orphaned;       /* of the client bytes: buffers whose creator has gone */
+	/* protocol 11, for rates (nvdctl top) */
+	uint64_t now_ns;         /* the daemon's CLOCK_MONOTONIC as it replied */
+	uint64_t fences;         /* submissions the card has completed */
+	uint32_t busy_known, _pad2;   /* 1: the card measures its engines' busy time */
+	uint64_t pfifo_busy_ns, pgraph_busy_ns;   /* since the card was opened */
 };
 
 struct nvd_req_client_at { uint32_t index; };
@@ -93,6 +98,10 @@ struct nvd_rep_client_at {
 	uint64_t validate_ns, validate_max_ns;   /* validating its submissions: all, the longest */
 	uint64_t host;           /* bytes held in host memory only */
 	uint64_t evicted;        /* its buffers moved out to make room */
+	/* protocol 11: its submissions the card has completed; card time
+	 * (PFIFO busy on its channels' commands, 0 when the card does not
+	 * measure it) */
+	uint64_t fences, card_ns;
 	/* each channel slot: NVD_CHAN_SLOT_NONE, NVD_CHAN_SLOT_VIRTUAL or its chid */
 	uint8_t chan_chid[32];
 };

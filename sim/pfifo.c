@@ -194,17 +194,10 @@ static int pfifo_pick(struct sim *s, unsigned cur)
 	return -1;
 }
 
-static uint64_t clock_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 static void slice_start(struct sim *s)
 {
 	s->slice_used = 0;
-	s->slice_t0 = clock_ns();
+	s->slice_t0 = sim_clock_ns();
 	s->slice_pieces = s->pieces;
 	s->yield = 0;
 }
@@ -217,7 +210,7 @@ static int slice_over(struct sim *s, uint32_t slice_us)
 	if (s->slice_used % SLICE_CLOCK_WORDS && s->pieces == s->slice_pieces)
 		return 0;
 	s->slice_pieces = s->pieces;
-	return clock_ns() - s->slice_t0 >= (uint64_t)slice_us * 1000u;
+	return sim_clock_ns() - s->slice_t0 >= (uint64_t)slice_us * 1000u;
 }
 
 static void pfifo_switch(struct sim *s, unsigned old, unsigned chid)

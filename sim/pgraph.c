@@ -225,7 +225,15 @@ static void gr_notify(struct sim *s, const struct gr_class *gc, const uint32_t *
 
 void sim_gr_begin(struct sim *s)
 {
-	s->gr_busy++;
+	if (!s->gr_busy++ && !s->gr_t0)
+		s->gr_t0 = sim_clock_ns();
+}
+
+void sim_gr_idle(struct sim *s)
+{
+	if (s->gr_t0)
+		s->gr_busy_ns += sim_clock_ns() - s->gr_t0;
+	s->gr_t0 = 0;
 }
 
 void sim_gr_end(struct sim *s)

@@ -147,6 +147,13 @@ struct sim {
 	 * method is abandoned at the next piece (sim_gr_end). */
 	int gr_busy;
 	int gr_abort;
+	/* Busy time (sim_busy_ns): PFIFO's chunks that made progress, PGRAPH's
+	 * spans from the method that found it idle to the end of the chunk
+	 * that left nothing in progress or queued.  *_t0: when the open one
+	 * began (0: none), for a reader between pieces of a long method. */
+	uint64_t fifo_busy_ns, fifo_t0;
+	uint64_t gr_busy_ns, gr_t0;
+	uint64_t chan_busy_ns[NV40_FIFO_CHANNELS];   /* PFIFO's, by the chunk's channel */
 
 	/* Display: two heads, two DDC buses */
 	struct sim_head head[NV_PCRTC_HEADS];
@@ -322,6 +329,9 @@ static inline void sim_oracle_defer(struct sim *s, int delta)
  * context is cleared when the method ends.  Lock held. */
 void sim_gr_begin(struct sim *s);
 void sim_gr_end(struct sim *s);
+/* PGRAPH has nothing in progress or queued (sim_3d_sync ran): its busy
+ * span ends.  Lock held. */
+void sim_gr_idle(struct sim *s);
 /* Between two pieces (worker, lock held): let a waiting host in.  Nonzero
  * when the method was abandoned: stop at once. */
 int sim_gr_piece(struct sim *s);
@@ -344,6 +354,14 @@ static inline int sim_gr_preempted(struct sim *s, int worker)
 /* Raise PGRAPH_INTR ERROR for the method being executed: NSOURCE bits, trapped
  * address (chid, subchannel, method) and data. The method has no effect. */
 void sim_gr_trap(struct sim *s, uint32_t nsource);
+
+/* The host's monotonic clock, in nanoseconds. */
+static inline uint64_t sim_clock_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 /* Nanoseconds of PTIMER, for notifiers and query reports. */
 uint64_t sim_ptimer_ns(struct sim *s);

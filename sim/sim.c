@@ -290,6 +290,28 @@ int sim_gr_piece(struct sim *s)
 	return sim_gr_abandoned(s);
 }
 
+/* The channel PFIFO works for (a chunk switches, if it does, first). */
+static unsigned sim_cur_chid(struct sim *s)
+{
+	return SIM_PFIFO(s, NV_PFIFO_CACHE1_PUSH1) & (NV40_FIFO_CHANNELS - 1);
+}
+
+/* One chunk of PFIFO work: its time is PFIFO's busy time when it made
+ * progress (the methods it handed PGRAPH included, as the silicon's PFIFO
+ * is busy while its puller waits for PGRAPH), and the channel's. */
+static int sim_chunk(struct sim *s, unsigned long *words)
+{
+	s->fifo_t0 = sim_clock_ns();
+	int more = sim_pfifo_work(s, SIM_CHUNK_WORDS, words);
+	if (more) {
+		uint64_t dt = sim_clock_ns() - s->fifo_t0;
+		s->fifo_busy_ns += dt;
+		s->chan_busy_ns[sim_cur_chid(s)] += dt;
+	}
+	s->fifo_t0 = 0;
+	return more;
+}
+
 static void *sim_worker(void *arg)
 {
 	struct sim *s = arg;
@@ -298,7 +320,7 @@ static void *sim_worker(void *arg)
 	pthread_mutex_lock(&s->lock);
 	while (!s->stop) {
 		words = 0;
-		int more = sim_pfifo_work(s, SIM_CHUNK_WORDS, &words);
+		int more = sim_chunk(s, &words);
 		/* before anything lets the host in: the hook sees first what
 		 * the card raised */
 		sim_irq_update(s, 0);
@@ -307,6 +329,7 @@ static void *sim_worker(void *arg)
 		if (more && !__atomic_load_n(&s->mmio_waiting, __ATOMIC_RELAXED))
 			continue;
 		sim_3d_sync(s);          /* nothing queued while the lock is free */
+		sim_gr_idle(s);
 		if (more) {
 			/* Let MMIO in between chunks. */
 			pthread_mutex_unlock(&s->lock);
@@ -347,13 +370,34 @@ unsigned long sim_run(struct sim *s)
 	pthread_mutex_lock(&s->lock);
 	/* the lock is held throughout: queued fragment work may go on
 	 * from chunk to chunk */
-	while (words < SIM_RUN_MAX_WORDS && sim_pfifo_work(s, SIM_CHUNK_WORDS, &words))
+	while (words < SIM_RUN_MAX_WORDS && sim_chunk(s, &words))
 		sim_irq_update(s, 0);
 	sim_3d_sync(s);
+	sim_gr_idle(s);
 	sim_crtc_tick(s);
 	sim_irq_update(s, 0);
 	pthread_mutex_unlock(&s->lock);
 	return words;
+}
+
+void sim_busy_ns(struct sim *s, uint64_t ns[SIM_ENGINES])
+{
+	sim_mmio_lock(s);
+	uint64_t now = sim_clock_ns();
+	ns[SIM_ENGINE_PFIFO] = s->fifo_busy_ns + (s->fifo_t0 ? now - s->fifo_t0 : 0);
+	ns[SIM_ENGINE_PGRAPH] = s->gr_busy_ns + (s->gr_t0 ? now - s->gr_t0 : 0);
+	pthread_mutex_unlock(&s->lock);
+}
+
+uint64_t sim_chan_busy_ns(struct sim *s, unsigned chid)
+{
+	chid &= NV40_FIFO_CHANNELS - 1;
+	sim_mmio_lock(s);
+	uint64_t ns = s->chan_busy_ns[chid];
+	if (s->fifo_t0 && sim_cur_chid(s) == chid)
+		ns += sim_clock_ns() - s->fifo_t0;
+	pthread_mutex_unlock(&s->lock);
+	return ns;
 }
 
 /* ---- life cycle ---- */

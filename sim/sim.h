@@ -95,6 +95,17 @@ void sim_wr32_locked(struct sim *s, uint32_t reg, uint32_t val);
  * or stalled.  Returns the number of command words processed. */
 unsigned long sim_run(struct sim *s);
 
+/* Time each engine has been busy since sim_new, in nanoseconds of the
+ * host's monotonic clock: PFIFO while it makes progress on a channel's
+ * commands (the methods it hands PGRAPH included), PGRAPH from the method
+ * that finds it idle until it has nothing running or queued again (so the
+ * pusher's time between two of its methods counts as PGRAPH's).  Read
+ * between pieces of a long method, the span in progress is counted. */
+enum { SIM_ENGINE_PFIFO, SIM_ENGINE_PGRAPH, SIM_ENGINES };
+void sim_busy_ns(struct sim *s, uint64_t ns[SIM_ENGINES]);
+/* Of PFIFO's busy time, what it spent on channel chid's commands. */
+uint64_t sim_chan_busy_ns(struct sim *s, unsigned chid);
+
 /* ---- the access oracle ----
  *
  * A checking mode: every access the card makes to VRAM or to host memory

@@ -3,6 +3,8 @@
  * references (GDI fills and ROPs, BLIT overlap and per-blit offsets, IFC
  * streams, M2MF strides and faults, SIFM uploads into swizzled and linear
  * surfaces, and the traps for bad state). */
+#include <unistd.h>
+
 #include "sim-host.h"
 
 #include "hw/enums-2d.h"
@@ -177,6 +179,34 @@ static void gdi_fill_writes_the_rectangle_and_nothing_else(void **state)
 	run(h);
 	assert_int_equal(trapped(h), 0);
 	assert_memory_equal(vram(h, FB), want, sizeof(want));
+}
+
+/* The engines' busy time grows with the work they run, and not while idle. */
+static void busy_time_counts_work_and_not_idle(void **state)
+{
+	struct host *h = *state;
+	uint64_t t0[SIM_ENGINES], t1[SIM_ENGINES], t2[SIM_ENGINES];
+
+	surface(h, NV_SURF_FORMAT_R5G6B5, FB_PITCH, FB_PITCH, FB, FB);
+	host_mthd(h, 0, SUBC_GDI, NV_GDI_OPERATION, NV_2D_OPERATION_SRCCOPY);
+	host_mthd(h, 0, SUBC_GDI, NV_GDI_COLOR_FORMAT, NV_GDI_COLOR_FORMAT_A16R5G6B5);
+	run(h);
+	sim_busy_ns(h->s, t0);
+	for (unsigned i = 0; i < 64; i++)
+		emit_n(h, SUBC_GDI, NV_GDI_UNCLIPPED_RECTANGLE_POINT, 2, 0u, 64u << 16 | 64);
+	run(h);
+	assert_int_equal(trapped(h), 0);
+	sim_busy_ns(h->s, t1);
+	assert_true(t1[SIM_ENGINE_PFIFO] > t0[SIM_ENGINE_PFIFO]);
+	assert_true(t1[SIM_ENGINE_PGRAPH] > t0[SIM_ENGINE_PGRAPH]);
+	/* all of it channel 0's, the only one */
+	assert_true(sim_chan_busy_ns(h->s, 0) == t1[SIM_ENGINE_PFIFO]);
+	assert_true(sim_chan_busy_ns(h->s, 1) == 0);
+	usleep(2000);
+	run(h);
+	sim_busy_ns(h->s, t2);
+	assert_true(t2[SIM_ENGINE_PFIFO] == t1[SIM_ENGINE_PFIFO]);
+	assert_true(t2[SIM_ENGINE_PGRAPH] == t1[SIM_ENGINE_PGRAPH]);
 }
 
 static void gdi_y32_keeps_alpha_a8r8g8b8_surface_forces_it(void **state)
@@ -607,6 +637,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(gdi_fill_writes_the_rectangle_and_nothing_else),
 		T(gdi_y32_keeps_alpha_a8r8g8b8_surface_forces_it),
+		T(busy_time_counts_work_and_not_idle),
 		T(gdi_rop_and_with_planemask_merges_only_masked_bits),
 		T(gdi_without_a_surface_traps_and_draws_nothing),
 		T(gdi_rect_past_its_ctxdma_faults_and_draws_nothing),
