@@ -465,7 +465,7 @@ $(FUZZ)/bin/fuzz_proto: $(call fuzzobj,tests/fuzz/fuzz_proto.c) $(FUZZ_DAEMON)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_EVENT) $(PC_PCI) $(LLVM_LIBS) -lm
 
-$(FUZZ)/bin/fuzz_ioctl: $(call fuzzobj,tests/fuzz/fuzz_ioctl.c glx/ioctl.c glx/gem.c glx/kms.c glx/lost.c \
+$(FUZZ)/bin/fuzz_ioctl: $(call fuzzobj,tests/fuzz/fuzz_ioctl.c glx/ioctl.c glx/gem.c glx/kms.c glx/event.c glx/lost.c \
                           glx/user.c glx/file.c glx/real.c $(CLIENT_SRC)) $(FUZZ_DAEMON)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_EVENT) $(PC_PCI) $(LLVM_LIBS) -lm -ldl
