@@ -5,7 +5,9 @@
  * nvd's screenshot of that head holds (XRGB, ARGB with panning, RGB565
  * through the legacy AddFB); and bad ids, short or bad arrays, bad
  * framebuffers, a non-master's SetCrtc and KMS on the render node get the
- * kernel's errors. */
+ * kernel's errors.  Page flips and vblank waits (kms-probe events) come
+ * back as drm_event records on the fd, one vblank or more apart, with the
+ * caller's user_data and the CRTC's id; bad calls get the kernel's errors. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -261,14 +263,21 @@ static void test_setcrtc_shows_rgb565_legacy_addfb(void **state) { show(state, "
 
 /* ---- hostile callers get the kernel's errors ---- */
 
-static void test_hostile_calls_get_errors(void **state)
+/* A probe mode whose checks are all the probe's own. */
+static void probe_checks(void **state, const char *mode)
 {
 	struct nvt_daemon *d = nvt_d(state);
 	static char out[1 << 16];
-	const char *args[] = { "hostile", NULL };
+	const char *args[] = { mode, NULL };
 	probe_ok(d, args, out, sizeof(out), NULL, NULL);
 	nvt_end(d);
 }
+
+static void test_hostile_calls_get_errors(void **state) { probe_checks(state, "hostile"); }
+
+/* ---- page flips and vblanks ---- */
+
+static void test_flips_and_vblank_events(void **state) { probe_checks(state, "events"); }
 
 int main(void)
 {
@@ -286,6 +295,7 @@ int main(void)
 		NVT_TEST_ARGS(test_setcrtc_pans_argb_framebuffer, monitors),
 		NVT_TEST_ARGS(test_setcrtc_shows_rgb565_legacy_addfb, monitors),
 		NVT_TEST_ARGS(test_hostile_calls_get_errors, monitors),
+		NVT_TEST_ARGS(test_flips_and_vblank_events, monitors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
