@@ -12,7 +12,7 @@ OBJCOPY   ?= objcopy
 DEPS_PKGS := build-essential pkg-config libevent-dev libpciaccess-dev libcmocka-dev \
              libpng-dev qemu-user-static gcc-s390x-linux-gnu libc6-dev-s390x-cross \
              libdrm-dev libgbm-dev libegl-dev libgles-dev libgl-dev libegl-mesa0 \
-             libgl1-mesa-dri mesa-utils ioquake3 openarena piglit waffle-utils glmark2-drm \
+             libgl1-mesa-dri mesa-utils ioquake3 openarena piglit waffle-utils glmark2-drm kmscube \
              xserver-xorg-core xserver-xorg-dev x11-xserver-utils x11-utils x11-apps xvfb \
              xserver-xorg-video-dummy libx11-dev libxext-dev libxrender-dev llvm-15-dev \
              scdoc man-db groff-base libsystemd-dev libinih-dev systemd tmux python3
@@ -520,7 +520,7 @@ $(FUZZ)/bin/fuzz_proto: $(call fuzzobj,tests/fuzz/fuzz_proto.c) $(FUZZ_DAEMON)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_EVENT) $(PC_PCI) $(LLVM_LIBS) -lm
 
-$(FUZZ)/bin/fuzz_ioctl: $(call fuzzobj,tests/fuzz/fuzz_ioctl.c glx/ioctl.c glx/gem.c glx/kms.c glx/lost.c \
+$(FUZZ)/bin/fuzz_ioctl: $(call fuzzobj,tests/fuzz/fuzz_ioctl.c glx/ioctl.c glx/gem.c glx/kms.c glx/event.c glx/lost.c \
                           glx/user.c glx/file.c glx/real.c $(CLIENT_SRC)) $(FUZZ_DAEMON)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PC_EVENT) $(PC_PCI) $(LLVM_LIBS) -lm -ldl

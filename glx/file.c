@@ -1,8 +1,9 @@
 /* DRM files.  Each open() of a node is a file with its own nvd connection,
  * exactly as each open of a kernel DRM node is a struct drm_file with its
  * own GEM handles.  dup'd fds share the file; it ends with its last fd.
- * The fd itself is a real eventfd (never readable: the device sends no
- * events), so fd numbers, O_CLOEXEC, dup and kcmp behave as for a device.
+ * The fd itself is a real fd (event.c: a primary node's carries its
+ * events, a render node's is an eventfd that never becomes readable), so
+ * fd numbers, O_CLOEXEC, dup, kcmp and poll behave as for a device.
  *
  * After fork() the child inherits the fds but must not speak on the
  * parent's connection: its copies become inert (ioctls fail with EIO, close

@@ -17,8 +17,9 @@
  * on render nodes (-EACCES), changing a CRTC needs the master.  Arrays the
  * caller gives are read and written as the kernel does (user.c), so a bad
  * pointer is -EFAULT and never a crash inside the program.  A connector's only
- * property is its monitor's EDID; there are no gamma tables, cursors or
- * vblank events (yet), and PAGE_FLIP is refused. */
+ * property is its monitor's EDID; there are no gamma tables or cursors.
+ * PAGE_FLIP goes to nvd's flips; their events and vblank waits are
+ * event.c's. */
 #include "glx/shim.h"
 
 #include <errno.h>
@@ -111,12 +112,17 @@ static int mode_from_drm(const struct drm_mode_modeinfo *d, struct nvc_mode *m)
 
 /* ---- objects ---- */
 
-static int crtc_of(uint32_t id, unsigned *head)
+int kms_crtc_head(uint32_t id, unsigned *head)
 {
 	if (id < KMS_CRTC0 || id - KMS_CRTC0 >= NVC_DISP_HEADS)
 		return -ENOENT;
 	*head = id - KMS_CRTC0;
 	return 0;
+}
+
+uint32_t kms_head_crtc(unsigned head)
+{
+	return KMS_CRTC0 + head;
 }
 
 static int encoder_of(uint32_t id, unsigned *out)
@@ -264,7 +270,7 @@ static int getcrtc(struct drm_file *f, struct drm_mode_crtc *c)
 {
 	unsigned head;
 	struct nvc_head h;
-	int e = crtc_of(c->crtc_id, &head);
+	int e = kms_crtc_head(c->crtc_id, &head);
 	if (e < 0 || (e = nvc_disp_head(f->c, head, &h)) < 0)
 		return e;
 	c->fb_id = fb_kms_id(h.fb);
@@ -290,7 +296,7 @@ static int setcrtc(struct drm_file *f, struct drm_mode_crtc *c)
 		return -EACCES;
 	if ((c->x & 0xffff0000u) || (c->y & 0xffff0000u))
 		return -ERANGE;
-	if ((e = crtc_of(c->crtc_id, &head)) < 0)
+	if ((e = kms_crtc_head(c->crtc_id, &head)) < 0)
 		return e;
 	struct nvc_head h = { 0 };
 	if (c->mode_valid) {
@@ -482,7 +488,7 @@ static int destroy_dumb(struct drm_file *f, struct drm_mode_destroy_dumb *d)
 static int obj_getproperties(struct drm_file *f, struct drm_mode_obj_get_properties *p)
 {
 	unsigned i, out = 0;
-	int crtc = crtc_of(p->obj_id, &i) == 0, conn = connector_of(p->obj_id, &out) == 0;
+	int crtc = kms_crtc_head(p->obj_id, &i) == 0, conn = connector_of(p->obj_id, &out) == 0;
 	int enc = encoder_of(p->obj_id, &i) == 0, fb = fb_find(f, p->obj_id) != NULL;
 	uint32_t t = p->obj_type;
 	if (crtc && (t == DRM_MODE_OBJECT_ANY || t == DRM_MODE_OBJECT_CRTC)) {
@@ -538,15 +544,53 @@ static int getpropblob(struct drm_file *f, struct drm_mode_get_blob *b)
 	return 0;
 }
 
+/* drm_mode_page_flip_ioctl and nouveau's legacy flip: at the next vblank,
+ * once the framebuffer's rendering is done (waited for here, where the
+ * kernel queues the flip behind it on the channel).  nvd flips only at a
+ * vblank: ASYNC is refused (DRM_CAP_ASYNC_PAGE_FLIP is 0), and no flip
+ * targets a later one (DRM_CAP_PAGE_FLIP_TARGET is 0). */
 static int page_flip(struct drm_file *f, struct drm_mode_crtc_page_flip *p)
 {
 	unsigned head;
+	struct nvc_head cur;
 	if (!f->master)
 		return -EACCES;
-	if (p->flags & ~DRM_MODE_PAGE_FLIP_FLAGS)
+	if ((p->flags & ~DRM_MODE_PAGE_FLIP_FLAGS) || p->reserved)
 		return -EINVAL;
-	int e = crtc_of(p->crtc_id, &head);
-	return e < 0 ? e : -EINVAL;     /* page flips come with vblank events */
+	if (p->flags & DRM_MODE_PAGE_FLIP_ASYNC)
+		return -EINVAL;
+	if ((p->flags & DRM_MODE_PAGE_FLIP_TARGET) == DRM_MODE_PAGE_FLIP_TARGET)
+		return -EINVAL;
+	int e = kms_crtc_head(p->crtc_id, &head);
+	if (e < 0)
+		return e;
+	if (p->flags & DRM_MODE_PAGE_FLIP_TARGET)
+		return -EINVAL;
+	if ((e = nvc_disp_head(f->c, head, &cur)) < 0)
+		return e;
+	if (!cur.fb)
+		return -EBUSY;          /* nothing shown to flip from */
+	struct kms_fb *fb = fb_find(f, p->fb_id);
+	if (!fb)
+		return -ENOENT;
+	/* drm_crtc_check_viewport */
+	if (cur.mode.hdisplay > fb->width || cur.mode.vdisplay > fb->height ||
+	    cur.x > fb->width - cur.mode.hdisplay || cur.y > fb->height - cur.mode.vdisplay)
+		return -ENOSPC;
+	struct kms_fb *shown = fb_find(f, fb_kms_id(cur.fb));
+	if (shown && shown->fourcc != fb->fourcc)
+		return -EINVAL;         /* a flip keeps the format */
+	struct gem *g = gem_find(f, fb->handle);
+	if (g && (e = nvc_bo_wait(g->bo, 0, -1)) < 0)
+		return e;
+	uint64_t serial = ++f->flip_serial;
+	struct kms_flip *fl = &f->flips[head][serial % KMS_FLIPS_KEPT];
+	struct kms_flip was = *fl;
+	/* kept before nvd can send its event: read() waits for f->lock */
+	*fl = (struct kms_flip){ serial, p->user_data, !!(p->flags & DRM_MODE_PAGE_FLIP_EVENT) };
+	if ((e = nvc_disp_page_flip(f->c, head, fb->nvd, serial)) < 0)
+		*fl = was;
+	return e;
 }
 
 int kms_get_cap(struct drm_file *f, void *arg)
@@ -562,12 +606,12 @@ int kms_get_cap(struct drm_file *f, void *arg)
 	case DRM_CAP_VBLANK_HIGH_CRTC:    c->value = 1; return 0;
 	case DRM_CAP_DUMB_PREFERRED_DEPTH: c->value = 24; return 0;
 	case DRM_CAP_DUMB_PREFER_SHADOW:  c->value = 1; return 0;
-	case DRM_CAP_ASYNC_PAGE_FLIP:     c->value = 0; return 0;
+	case DRM_CAP_ASYNC_PAGE_FLIP:     c->value = 0; return 0;   /* nvd flips at vblanks */
 	case DRM_CAP_PAGE_FLIP_TARGET:    c->value = 0; return 0;
 	case DRM_CAP_CURSOR_WIDTH:        c->value = 64; return 0;
 	case DRM_CAP_CURSOR_HEIGHT:       c->value = 64; return 0;
 	case DRM_CAP_ADDFB2_MODIFIERS:    c->value = 0; return 0;
-	case DRM_CAP_CRTC_IN_VBLANK_EVENT: c->value = 1; return 0;
+	case DRM_CAP_CRTC_IN_VBLANK_EVENT: c->value = 1; return 0;   /* event.c fills it */
 	}
 	return -EINVAL;
 }
@@ -598,6 +642,9 @@ int kms_ioctl(struct drm_file *f, unsigned nr, void *arg)
 		return 0;
 	case _IOC_NR(DRM_IOCTL_MODE_GETPLANE):      return -ENOENT;
 	case _IOC_NR(DRM_IOCTL_MODE_PAGE_FLIP):     return page_flip(f, arg);
+	case _IOC_NR(DRM_IOCTL_WAIT_VBLANK):
+	case _IOC_NR(DRM_IOCTL_CRTC_GET_SEQUENCE):
+	case _IOC_NR(DRM_IOCTL_CRTC_QUEUE_SEQUENCE): return event_ioctl(f, nr, arg);
 	}
 	return -EINVAL;
 }

@@ -9,7 +9,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -55,8 +54,7 @@ static int open_node(enum node_kind node, int flags)
 	int r = file_open(node, &f);
 	if (r < 0)
 		return fail(r == -ENOENT || r == -ECONNREFUSED ? ENODEV : -r);
-	int fd = eventfd(0, ((flags & O_CLOEXEC) ? EFD_CLOEXEC : 0) |
-			    ((flags & O_NONBLOCK) ? EFD_NONBLOCK : 0));
+	int fd = event_fd_new(f, flags);
 	if (fd < 0) {
 		int e = errno;
 		f->refs = 1;
@@ -207,6 +205,32 @@ int ioctl(int fd, unsigned long req, ...)
 	int r = f->c ? shim_ioctl(f, req, arg) : -EIO;
 	file_put(f);
 	return r < 0 ? fail(-r) : r;
+}
+
+/* A primary node's events (event.c); any other read is libc's. */
+ssize_t read(int fd, void *buf, size_t len)
+{
+	shim_init();
+	struct drm_file *f = file_get(fd);
+	if (!f)
+		return real.read(fd, buf, len);
+	ssize_t r;
+	if (f->node != NODE_PRIMARY)
+		r = real.read(fd, buf, len);
+	else if (f->c)
+		r = event_read(f, fd, buf, len);
+	else
+		r = fail(EIO);
+	file_put(f);
+	return r;
+}
+
+extern void __chk_fail(void) __attribute__((noreturn));
+ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen)
+{
+	if (len > buflen)
+		__chk_fail();    /* what glibc's own does */
+	return read(fd, buf, len);
 }
 
 static void *do_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)

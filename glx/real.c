@@ -29,7 +29,7 @@ static void resolve(void)
 #define R(f) real.f = next(#f)
 	R(open); R(openat); R(close); R(dup); R(dup2); R(dup3); R(fcntl); R(ioctl); R(mmap);
 	R(stat); R(lstat); R(fstat); R(fstatat); R(access); R(opendir); R(readdir); R(closedir);
-	R(readlink); R(realpath); R(fopen); R(sched_yield);
+	R(readlink); R(realpath); R(fopen); R(sched_yield); R(read);
 #undef R
 	const char *d = getenv("NVD_DRM_DEBUG");
 	shim_debug = d && *d && strcmp(d, "0") != 0;

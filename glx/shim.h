@@ -13,6 +13,7 @@
  *   ioctl.c  DRM core and nouveau ioctls
  *   gem.c    buffer handles of a file: GEM_*, PRIME, names, mmap
  *   kms.c    mode setting on the primary node, from nvd's display
+ *   event.c  vblank waits, and page flips' and vblanks' events on the fd
  *   user.c   the program's memory as an ioctl reaches it (copy_*_user) */
 #ifndef NVD_GLX_SHIM_H
 #define NVD_GLX_SHIM_H
@@ -49,6 +50,7 @@ struct real {
 	char *(*realpath)(const char *, char *);
 	FILE *(*fopen)(const char *, const char *);
 	int (*sched_yield)(void);
+	ssize_t (*read)(int, void *, size_t);
 };
 extern struct real real;
 void shim_init(void);          /* idempotent; every wrapper calls it first */
@@ -105,6 +107,13 @@ struct chan {
 };
 /* A KMS framebuffer of the file (kms.c): nvd's fb over a GEM buffer. */
 struct kms_fb { uint32_t nvd, handle, width, height, pitch, fourcc; };
+/* A vblank event waiting in nvd for the file (event.c): its DRM type (0:
+ * the slot is free) and the program's user_data. */
+struct kms_wait { uint32_t type; uint64_t user_data; };
+/* A page flip, until its event is read: nvd's events name it by serial.  A
+ * head flips once at a time, so the last few are all that can be unread. */
+#define KMS_FLIPS_KEPT 8
+struct kms_flip { uint64_t serial, user_data; int event; };
 struct drm_file {
 	pthread_mutex_t lock;           /* everything below */
 	unsigned refs;                  /* fds naming the file + calls in progress */
@@ -120,6 +129,9 @@ struct drm_file {
 	int magic_last;                 /* GET_MAGIC was its last ioctl (DRI2 auth) */
 	struct kms_fb *fbs;             /* ADDFB's, in no order */
 	unsigned nfbs, fbs_cap;
+	struct kms_wait waits[NVC_VBLANK_EVENTS_MAX];   /* by the slot nvd's event names */
+	struct kms_flip flips[NVC_DISP_HEADS][KMS_FLIPS_KEPT];   /* by serial % KMS_FLIPS_KEPT */
+	uint64_t flip_serial;           /* the last flip's */
 };
 /* A new file for a node: connects to nvd. -errno on failure. */
 int file_open(enum node_kind node, struct drm_file **out);
@@ -146,6 +158,19 @@ int gem_take_error(struct drm_file *f, struct gem *g);
 /* kms.c: the mode ioctls (-EINVAL for one it does not know) and GET_CAP. */
 int kms_ioctl(struct drm_file *f, unsigned nr, void *arg);
 int kms_get_cap(struct drm_file *f, void *drm_get_cap);
+/* A CRTC's head (-ENOENT for no CRTC) / a head's CRTC id. */
+int kms_crtc_head(uint32_t crtc_id, unsigned *head);
+uint32_t kms_head_crtc(unsigned head);
+
+/* ---- event.c ---- */
+/* The fd a program gets for f, opened with flags: the connection's event
+ * socket on a primary node, an eventfd on a render node; -1 and errno. */
+int event_fd_new(struct drm_file *f, int flags);
+/* read() on fd, which names f's primary node: drm_event records. */
+ssize_t event_read(struct drm_file *f, int fd, void *buf, size_t len);
+/* WAIT_VBLANK, CRTC_GET_SEQUENCE, CRTC_QUEUE_SEQUENCE (under f->lock,
+ * which a blocking wait lets go while it sleeps). */
+int event_ioctl(struct drm_file *f, unsigned nr, void *arg);
 
 /* ---- lost.c ---- */
 /* One push range of a submission: words in a buffer of the file. */

@@ -27,8 +27,11 @@
  *  - mmap of a buffer's offset (gem_mmap), with any offset and length;
  *  - words written into a buffer through such a mapping: command streams
  *    for GEM_PUSHBUF, grammar-aware (hw/pushbuf.h) around the fence and
- *    query methods the interposer itself decodes when a channel is lost.
- * CPU_PREP always carries NOWAIT: a wait may otherwise outlast -timeout.
+ *    query methods the interposer itself decodes when a channel is lost;
+ *  - a read() of the primary node's events (glx/event.c) into a buffer of
+ *    any length.
+ * CPU_PREP always carries NOWAIT and a blocking WAIT_VBLANK waits two
+ * vblanks at most: a wait may otherwise outlast -timeout.
  *
  * Oracles, besides the sanitizers: once the files are closed, nvd (asked
  * through the protocol, as tests/lib's leak check does) holds nothing for
@@ -390,6 +393,20 @@ static void fix_page_flip(struct ctx *c, void *a)
 	p->fb_id = pick_kms_id(c);
 }
 
+/* A blocking wait is for a vblank or two (a head is at 60 Hz or more);
+ * any other request is as the input says. */
+static void fix_wait_vblank(struct ctx *c, void *a)
+{
+	union drm_wait_vblank *v = a;
+	(void)c;
+	if (!(v->request.type & _DRM_VBLANK_EVENT)) {
+		v->request.type |= _DRM_VBLANK_RELATIVE;
+		v->request.sequence %= 3;
+	}
+}
+
+static void fix_crtc_sequence(struct ctx *c, void *a) { *(uint32_t *)a = pick_kms_id(c); }
+
 static void fix_dumb(struct ctx *c, void *a)
 {
 	struct drm_mode_create_dumb *d = a;
@@ -480,6 +497,9 @@ static const struct op {
 	{ DRM_IOCTL_MODE_GETPLANE, NULL, NULL },
 	{ DRM_IOCTL_MODE_ADDFB2, fix_fb_cmd2, done_addfb2 },
 	{ DRM_IOCTL_MODE_OBJ_GETPROPERTIES, fix_obj_props, NULL },
+	{ DRM_IOCTL_WAIT_VBLANK, fix_wait_vblank, NULL },
+	{ DRM_IOCTL_CRTC_GET_SEQUENCE, fix_crtc_sequence, NULL },
+	{ DRM_IOCTL_CRTC_QUEUE_SEQUENCE, fix_crtc_sequence, NULL },
 };
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
 
@@ -577,6 +597,19 @@ static void do_write(struct ctx *c, struct drm_file *f)
 	munmap(p, size);
 }
 
+/* The primary node's events as read() turns them into records, into a
+ * buffer of any length (or a wild one); nvd's socket never blocks. */
+static void do_read(struct ctx *c, struct drm_file *f)
+{
+	size_t len = fuzz_u8(&c->in);
+	void *buf = alloc(c, len);
+	if (f->node != NODE_PRIMARY || (len && !buf))
+		return;
+	int fd = nvc_disp_event_fd(f->c);
+	if (fd >= 0)
+		event_read(f, fd, fuzz_u8(&c->in) < 0xf0 ? buf : (void *)(uintptr_t)WILD_PTR, len);
+}
+
 static void close_file(struct ctx *c, unsigned i)
 {
 	if (c->f[i])
@@ -645,8 +678,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			do_raw_ioctl(&c, f);
 		else if (k < 0x70)
 			do_mmap(&c, f);
-		else
+		else if (k < 0x7c)
 			do_write(&c, f);
+		else
+			do_read(&c, f);
 		for (unsigned i = 0; i < c.nmem; i++)
 			free(c.mem[i]);
 		c.nmem = 0;

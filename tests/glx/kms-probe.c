@@ -15,17 +15,23 @@
  *                       turns the CRTC off
  *   kms-probe hostile   bad ids, short and bad arrays, bad framebuffers,
  *                       SetCrtc by a non-master, render-node refusals
+ *   kms-probe events    page flips and vblank waits on the first connected
+ *                       connector's CRTC: the events drmHandleEvent and
+ *                       read() get, EBUSY while a flip is pending, the
+ *                       sequences, and the kernel's errors for bad calls
  *
  * Each check prints "ok - ..." or "not ok - ..."; the last line is
  * "N failures". */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <drm.h>
@@ -372,8 +378,8 @@ static int probe_hostile(int fd)
 	      "SetCrtc interlaced: EINVAL");
 	CHECK(drmModeSetCrtc(fd, crtc, fb, 0x10000, 0, &conn, 1, &mode) == -ERANGE,
 	      "SetCrtc x = 65536: ERANGE");
-	CHECK(drmModePageFlip(fd, crtc, fb, DRM_MODE_PAGE_FLIP_EVENT, NULL) == -EINVAL,
-	      "PageFlip: EINVAL (not yet)");
+	CHECK(drmModePageFlip(fd, crtc, fb, DRM_MODE_PAGE_FLIP_EVENT, NULL) == -EBUSY,
+	      "PageFlip on a CRTC that shows nothing: EBUSY");
 	drmModeFreeConnector(c);
 
 	/* a second open of the node is no master: SetCrtc EACCES, looking is fine */
@@ -417,11 +423,249 @@ static int probe_hostile(int fd)
 	return 0;
 }
 
+/* ---- events ---- */
+
+/* What drmHandleEvent handed over last. */
+static struct {
+	unsigned flips, vblanks, sequences;
+	unsigned seq, crtc;
+	uint64_t seq64, data;
+} got;
+
+static void on_flip(int fd, unsigned seq, unsigned sec, unsigned usec, unsigned crtc, void *data)
+{
+	(void)fd; (void)sec; (void)usec;
+	got.flips++;
+	got.seq = seq;
+	got.crtc = crtc;
+	got.data = (uintptr_t)data;
+}
+
+static void on_vblank(int fd, unsigned seq, unsigned sec, unsigned usec, void *data)
+{
+	(void)fd; (void)sec; (void)usec;
+	got.vblanks++;
+	got.seq = seq;
+	got.data = (uintptr_t)data;
+}
+
+static void on_sequence(int fd, uint64_t seq, uint64_t ns, uint64_t data)
+{
+	(void)fd; (void)ns;
+	got.sequences++;
+	got.seq64 = seq;
+	got.data = data;
+}
+
+/* The fd readable within ms, then one drmHandleEvent (never a blocking
+ * read on an fd with nothing queued). */
+static int handle_one(int fd, int ms)
+{
+	struct pollfd p = { fd, POLLIN, 0 };
+	if (poll(&p, 1, ms) != 1)
+		return -ETIMEDOUT;
+	drmEventContext ev = { .version = 4, .vblank_handler = on_vblank,
+			       .page_flip_handler2 = on_flip, .sequence_handler = on_sequence };
+	return drmHandleEvent(fd, &ev);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + t.tv_nsec;
+}
+
+static int probe_events(int fd)
+{
+	uint32_t conn = 0, crtc = 0, fb[2] = { 0, 0 };
+	int index = -1;
+	drmModeModeInfo mode = { 0 };
+	struct dumb d[2];
+	CHECK(first_output(fd, &conn, &crtc, &index, &mode) == 0, "a connected connector");
+	for (int i = 0; i < 2; i++) {
+		CHECK(dumb_new(fd, mode.hdisplay, mode.vdisplay, 32, &d[i]) == 0, "dumb buffer %d", i);
+		if (failures)
+			return 1;
+		memset(d[i].map, i ? 0xff : 0x40, d[i].size);
+		uint32_t h4[4] = { d[i].handle }, p4[4] = { d[i].pitch }, o4[4] = { 0 };
+		CHECK(drmModeAddFB2(fd, mode.hdisplay, mode.vdisplay, DRM_FORMAT_XRGB8888, h4, p4, o4,
+				    &fb[i], 0) == 0, "AddFB2 %d", i);
+	}
+	uint64_t cap = 7;
+	CHECK(drmGetCap(fd, DRM_CAP_CRTC_IN_VBLANK_EVENT, &cap) == 0 && cap == 1,
+	      "DRM_CAP_CRTC_IN_VBLANK_EVENT is 1");
+	CHECK(drmGetCap(fd, DRM_CAP_ASYNC_PAGE_FLIP, &cap) == 0 && cap == 0,
+	      "DRM_CAP_ASYNC_PAGE_FLIP is 0");
+	uint64_t s0 = 0, ns0 = 0;
+	CHECK(drmCrtcGetSequence(fd, crtc, &s0, &ns0) == -1 && errno == EINVAL,
+	      "CRTC_GET_SEQUENCE on a CRTC that is off: EINVAL");
+	CHECK(drmModePageFlip(fd, crtc, fb[1], DRM_MODE_PAGE_FLIP_EVENT, NULL) == -EBUSY,
+	      "PageFlip on a CRTC that is off: EBUSY");
+	CHECK(drmModeSetCrtc(fd, crtc, fb[0], 0, 0, &conn, 1, &mode) == 0, "SetCrtc fb %u", fb[0]);
+	CHECK(drmCrtcGetSequence(fd, crtc, &s0, &ns0) == 0, "CRTC_GET_SEQUENCE");
+	uint64_t now = mono_ns();
+	CHECK(ns0 <= now && now - ns0 < 1000000000u, "its time is the last vblank's (%llu ns ago)",
+	      (unsigned long long)(now - ns0));
+
+	/* flips: each event after its vblank, with the flip's user_data */
+	unsigned last = (unsigned)s0;
+	for (int i = 1; i <= 4; i++) {
+		uint32_t to = fb[i & 1];
+		memset(&got, 0, sizeof(got));
+		int r = drmModePageFlip(fd, crtc, to, DRM_MODE_PAGE_FLIP_EVENT, (void *)(uintptr_t)(0x1000 + i));
+		CHECK(r == 0, "PageFlip %d to fb %u (%s)", i, to, strerror(-r));
+		if (i == 1)
+			CHECK(drmModePageFlip(fd, crtc, fb[0], DRM_MODE_PAGE_FLIP_EVENT, NULL) == -EBUSY,
+			      "a second PageFlip while one is pending: EBUSY");
+		CHECK(handle_one(fd, 2000) == 0 && got.flips == 1, "flip %d: one event", i);
+		CHECK(got.data == 0x1000u + i, "flip %d: user_data 0x%llx", i, (unsigned long long)got.data);
+		CHECK(got.crtc == crtc, "flip %d: crtc_id %u", i, got.crtc);
+		CHECK((int)(got.seq - last) >= 1, "flip %d: sequence %u after %u", i, got.seq, last);
+		last = got.seq;
+		drmModeCrtcPtr c = drmModeGetCrtc(fd, crtc);
+		CHECK(c && c->buffer_id == to, "flip %d: GetCrtc shows fb %u", i, to);
+		drmModeFreeCrtc(c);
+	}
+	/* a flip without EVENT has none: the next event is the next flip's */
+	CHECK(drmModePageFlip(fd, crtc, fb[1], 0, (void *)1) == 0, "PageFlip without EVENT");
+	int r;
+	for (unsigned tries = 0; (r = drmModePageFlip(fd, crtc, fb[0], DRM_MODE_PAGE_FLIP_EVENT,
+						     (void *)0x2000)) == -EBUSY && tries < 200; tries++)
+		usleep(1000);
+	CHECK(r == 0, "PageFlip with EVENT once it is done (%s)", strerror(-r));
+	memset(&got, 0, sizeof(got));
+	CHECK(handle_one(fd, 2000) == 0 && got.flips == 1 && got.data == 0x2000,
+	      "the only event is the EVENT flip's (user_data 0x%llx)", (unsigned long long)got.data);
+
+	/* WAIT_VBLANK, blocking: relative +2 */
+	drmVBlank vb = { .request = { .type = DRM_VBLANK_RELATIVE, .sequence = 0 } };
+	CHECK(drmWaitVBlank(fd, &vb) == 0, "WAIT_VBLANK query");
+	unsigned before = vb.reply.sequence;
+	vb = (drmVBlank){ .request = { .type = DRM_VBLANK_RELATIVE, .sequence = 2 } };
+	CHECK(drmWaitVBlank(fd, &vb) == 0 && (int)(vb.reply.sequence - before) >= 2,
+	      "WAIT_VBLANK relative 2: %u after %u", vb.reply.sequence, before);
+	now = mono_ns();
+	uint64_t at = (uint64_t)vb.reply.tval_sec * 1000000000u + vb.reply.tval_usec * 1000u;
+	CHECK(at <= now && now - at < 50000000u, "its time is the vblank just passed");
+	before = vb.reply.sequence;
+	vb = (drmVBlank){ .request = { .type = DRM_VBLANK_ABSOLUTE, .sequence = before + 1 } };
+	CHECK(drmWaitVBlank(fd, &vb) == 0 && (int)(vb.reply.sequence - before) >= 1,
+	      "WAIT_VBLANK absolute %u: %u", before + 1, vb.reply.sequence);
+	vb = (drmVBlank){ .request = { .type = DRM_VBLANK_ABSOLUTE, .sequence = before - 5 } };
+	CHECK(drmWaitVBlank(fd, &vb) == 0 && (int)(vb.reply.sequence - before) >= 0,
+	      "WAIT_VBLANK for a vblank passed: at once");
+
+	/* WAIT_VBLANK, EVENT: a 32-byte VBLANK record, crtc_id filled */
+	vb = (drmVBlank){ .request = { .type = DRM_VBLANK_RELATIVE | DRM_VBLANK_EVENT, .sequence = 1,
+				      .signal = 0x3000 } };
+	CHECK(drmWaitVBlank(fd, &vb) == 0, "WAIT_VBLANK EVENT relative 1 (target %u)",
+	      vb.reply.sequence);
+	unsigned target = vb.reply.sequence;
+	struct pollfd p = { fd, POLLIN, 0 };
+	uint8_t buf[1024];
+	CHECK(poll(&p, 1, 2000) == 1, "the fd becomes readable");
+	CHECK(read(fd, buf, 16) == 0, "a read with no room for a record: 0");
+	ssize_t n = read(fd, buf, sizeof(buf));
+	struct drm_event_vblank ev;
+	memcpy(&ev, buf, sizeof(ev));
+	CHECK(n == 32 && ev.base.type == DRM_EVENT_VBLANK && ev.base.length == 32 &&
+	      ev.user_data == 0x3000 && ev.crtc_id == crtc && ev.sequence == target,
+	      "read: one VBLANK record (%zd bytes, type %u, sequence %u, crtc %u)", n, ev.base.type,
+	      ev.sequence, ev.crtc_id);
+	int fl = fcntl(fd, F_GETFL);
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	errno = 0;
+	CHECK(read(fd, buf, sizeof(buf)) == -1 && errno == EAGAIN, "read with nothing queued, O_NONBLOCK: EAGAIN");
+	fcntl(fd, F_SETFL, fl);
+	/* two events, one read */
+	for (unsigned i = 0; i < 2; i++) {
+		vb = (drmVBlank){ .request = { .type = DRM_VBLANK_RELATIVE | DRM_VBLANK_EVENT,
+					      .sequence = 0, .signal = 0x4000 + i } };
+		CHECK(drmWaitVBlank(fd, &vb) == 0, "WAIT_VBLANK EVENT now, %u", i);
+	}
+	usleep(20000);
+	n = read(fd, buf, sizeof(buf));
+	memcpy(&ev, buf + 32, sizeof(ev));
+	CHECK(n == 64 && ev.user_data == 0x4001, "both in one read (%zd bytes)", n);
+
+	/* CRTC_QUEUE_SEQUENCE: a CRTC_SEQUENCE event at the target */
+	uint64_t s1 = 0, queued = 0;
+	CHECK(drmCrtcGetSequence(fd, crtc, &s1, &ns0) == 0 && s1 > s0, "the sequence went on: %llu",
+	      (unsigned long long)s1);
+	CHECK(drmCrtcQueueSequence(fd, crtc, DRM_CRTC_SEQUENCE_RELATIVE, 3, &queued, 0x5000) == 0 &&
+	      queued >= s1 + 3, "CRTC_QUEUE_SEQUENCE relative 3: target %llu",
+	      (unsigned long long)queued);
+	memset(&got, 0, sizeof(got));
+	CHECK(handle_one(fd, 2000) == 0 && got.sequences == 1 && got.data == 0x5000 &&
+	      got.seq64 == queued, "its event: sequence %llu", (unsigned long long)got.seq64);
+
+	/* bad calls: the kernel's errors */
+	struct drm_mode_crtc_page_flip pf = { .crtc_id = crtc, .fb_id = fb[1],
+					      .flags = DRM_MODE_PAGE_FLIP_EVENT, .reserved = 1 };
+	errno = 0;
+	CHECK(drmIoctl(fd, DRM_IOCTL_MODE_PAGE_FLIP, &pf) == -1 && errno == EINVAL,
+	      "PageFlip with reserved set: EINVAL");
+	CHECK(drmModePageFlip(fd, crtc, fb[1], 0x80, NULL) == -EINVAL, "PageFlip flags 0x80: EINVAL");
+	CHECK(drmModePageFlip(fd, crtc, fb[1], DRM_MODE_PAGE_FLIP_ASYNC, NULL) == -EINVAL,
+	      "PageFlip ASYNC (the cap is 0): EINVAL");
+	CHECK(drmModePageFlip(fd, crtc, fb[1], DRM_MODE_PAGE_FLIP_TARGET_RELATIVE, NULL) == -EINVAL,
+	      "PageFlip TARGET_RELATIVE (no targets): EINVAL");
+	CHECK(drmModePageFlip(fd, 77, fb[1], DRM_MODE_PAGE_FLIP_EVENT, NULL) == -ENOENT,
+	      "PageFlip on crtc 77: ENOENT");
+	CHECK(drmModePageFlip(fd, crtc, fb[1] + 1000, DRM_MODE_PAGE_FLIP_EVENT, NULL) == -ENOENT,
+	      "PageFlip to an unknown fb: ENOENT");
+	struct dumb small;
+	uint32_t sfb = 0;
+	CHECK(dumb_new(fd, 64, 64, 32, &small) == 0, "a 64x64 dumb buffer");
+	uint32_t h4[4] = { small.handle }, p4[4] = { small.pitch }, o4[4] = { 0 };
+	CHECK(drmModeAddFB2(fd, 64, 64, DRM_FORMAT_XRGB8888, h4, p4, o4, &sfb, 0) == 0, "AddFB2 64x64");
+	CHECK(drmModePageFlip(fd, crtc, sfb, DRM_MODE_PAGE_FLIP_EVENT, NULL) == -ENOSPC,
+	      "PageFlip to a fb smaller than the mode: ENOSPC");
+	drmModeRmFB(fd, sfb);
+	dumb_free(fd, &small);
+	vb = (drmVBlank){ .request = { .type = DRM_VBLANK_RELATIVE | DRM_VBLANK_SIGNAL, .sequence = 1 } };
+	CHECK(drmIoctl(fd, DRM_IOCTL_WAIT_VBLANK, &vb) == -1 && errno == EINVAL, "WAIT_VBLANK SIGNAL: EINVAL");
+	vb = (drmVBlank){ .request = { .type = DRM_VBLANK_RELATIVE | (5 << DRM_VBLANK_HIGH_CRTC_SHIFT),
+				      .sequence = 1 } };
+	CHECK(drmIoctl(fd, DRM_IOCTL_WAIT_VBLANK, &vb) == -1 && errno == EINVAL, "WAIT_VBLANK on crtc index 5: EINVAL");
+	vb = (drmVBlank){ .request = { .type = DRM_VBLANK_RELATIVE | 0x100, .sequence = 1 } };
+	CHECK(drmIoctl(fd, DRM_IOCTL_WAIT_VBLANK, &vb) == -1 && errno == EINVAL, "WAIT_VBLANK unknown bit 0x100: EINVAL");
+	uint32_t other = crtc == 1 ? 2 : 1;
+	vb = (drmVBlank){ .request = { .type = DRM_VBLANK_RELATIVE | DRM_VBLANK_SECONDARY * (other == 2),
+				      .sequence = 1 } };
+	CHECK(drmIoctl(fd, DRM_IOCTL_WAIT_VBLANK, &vb) == -1 && errno == EINVAL,
+	      "WAIT_VBLANK on the CRTC that is off: EINVAL");
+	CHECK(drmCrtcGetSequence(fd, 77, &s1, &ns0) == -1 && errno == ENOENT, "CRTC_GET_SEQUENCE crtc 77: ENOENT");
+	CHECK(drmCrtcQueueSequence(fd, 77, 0, 1, &queued, 0) == -1 && errno == ENOENT,
+	      "CRTC_QUEUE_SEQUENCE crtc 77: ENOENT");
+	CHECK(drmCrtcQueueSequence(fd, crtc, 4, 1, &queued, 0) == -1 && errno == EINVAL,
+	      "CRTC_QUEUE_SEQUENCE flags 4: EINVAL");
+	/* a non-master may look, not flip */
+	int fd2 = open_node("card");
+	CHECK(drmCrtcGetSequence(fd2, crtc, &s1, &ns0) == 0, "CRTC_GET_SEQUENCE by a non-master");
+	CHECK(drmModePageFlip(fd2, crtc, fb[1], DRM_MODE_PAGE_FLIP_EVENT, NULL) == -EACCES,
+	      "PageFlip by a non-master: EACCES");
+	close(fd2);
+	int rfd = open_node("renderD");
+	vb = (drmVBlank){ .request = { .type = DRM_VBLANK_RELATIVE, .sequence = 1 } };
+	CHECK(drmIoctl(rfd, DRM_IOCTL_WAIT_VBLANK, &vb) == -1 && errno == EACCES,
+	      "WAIT_VBLANK on the render node: EACCES");
+	close(rfd);
+
+	CHECK(drmModeSetCrtc(fd, crtc, 0, 0, 0, NULL, 0, NULL) == 0, "SetCrtc off");
+	for (int i = 0; i < 2; i++) {
+		drmModeRmFB(fd, fb[i]);
+		dumb_free(fd, &d[i]);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc < 2) {
-		fprintf(stderr, "usage: kms-probe query|show FMT W H X Y|hostile\n");
+		fprintf(stderr, "usage: kms-probe query|show FMT W H X Y|hostile|events\n");
 		return 2;
 	}
 	int fd = open_node("card");
@@ -436,6 +680,8 @@ int main(int argc, char **argv)
 		probe_show(fd, argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6]));
 	else if (!strcmp(argv[1], "hostile"))
 		probe_hostile(fd);
+	else if (!strcmp(argv[1], "events"))
+		probe_events(fd);
 	else
 		CHECK(0, "known check %s", argv[1]);
 	close(fd);

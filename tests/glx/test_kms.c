@@ -5,15 +5,22 @@
  * nvd's screenshot of that head holds (XRGB, ARGB with panning, RGB565
  * through the legacy AddFB); and bad ids, short or bad arrays, bad
  * framebuffers, a non-master's SetCrtc and KMS on the render node get the
- * kernel's errors. */
+ * kernel's errors.  Page flips and vblank waits (kms-probe events) come
+ * back as drm_event records on the fd, one vblank or more apart, with the
+ * caller's user_data and the CRTC's id; bad calls get the kernel's errors.
+ * Debian's kmscube and glmark2-drm, unmodified, animate on a head: two
+ * screenshots ten vblanks apart differ and each is a frame of theirs, and
+ * kmscube shows no more frames a second than the monitor has vblanks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 
 #include "tests/lib/nvt-test.h"
@@ -261,12 +268,179 @@ static void test_setcrtc_shows_rgb565_legacy_addfb(void **state) { show(state, "
 
 /* ---- hostile callers get the kernel's errors ---- */
 
-static void test_hostile_calls_get_errors(void **state)
+/* A probe mode whose checks are all the probe's own. */
+static void probe_checks(void **state, const char *mode)
 {
 	struct nvt_daemon *d = nvt_d(state);
 	static char out[1 << 16];
-	const char *args[] = { "hostile", NULL };
+	const char *args[] = { mode, NULL };
 	probe_ok(d, args, out, sizeof(out), NULL, NULL);
+	nvt_end(d);
+}
+
+static void test_hostile_calls_get_errors(void **state) { probe_checks(state, "hostile"); }
+
+/* ---- page flips and vblanks ---- */
+
+static void test_flips_and_vblank_events(void **state) { probe_checks(state, "events"); }
+
+/* ---- KMS programs animate on a head ---- */
+
+/* A small mode keeps the frames cheap; 100 Hz because nvd refuses 320x240
+ * at 60 (its pixel clock is below the RAMDAC's 10 MHz). */
+#define CLIENT_HZ 100
+static const char *const small_monitor[] = {
+	"--monitor", "0=320x240@100:KmsClient", "--monitor", "1=none", NULL,
+};
+
+/* What a frame of the program looks like: its clear colour at the corner,
+ * its object in between 3% and 70% of the pixels, centred. */
+struct look { const char *name; uint32_t background; };
+
+static void check_frame(const struct look *l, const uint32_t *px, uint32_t w, uint32_t h, int n)
+{
+	uint32_t bg = px[0] & 0xffffff, count = 0, x0 = w, x1 = 0, y0 = h, y1 = 0;
+	if (bg != l->background)
+		fail_msg("%s screenshot %d: the corner is 0x%06x, not its clear colour 0x%06x", l->name,
+			 n, bg, l->background);
+	for (uint32_t y = 0; y < h; y++)
+		for (uint32_t x = 0; x < w; x++)
+			if ((px[y * w + x] & 0xffffff) != bg) {
+				count++;
+				x0 = x < x0 ? x : x0;
+				x1 = x > x1 ? x : x1;
+				y0 = y < y0 ? y : y0;
+				y1 = y > y1 ? y : y1;
+			}
+	if (count < w * h * 3 / 100 || count > w * h * 70 / 100)
+		fail_msg("%s screenshot %d: %u of %u pixels are not the background", l->name, n, count,
+			 w * h);
+	int cx = (int)(x0 + x1) / 2 - (int)w / 2, cy = (int)(y0 + y1) / 2 - (int)h / 2;
+	if (abs(cx) > (int)w / 6 || abs(cy) > (int)h / 6)
+		fail_msg("%s screenshot %d: the picture's centre is off by (%d, %d)", l->name, n, cx, cy);
+}
+
+/* Run argv under nvd-run with stdin a pipe that never delivers (kmscube
+ * leaves when stdin is readable).  Once the head shows its flips, two
+ * screenshots `apart` vblanks apart must both be frames of the program's
+ * and differ.  Returns its exit code; its output in out. */
+static int animate(struct nvt_daemon *d, const char *const *argv, const struct look *l,
+		   unsigned apart, char *out, size_t len)
+{
+	char path[160];
+	int in[2];
+	snprintf(path, sizeof(path), "%s/%s.out", d->dir, l->name);
+	assert_int_equal(pipe(in), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int o = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(in[0], 0);
+		dup2(o, 1);
+		dup2(o, 2);
+		close(in[0]);
+		close(in[1]);
+		close(o);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(in[0]);
+	struct nvc *c;
+	NVT_OK(nvc_connect(d->sock, "test_kms watcher", &c));
+	/* flipping: the head has shown three framebuffers */
+	uint32_t seen[3] = { 0 };
+	unsigned nseen = 0, code;
+	for (unsigned ms = 0; nseen < 3 && ms < 30000; ms++) {
+		struct nvc_head hd;
+		if (nvt_child_done(pid, (int *)&code))
+			break;
+		if (nvc_disp_head(c, 0, &hd) == 0 && hd.fb && (!nseen || seen[nseen - 1] != hd.fb))
+			seen[nseen++] = hd.fb;
+		usleep(1000);
+	}
+	if (nseen < 3) {
+		nvt_wait_child(pid, 1000);
+		fail_msg("%s: the head showed %u framebuffers in 30 s", l->name, nseen);
+	}
+	/* the framebuffer shown before and after screenshot a is the one in
+	 * it; b comes `apart` vblanks later and once another is shown (a
+	 * loaded machine may render fewer frames than there are vblanks) */
+	uint32_t *a = NULL, *b, w, h, w2, h2;
+	uint64_t s0, s1, ns;
+	struct nvc_head h0, h1, hb;
+	do {
+		free(a);
+		NVT_OK(nvc_disp_head(c, 0, &h0));
+		NVT_OK(nvc_disp_screenshot(c, 0, &a, &w, &h));
+		NVT_OK(nvc_disp_head(c, 0, &h1));
+	} while (h0.fb != h1.fb);
+	NVT_OK(nvc_disp_vblank(c, 0, &s0, &ns));
+	do {
+		usleep(1000);
+		NVT_OK(nvc_disp_vblank(c, 0, &s1, &ns));
+		NVT_OK(nvc_disp_head(c, 0, &hb));
+	} while ((s1 < s0 + apart || hb.fb == h0.fb) && s1 < s0 + 100 * apart);
+	NVT_OK(nvc_disp_screenshot(c, 0, &b, &w2, &h2));
+	assert_int_equal(w, w2);
+	assert_int_equal(h, h2);
+	check_frame(l, a, w, h, 1);
+	check_frame(l, b, w, h, 2);
+	uint32_t differ = 0;
+	for (uint32_t i = 0; i < w * h; i++)
+		differ += (a[i] & 0xffffff) != (b[i] & 0xffffff);
+	if (hb.fb == h0.fb || differ < w * h / 200)
+		fail_msg("%s: %llu vblanks apart, framebuffer %u then %u, %u pixels changed", l->name,
+			 (unsigned long long)(s1 - s0), h0.fb, hb.fb, differ);
+	free(a);
+	free(b);
+	nvc_close(c);
+	int r = nvt_wait_child(pid, 60000);
+	close(in[1]);
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(out, 1, len - 1, f) : 0;
+	out[n] = 0;
+	if (f)
+		fclose(f);
+	return r;
+}
+
+static void test_kmscube_animates(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	static char out[1 << 16];
+	const char *argv[] = { nvd_run, "--socket", d->sock, "/usr/bin/kmscube", "-D", "/dev/dri/card0",
+			       "-c", "300", NULL };
+	const struct look cube = { "kmscube", 0x808080 };   /* glClearColor(0.5, 0.5, 0.5) */
+	int r = animate(d, argv, &cube, 10, out, sizeof(out));
+	if (r != 0 || !strstr(out, "renderer: \"NV43\""))
+		fail_msg("kmscube exited %d:\n%s", r, out);
+	/* each frame is a flip, and a flip waits for a vblank: no faster than
+	 * the monitor, and not far below it either (the last report is the
+	 * whole run's) */
+	const char *l = NULL;
+	for (const char *p = strstr(out, "Rendered "); p; p = strstr(p + 1, "Rendered "))
+		l = p;
+	unsigned frames;
+	double secs, fps;
+	if (!l || sscanf(l, "Rendered %u frames in %lf sec (%lf fps)", &frames, &secs, &fps) != 3)
+		fail_msg("kmscube said no frame rate:\n%s", out);
+	printf("kmscube: %u frames in %.2f s, %.1f fps at %u Hz\n", frames, secs, fps, CLIENT_HZ);
+	assert_int_equal(frames, 299);      /* the first is SetCrtc's */
+	if (fps > CLIENT_HZ * 1.02 || fps < CLIENT_HZ / 4)
+		fail_msg("kmscube showed %.1f frames a second on a %u Hz monitor", fps, CLIENT_HZ);
+	nvt_end(d);
+}
+
+static void test_glmark2_drm_animates(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	static char out[1 << 16];
+	const char *argv[] = { nvd_run, "--socket", d->sock, "/usr/bin/glmark2-drm", "--winsys-options",
+			       "drm-device=/dev/dri/card0", "-b", "build:duration=3", NULL };
+	const struct look horse = { "glmark2-drm", 0x000000 };
+	int r = animate(d, argv, &horse, 10, out, sizeof(out));
+	if (r != 0 || !strstr(out, "GL_RENDERER:    NV43") || !strstr(out, "[build] duration=3: FPS:") ||
+	    strstr(out, "Failed"))
+		fail_msg("glmark2-drm exited %d:\n%s", r, out);
 	nvt_end(d);
 }
 
@@ -286,6 +460,9 @@ int main(void)
 		NVT_TEST_ARGS(test_setcrtc_pans_argb_framebuffer, monitors),
 		NVT_TEST_ARGS(test_setcrtc_shows_rgb565_legacy_addfb, monitors),
 		NVT_TEST_ARGS(test_hostile_calls_get_errors, monitors),
+		NVT_TEST_ARGS(test_flips_and_vblank_events, monitors),
+		NVT_TEST_ARGS(test_kmscube_animates, small_monitor),
+		NVT_TEST_ARGS(test_glmark2_drm_animates, small_monitor),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
