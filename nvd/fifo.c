@@ -502,7 +502,7 @@ void nvd_irq(struct nvd *d)
 		if (intr & NV_PMC_UNIT_PBUS)
 			nvd_wr32(d->card, NV_PBUS_INTR, ~0u);
 		if (intr & (NV_PMC_UNIT_PCRTC0 | NV_PMC_UNIT_PCRTC1))
-			nvd_disp_irq(d, intr);   /* vblank: display.c acks and finishes flips */
+			nvd_disp_irq(d, intr);   /* vblank: crtc.c acks, flip.c finishes flips */
 		/* A fence already retired from its page leaves its channel
 		 * quiet only now: a channel waiting for a hardware one may
 		 * take it. */

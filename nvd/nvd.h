@@ -307,7 +307,7 @@ struct nvd {
 	 * been master (only they, or root, may take it while there are any) */
 	struct nvd_client *master;
 	unsigned former_masters;
-	struct nvd_disp disp;                          /* display.c */
+	struct nvd_disp disp;                          /* display.c and its rooms (disp.h) */
 	struct nvd_wait *pending_waits;                /* wait.c */
 	uint32_t ramht_bits;
 	struct nvd_chan *chid[NV40_FIFO_CHANNELS];     /* the channel on each hardware one */
