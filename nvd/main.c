@@ -1,6 +1,7 @@
 /* nvd: the daemon that owns an NV4x card (or the simulated one) and runs
  * unprivileged clients' command buffers on it after validating them. */
 #include "nvd/nvd.h"
+#include "nvd/vnc.h"
 
 #include <errno.h>
 #include <event2/event.h>
@@ -49,6 +50,13 @@ static void usage(FILE *f)
 "      --sim-check       check every memory access of the simulated card against\n"
 "                        the buffers nvd admitted for the commands it runs; log\n"
 "                        each one outside as an ORACLE: line (slower; for tests)\n"
+"      --vnc [ADDR:]PORT show the heads to VNC viewers on PORT of ADDR (default\n"
+"                        127.0.0.1), side by side, cursors included; viewers only\n"
+"                        look (their keyboard and pointer are ignored).  An ADDR\n"
+"                        other than loopback needs --vnc-password-file\n"
+"      --vnc-password-file FILE\n"
+"                        viewers must give the password on FILE's first line\n"
+"                        (VNC authentication: its first 8 characters count)\n"
 "  -v, --verbose         log more (repeat for even more)\n"
 "  -h, --help            show this help\n"
 "      --version         show the version\n");
@@ -91,6 +99,7 @@ int main(int argc, char **argv)
 		{ "max-bos", required_argument, 0, 'B' }, { "monitor", required_argument, 0, 'M' }, { "verbose", no_argument, 0, 'v' },
 		{ "sim-threads", required_argument, 0, 'H' }, { "sim-check", no_argument, 0, 'K' },
 		{ "sim-jit", required_argument, 0, 'J' },
+		{ "vnc", required_argument, 0, 'X' }, { "vnc-password-file", required_argument, 0, 'Y' },
 		{ "help", no_argument, 0, 'h' },         { "version", no_argument, 0, 'R' },
 		{ 0, 0, 0, 0 }
 	};
@@ -98,6 +107,8 @@ int main(int argc, char **argv)
 	static struct nvd_monitor mon[NVD_CARD_OUTPUTS];
 	static uint8_t edid[NVD_CARD_OUTPUTS][EDID_SIZE];
 	char err[256];
+	const char *vnc_listen = NULL, *vnc_password = NULL;
+	struct nvd_vnc *vnc = NULL;
 	uint64_t v;
 	int c;
 
@@ -179,6 +190,8 @@ int main(int argc, char **argv)
 			else
 				goto bad;
 			break;
+		case 'X': vnc_listen = optarg; break;
+		case 'Y': vnc_password = optarg; break;
 		case 'v': nvd_verbose++; break;
 		case 'h': usage(stdout); return 0;
 		case 'R': printf("nvd %s (protocol %u)\n", NVD_VERSION, NVD_PROTO_VERSION); return 0;
@@ -198,6 +211,11 @@ bad:
 	}
 	/* A card nvd could never open is bad usage, not a failure of the card. */
 	if (nvd_card_check(&d.o.card, err, sizeof(err)) < 0) {
+		fprintf(stderr, "nvd: %s\n", err);
+		return 2;
+	}
+	if ((vnc_listen || vnc_password) &&
+	    !(vnc = nvd_vnc_new(vnc_listen, vnc_password, err, sizeof(err)))) {
 		fprintf(stderr, "nvd: %s\n", err);
 		return 2;
 	}
@@ -246,6 +264,12 @@ bad:
 		d.card->ops->destroy(d.card);
 		return 1;
 	}
+	if (vnc && nvd_vnc_start(vnc, &d, err, sizeof(err)) < 0) {
+		fprintf(stderr, "nvd: %s\n", err);
+		nvd_vnc_free(vnc);
+		d.card->ops->destroy(d.card);
+		return 1;
+	}
 	if (nvd_fifo_init(&d, err, sizeof(err)) < 0 ||
 	    (nvd_disp_init(&d), nvd_server_listen(&d, err, sizeof(err)) < 0)) {
 		fprintf(stderr, "nvd: %s\n", err);
@@ -265,6 +289,7 @@ bad:
 		d.o.card.sim_check ? ", accesses checked (--sim-check)" : "", d.sock_path);
 	event_base_dispatch(d.base);
 	nvd_oracle_poll(&d);
+	nvd_vnc_free(vnc);
 
 	nvd_watchdog_stop(&d);
 	nvd_server_close(&d, d.stop_why[0] ? d.stop_why : "nvd is shutting down");

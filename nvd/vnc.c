@@ -1,0 +1,602 @@
+/* The live view: nvd --vnc serves the heads over RFB (libvncserver), side
+ * by side as X lays them out by default (head 0 at x = 0, head 1 to its
+ * right), each with its hardware cursor blended in as in a screenshot.
+ *
+ * Threads.  nvd's loop only reads the heads' registers when asked (a few
+ * dozen register reads: vnc_on_ask).  Everything else runs on the live
+ * view's own thread: accepting viewers, libvncserver's parsing of what they
+ * send, composing the picture from VRAM, comparing it with the last one in
+ * tiles and sending the tiles that changed.  libvncserver runs in its
+ * one-thread mode, driven by our poll(): the frame buffer changes only
+ * between sends, and its own listener thread (which reuses a stale client
+ * after a failed accept) and select() on descriptors past FD_SETSIZE (nvd
+ * holds many) stay out of the way: a viewer whose socket would be one is
+ * refused.
+ *
+ * Viewers only look: keyboard and pointer events are read and dropped
+ * (logged once).  No HTTP server, no file transfer. */
+#include "nvd/nvd.h"
+#include "nvd/vnc.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <rfb/rfb.h>
+#include <rfb/rfbregion.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#define VNC_TILE 64            /* damage is found and sent in tiles of 64 x 64 */
+#define VNC_HZ 60              /* pictures a second at most, while a viewer asks */
+#define VNC_VIEWERS 4
+#define VNC_MAX 4096           /* the CRTC's largest picture, each way */
+#define VNC_IDLE_W 640         /* the desktop before any head has shown a picture */
+#define VNC_IDLE_H 480
+#define VNC_CLIENT_WAIT_MS 2000   /* a viewer that stops mid-message holds the view this long */
+#define VNC_ASK_WAIT_S 1
+#define VNC_PASSWORD_MAX 255
+
+struct vnc_head {
+	int on;
+	struct nvd_scanout so;
+};
+
+struct nvd_vnc {
+	struct nvd *d;
+	char where[80];                /* "127.0.0.1:5900", for the log */
+	struct sockaddr_storage addr;
+	socklen_t addrlen;
+	char password[VNC_PASSWORD_MAX + 1];
+	char *passwords[2];            /* libvncserver's list: the password, NULL */
+	int listen_fd, stop_fd, ask_fd;
+	struct event *ask_evt;
+	pthread_t thread;
+	int running;
+
+	/* Between nvd's loop and the thread. */
+	pthread_mutex_t lock;
+	pthread_cond_t answered;
+	int stopping;
+	unsigned answers;
+	struct vnc_head heads[NVD_DISP_HEADS];
+
+	/* The thread's. */
+	rfbScreenInfoPtr screen;
+	uint32_t *fb, width, height;   /* what the viewers were last sent or will be */
+	uint32_t place_w[NVD_DISP_HEADS], place_h[NVD_DISP_HEADS];   /* each head's room */
+	uint32_t *band;                /* VNC_TILE rows of a head's picture */
+	rfbClientPtr viewers[VNC_VIEWERS];
+	unsigned nviewers;
+	int input_told;
+};
+
+/* ---- options ---- */
+
+static int vnc_is_loopback(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr) >> 24 == 127;
+	const struct in6_addr *a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+	return IN6_IS_ADDR_LOOPBACK(a) || (IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127);
+}
+
+static int vnc_parse_listen(struct nvd_vnc *v, const char *listen, char *why, size_t whylen)
+{
+	char host[64] = "127.0.0.1";
+	const char *port = listen, *colon = strrchr(listen, ':');
+	if (colon) {
+		const char *h = listen;
+		size_t n = (size_t)(colon - listen);
+		if (n >= 2 && h[0] == '[' && h[n - 1] == ']') {
+			h++;
+			n -= 2;
+		}
+		if (!n || n >= sizeof(host)) {
+			snprintf(why, whylen, "--vnc %s: expected [ADDR:]PORT", listen);
+			return -EINVAL;
+		}
+		memcpy(host, h, n);
+		host[n] = 0;
+		port = colon + 1;
+	}
+	char *end;
+	errno = 0;
+	unsigned long p = strtoul(port, &end, 10);
+	if (errno || end == port || *end || !p || p > 65535 || port[0] == '-' || port[0] == '+') {
+		snprintf(why, whylen, "--vnc %s: the port must be 1 to 65535", listen);
+		return -EINVAL;
+	}
+	struct sockaddr_in *a4 = (struct sockaddr_in *)&v->addr;
+	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&v->addr;
+	if (inet_pton(AF_INET, host, &a4->sin_addr) == 1) {
+		a4->sin_family = AF_INET;
+		a4->sin_port = htons((uint16_t)p);
+		v->addrlen = sizeof(*a4);
+	} else if (inet_pton(AF_INET6, host, &a6->sin6_addr) == 1) {
+		a6->sin6_family = AF_INET6;
+		a6->sin6_port = htons((uint16_t)p);
+		v->addrlen = sizeof(*a6);
+	} else {
+		snprintf(why, whylen, "--vnc %s: '%s' is not an IPv4 or IPv6 address", listen, host);
+		return -EINVAL;
+	}
+	snprintf(v->where, sizeof(v->where), strchr(host, ':') ? "[%s]:%lu" : "%s:%lu", host, p);
+	return 0;
+}
+
+/* The password is the file's first line; VNC authentication uses its
+ * first 8 characters only. */
+static int vnc_read_password(struct nvd_vnc *v, const char *path, char *why, size_t whylen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(why, whylen, "--vnc-password-file %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -EINVAL;
+	}
+	ssize_t n = read(fd, v->password, VNC_PASSWORD_MAX);
+	close(fd);
+	if (n < 0) {
+		snprintf(why, whylen, "--vnc-password-file %s: %s", path, strerror(errno));
+		return -EINVAL;
+	}
+	v->password[n] = 0;
+	v->password[strcspn(v->password, "\r\n")] = 0;
+	if (!v->password[0]) {
+		snprintf(why, whylen, "--vnc-password-file %s: the first line is empty", path);
+		return -EINVAL;
+	}
+	if (strlen(v->password) > 8)
+		nvd_log(0, "VNC: only the first 8 characters of the password in %s count", path);
+	if (st.st_mode & S_IROTH)
+		nvd_log(0, "VNC: every user may read the password in %s", path);
+	v->passwords[0] = v->password;
+	return 0;
+}
+
+struct nvd_vnc *nvd_vnc_new(const char *listen, const char *password_file, char *why,
+			    size_t whylen)
+{
+	if (!listen) {
+		snprintf(why, whylen, "--vnc-password-file needs --vnc");
+		return NULL;
+	}
+	struct nvd_vnc *v = calloc(1, sizeof(*v));
+	if (!v) {
+		snprintf(why, whylen, "out of memory");
+		return NULL;
+	}
+	v->listen_fd = v->stop_fd = v->ask_fd = -1;
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&v->answered, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&v->lock, NULL);
+	if (vnc_parse_listen(v, listen, why, whylen) < 0 ||
+	    (password_file && vnc_read_password(v, password_file, why, whylen) < 0)) {
+		nvd_vnc_free(v);
+		return NULL;
+	}
+	if (!password_file && !vnc_is_loopback((struct sockaddr *)&v->addr)) {
+		snprintf(why, whylen, "--vnc %s: viewers from other hosts must give a password: "
+			 "add --vnc-password-file FILE, or listen on 127.0.0.1", listen);
+		nvd_vnc_free(v);
+		return NULL;
+	}
+	return v;
+}
+
+/* ---- nvd's loop: the heads' registers, when the thread asks ---- */
+
+static void vnc_on_ask(evutil_socket_t fd, short what, void *arg)
+{
+	struct nvd_vnc *v = arg;
+	struct vnc_head h[NVD_DISP_HEADS];
+	uint64_t n;
+	char why[128];
+	(void)what;
+
+	if (read(fd, &n, sizeof(n)) != sizeof(n))
+		return;
+	for (unsigned i = 0; i < NVD_DISP_HEADS; i++)
+		h[i].on = nvd_disp_scanout(v->d, i, &h[i].so, why, sizeof(why)) == 0 &&
+			  h[i].so.width <= VNC_MAX && h[i].so.height <= VNC_MAX;
+	pthread_mutex_lock(&v->lock);
+	memcpy(v->heads, h, sizeof(h));
+	v->answers++;
+	pthread_cond_signal(&v->answered);
+	pthread_mutex_unlock(&v->lock);
+}
+
+/* ---- the thread ---- */
+
+static uint64_t vnc_now_ms(void)
+{
+	return nvd_now_ns() / 1000000u;
+}
+
+/* The heads as nvd's loop reads them now: 0, or -1 when it did not answer
+ * in time or nvd is stopping. */
+static int vnc_ask(struct nvd_vnc *v, struct vnc_head *h)
+{
+	uint64_t one = 1;
+	struct timespec until;
+	int r = 0;
+
+	pthread_mutex_lock(&v->lock);
+	unsigned seen = v->answers;
+	pthread_mutex_unlock(&v->lock);
+	if (write(v->ask_fd, &one, sizeof(one)) != sizeof(one))
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += VNC_ASK_WAIT_S;
+	pthread_mutex_lock(&v->lock);
+	while (v->answers == seen && !v->stopping && r == 0)
+		r = pthread_cond_timedwait(&v->answered, &v->lock, &until);
+	int ok = v->answers != seen;
+	if (ok)
+		memcpy(h, v->heads, sizeof(v->heads));
+	pthread_mutex_unlock(&v->lock);
+	return ok ? 0 : -1;
+}
+
+/* Our pixels are host words 0x00RRGGBB, the screenshot's. */
+static void vnc_format(struct nvd_vnc *v)
+{
+	rfbPixelFormat *f = &v->screen->serverFormat;
+	f->depth = 24;
+	f->redShift = 16;
+	f->greenShift = 8;
+	f->blueShift = 0;
+	for (unsigned i = 0; i < v->nviewers; i++)
+		v->screen->setTranslateFunction(v->viewers[i]);
+}
+
+static int vnc_resize(struct nvd_vnc *v, uint32_t w, uint32_t h)
+{
+	uint32_t *fb = calloc((size_t)w * h, 4);
+	if (!fb) {
+		nvd_log(0, "VNC: no memory for a %ux%u desktop", w, h);
+		return -ENOMEM;
+	}
+	/* rfbNewFramebuffer sets its own pixel format back */
+	rfbNewFramebuffer(v->screen, (char *)fb, (int)w, (int)h, 8, 3, 4);
+	vnc_format(v);
+	free(v->fb);
+	v->fb = fb;
+	v->width = w;
+	v->height = h;
+	nvd_log(1, "VNC: the desktop is %ux%u", w, h);
+	return 0;
+}
+
+/* Bring the head's room, columns [x0, x0 + w) of the desktop, up to date
+ * from its picture (black where it has none), band by band, and tell
+ * libvncserver the runs of tiles that changed. */
+static void vnc_head_update(struct nvd_vnc *v, const struct vnc_head *h, uint32_t x0, uint32_t w)
+{
+	const struct nvd_scanout *so = &h->so;
+	for (uint32_t y = 0; y < v->height; y += VNC_TILE) {
+		uint32_t rows = v->height - y < VNC_TILE ? v->height - y : VNC_TILE, pic = 0;
+		if (h->on && y < so->height)
+			pic = so->height - y < rows ? so->height - y : rows;
+		if (pic)
+			nvd_disp_compose(v->d, so, y, y + pic, v->band, w);
+		memset(v->band + (size_t)pic * w, 0, (size_t)(rows - pic) * w * 4);
+		/* [run_x, tx): tiles that changed, marked as one rectangle */
+		uint32_t run_x = 0, tx;
+		for (tx = 0; tx < w; tx += VNC_TILE) {
+			uint32_t cols = w - tx < VNC_TILE ? w - tx : VNC_TILE;
+			int changed = 0;
+			for (uint32_t r = 0; r < rows && !changed; r++)
+				changed = memcmp(v->band + (size_t)r * w + tx,
+						 v->fb + (size_t)(y + r) * v->width + x0 + tx, cols * 4);
+			if (changed) {
+				for (uint32_t r = 0; r < rows; r++)
+					memcpy(v->fb + (size_t)(y + r) * v->width + x0 + tx,
+					       v->band + (size_t)r * w + tx, cols * 4);
+				continue;
+			}
+			if (run_x < tx)
+				rfbMarkRectAsModified(v->screen, (int)(x0 + run_x), (int)y, (int)(x0 + tx),
+						      (int)(y + rows));
+			run_x = tx + VNC_TILE;
+		}
+		if (run_x < w)
+			rfbMarkRectAsModified(v->screen, (int)(x0 + run_x), (int)y, (int)(x0 + w),
+					      (int)(y + rows));
+	}
+}
+
+/* One picture: the heads read, the desktop resized if a head's size
+ * changed, the tiles that changed marked. */
+static void vnc_frame(struct nvd_vnc *v)
+{
+	struct vnc_head h[NVD_DISP_HEADS];
+	uint32_t w = 0, ht = 0;
+
+	if (vnc_ask(v, h) < 0)
+		return;
+	for (unsigned i = 0; i < NVD_DISP_HEADS; i++) {
+		/* a head that goes off keeps its room, black */
+		if (h[i].on) {
+			v->place_w[i] = h[i].so.width;
+			v->place_h[i] = h[i].so.height;
+		}
+		w += v->place_w[i];
+		ht = v->place_h[i] > ht ? v->place_h[i] : ht;
+	}
+	if (!w) {
+		w = VNC_IDLE_W;
+		ht = VNC_IDLE_H;
+	}
+	if ((w != v->width || ht != v->height) && vnc_resize(v, w, ht) < 0)
+		return;
+	for (unsigned i = 0, x0 = 0; i < NVD_DISP_HEADS; x0 += v->place_w[i], i++)
+		if (v->place_w[i])
+			vnc_head_update(v, &h[i], x0, v->place_w[i]);
+}
+
+static void vnc_accept(struct nvd_vnc *v)
+{
+	int fd = accept4(v->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0) {
+		if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+			nvd_log(0, "VNC: accept: %s", strerror(errno));
+		return;
+	}
+	if (v->nviewers == VNC_VIEWERS) {
+		nvd_log(0, "VNC: a viewer refused: %u are connected already", VNC_VIEWERS);
+		close(fd);
+		return;
+	}
+	if (fd >= FD_SETSIZE) {
+		nvd_log(0, "VNC: a viewer refused: its socket would be descriptor %d, and "
+			"libvncserver select()s only below %d", fd, FD_SETSIZE);
+		close(fd);
+		return;
+	}
+	vnc_frame(v);   /* its ServerInit gives the desktop as it is now */
+	rfbClientPtr cl = rfbNewClient(v->screen, fd);
+	if (!cl)
+		return;   /* libvncserver said why and closed the socket */
+	v->viewers[v->nviewers++] = cl;
+	nvd_log(0, "VNC: viewer %s connected", cl->host);
+}
+
+static void vnc_reap(struct nvd_vnc *v)
+{
+	for (unsigned i = 0; i < v->nviewers;) {
+		rfbClientPtr cl = v->viewers[i];
+		if (cl->sock != RFB_INVALID_SOCKET) {
+			i++;
+			continue;
+		}
+		nvd_log(0, "VNC: viewer %s gone", cl->host);
+		rfbClientConnectionGone(cl);
+		v->viewers[i] = v->viewers[--v->nviewers];
+	}
+}
+
+/* Whether a viewer waits for an update. */
+static int vnc_wanted(struct nvd_vnc *v)
+{
+	for (unsigned i = 0; i < v->nviewers; i++)
+		if (v->viewers[i]->state == RFB_NORMAL && !sraRgnEmpty(v->viewers[i]->requestedRegion))
+			return 1;
+	return 0;
+}
+
+static void *vnc_run(void *arg)
+{
+	struct nvd_vnc *v = arg;
+	uint64_t next = 0;
+
+	for (;;) {
+		struct pollfd p[2 + VNC_VIEWERS] = {
+			{ .fd = v->stop_fd, .events = POLLIN }, { .fd = v->listen_fd, .events = POLLIN }
+		};
+		unsigned n = v->nviewers;
+		for (unsigned i = 0; i < n; i++)
+			p[2 + i] = (struct pollfd){ .fd = v->viewers[i]->sock, .events = POLLIN };
+		int timeout = -1;
+		if (vnc_wanted(v)) {
+			uint64_t now = vnc_now_ms();
+			timeout = next > now ? (int)(next - now) : 0;
+		}
+		if (poll(p, 2 + n, timeout) < 0 && errno != EINTR) {
+			nvd_log(0, "VNC: poll: %s; the live view stops", strerror(errno));
+			break;
+		}
+		if (p[0].revents)
+			break;
+		if (p[1].revents)
+			vnc_accept(v);
+		for (unsigned i = 0; i < n; i++)
+			if (p[2 + i].revents)
+				rfbProcessClientMessage(v->viewers[i]);
+		vnc_reap(v);
+		uint64_t now = vnc_now_ms();
+		if (vnc_wanted(v) && now >= next) {
+			vnc_frame(v);
+			for (unsigned i = 0; i < v->nviewers; i++)
+				rfbUpdateClient(v->viewers[i]);
+			vnc_reap(v);
+			next = now + 1000 / VNC_HZ;
+		}
+	}
+	return NULL;
+}
+
+/* ---- libvncserver's hooks ---- */
+
+static void vnc_vlog(int verbose, const char *fmt, va_list ap)
+{
+	char line[512];
+	vsnprintf(line, sizeof(line), fmt, ap);
+	line[strcspn(line, "\n")] = 0;
+	nvd_log(verbose, "VNC: libvncserver: %s", line);
+}
+
+static void vnc_log(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vnc_vlog(1, fmt, ap);
+	va_end(ap);
+}
+
+static void vnc_err(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vnc_vlog(0, fmt, ap);
+	va_end(ap);
+}
+
+static void vnc_input_dropped(rfbClientPtr cl)
+{
+	struct nvd_vnc *v = cl->screen->screenData;
+	if (!v->input_told)
+		nvd_log(0, "VNC: keyboard and pointer events from viewers are ignored: "
+			"the live view only shows");
+	v->input_told = 1;
+}
+
+static void vnc_key(rfbBool down, rfbKeySym key, rfbClientPtr cl)
+{
+	(void)down;
+	(void)key;
+	vnc_input_dropped(cl);
+}
+
+static void vnc_pointer(int buttons, int x, int y, rfbClientPtr cl)
+{
+	(void)buttons;
+	(void)x;
+	(void)y;
+	vnc_input_dropped(cl);
+}
+
+/* ---- start and stop ---- */
+
+int nvd_vnc_start(struct nvd_vnc *v, struct nvd *d, char *why, size_t whylen)
+{
+	int one = 1, e;
+
+	v->d = d;
+	v->band = malloc((size_t)VNC_TILE * VNC_MAX * 4);
+	v->listen_fd = socket(v->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (!v->band || v->listen_fd < 0 ||
+	    setsockopt(v->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	    bind(v->listen_fd, (struct sockaddr *)&v->addr, v->addrlen) < 0 ||
+	    listen(v->listen_fd, VNC_VIEWERS) < 0) {
+		e = v->band ? errno : ENOMEM;
+		snprintf(why, whylen, "VNC: cannot listen on %s: %s", v->where, strerror(e));
+		return -e;
+	}
+	v->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	v->ask_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (v->stop_fd < 0 || v->ask_fd < 0) {
+		e = errno;
+		snprintf(why, whylen, "VNC: eventfd: %s", strerror(e));
+		return -e;
+	}
+	v->ask_evt = event_new(d->base, v->ask_fd, EV_READ | EV_PERSIST, vnc_on_ask, v);
+	if (!v->ask_evt || event_add(v->ask_evt, NULL) < 0) {
+		snprintf(why, whylen, "VNC: cannot watch the live view's requests");
+		return -ENOMEM;
+	}
+	rfbLog = vnc_log;
+	rfbErr = vnc_err;
+	/* When nvd takes its socket from systemd (sd_listen_fds), it must do
+	 * so with sd_listen_fds(1) before this point: a libvncserver built
+	 * with systemd adopts an inherited descriptor 3 as its listener in
+	 * rfbInitServer.  Debian's is built without. */
+	v->width = VNC_IDLE_W;
+	v->height = VNC_IDLE_H;
+	v->fb = calloc((size_t)v->width * v->height, 4);
+	/* NULL, NULL: libvncserver parses no options of ours */
+	v->screen = v->fb ? rfbGetScreen(NULL, NULL, (int)v->width, (int)v->height, 8, 3, 4) : NULL;
+	if (!v->screen) {
+		snprintf(why, whylen, "VNC: out of memory");
+		return -ENOMEM;
+	}
+	rfbScreenInfoPtr s = v->screen;
+	s->frameBuffer = (char *)v->fb;
+	s->screenData = v;
+	s->desktopName = "nvd";
+	s->port = s->ipv6port = 0;        /* we listen and accept: vnc_accept */
+	s->httpDir = NULL;
+	s->permitFileTransfer = FALSE;
+	s->cursor = NULL;                 /* the hardware cursor is in the pixels */
+	s->alwaysShared = TRUE;           /* a viewer cannot push out another */
+	s->deferUpdateTime = 0;           /* vnc_run paces the updates */
+	s->maxClientWait = VNC_CLIENT_WAIT_MS;
+	s->kbdAddEvent = vnc_key;
+	s->ptrAddEvent = vnc_pointer;
+	if (v->passwords[0]) {
+		s->authPasswdData = v->passwords;
+		s->passwordCheck = rfbCheckPasswordByList;
+	}
+	vnc_format(v);
+	rfbInitServer(s);
+	e = pthread_create(&v->thread, NULL, vnc_run, v);
+	if (e) {
+		snprintf(why, whylen, "VNC: cannot start its thread: %s", strerror(e));
+		return -e;
+	}
+	v->running = 1;
+	nvd_log(0, "VNC: serving the heads on %s%s", v->where,
+		v->passwords[0] ? " (password)" : "");
+	return 0;
+}
+
+void nvd_vnc_free(struct nvd_vnc *v)
+{
+	if (!v)
+		return;
+	if (v->running) {
+		uint64_t one = 1;
+		pthread_mutex_lock(&v->lock);
+		v->stopping = 1;
+		pthread_cond_signal(&v->answered);
+		pthread_mutex_unlock(&v->lock);
+		if (write(v->stop_fd, &one, sizeof(one)) != sizeof(one))
+			nvd_log(0, "VNC: cannot stop the live view's thread: %s", strerror(errno));
+		pthread_join(v->thread, NULL);
+	}
+	if (v->screen) {
+		rfbShutdownServer(v->screen, TRUE);
+		rfbScreenCleanup(v->screen);
+	}
+	if (v->ask_evt)
+		event_free(v->ask_evt);
+	pthread_mutex_destroy(&v->lock);
+	pthread_cond_destroy(&v->answered);
+	if (v->listen_fd >= 0)
+		close(v->listen_fd);
+	if (v->stop_fd >= 0)
+		close(v->stop_fd);
+	if (v->ask_fd >= 0)
+		close(v->ask_fd);
+	free(v->fb);
+	free(v->band);
+	explicit_bzero(v->password, sizeof(v->password));
+	free(v);
+}
