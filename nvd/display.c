@@ -1098,20 +1098,20 @@ static uint32_t px_convert(const uint8_t *p, uint32_t cpp, int is565)
 	return r << 16 | g << 8 | b;
 }
 
-/* Premultiplied "over": out = cursor + screen * (1 - alpha), on the rows
- * [y0, y1) of the picture that out holds (row y at out + (y - y0) * stride). */
-static void cursor_blend(uint32_t *out, size_t stride, uint32_t w, uint32_t y0, uint32_t y1,
-			 const uint8_t *img, int cx, int cy)
+/* Premultiplied "over": out = cursor + screen * (1 - alpha), on the part
+ * w x h at (x, y) of the picture that out holds (with stride pixels a row). */
+static void cursor_blend(uint32_t *out, size_t stride, uint32_t x, uint32_t y, uint32_t w,
+			 uint32_t h, const uint8_t *img, int cx, int cy)
 {
 	for (int j = 0; j < NVD_CURSOR_SIZE; j++) {
-		int y = cy + j;
-		if (y < (int)y0 || y >= (int)y1)
+		int64_t py = (int64_t)cy + j - y;
+		if (py < 0 || py >= h)
 			continue;
 		for (int i = 0; i < NVD_CURSOR_SIZE; i++) {
-			int x = cx + i;
-			if (x < 0 || (uint32_t)x >= w)
+			int64_t px = (int64_t)cx + i - x;
+			if (px < 0 || px >= w)
 				continue;
-			uint32_t *o = out + (size_t)(y - (int)y0) * stride + (uint32_t)x;
+			uint32_t *o = out + (size_t)py * stride + (size_t)px;
 			uint32_t c = nv_rd32le(img + 4 * (j * NVD_CURSOR_SIZE + i)), a = c >> 24;
 			uint32_t s = *o, v = 0;
 			for (unsigned k = 0; k < 24; k += 8) {
@@ -1186,18 +1186,19 @@ int nvd_disp_scanout(struct nvd *d, uint32_t head, struct nvd_scanout *so, char 
 	return 0;
 }
 
-void nvd_disp_compose(struct nvd *d, const struct nvd_scanout *so, uint32_t y0, uint32_t y1,
-		      uint32_t *out, size_t stride)
+void nvd_disp_compose(struct nvd *d, const struct nvd_scanout *so, uint32_t x, uint32_t y,
+		      uint32_t w, uint32_t h, uint32_t *out, size_t stride)
 {
-	for (uint32_t y = y0; y < y1; y++) {
-		const uint8_t *line = d->card->vram + so->start + (uint64_t)y * so->pitch;
-		uint32_t *o = out + (size_t)(y - y0) * stride;
-		for (uint32_t x = 0; x < so->width; x++)
-			o[x] = px_convert(line + (size_t)x * so->cpp, so->cpp, so->is565);
+	for (uint32_t j = 0; j < h; j++) {
+		const uint8_t *line = d->card->vram + so->start + (uint64_t)(y + j) * so->pitch +
+				      (uint64_t)x * so->cpp;
+		uint32_t *o = out + (size_t)j * stride;
+		for (uint32_t i = 0; i < w; i++)
+			o[i] = px_convert(line + (size_t)i * so->cpp, so->cpp, so->is565);
 	}
 	if (so->cursor)
-		cursor_blend(out, stride, so->width, y0, y1, d->card->vram + so->cursor_addr,
-			     so->cursor_x, so->cursor_y);
+		cursor_blend(out, stride, x, y, w, h, d->card->vram + so->cursor_addr, so->cursor_x,
+			     so->cursor_y);
 }
 
 int nvd_disp_screenshot(struct nvd_client *cl, uint32_t head, uint32_t *w, uint32_t *hgt, int *fd,
@@ -1227,7 +1228,7 @@ int nvd_disp_screenshot(struct nvd_client *cl, uint32_t head, uint32_t *w, uint3
 		close(mfd);
 		return -ENOMEM;
 	}
-	nvd_disp_compose(d, &so, 0, so.height, out, so.width);
+	nvd_disp_compose(d, &so, 0, 0, so.width, so.height, out, so.width);
 	munmap(out, bytes);
 	fcntl(mfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
 	*w = so.width;

@@ -132,13 +132,13 @@ struct nvd_scanout {
  * -ENODATA when the head shows no picture, -EINVAL, -ENODEV; why says why. */
 int nvd_disp_scanout(struct nvd *d, uint32_t head, struct nvd_scanout *so, char *why,
 		     size_t whylen);
-/* Rows [y0, y1) of that picture, the cursor blended in, as XRGB8888 host
- * words: row y at out + (y - y0) * stride.  It reads only VRAM, so any
- * thread may call it while the card is open; what it reads is what the
- * CRTC would show then (a picture the card is drawing may tear, as it
- * would on the monitor). */
-void nvd_disp_compose(struct nvd *d, const struct nvd_scanout *so, uint32_t y0, uint32_t y1,
-		      uint32_t *out, size_t stride);
+/* The part w x h at (x, y) of that picture, the cursor blended in, as
+ * XRGB8888 host words in out (stride pixels a row).  It reads only VRAM, so
+ * any thread may call it while the card is open; what it reads is what the
+ * CRTC would show then (a picture the card is drawing may tear, as it would
+ * on the monitor). */
+void nvd_disp_compose(struct nvd *d, const struct nvd_scanout *so, uint32_t x, uint32_t y,
+		      uint32_t w, uint32_t h, uint32_t *out, size_t stride);
 /* *fd: a sealed memfd of w * h XRGB8888 pixels. */
 int nvd_disp_screenshot(struct nvd_client *cl, uint32_t head, uint32_t *w, uint32_t *h, int *fd,
 			char *why, size_t whylen);

@@ -53,6 +53,17 @@ struct vnc_head {
 	struct nvd_scanout so;
 };
 
+#define VNC_CURSOR_BYTES (NVD_CURSOR_SIZE * NVD_CURSOR_SIZE * 4)
+
+/* A head's room in the desktop: the size of the last picture it showed. */
+struct vnc_room {
+	uint32_t w, h;
+	int painted;                   /* the room holds so's picture (else it is black) */
+	struct nvd_scanout so;
+	uint8_t *raw;                  /* the scanout's bytes that picture was made of */
+	uint8_t cursor[VNC_CURSOR_BYTES];   /* the cursor image blended in (so.cursor) */
+};
+
 struct nvd_vnc {
 	struct nvd *d;
 	char where[80];                /* "127.0.0.1:5900", for the log */
@@ -75,8 +86,8 @@ struct nvd_vnc {
 	/* The thread's. */
 	rfbScreenInfoPtr screen;
 	uint32_t *fb, width, height;   /* what the viewers were last sent or will be */
-	uint32_t place_w[NVD_DISP_HEADS], place_h[NVD_DISP_HEADS];   /* each head's room */
-	uint32_t *band;                /* VNC_TILE rows of a head's picture */
+	struct vnc_room room[NVD_DISP_HEADS];
+	uint32_t tile[VNC_TILE * VNC_TILE];
 	rfbClientPtr viewers[VNC_VIEWERS];
 	unsigned nviewers;
 	int input_told;
@@ -285,71 +296,134 @@ static int vnc_resize(struct nvd_vnc *v, uint32_t w, uint32_t h)
 	return 0;
 }
 
-/* Bring the head's room, columns [x0, x0 + w) of the desktop, up to date
- * from its picture (black where it has none), band by band, and tell
- * libvncserver the runs of tiles that changed. */
-static void vnc_head_update(struct nvd_vnc *v, const struct vnc_head *h, uint32_t x0, uint32_t w)
+static int vnc_overlap(uint32_t x, uint32_t y, uint32_t w, uint32_t h, int cx, int cy)
+{
+	return cx < (int64_t)x + w && cx + NVD_CURSOR_SIZE > (int64_t)x && cy < (int64_t)y + h &&
+	       cy + NVD_CURSOR_SIZE > (int64_t)y;
+}
+
+/* Whether the tile w x h at (x, y) of the room's picture may have changed
+ * since it was sent, and if so, remember the scanout bytes it is made of
+ * now.  The bytes compared are the scanout's, not the picture's: a
+ * picture unchanged costs one memcmp of its bytes. */
+static int vnc_tile_dirty(struct nvd_vnc *v, struct vnc_room *r, const struct nvd_scanout *so,
+			  int full, int cursor_moved, uint32_t x, uint32_t y, uint32_t w, uint32_t h)
+{
+	size_t bytes = (size_t)w * so->cpp, row = (size_t)r->w * so->cpp;
+	const uint8_t *src = v->d->card->vram + so->start + (uint64_t)y * so->pitch +
+			     (uint64_t)x * so->cpp;
+	uint8_t *raw = r->raw + (size_t)y * row + (size_t)x * so->cpp;
+	int dirty = full ||
+		    (cursor_moved && ((r->so.cursor && vnc_overlap(x, y, w, h, r->so.cursor_x,
+								      r->so.cursor_y)) ||
+				      (so->cursor && vnc_overlap(x, y, w, h, so->cursor_x,
+								 so->cursor_y))));
+	for (uint32_t j = 0; j < h && !dirty; j++)
+		dirty = memcmp(src + (size_t)j * so->pitch, raw + j * row, bytes);
+	if (dirty)
+		for (uint32_t j = 0; j < h; j++)
+			memcpy(raw + j * row, src + (size_t)j * so->pitch, bytes);
+	return dirty;
+}
+
+/* Bring the room at column x0 of the desktop up to date with the head's
+ * picture (black when it has none), tile by tile, and tell libvncserver
+ * the runs of tiles whose pixels changed. */
+static void vnc_room_update(struct nvd_vnc *v, struct vnc_room *r, const struct vnc_head *h,
+			    uint32_t x0)
 {
 	const struct nvd_scanout *so = &h->so;
-	for (uint32_t y = 0; y < v->height; y += VNC_TILE) {
-		uint32_t rows = v->height - y < VNC_TILE ? v->height - y : VNC_TILE, pic = 0;
-		if (h->on && y < so->height)
-			pic = so->height - y < rows ? so->height - y : rows;
-		if (pic)
-			nvd_disp_compose(v->d, so, y, y + pic, v->band, w);
-		memset(v->band + (size_t)pic * w, 0, (size_t)(rows - pic) * w * 4);
+	if (!h->on) {
+		if (r->painted) {
+			for (uint32_t y = 0; y < r->h; y++)
+				memset(v->fb + (size_t)y * v->width + x0, 0, (size_t)r->w * 4);
+			rfbMarkRectAsModified(v->screen, (int)x0, 0, (int)(x0 + r->w), (int)r->h);
+		}
+		r->painted = 0;
+		return;
+	}
+	int full = !r->painted || so->cpp != r->so.cpp || so->is565 != r->so.is565;
+	if (full) {
+		free(r->raw);
+		r->raw = malloc((size_t)r->w * r->h * so->cpp);
+		if (!r->raw) {
+			nvd_log(0, "VNC: no memory for a %ux%u picture", r->w, r->h);
+			r->painted = 0;
+			return;
+		}
+	}
+	const uint8_t *img = v->d->card->vram + so->cursor_addr;
+	int cursor_moved = so->cursor != r->so.cursor ||
+			   (so->cursor && (so->cursor_x != r->so.cursor_x ||
+					   so->cursor_y != r->so.cursor_y ||
+					   memcmp(img, r->cursor, VNC_CURSOR_BYTES)));
+	for (uint32_t y = 0; y < r->h; y += VNC_TILE) {
+		uint32_t rows = r->h - y < VNC_TILE ? r->h - y : VNC_TILE, run_x = 0, tx;
 		/* [run_x, tx): tiles that changed, marked as one rectangle */
-		uint32_t run_x = 0, tx;
-		for (tx = 0; tx < w; tx += VNC_TILE) {
-			uint32_t cols = w - tx < VNC_TILE ? w - tx : VNC_TILE;
+		for (tx = 0; tx < r->w; tx += VNC_TILE) {
+			uint32_t cols = r->w - tx < VNC_TILE ? r->w - tx : VNC_TILE, *fb;
 			int changed = 0;
-			for (uint32_t r = 0; r < rows && !changed; r++)
-				changed = memcmp(v->band + (size_t)r * w + tx,
-						 v->fb + (size_t)(y + r) * v->width + x0 + tx, cols * 4);
-			if (changed) {
-				for (uint32_t r = 0; r < rows; r++)
-					memcpy(v->fb + (size_t)(y + r) * v->width + x0 + tx,
-					       v->band + (size_t)r * w + tx, cols * 4);
-				continue;
+			if (vnc_tile_dirty(v, r, so, full, cursor_moved, tx, y, cols, rows)) {
+				nvd_disp_compose(v->d, so, tx, y, cols, rows, v->tile, VNC_TILE);
+				fb = v->fb + (size_t)y * v->width + x0 + tx;
+				for (uint32_t j = 0; j < rows; j++) {
+					uint32_t *t = v->tile + (size_t)j * VNC_TILE;
+					if (memcmp(fb + (size_t)j * v->width, t, cols * 4)) {
+						memcpy(fb + (size_t)j * v->width, t, cols * 4);
+						changed = 1;
+					}
+				}
 			}
+			if (changed)
+				continue;
 			if (run_x < tx)
 				rfbMarkRectAsModified(v->screen, (int)(x0 + run_x), (int)y, (int)(x0 + tx),
 						      (int)(y + rows));
 			run_x = tx + VNC_TILE;
 		}
-		if (run_x < w)
-			rfbMarkRectAsModified(v->screen, (int)(x0 + run_x), (int)y, (int)(x0 + w),
+		if (run_x < r->w)
+			rfbMarkRectAsModified(v->screen, (int)(x0 + run_x), (int)y, (int)(x0 + r->w),
 					      (int)(y + rows));
 	}
+	r->so = *so;
+	if (so->cursor)
+		memcpy(r->cursor, img, VNC_CURSOR_BYTES);
+	r->painted = 1;
 }
 
-/* One picture: the heads read, the desktop resized if a head's size
+/* One picture: the heads read, the desktop made anew when a head's size
  * changed, the tiles that changed marked. */
 static void vnc_frame(struct nvd_vnc *v)
 {
 	struct vnc_head h[NVD_DISP_HEADS];
 	uint32_t w = 0, ht = 0;
+	int resized = 0;
 
 	if (vnc_ask(v, h) < 0)
 		return;
 	for (unsigned i = 0; i < NVD_DISP_HEADS; i++) {
+		struct vnc_room *r = &v->room[i];
 		/* a head that goes off keeps its room, black */
-		if (h[i].on) {
-			v->place_w[i] = h[i].so.width;
-			v->place_h[i] = h[i].so.height;
+		if (h[i].on && (h[i].so.width != r->w || h[i].so.height != r->h)) {
+			r->w = h[i].so.width;
+			r->h = h[i].so.height;
+			resized = 1;
 		}
-		w += v->place_w[i];
-		ht = v->place_h[i] > ht ? v->place_h[i] : ht;
+		w += r->w;
+		ht = r->h > ht ? r->h : ht;
 	}
 	if (!w) {
 		w = VNC_IDLE_W;
 		ht = VNC_IDLE_H;
 	}
-	if ((w != v->width || ht != v->height) && vnc_resize(v, w, ht) < 0)
-		return;
-	for (unsigned i = 0, x0 = 0; i < NVD_DISP_HEADS; x0 += v->place_w[i], i++)
-		if (v->place_w[i])
-			vnc_head_update(v, &h[i], x0, v->place_w[i]);
+	if (resized || w != v->width || ht != v->height) {
+		if (vnc_resize(v, w, ht) < 0)
+			return;
+		for (unsigned i = 0; i < NVD_DISP_HEADS; i++)
+			v->room[i].painted = 0;   /* the new desktop is black */
+	}
+	for (unsigned i = 0, x0 = 0; i < NVD_DISP_HEADS; x0 += v->room[i].w, i++)
+		vnc_room_update(v, &v->room[i], &h[i], x0);
 }
 
 static void vnc_accept(struct nvd_vnc *v)
@@ -500,13 +574,12 @@ int nvd_vnc_start(struct nvd_vnc *v, struct nvd *d, char *why, size_t whylen)
 	int one = 1, e;
 
 	v->d = d;
-	v->band = malloc((size_t)VNC_TILE * VNC_MAX * 4);
 	v->listen_fd = socket(v->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (!v->band || v->listen_fd < 0 ||
+	if (v->listen_fd < 0 ||
 	    setsockopt(v->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
 	    bind(v->listen_fd, (struct sockaddr *)&v->addr, v->addrlen) < 0 ||
 	    listen(v->listen_fd, VNC_VIEWERS) < 0) {
-		e = v->band ? errno : ENOMEM;
+		e = errno;
 		snprintf(why, whylen, "VNC: cannot listen on %s: %s", v->where, strerror(e));
 		return -e;
 	}
@@ -596,7 +669,8 @@ void nvd_vnc_free(struct nvd_vnc *v)
 	if (v->ask_fd >= 0)
 		close(v->ask_fd);
 	free(v->fb);
-	free(v->band);
+	for (unsigned i = 0; i < NVD_DISP_HEADS; i++)
+		free(v->room[i].raw);
 	explicit_bzero(v->password, sizeof(v->password));
 	free(v);
 }
