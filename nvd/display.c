@@ -40,6 +40,7 @@ static uint8_t cr_rd(struct nvd *d, unsigned head, uint8_t idx)
 
 static void cr_wr(struct nvd *d, unsigned head, uint8_t idx, uint8_t v)
 {
+	d->disp.scanout_gen++;
 	nvd_wr08(d->card, NV_HEAD_REG(NV_PRMCIO_CRX, head), idx);
 	nvd_wr08(d->card, NV_HEAD_REG(NV_PRMCIO_CR, head), v);
 }
@@ -52,6 +53,7 @@ static uint8_t sr_rd(struct nvd *d, unsigned head, uint8_t idx)
 
 static void sr_wr(struct nvd *d, unsigned head, uint8_t idx, uint8_t v)
 {
+	d->disp.scanout_gen++;
 	nvd_wr08(d->card, NV_HEAD_REG(NV_PRMVIO_SRX, head), idx);
 	nvd_wr08(d->card, NV_HEAD_REG(NV_PRMVIO_SR, head), v);
 }
@@ -455,6 +457,7 @@ int nvd_disp_cursor_move(struct nvd_client *cl, uint32_t head, int32_t x, int32_
 	}
 	nvd_wr32(d->card, NV_HEAD_REG(NV_PRAMDAC_CU_START_POS, head),
 		 NV_PRAMDAC_CU_START_POS_VAL(x, y));
+	d->disp.scanout_gen++;
 	return 0;
 }
 
@@ -956,6 +959,7 @@ int nvd_disp_page_flip(struct nvd_client *cl, uint32_t head, uint32_t id, uint64
 	vblank_waits_due(d, head);
 	nvd_wr32(d->card, NV_HEAD_REG(NV_PCRTC_INTR_0, head), NV_PCRTC_INTR_0_VBLANK);
 	nvd_wr32(d->card, NV_HEAD_REG(NV_PCRTC_START, head), fb_start(fb, h->x, h->y));
+	d->disp.scanout_gen++;
 	nvd_wr32(d->card, NV_HEAD_REG(NV_PCRTC_INTR_EN_0, head), NV_PCRTC_INTR_EN_0_VBLANK);
 	return 0;
 }

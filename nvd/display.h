@@ -73,6 +73,9 @@ struct nvd_disp {
 	uint64_t cursor_addr[NVD_DISP_HEADS];
 	uint64_t cursor_bytes;     /* the cursor images in nvd's VRAM (0: no VRAM mapping) */
 	struct nvd_disp_listener *listeners;
+	/* Moves with every register write that may change what
+	 * nvd_disp_scanout reads: while it stays, so do the scanouts. */
+	uint64_t scanout_gen;
 };
 
 /* Whether any NV4x CRTC can show the mode: one polarity per sync, timings

@@ -76,6 +76,11 @@ struct nvd_vnc {
 	pthread_t thread;
 	int running;
 
+	/* nvd's loop's: the heads as last read, at the display's scanout_gen */
+	struct vnc_head read[NVD_DISP_HEADS];
+	uint64_t read_gen;
+	int read_once;
+
 	/* Between nvd's loop and the thread. */
 	pthread_mutex_t lock;
 	pthread_cond_t answered;
@@ -214,21 +219,27 @@ struct nvd_vnc *nvd_vnc_new(const char *listen, const char *password_file, char 
 
 /* ---- nvd's loop: the heads' registers, when the thread asks ---- */
 
+/* The registers are read again only after the display wrote some: every
+ * access to a simulated card's registers takes the lock its engines run
+ * under, and a few hundred a frame cost the card's work a third. */
 static void vnc_on_ask(evutil_socket_t fd, short what, void *arg)
 {
 	struct nvd_vnc *v = arg;
-	struct vnc_head h[NVD_DISP_HEADS];
+	struct vnc_head *h = v->read;
 	uint64_t n;
 	char why[128];
 	(void)what;
 
 	if (read(fd, &n, sizeof(n)) != sizeof(n))
 		return;
-	for (unsigned i = 0; i < NVD_DISP_HEADS; i++)
-		h[i].on = nvd_disp_scanout(v->d, i, &h[i].so, why, sizeof(why)) == 0 &&
-			  h[i].so.width <= VNC_MAX && h[i].so.height <= VNC_MAX;
+	if (!v->read_once || v->read_gen != v->d->disp.scanout_gen)
+		for (unsigned i = 0; i < NVD_DISP_HEADS; i++)
+			h[i].on = nvd_disp_scanout(v->d, i, &h[i].so, why, sizeof(why)) == 0 &&
+				  h[i].so.width <= VNC_MAX && h[i].so.height <= VNC_MAX;
+	v->read_once = 1;
+	v->read_gen = v->d->disp.scanout_gen;
 	pthread_mutex_lock(&v->lock);
-	memcpy(v->heads, h, sizeof(h));
+	memcpy(v->heads, h, sizeof(v->heads));
 	v->answers++;
 	pthread_cond_signal(&v->answered);
 	pthread_mutex_unlock(&v->lock);

@@ -47,7 +47,22 @@ static uint32_t pixel(unsigned head, uint32_t x, uint32_t y)
 	return (v ^ v >> 13) & 0xffffff;
 }
 
-/* The head shows a w x h XRGB8888 framebuffer of pixel() at w x h@60. */
+/* A w x h XRGB8888 framebuffer of pixel(seed, ...). */
+static void make_fb(struct nvc *c, unsigned seed, uint32_t w, uint32_t h, struct head_fb *f)
+{
+	NVT_OK(nvc_bo_new(c, (uint64_t)w * h * 4, NVC_VRAM, &f->bo));
+	f->map = nvc_bo_map(f->bo);
+	assert_non_null(f->map);
+	for (uint32_t y = 0; y < h; y++)
+		for (uint32_t x = 0; x < w; x++)   /* X is not shown */
+			nv_wr32le(f->map + ((size_t)y * w + x) * 4, pixel(seed, x, y) | 0xa5u << 24);
+	NVT_OK(nvc_fb_new(c, f->bo, 0, w, h, w * 4, NVC_FB_XRGB8888, &f->fb));
+	f->w = w;
+	f->h = h;
+}
+
+/* The head shows f (made for it at w x h if it has no buffer yet) at
+ * w x h@60. */
 static void show(struct nvc *c, unsigned head, uint32_t w, uint32_t h, struct head_fb *f)
 {
 	struct nvc_output o;
@@ -62,17 +77,8 @@ static void show(struct nvc *c, unsigned head, uint32_t w, uint32_t h, struct he
 	}
 	if (i == o.nmodes)
 		fail_msg("output %u has no %ux%u", head, w, h);
-	if (!f->bo) {
-		NVT_OK(nvc_bo_new(c, (uint64_t)w * h * 4, NVC_VRAM, &f->bo));
-		f->map = nvc_bo_map(f->bo);
-		assert_non_null(f->map);
-		for (uint32_t y = 0; y < h; y++)
-			for (uint32_t x = 0; x < w; x++)   /* X is not shown */
-				nv_wr32le(f->map + ((size_t)y * w + x) * 4, pixel(head, x, y) | 0xa5u << 24);
-		NVT_OK(nvc_fb_new(c, f->bo, 0, w, h, w * 4, NVC_FB_XRGB8888, &f->fb));
-		f->w = w;
-		f->h = h;
-	}
+	if (!f->bo)
+		make_fb(c, head, w, h, f);
 	struct nvc_head hd = { .fb = f->fb, .outputs = 1u << head, .mode = m };
 	NVT_OK(nvc_disp_set_head(c, head, &hd));
 }
@@ -297,6 +303,14 @@ static void test_a_mode_change_resizes_and_a_head_off_is_black(void **state)
 	updates_until(r, want, w, h, NULL, 0);
 	free(want);
 
+	/* a page flip on head 0 */
+	struct head_fb back = { 0 };
+	make_fb(c, 2, 1024, 768, &back);   /* the same pitch: only the start moves */
+	NVT_OK(nvc_disp_page_flip(c, 0, back.fb, 7));
+	want = desktop(state, 3, room_w, room_h, &w, &h);
+	updates_until(r, want, w, h, NULL, 0);
+	free(want);
+
 	/* head 1 off: its room stays, black */
 	struct nvc_head off = { 0 };
 	NVT_OK(nvc_disp_set_head(c, 1, &off));
@@ -304,6 +318,8 @@ static void test_a_mode_change_resizes_and_a_head_off_is_black(void **state)
 	updates_until(r, want, w, h, NULL, 0);
 	free(want);
 
+	NVT_OK(nvc_fb_free(c, back.fb));
+	nvc_bo_free(back.bo);
 	finish(state, c, f, r);
 }
 
