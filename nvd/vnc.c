@@ -2,8 +2,8 @@
  * by side as X lays them out by default (head 0 at x = 0, head 1 to its
  * right), each with its hardware cursor blended in as in a screenshot.
  *
- * Threads.  nvd's loop only reads the heads' registers when asked (a few
- * dozen register reads: vnc_on_ask).  Everything else runs on the live
+ * Threads.  nvd's loop only reads the heads' registers when asked, and
+ * only after the display wrote some (vnc_on_ask).  Everything else runs on the live
  * view's own thread: accepting viewers, libvncserver's parsing of what they
  * send, composing the picture from VRAM, comparing it with the last one in
  * tiles and sending the tiles that changed.  libvncserver runs in its
@@ -14,7 +14,8 @@
  * refused.
  *
  * Viewers only look: keyboard and pointer events are read and dropped
- * (logged once).  No HTTP server, no file transfer. */
+ * (logged once).  No HTTP server, no file transfer.  At most VNC_VIEWERS,
+ * each given VNC_HANDSHAKE_MS to authenticate. */
 #include "nvd/nvd.h"
 #include "nvd/vnc.h"
 
@@ -45,6 +46,7 @@
 #define VNC_IDLE_W 640         /* the desktop before any head has shown a picture */
 #define VNC_IDLE_H 480
 #define VNC_CLIENT_WAIT_MS 2000   /* a viewer that stops mid-message holds the view this long */
+#define VNC_HANDSHAKE_MS 10000    /* and one that does not finish authenticating, its place */
 #define VNC_ASK_WAIT_S 1
 #define VNC_PASSWORD_MAX 255
 
@@ -94,6 +96,7 @@ struct nvd_vnc {
 	struct vnc_room room[NVD_DISP_HEADS];
 	uint32_t tile[VNC_TILE * VNC_TILE];
 	rfbClientPtr viewers[VNC_VIEWERS];
+	uint64_t joined_ms[VNC_VIEWERS];
 	unsigned nviewers;
 	int input_told;
 };
@@ -460,30 +463,51 @@ static void vnc_accept(struct nvd_vnc *v)
 	rfbClientPtr cl = rfbNewClient(v->screen, fd);
 	if (!cl)
 		return;   /* libvncserver said why and closed the socket */
+	v->joined_ms[v->nviewers] = vnc_now_ms();
 	v->viewers[v->nviewers++] = cl;
 	nvd_log(0, "VNC: viewer %s connected", cl->host);
 }
 
-static void vnc_reap(struct nvd_vnc *v)
+/* Viewers gone, and those past their time to authenticate, go; the time
+ * until the next one's runs out (-1: none waits). */
+static int vnc_reap(struct nvd_vnc *v)
 {
+	uint64_t now = vnc_now_ms();
+	int next = -1;
 	for (unsigned i = 0; i < v->nviewers;) {
 		rfbClientPtr cl = v->viewers[i];
+		if (cl->sock != RFB_INVALID_SOCKET && cl->state != RFB_NORMAL) {
+			uint64_t end = v->joined_ms[i] + VNC_HANDSHAKE_MS;
+			if (now < end) {
+				next = next < 0 || end - now < (uint64_t)next ? (int)(end - now) : next;
+			} else {
+				nvd_log(0, "VNC: viewer %s did not authenticate in %u s", cl->host,
+					VNC_HANDSHAKE_MS / 1000);
+				rfbCloseClient(cl);
+			}
+		}
 		if (cl->sock != RFB_INVALID_SOCKET) {
 			i++;
 			continue;
 		}
 		nvd_log(0, "VNC: viewer %s gone", cl->host);
 		rfbClientConnectionGone(cl);
-		v->viewers[i] = v->viewers[--v->nviewers];
+		v->nviewers--;
+		v->viewers[i] = v->viewers[v->nviewers];
+		v->joined_ms[i] = v->joined_ms[v->nviewers];
 	}
+	return next;
 }
 
 /* Whether a viewer waits for an update. */
 static int vnc_wanted(struct nvd_vnc *v)
 {
-	for (unsigned i = 0; i < v->nviewers; i++)
-		if (v->viewers[i]->state == RFB_NORMAL && !sraRgnEmpty(v->viewers[i]->requestedRegion))
+	for (unsigned i = 0; i < v->nviewers; i++) {
+		rfbClientPtr cl = v->viewers[i];
+		if (cl->sock != RFB_INVALID_SOCKET && cl->state == RFB_NORMAL &&
+		    !sraRgnEmpty(cl->requestedRegion))
 			return 1;
+	}
 	return 0;
 }
 
@@ -493,16 +517,17 @@ static void *vnc_run(void *arg)
 	uint64_t next = 0;
 
 	for (;;) {
+		int timeout = vnc_reap(v);
 		struct pollfd p[2 + VNC_VIEWERS] = {
 			{ .fd = v->stop_fd, .events = POLLIN }, { .fd = v->listen_fd, .events = POLLIN }
 		};
 		unsigned n = v->nviewers;
 		for (unsigned i = 0; i < n; i++)
 			p[2 + i] = (struct pollfd){ .fd = v->viewers[i]->sock, .events = POLLIN };
-		int timeout = -1;
 		if (vnc_wanted(v)) {
 			uint64_t now = vnc_now_ms();
-			timeout = next > now ? (int)(next - now) : 0;
+			int due = next > now ? (int)(next - now) : 0;
+			timeout = timeout < 0 || due < timeout ? due : timeout;
 		}
 		if (poll(p, 2 + n, timeout) < 0 && errno != EINTR) {
 			nvd_log(0, "VNC: poll: %s; the live view stops", strerror(errno));
@@ -515,13 +540,11 @@ static void *vnc_run(void *arg)
 		for (unsigned i = 0; i < n; i++)
 			if (p[2 + i].revents)
 				rfbProcessClientMessage(v->viewers[i]);
-		vnc_reap(v);
 		uint64_t now = vnc_now_ms();
 		if (vnc_wanted(v) && now >= next) {
 			vnc_frame(v);
 			for (unsigned i = 0; i < v->nviewers; i++)
 				rfbUpdateClient(v->viewers[i]);
-			vnc_reap(v);
 			next = now + 1000 / VNC_HZ;
 		}
 	}

@@ -3,6 +3,7 @@
  * the one `nvdctl screenshot` gives, hardware cursors included; a change
  * comes as the changed tiles only; a mode change resizes the desktop and a
  * head turned off leaves black; keyboard and pointer events are dropped;
+ * four viewers at most, each with 10 s to authenticate;
  * an address other than loopback is refused without a password and asks
  * for VNC authentication with one. */
 #include <setjmp.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 #include <fcntl.h>
 #include <png.h>
+#include <poll.h>
 
 #include "hw/ramin.h"
 #include "tests/lib/nvt-rfb.h"
@@ -323,6 +325,35 @@ static void test_a_mode_change_resizes_and_a_head_off_is_black(void **state)
 	finish(state, c, f, r);
 }
 
+/* Whether the server closes the connection within timeout_ms. */
+static int closed_by_server(struct nvt_rfb *r, int timeout_ms)
+{
+	char c;
+	struct pollfd p = { .fd = r->fd, .events = POLLIN };
+	return poll(&p, 1, timeout_ms) == 1 && recv(r->fd, &c, 1, 0) <= 0;
+}
+
+static void test_four_viewers_each_given_10_s_to_authenticate(void **state)
+{
+	struct nvt_rfb r[5];
+	uint8_t types[16];
+	unsigned n;
+
+	for (unsigned i = 0; i < 4; i++)   /* they never choose a security type */
+		NVT_OK(nvt_rfb_open(&r[i], port, types, &n));
+	NVT_FAILS(nvt_rfb_open(&r[4], port, types, &n));   /* a fifth is refused at once */
+	nvt_rfb_close(&r[4]);
+	assert_true(nvt_log_contains(nvt_d(state), "a viewer refused: 4 are connected already"));
+	for (unsigned i = 0; i < 4; i++) {
+		assert_true(closed_by_server(&r[i], 15000));
+		nvt_rfb_close(&r[i]);
+	}
+	assert_true(nvt_log_contains(nvt_d(state), "did not authenticate in 10 s"));
+	viewer(&r[0]);
+	nvt_rfb_close(&r[0]);
+	nvt_end(nvt_d(state));
+}
+
 static void test_other_addresses_need_a_password(void **state)
 {
 	(void)state;
@@ -373,6 +404,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		NVT_TEST_ARGS(test_viewer_sees_both_heads_and_their_cursors, args_loopback),
 		NVT_TEST_ARGS(test_a_mode_change_resizes_and_a_head_off_is_black, args_loopback),
+		NVT_TEST_ARGS(test_four_viewers_each_given_10_s_to_authenticate, args_loopback),
 		cmocka_unit_test(test_other_addresses_need_a_password),
 		NVT_TEST_ARGS(test_with_a_password_only_vnc_authentication, args_password),
 	};
