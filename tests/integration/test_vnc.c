@@ -3,7 +3,8 @@
  * the one `nvdctl screenshot` gives, hardware cursors included; a change
  * comes as the changed tiles only; a mode change resizes the desktop and a
  * head turned off leaves black; keyboard and pointer events are dropped;
- * four viewers at most, each with 10 s to authenticate;
+ * four viewers at most, each with 10 s to authenticate; a port in use
+ * stops nvd before it listens on its socket;
  * an address other than loopback is refused without a password and asks
  * for VNC authentication with one. */
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 #include <fcntl.h>
 #include <png.h>
+#include <netinet/in.h>
 #include <poll.h>
 
 #include "hw/ramin.h"
@@ -367,6 +369,28 @@ static void test_other_addresses_need_a_password(void **state)
 		fail_msg("nvd --vnc %s said: %s", vnc_any, err);
 }
 
+static void test_a_port_in_use_is_an_error(void **state)
+{
+	(void)state;
+	const char *bin = getenv("NVD_BIN");
+	char out[256], err[1024], sock[64];
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
+	assert_true(fd >= 0);   /* the last nvd's connections may linger in TIME_WAIT */
+	assert_int_equal(setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)), 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(listen(fd, 1), 0);
+	snprintf(sock, sizeof(sock), "/tmp/nvd-vnc-test.%d.sock", (int)getpid());
+	const char *const argv[] = { bin ? bin : "build/bin/nvd", "--socket", sock, "--vnc",
+				     vnc_loopback, NULL };
+	assert_int_equal(nvt_run(argv, out, sizeof(out), err, sizeof(err), 20000), 1);
+	if (!strstr(err, "VNC: cannot listen on 127.0.0.1:"))
+		fail_msg("nvd --vnc %s said: %s", vnc_loopback, err);
+	assert_int_equal(access(sock, F_OK), -1);   /* it stopped before its socket */
+	close(fd);
+}
+
 static void test_with_a_password_only_vnc_authentication(void **state)
 {
 	struct nvt_rfb r;
@@ -406,6 +430,7 @@ int main(void)
 		NVT_TEST_ARGS(test_a_mode_change_resizes_and_a_head_off_is_black, args_loopback),
 		NVT_TEST_ARGS(test_four_viewers_each_given_10_s_to_authenticate, args_loopback),
 		cmocka_unit_test(test_other_addresses_need_a_password),
+		cmocka_unit_test(test_a_port_in_use_is_an_error),
 		NVT_TEST_ARGS(test_with_a_password_only_vnc_authentication, args_password),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
