@@ -15,7 +15,8 @@ DEPS_PKGS := build-essential pkg-config libevent-dev libpciaccess-dev libcmocka-
              libgl1-mesa-dri mesa-utils ioquake3 openarena piglit waffle-utils glmark2-drm kmscube \
              xserver-xorg-core xserver-xorg-dev x11-xserver-utils x11-utils x11-apps xvfb \
              xserver-xorg-video-dummy libx11-dev libxext-dev libxrender-dev llvm-15-dev \
-             scdoc man-db groff-base libsystemd-dev libinih-dev systemd tmux python3
+             scdoc man-db groff-base libsystemd-dev libinih-dev systemd tmux python3 \
+             libvncserver-dev
 
 CFLAGS   ?= -O2 -g
 # No contraction into fused multiply-adds, whatever -march: the simulator's
@@ -30,6 +31,7 @@ PC_PCI    = $(shell $(PKG_CONFIG) --cflags --libs pciaccess 2>/dev/null)
 PC_SYSTEMD = $(shell $(PKG_CONFIG) --cflags --libs libsystemd inih 2>/dev/null)
 PC_CMOCKA = $(shell $(PKG_CONFIG) --cflags --libs cmocka 2>/dev/null)
 PC_PNG    = $(shell $(PKG_CONFIG) --cflags --libs libpng 2>/dev/null)
+PC_VNC    = $(shell $(PKG_CONFIG) --cflags --libs libvncserver 2>/dev/null)
 PC_DRM    = $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null)
 PC_DRMLIB = $(shell $(PKG_CONFIG) --cflags --libs libdrm 2>/dev/null)
 PC_DRMNV  = $(shell $(PKG_CONFIG) --cflags --libs libdrm_nouveau libdrm 2>/dev/null)
@@ -57,7 +59,10 @@ LLVM_LIBS   := $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null)
 JIT_SRC    := $(filter-out sim/3d/jit-off.c,$(call src,sim/3d/jit*.c))
 SIM_SRC    := $(filter-out $(JIT_SRC) sim/3d/jit-off.c,$(call src,sim/*.c sim/*/*.c)) \
               $(if $(LLVM_LIBS),$(JIT_SRC),sim/3d/jit-off.c)
-NVD_SRC    := $(filter-out nvd/main.c,$(call src,nvd/*.c))
+# The live view (nvd --vnc) is nvd's alone: only nvd links libvncserver.
+# Without it (and in the big-endian cross build) vnc-off.c refuses --vnc.
+VNC_SRC    := $(if $(PC_VNC),nvd/vnc.c,nvd/vnc-off.c)
+NVD_SRC    := $(filter-out nvd/main.c nvd/vnc.c nvd/vnc-off.c,$(call src,nvd/*.c))
 CLIENT_SRC := $(call src,client/*.c)
 TOOLS      := $(patsubst tools/%.c,$(BIN)/%,$(call src,tools/*.c))
 UNIT       := $(patsubst tests/unit/%.c,$(TST)/unit/%,$(call src,tests/unit/test_*.c))
@@ -151,9 +156,10 @@ $(BUILD)/man/%: man/%.scd
 	SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$${d:-0}} scdoc < $< > $@.tmp && mv $@.tmp $@ || \
 	    { rm -f $@.tmp; exit 1; }
 
-$(BIN)/nvd: $(OBJ)/nvd/main.o $(LIBNVDCORE) $(LIBSIM) $(LIBPROTO) $(LIBHW)
+$(OBJ)/nvd/vnc.o: CPPFLAGS += $(filter-out -l%,$(PC_VNC))
+$(BIN)/nvd: $(OBJ)/nvd/main.o $(call obj,$(VNC_SRC)) $(LIBNVDCORE) $(LIBSIM) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PC_EVENT) $(PC_PCI) $(PC_SYSTEMD) $(LLVM_LIBS) -lm
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_EVENT) $(PC_PCI) $(PC_SYSTEMD) $(PC_VNC) $(LLVM_LIBS) -lm
 
 # The DRM interposer carries libnvd inside it: Mesa's processes load one
 # file.  It exports only the libc functions glx/libc.c stands in for (its
@@ -293,14 +299,15 @@ BE_UNIT  := $(filter-out tests/unit/test_sim_jit.c,$(call src,tests/unit/test_hw
                                                            tests/unit/test_nvd_validate.c))
 # Left out of the s390x run: what needs x86-64 programs (Mesa, the GL
 # programs, the benches: test_cli, test_oracle, test_readme, test_vchan_gl),
+# the live view (test_vnc: the s390x nvd is built without libvncserver),
 # and two attacks qemu-user cannot carry: the FUSE server of test_fd_attacks
 # reads the kernel's host-endian FUSE messages untranslated, and recvmsg
 # under qemu takes twice the descriptors the daemon's buffer holds and keeps
 # the rest open where the daemon cannot close them (test_protocol_attacks'
 # count of the daemon's descriptors).  test_service tests the systemd
 # plumbing and the config file, nothing byte order touches.
-BE_LEFT_OUT := test_cli test_oracle test_readme test_vchan_gl test_fd_attacks test_protocol_attacks \
-               test_service
+BE_LEFT_OUT := test_cli test_oracle test_readme test_vchan_gl test_vnc test_fd_attacks \
+               test_protocol_attacks test_service
 BE_INTEG := $(filter-out $(addprefix %/,$(addsuffix .c,$(BE_LEFT_OUT))), \
               $(call src,tests/integration/test_*.c tests/hostile/test_*.c))
 BE_NAMES := $(patsubst tests/%.c,%,$(BE_UNIT) $(BE_INTEG) $(call src,tests/be/test_*.c))
@@ -336,7 +343,7 @@ $(BE)/lib/%.a:
 BE_CLIENT := $(BE)/lib/libnvd.a $(BE)/lib/libnvproto.a $(BE)/lib/libnvhw.a
 BE_DAEMON := $(BE)/lib/libnvdcore.a $(BE)/lib/libnvsim.a $(BE)/lib/libnvproto.a $(BE)/lib/libnvhw.a
 
-$(BE)/elf/bin/nvd: $(BE)/obj/nvd/main.o $(BE_DAEMON)
+$(BE)/elf/bin/nvd: $(BE)/obj/nvd/main.o $(BE)/obj/nvd/vnc-off.o $(BE_DAEMON)
 	@mkdir -p $(@D)
 	$(BE_CC) -o $@ $^ $(BE_LDFLAGS) $(call BE_PC,--libs libevent pciaccess libsystemd inih) -lm
 $(BE)/elf/bin/%: $(BE)/obj/tools/%.o $(BE_CLIENT)

@@ -58,6 +58,13 @@ static void usage(FILE *f)
 "                        the buffers nvd admitted for the commands it runs; log\n"
 "                        each one outside as an ORACLE: line (slower; for tests)\n"
 "  -v, --verbose         log more (repeat for even more)\n"
+"      --vnc [ADDR:]PORT show the heads to VNC viewers on PORT of ADDR (default\n"
+"                        127.0.0.1), side by side, cursors included; viewers only\n"
+"                        look (their keyboard and pointer are ignored).  An ADDR\n"
+"                        other than loopback needs --vnc-password-file\n"
+"      --vnc-password-file FILE\n"
+"                        viewers must give the password on FILE's first line\n"
+"                        (VNC authentication: its first 8 characters count)\n"
 "      --config FILE     read settings from FILE (default " NVD_CONFIG_FILE ",\n"
 "                        if it exists); the command line overrides them\n"
 "                        (nvd.conf(5))\n"
@@ -106,6 +113,21 @@ static int set_socket(struct nvd_config *c, unsigned i, const char *v, char *why
 		return -EINVAL;
 	}
 	c->o->socket = v;
+	return 0;
+}
+
+/* Checked, and the password read, by nvd_vnc_new. */
+static int set_vnc(struct nvd_config *c, unsigned i, const char *v, char *why, size_t len)
+{
+	(void)i, (void)why, (void)len;
+	c->o->vnc = v;
+	return 0;
+}
+
+static int set_vnc_password(struct nvd_config *c, unsigned i, const char *v, char *why, size_t len)
+{
+	(void)i, (void)why, (void)len;
+	c->o->vnc_password_file = v;
 	return 0;
 }
 
@@ -195,6 +217,8 @@ static const struct row rows[] = {
 	{ "quota", 0, ARG, "clients", "quota", "512", set_quota },
 	{ "max-bos", 0, ARG, "clients", "max-bos", "16384", set_max_bos },
 	{ "monitor", 0, ARG, "monitor", NULL, NULL, set_monitor },
+	{ "vnc", 0, ARG, "vnc", "listen", NULL, set_vnc },
+	{ "vnc-password-file", 0, ARG, "vnc", "password-file", NULL, set_vnc_password },
 };
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 _Static_assert(NVD_CONFIG_SLOTS == NROWS - 1 + NVD_CARD_OUTPUTS,

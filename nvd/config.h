@@ -9,7 +9,7 @@
 #define NVD_CONFIG_FILE "/etc/nvd/nvd.conf"
 /* The longest value a file can give: inih's line buffer (its INI_MAX_LINE). */
 #define NVD_CONFIG_VALUE 200
-#define NVD_CONFIG_SLOTS (12 + NVD_CARD_OUTPUTS)   /* config.c checks it */
+#define NVD_CONFIG_SLOTS (14 + NVD_CARD_OUTPUTS)   /* config.c checks it */
 
 struct nvd_config {
 	struct nvd_opts *o;                  /* what nvd will run with */

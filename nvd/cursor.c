@@ -85,5 +85,6 @@ int nvd_disp_cursor_move(struct nvd_client *cl, uint32_t head, int32_t x, int32_
 	}
 	nvd_wr32(d->card, NV_HEAD_REG(NV_PRAMDAC_CU_START_POS, head),
 		 NV_PRAMDAC_CU_START_POS_VAL(x, y));
+	d->disp.scanout_gen++;
 	return 0;
 }

@@ -19,6 +19,7 @@ static inline uint8_t disp_cr_rd(struct nvd *d, unsigned head, uint8_t idx)
 
 static inline void disp_cr_wr(struct nvd *d, unsigned head, uint8_t idx, uint8_t v)
 {
+	d->disp.scanout_gen++;
 	nvd_wr08(d->card, NV_HEAD_REG(NV_PRMCIO_CRX, head), idx);
 	nvd_wr08(d->card, NV_HEAD_REG(NV_PRMCIO_CR, head), v);
 }
@@ -31,6 +32,7 @@ static inline uint8_t disp_sr_rd(struct nvd *d, unsigned head, uint8_t idx)
 
 static inline void disp_sr_wr(struct nvd *d, unsigned head, uint8_t idx, uint8_t v)
 {
+	d->disp.scanout_gen++;
 	nvd_wr08(d->card, NV_HEAD_REG(NV_PRMVIO_SRX, head), idx);
 	nvd_wr08(d->card, NV_HEAD_REG(NV_PRMVIO_SR, head), v);
 }

@@ -73,6 +73,9 @@ struct nvd_disp {
 	uint64_t cursor_addr[NVD_DISP_HEADS];
 	uint64_t cursor_bytes;     /* the cursor images in nvd's VRAM (0: no VRAM mapping) */
 	struct nvd_disp_listener *listeners;
+	/* Moves with every register write that may change what
+	 * nvd_disp_scanout reads: while it stays, so do the scanouts. */
+	uint64_t scanout_gen;
 };
 
 /* Whether any NV4x CRTC can show the mode: one polarity per sync, timings
@@ -119,6 +122,26 @@ int nvd_disp_vblank_event(struct nvd_client *cl, const struct nvd_req_disp_vblan
 /* PMC_INTR said PCRTC: ack the heads' vblanks, finish their flips, send
  * the vblank events due. */
 void nvd_disp_irq(struct nvd *d, uint32_t pmc_intr);
+/* What a head scans out, as its registers say. */
+struct nvd_scanout {
+	uint32_t width, height;
+	uint32_t start, pitch, cpp;    /* VRAM address, bytes a row and a pixel */
+	int is565;                     /* 2 bytes a pixel: RGB565, else XRGB1555 */
+	int cursor;                    /* shown: its image at cursor_addr in VRAM */
+	uint64_t cursor_addr;
+	int32_t cursor_x, cursor_y;
+};
+/* Read the head's registers (nvd's loop only: they are the card's): 0,
+ * -ENODATA when the head shows no picture, -EINVAL, -ENODEV; why says why. */
+int nvd_disp_scanout(struct nvd *d, uint32_t head, struct nvd_scanout *so, char *why,
+		     size_t whylen);
+/* The part w x h at (x, y) of that picture, the cursor blended in, as
+ * XRGB8888 host words in out (stride pixels a row).  It reads only VRAM, so
+ * any thread may call it while the card is open; what it reads is what the
+ * CRTC would show then (a picture the card is drawing may tear, as it would
+ * on the monitor). */
+void nvd_disp_compose(struct nvd *d, const struct nvd_scanout *so, uint32_t x, uint32_t y,
+		      uint32_t w, uint32_t h, uint32_t *out, size_t stride);
 /* *fd: a sealed memfd of w * h XRGB8888 pixels. */
 int nvd_disp_screenshot(struct nvd_client *cl, uint32_t head, uint32_t *w, uint32_t *h, int *fd,
 			char *why, size_t whylen);

@@ -124,6 +124,7 @@ int nvd_disp_page_flip(struct nvd_client *cl, uint32_t head, uint32_t id, uint64
 	disp_vblank_waits_due(d, head);
 	nvd_wr32(d->card, NV_HEAD_REG(NV_PCRTC_INTR_0, head), NV_PCRTC_INTR_0_VBLANK);
 	nvd_wr32(d->card, NV_HEAD_REG(NV_PCRTC_START, head), disp_fb_start(fb, h->x, h->y));
+	d->disp.scanout_gen++;
 	nvd_wr32(d->card, NV_HEAD_REG(NV_PCRTC_INTR_EN_0, head), NV_PCRTC_INTR_EN_0_VBLANK);
 	return 0;
 }

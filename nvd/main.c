@@ -1,6 +1,7 @@
 /* nvd: the daemon that owns an NV4x card (or the simulated one) and runs
  * unprivileged clients' command buffers on it after validating them. */
 #include "nvd/config.h"
+#include "nvd/vnc.h"
 
 #include <errno.h>
 #include <event2/event.h>
@@ -87,6 +88,14 @@ int main(int argc, char **argv)
 	int status = nvd_config_load(&conf, argc, argv);
 	if (status >= 0)
 		return status;
+	struct nvd_vnc *vnc = NULL;
+	if ((d.o.vnc || d.o.vnc_password_file) &&
+	    !(vnc = nvd_vnc_new(d.o.vnc, d.o.vnc_password_file, err, sizeof(err)))) {
+		nvd_err("%s", err);
+		return 2;
+	}
+	/* before the live view starts: a libvncserver built with systemd
+	 * would take a socket systemd passes for its own */
 	int activated = take_systemd_socket(&d);
 	if (activated < 0)
 		return 1;
@@ -130,6 +139,12 @@ int main(int argc, char **argv)
 		d.card->ops->destroy(d.card);
 		return 1;
 	}
+	if (vnc && nvd_vnc_start(vnc, &d, err, sizeof(err)) < 0) {
+		nvd_err("%s", err);
+		nvd_vnc_free(vnc);
+		d.card->ops->destroy(d.card);
+		return 1;
+	}
 	if (nvd_fifo_init(&d, err, sizeof(err)) < 0 ||
 	    (nvd_disp_init(&d), nvd_server_listen(&d, err, sizeof(err)) < 0)) {
 		nvd_err("%s", err);
@@ -158,6 +173,7 @@ int main(int argc, char **argv)
 		}
 	}
 	event_base_dispatch(d.base);
+	nvd_vnc_free(vnc);
 	nvd_oracle_poll(&d);
 
 	if (sd_watchdog)

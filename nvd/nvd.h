@@ -276,6 +276,7 @@ struct nvd_opts {
 	uint64_t quota;          /* bytes of buffers per client */
 	unsigned max_bos;        /* buffers per client */
 	int verbose;
+	const char *vnc, *vnc_password_file;   /* the live view (vnc.h), NULL: none */
 };
 
 struct nvd {

@@ -30,39 +30,37 @@ static uint32_t px_convert(const uint8_t *p, uint32_t cpp, int is565)
 	return r << 16 | g << 8 | b;
 }
 
-/* Premultiplied "over": out = cursor + screen * (1 - alpha). */
-static void cursor_blend(uint32_t *out, uint32_t w, uint32_t h, const uint8_t *img, int cx, int cy)
+/* Premultiplied "over": out = cursor + screen * (1 - alpha), on the part
+ * w x h at (x, y) of the picture that out holds (with stride pixels a row). */
+static void cursor_blend(uint32_t *out, size_t stride, uint32_t x, uint32_t y, uint32_t w,
+			 uint32_t h, const uint8_t *img, int cx, int cy)
 {
 	for (int j = 0; j < NVD_CURSOR_SIZE; j++) {
-		int y = cy + j;
-		if (y < 0 || (uint32_t)y >= h)
+		int64_t py = (int64_t)cy + j - y;
+		if (py < 0 || py >= h)
 			continue;
 		for (int i = 0; i < NVD_CURSOR_SIZE; i++) {
-			int x = cx + i;
-			if (x < 0 || (uint32_t)x >= w)
+			int64_t px = (int64_t)cx + i - x;
+			if (px < 0 || px >= w)
 				continue;
+			uint32_t *o = out + (size_t)py * stride + (size_t)px;
 			uint32_t c = nv_rd32le(img + 4 * (j * NVD_CURSOR_SIZE + i)), a = c >> 24;
-			uint32_t s = out[(size_t)y * w + (uint32_t)x], v = 0;
+			uint32_t s = *o, v = 0;
 			for (unsigned k = 0; k < 24; k += 8) {
 				uint32_t ch = ((c >> k) & 255) + (((s >> k) & 255) * (255 - a) + 127) / 255;
 				v |= (ch > 255 ? 255 : ch) << k;
 			}
-			out[(size_t)y * w + (uint32_t)x] = v;
+			*o = v;
 		}
 	}
 }
 
-int nvd_disp_screenshot(struct nvd_client *cl, uint32_t head, uint32_t *w, uint32_t *hgt, int *fd,
-			char *why, size_t whylen)
+int nvd_disp_scanout(struct nvd *d, uint32_t head, struct nvd_scanout *so, char *why,
+		     size_t whylen)
 {
-	struct nvd *d = cl->d;
 	uint8_t cr[NV_CR_COUNT] = { 0 };
 	struct nv_crtc_timing t;
 
-	if (d->master != cl && cl->uid != geteuid() && cl->uid != 0) {
-		snprintf(why, whylen, "only the master, root and nvd's user may take screenshots");
-		return -EACCES;
-	}
 	if (!disp_head_get(d, head, NULL, why, whylen))
 		return -EINVAL;
 	if (!d->card->vram) {
@@ -99,7 +97,56 @@ int nvd_disp_screenshot(struct nvd_client *cl, uint32_t head, uint32_t *w, uint3
 		snprintf(why, whylen, "head %u scans out past the end of VRAM", head);
 		return -ENODATA;
 	}
-	size_t bytes = (size_t)t.hdisplay * t.vdisplay * 4;
+	*so = (struct nvd_scanout){ .width = t.hdisplay, .height = t.vdisplay, .start = start,
+				    .pitch = pitch, .cpp = cpp,
+				    .is565 = !!(gc & NV_PRAMDAC_GENERAL_CONTROL_ALT_MODE_SEL) };
+	/* The cursor, from its registers: on, 64x64 32 bpp, premultiplied. */
+	uint32_t ccfg = nvd_rd32(d->card, NV_HEAD_REG(NV_PCRTC_CURSOR_CONFIG, head));
+	uint8_t c2f = disp_cr_rd(d, head, NV_CR2F_HCUR_ADDR2), c30 = disp_cr_rd(d, head, NV_CR30_HCUR_ADDR0);
+	uint8_t c31 = disp_cr_rd(d, head, NV_CR31_HCUR_ADDR1);
+	uint32_t cpos = nvd_rd32(d->card, NV_HEAD_REG(NV_PRAMDAC_CU_START_POS, head));
+	uint64_t caddr = nv_cr_cursor_addr(c2f, c30, c31);
+	if ((ccfg & NV_PCRTC_CURSOR_CONFIG_ENABLE) && (c31 & NV_CR31_ENABLE) &&
+	    (ccfg & NV_PCRTC_CURSOR_CONFIG_BPP_32) && (ccfg & NV_PCRTC_CURSOR_CONFIG_PIXELS_64) &&
+	    (ccfg & NV_PCRTC_CURSOR_CONFIG_LINES_MASK) == NV_PCRTC_CURSOR_CONFIG_LINES_64 &&
+	    !(ccfg & NV_PCRTC_CURSOR_CONFIG_BLEND_ALPHA) && caddr + DISP_CURSOR_BYTES <= d->card->vram_size) {
+		so->cursor = 1;
+		so->cursor_addr = caddr;
+		so->cursor_x = NV_PRAMDAC_CU_START_POS_X(cpos);
+		so->cursor_y = NV_PRAMDAC_CU_START_POS_Y(cpos);
+	}
+	return 0;
+}
+
+void nvd_disp_compose(struct nvd *d, const struct nvd_scanout *so, uint32_t x, uint32_t y,
+		      uint32_t w, uint32_t h, uint32_t *out, size_t stride)
+{
+	for (uint32_t j = 0; j < h; j++) {
+		const uint8_t *line = d->card->vram + so->start + (uint64_t)(y + j) * so->pitch +
+				      (uint64_t)x * so->cpp;
+		uint32_t *o = out + (size_t)j * stride;
+		for (uint32_t i = 0; i < w; i++)
+			o[i] = px_convert(line + (size_t)i * so->cpp, so->cpp, so->is565);
+	}
+	if (so->cursor)
+		cursor_blend(out, stride, x, y, w, h, d->card->vram + so->cursor_addr, so->cursor_x,
+			     so->cursor_y);
+}
+
+int nvd_disp_screenshot(struct nvd_client *cl, uint32_t head, uint32_t *w, uint32_t *hgt, int *fd,
+			char *why, size_t whylen)
+{
+	struct nvd *d = cl->d;
+	struct nvd_scanout so;
+
+	if (d->master != cl && cl->uid != geteuid() && cl->uid != 0) {
+		snprintf(why, whylen, "only the master, root and nvd's user may take screenshots");
+		return -EACCES;
+	}
+	int e = nvd_disp_scanout(d, head, &so, why, whylen);
+	if (e < 0)
+		return e;
+	size_t bytes = (size_t)so.width * so.height * 4;
 	int mfd = memfd_create("nvd-screenshot", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (mfd < 0 || ftruncate(mfd, (off_t)bytes) < 0) {
 		snprintf(why, whylen, "memfd: %s", strerror(errno));
@@ -113,29 +160,11 @@ int nvd_disp_screenshot(struct nvd_client *cl, uint32_t head, uint32_t *w, uint3
 		close(mfd);
 		return -ENOMEM;
 	}
-	int is565 = !!(gc & NV_PRAMDAC_GENERAL_CONTROL_ALT_MODE_SEL);
-	for (uint32_t y = 0; y < t.vdisplay; y++) {
-		const uint8_t *line = d->card->vram + start + (uint64_t)y * pitch;
-		uint32_t *o = out + (size_t)y * t.hdisplay;
-		for (uint32_t x = 0; x < t.hdisplay; x++)
-			o[x] = px_convert(line + (size_t)x * cpp, cpp, is565);
-	}
-	/* The cursor, from its registers: on, 64x64 32 bpp, premultiplied. */
-	uint32_t ccfg = nvd_rd32(d->card, NV_HEAD_REG(NV_PCRTC_CURSOR_CONFIG, head));
-	uint8_t c2f = disp_cr_rd(d, head, NV_CR2F_HCUR_ADDR2), c30 = disp_cr_rd(d, head, NV_CR30_HCUR_ADDR0);
-	uint8_t c31 = disp_cr_rd(d, head, NV_CR31_HCUR_ADDR1);
-	uint32_t cpos = nvd_rd32(d->card, NV_HEAD_REG(NV_PRAMDAC_CU_START_POS, head));
-	uint64_t caddr = nv_cr_cursor_addr(c2f, c30, c31);
-	if ((ccfg & NV_PCRTC_CURSOR_CONFIG_ENABLE) && (c31 & NV_CR31_ENABLE) &&
-	    (ccfg & NV_PCRTC_CURSOR_CONFIG_BPP_32) && (ccfg & NV_PCRTC_CURSOR_CONFIG_PIXELS_64) &&
-	    (ccfg & NV_PCRTC_CURSOR_CONFIG_LINES_MASK) == NV_PCRTC_CURSOR_CONFIG_LINES_64 &&
-	    !(ccfg & NV_PCRTC_CURSOR_CONFIG_BLEND_ALPHA) && caddr + DISP_CURSOR_BYTES <= d->card->vram_size)
-		cursor_blend(out, t.hdisplay, t.vdisplay, d->card->vram + caddr,
-			     NV_PRAMDAC_CU_START_POS_X(cpos), NV_PRAMDAC_CU_START_POS_Y(cpos));
+	nvd_disp_compose(d, &so, 0, 0, so.width, so.height, out, so.width);
 	munmap(out, bytes);
 	fcntl(mfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
-	*w = t.hdisplay;
-	*hgt = t.vdisplay;
+	*w = so.width;
+	*hgt = so.height;
 	*fd = mfd;
 	return 0;
 }
