@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "tests/lib/nvt-test.h"
+#include "tests/lib/nvt-top.h"
 
 #define GLMARK2      "/usr/bin/glmark2-drm"
 #define RUN_MS       60000      /* one run; all eight scenes take ~15 s here */
@@ -190,6 +191,36 @@ static void nvd_ends_under_glmark2(void **state, int sig, const char *why)
 		fail_msg("glmark2 spun: %lld ticks of CPU after the kill", after - before);
 }
 
+/* nvdctl top in a terminal (a tmux pane) while glmark2 renders: its line
+ * shows submissions per second above 0. */
+static void test_nvdctl_top_shows_glmark2_rendering(void **state)
+{
+	struct nvt_daemon *d = nvt_d(state);
+	struct nvt_top top;
+	char outfile[160];
+	snprintf(outfile, sizeof(outfile), "%s/glmark2.out", d->dir);
+	const char *argv[] = { at.nvd_run, "--socket", d->sock, GLMARK2, "--off-screen",
+			       "--winsys-options", "drm-device=/dev/dri/card0",
+			       "-b", "build:duration=60", NULL };
+	pid_t pid = nvt_spawn_gl(argv, 0, outfile);
+	assert_true(pid > 0);
+	for (int i = 0; i < 300 && !strstr(slurp(outfile) ? slurp(outfile) : "", "GL_RENDERER"); i++)
+		nvt_sleep_ms(100);
+	if (!strstr(slurp(outfile), "GL_RENDERER:    NV43\n"))
+		fail_msg("glmark2 did not start on nvd's NV43:\n%s", slurp(outfile));
+	if (nvt_top_start(&top, d->sock) < 0)
+		fail_msg("tmux new-session: %s", top.err);
+	int seen = nvt_top_wait(&top, "glmark2-drm", 1, -1) == 0;
+	int quit = nvt_top_quit(&top) == 0;
+	kill(-pid, SIGKILL);
+	nvt_wait_child(pid, RUN_MS);
+	if (!seen)
+		fail_msg("nvdctl top never showed glmark2-drm submitting:\n%s", top.screen);
+	if (!quit)
+		fail_msg("nvdctl top did not quit on 'q'");
+	nvt_end(d);
+}
+
 static void test_nvd_killed_under_glmark2(void **state)
 {
 	nvd_ends_under_glmark2(state, SIGKILL, "went away: the connection closed");
@@ -213,6 +244,7 @@ int main(void)
 	}
 	const struct CMUnitTest tests[] = {
 		NVT_TEST_ARGS(test_build_scene, monitors),
+		NVT_TEST_ARGS(test_nvdctl_top_shows_glmark2_rendering, monitors),
 		NVT_TEST_ARGS(test_texture_scene, monitors),
 		NVT_TEST_ARGS(test_shading_scene, monitors),
 		NVT_TEST_ARGS(test_bump_scene, monitors),

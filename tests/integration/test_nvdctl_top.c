@@ -17,6 +17,7 @@
 
 #include "hw/methods.h"
 #include "tests/lib/nvt-test.h"
+#include "tests/lib/nvt-top.h"
 
 #define MIB (1u << 20)
 #define RUN_MS 20000
@@ -269,97 +270,29 @@ static int worker_main(void *arg)
 	return 0;
 }
 
-static char tmux_sock[64];
-
-/* tmux (from $PATH) on a server of our own, without the user's configuration: args
- * ends with NULL.  Its exit code; its output in out. */
-static int tmux(const char *const *args)
-{
-	const char *argv[16] = { "/usr/bin/env", "tmux", "-L", tmux_sock, "-f", "/dev/null" };
-	unsigned n = 6;
-	while (*args && n < 15)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-	return nvt_run(argv, out, sizeof(out), err, sizeof(err), RUN_MS);
-}
-
-/* In the pane, the line of the client called name: its SUBMIT/s and VRAM
- * MiB columns.  0 when the pane has no such line. */
-static int top_line(const char *screen, const char *name, double *submits, double *vram)
-{
-	char want[64];
-	snprintf(want, sizeof(want), " %s ", name);
-	for (const char *l = strstr(screen, want); l; l = strstr(l + 1, want)) {
-		const char *bol = l;
-		while (bol > screen && bol[-1] != '\n')
-			bol--;
-		unsigned id, pid;
-		char nm[32];
-		double card, fences;
-		if (sscanf(bol, "%u %u %31s %lf %lf %lf %lf", &id, &pid, nm, &card, submits, &fences,
-			   vram) == 7 && !strcmp(nm, name))
-			return 1;
-	}
-	return 0;
-}
-
-/* Capture the pane until the worker's line shows its 2 MiB of VRAM and
- * SUBMIT/s is above 0 (busy) or 0 (idle); fail after 10 s. */
-static void wait_for_worker(int busy, char *screen, size_t len)
-{
-	double submits = 0, vram = 0;
-	int seen = 0;
-	/* a refresh every 0.5 s: it shows within a few */
-	for (int64_t end = nvt_now_ns() + 10000000000ll; !seen && nvt_now_ns() < end;) {
-		nvt_sleep_ms(250);
-		const char *cap[] = { "capture-pane", "-p", "-t", "top", NULL };
-		int code = tmux(cap);
-		if (code != 0)
-			fail_msg("tmux capture-pane exited %d: %s", code, err);
-		snprintf(screen, len, "%s", out);
-		seen = top_line(screen, "topworker", &submits, &vram) && vram == 2.0 &&
-		       (busy ? submits > 0 : submits == 0);
-	}
-	if (!seen)
-		fail_msg("nvdctl top never showed topworker %s with 2 MiB of VRAM:\n%s",
-			 busy ? "submitting" : "idle", screen);
-}
-
 static void test_top_in_a_terminal_shows_a_client_at_work(void **state)
 {
 	struct nvt_daemon *d = nvt_d(state);
 	struct worker w = { .sock = d->sock };
-	char cmd[PATH_MAX + 256], screen[sizeof(out)];
-	int code;
+	struct nvt_top top;
 
-	snprintf(tmux_sock, sizeof(tmux_sock), "nvdtop-%d", (int)getpid());
 	NVT_OK(pipe(w.pipe));
 	pid_t pid = nvt_fork(worker_main, &w);
 	NVT_OK(pid);
 	close(w.pipe[0]);
-	snprintf(cmd, sizeof(cmd), "exec '%s' --socket '%s' top -d 0.5", nvdctl_path(), d->sock);
-	const char *start[] = { "new-session", "-d", "-x", "160", "-y", "50", "-s", "top", cmd, NULL };
-	if ((code = tmux(start)) != 0)
-		fail_msg("tmux new-session exited %d: %s", code, err);
-	wait_for_worker(0, screen, sizeof(screen));
+	if (nvt_top_start(&top, d->sock) < 0)
+		fail_msg("tmux new-session: %s", top.err);
+	if (nvt_top_wait(&top, "topworker", 0, 2.0) < 0)
+		fail_msg("nvdctl top never showed topworker idle with 2 MiB of VRAM:\n%s",
+			 top.screen);
 	assert_int_equal(write(w.pipe[1], "g", 1), 1);
-	wait_for_worker(1, screen, sizeof(screen));
-	if (!strstr(screen, "PGRAPH") || !strstr(screen, "VRAM"))
-		fail_msg("nvdctl top shows no engines or VRAM:\n%s", screen);
-	/* q ends it, and with it the session */
-	const char *q[] = { "send-keys", "-t", "top", "q", NULL };
-	NVT_OK(tmux(q));
-	int gone = 0;
-	for (int i = 0; i < 40 && !gone; i++) {
-		nvt_sleep_ms(50);
-		const char *has[] = { "has-session", "-t", "top", NULL };
-		gone = tmux(has) != 0;
-	}
-	if (!gone) {
-		const char *kill[] = { "kill-server", NULL };
-		tmux(kill);
+	if (nvt_top_wait(&top, "topworker", 1, 2.0) < 0)
+		fail_msg("nvdctl top never showed topworker submitting with 2 MiB of VRAM:\n%s",
+			 top.screen);
+	if (!strstr(top.screen, "PGRAPH") || !strstr(top.screen, "VRAM"))
+		fail_msg("nvdctl top shows no engines or VRAM:\n%s", top.screen);
+	if (nvt_top_quit(&top) < 0)
 		fail_msg("nvdctl top did not quit on 'q'");
-	}
 	close(w.pipe[1]);
 	assert_int_equal(nvt_wait_child(pid, RUN_MS), 0);
 	nvt_end(d);

@@ -118,19 +118,6 @@ static inline void nvt_assert_same_bytes(const uint8_t *a, size_t alen, const ui
 				 b[i], a[i]);
 }
 
-static inline int64_t nvt_now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
-static inline void nvt_sleep_ms(unsigned ms)
-{
-	struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000 };
-	nanosleep(&t, NULL);
-}
-
 /* A bare SOCK_SEQPACKET connection to the daemon, for writing the protocol
  * by hand. */
 static inline int nvt_raw_connect(const struct nvt_daemon *d)

@@ -98,13 +98,6 @@ static int64_t nvt_now_ms(void)
 	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-static void nvt_sleep_ms(unsigned ms)
-{
-	struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000 };
-	while (nanosleep(&t, &t) < 0 && errno == EINTR)
-		;
-}
-
 /* ---- the daemon ---- */
 
 void nvt_daemon_print_log(const struct nvt_daemon *d)

@@ -18,9 +18,11 @@
 #ifndef NVT_H
 #define NVT_H
 
+#include <errno.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <sys/types.h>
 
 #include "client/nvd.h"
@@ -107,6 +109,22 @@ int nvt_child_done(pid_t pid, int *code);
  * nvt_wait_child gives it, or -errno when it could not be started. */
 int nvt_run(const char *const *argv, char *out, size_t outlen, char *err, size_t errlen,
 	    int timeout_ms);
+
+/* CLOCK_MONOTONIC in nanoseconds; a sleep that an interrupting signal does
+ * not cut short. */
+static inline int64_t nvt_now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static inline void nvt_sleep_ms(unsigned ms)
+{
+	struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000 };
+	while (nanosleep(&t, &t) < 0 && errno == EINTR)
+		;
+}
 
 /* A process's CPU time so far (utime + stime from /proc), in clock ticks;
  * -1 when it cannot be read. */
