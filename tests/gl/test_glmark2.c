@@ -145,25 +145,32 @@ static void test_all_scenes_in_one_run(void **state)
 	run_glmark2(nvt_d(state), all, NSCENES);
 }
 
+/* glmark2 rendering its build scene for a minute, its output in outfile
+ * (PATH_MAX bytes): its pid once it has printed its renderer, NV43. */
+static pid_t glmark2_rendering(const struct nvt_daemon *d, char *outfile)
+{
+	snprintf(outfile, PATH_MAX, "%s/glmark2.out", d->dir);
+	const char *argv[] = { at.nvd_run, "--socket", d->sock, GLMARK2, "--off-screen",
+			       "--winsys-options", "drm-device=/dev/dri/card0",
+			       "-b", "build:duration=60", NULL };
+	pid_t pid = nvt_spawn_gl(argv, 0, outfile);
+	assert_true(pid > 0);
+	for (int i = 0; i < 300 && !strstr(slurp(outfile) ? slurp(outfile) : "", "GL_RENDERER"); i++)
+		nvt_sleep_ms(100);
+	if (!strstr(slurp(outfile), "GL_RENDERER:    NV43\n"))
+		fail_msg("glmark2 did not start on nvd's NV43:\n%s", slurp(outfile));
+	return pid;
+}
+
 /* nvd SIGKILLed (or SIGTERMed) under a rendering glmark2: it says so,
  * and why, and exits within 1 s (before, it spun at 100% CPU in Mesa's
  * fence wait for ever). */
 static void nvd_ends_under_glmark2(void **state, int sig, const char *why)
 {
 	struct nvt_daemon *d = nvt_d(state);
-	char outfile[160];
-	snprintf(outfile, sizeof(outfile), "%s/glmark2.out", d->dir);
-	const char *argv[] = { at.nvd_run, "--socket", d->sock, GLMARK2, "--off-screen",
-			       "--winsys-options", "drm-device=/dev/dri/card0",
-			       "-b", "build:duration=60", NULL };
-	pid_t pid = nvt_spawn_gl(argv, 0, outfile);
-	assert_true(pid > 0);
-	/* rendering: its renderer printed, then a second of frames */
-	for (int i = 0; i < 300 && !strstr(slurp(outfile) ? slurp(outfile) : "", "GL_RENDERER"); i++)
-		nvt_sleep_ms(100);
-	if (!strstr(slurp(outfile), "GL_RENDERER:    NV43\n"))
-		fail_msg("glmark2 did not start on nvd's NV43:\n%s", slurp(outfile));
-	nvt_sleep_ms(1000);
+	char outfile[PATH_MAX];
+	pid_t pid = glmark2_rendering(d, outfile);
+	nvt_sleep_ms(1000);        /* a second of frames */
 	long long before = nvt_cpu_ticks(pid);
 	assert_true(nvt_daemon_kill(d, sig) >= 0);
 	int64_t t0 = nvt_now_ns();
@@ -197,17 +204,8 @@ static void test_nvdctl_top_shows_glmark2_rendering(void **state)
 {
 	struct nvt_daemon *d = nvt_d(state);
 	struct nvt_top top;
-	char outfile[160];
-	snprintf(outfile, sizeof(outfile), "%s/glmark2.out", d->dir);
-	const char *argv[] = { at.nvd_run, "--socket", d->sock, GLMARK2, "--off-screen",
-			       "--winsys-options", "drm-device=/dev/dri/card0",
-			       "-b", "build:duration=60", NULL };
-	pid_t pid = nvt_spawn_gl(argv, 0, outfile);
-	assert_true(pid > 0);
-	for (int i = 0; i < 300 && !strstr(slurp(outfile) ? slurp(outfile) : "", "GL_RENDERER"); i++)
-		nvt_sleep_ms(100);
-	if (!strstr(slurp(outfile), "GL_RENDERER:    NV43\n"))
-		fail_msg("glmark2 did not start on nvd's NV43:\n%s", slurp(outfile));
+	char outfile[PATH_MAX];
+	pid_t pid = glmark2_rendering(d, outfile);
 	if (nvt_top_start(&top, d->sock) < 0)
 		fail_msg("tmux new-session: %s", top.err);
 	int seen = nvt_top_wait(&top, "glmark2-drm", 1, -1) == 0;
