@@ -3,6 +3,7 @@
  * of its heads.  Human-readable by default; `status --raw`, `clients --raw`
  * and `outputs --raw` print key=value lines, `--json` JSON documents, for
  * scripts and tests. */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -107,7 +108,8 @@ static void nvdctl_print_uptime(uint64_t ms)
 
 /* ---- JSON: each document on one line of stdout ---- */
 
-#define JS_DEPTH 4
+/* The deepest is top's: the refresh, clients, a client, its chans, a chan. */
+#define JS_DEPTH 5
 
 struct nvdctl_json {
 	unsigned depth;
@@ -145,6 +147,7 @@ static void js_member(struct nvdctl_json *j, const char *key)
 
 static void js_open(struct nvdctl_json *j, const char *key, char bracket)
 {
+	assert(j->depth < JS_DEPTH);   /* what this program nests, not its input */
 	js_member(j, key);
 	putchar(bracket);
 	j->more[j->depth++] = 0;

@@ -49,7 +49,7 @@ static void fuse_reply(int fd, uint64_t unique, int error, const void *body, siz
 	uint8_t out[sizeof(struct fuse_out_header) + 256];
 	struct fuse_out_header h = { (uint32_t)(sizeof(h) + (error ? 0 : len)), error, unique };
 	memcpy(out, &h, sizeof(h));
-	if (!error)
+	if (!error && len)      /* an empty body may be NULL */
 		memcpy(out + sizeof(h), body, len);
 	if (write(fd, out, h.len) < 0) {
 		/* the kernel dropped the request (interrupted): nothing to do */
