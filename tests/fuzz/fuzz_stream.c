@@ -52,6 +52,7 @@
  * FUZZ_STREAM_STATS=1 prints, at exit, how many submissions the validator
  * accepted (to stderr: run without -close_fd_mask to see refusals). */
 #include <errno.h>
+#include <poll.h>
 #include <event2/event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -968,17 +969,20 @@ static void publish(struct nvd_chan *ch, const struct gen *g, unsigned k)
 	__atomic_store_n(&ch->ctl->head, head + h.size, __ATOMIC_RELEASE);
 }
 
-/* Run the card until it is idle: every fence retired. */
+/* Run the card until it is idle: every fence retired.  Its interrupt
+ * eventfd says when nvd_irq has work, as on nvd's loop: the card acks the
+ * fences it publishes itself, leaving PMC_INTR down. */
 static void run_card(struct nvd_chan *ch, uint32_t last)
 {
 	unsigned round;
 	for (round = 0; round < RUN_ROUNDS; round++) {
 		unsigned long words = d.card->ops->run(d.card);
 		oracle_check();
-		uint32_t intr = nvd_rd32(d.card, NV_PMC_INTR);
-		if (!words && !intr)
+		struct pollfd irq = { d.card->irq_fd, POLLIN, 0 };
+		int raised = poll(&irq, 1, 0) > 0;
+		if (!words && !raised)
 			break;
-		if (intr)
+		if (raised)
 			nvd_irq(&d);
 	}
 	if (round == RUN_ROUNDS)
