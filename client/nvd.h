@@ -400,10 +400,19 @@ int nvc_pushbuf_refn(struct nvc_pushbuf *p, struct nvc_bo *bo, unsigned access);
  * bo goes on the list with access.  r's other fields are the writer's. */
 void nvc_pushbuf_reloc(struct nvc_pushbuf *p, struct nvc_bo *bo, unsigned access,
 		       struct nvc_reloc r);
-/* Submit what is pending (nothing: no submission, *fence the last one's;
- * fence may be NULL).  0, the kept error, or nvc_submit's.  The list is
- * emptied. */
+/* Submit what is pending: the words since the last submission, or buffers
+ * listed since (a submission without words places them).  With neither,
+ * no submission and *fence is the last one's (fence may be NULL).  0, the
+ * kept error, or nvc_submit's.  The list is emptied. */
 int nvc_pushbuf_kick(struct nvc_pushbuf *p, uint32_t *fence);
+/* fn(p, data) is called before each submission the writer makes (kicks
+ * and the kicks of nvc_pushbuf_space), the words still pending: state a
+ * caller keeps across submissions is to be written again after it (as
+ * libdrm's kick_notify).  fn must not write to p.  NULL: none. */
+void nvc_pushbuf_notify(struct nvc_pushbuf *p, void (*fn)(struct nvc_pushbuf *p, void *data),
+			void *data);
+/* bo's access on the pending submission's list, 0 when it is not there. */
+unsigned nvc_pushbuf_refd(const struct nvc_pushbuf *p, const struct nvc_bo *bo);
 /* The last submission's fence (0 before the first). */
 uint32_t nvc_pushbuf_fence(const struct nvc_pushbuf *p);
 /* The push buffer, and the byte offset in it of the next word. */

@@ -19,7 +19,10 @@ struct nvc_pushbuf {
 	uint32_t left;               /* data words the last method header still takes */
 	uint32_t fence;              /* the last submission's */
 	int err;                     /* the first failure since the last kick */
+	void (*notify)(struct nvc_pushbuf *p, void *data);
+	void *notify_data;
 	unsigned nrefs, nrelocs;
+	int listed;                  /* buffers put on the list since the last submission */
 	struct nvc_bo_ref refs[NVD_SUBMIT_MAX_BOS];
 	struct nvc_reloc relocs[NVD_SUBMIT_MAX_RELOCS];
 };
@@ -157,6 +160,7 @@ static int pushbuf_ref(struct nvc_pushbuf *p, struct nvc_bo *bo, unsigned access
 		pushbuf_fail(p, -EINVAL, "a buffer of another connection");
 		return -1;
 	}
+	p->listed = 1;
 	for (unsigned i = 0; i < p->nrefs; i++)
 		if (p->refs[i].bo == bo) {
 			p->refs[i].access |= access;
@@ -215,6 +219,21 @@ uint32_t nvc_pushbuf_offset(const struct nvc_pushbuf *p)
 	return p->pos * 4;
 }
 
+void nvc_pushbuf_notify(struct nvc_pushbuf *p, void (*fn)(struct nvc_pushbuf *p, void *data),
+			void *data)
+{
+	p->notify = fn;
+	p->notify_data = data;
+}
+
+unsigned nvc_pushbuf_refd(const struct nvc_pushbuf *p, const struct nvc_bo *bo)
+{
+	for (unsigned i = 0; i < p->nrefs; i++)
+		if (p->refs[i].bo == bo)
+			return p->refs[i].access;
+	return 0;
+}
+
 uint32_t nvc_pushbuf_fence(const struct nvc_pushbuf *p)
 {
 	return p->fence;
@@ -224,10 +243,13 @@ static int pushbuf_submit(struct nvc_pushbuf *p, int keep_list)
 {
 	int r = p->err;
 
-	if (!r && (p->pos > p->start || p->nrefs > 1)) {
+	/* a list kept from the last submission alone is nothing to submit */
+	if (!r && (p->pos > p->start || p->listed)) {
 		struct nvc_push range = { 0, p->start * 4, (p->pos - p->start) * 4 };
 		struct nvc_submission s = { p->refs, p->nrefs, &range, p->pos > p->start,
 					    p->relocs, p->nrelocs };
+		if (p->notify)
+			p->notify(p, p->notify_data);
 		r = nvc_submit(p->ch, &s, &p->fence);
 	}
 	/* refused or not, what was pending is gone */
@@ -235,6 +257,7 @@ static int pushbuf_submit(struct nvc_pushbuf *p, int keep_list)
 	p->left = 0;
 	p->start = p->pos;
 	p->nrelocs = 0;
+	p->listed = 0;
 	if (!keep_list) {
 		p->nrefs = 1;
 		p->refs[0].access = NVC_READ;

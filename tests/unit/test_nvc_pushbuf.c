@@ -273,6 +273,43 @@ static void relocations_make_the_list_and_words(void **state)
 	nvc_pushbuf_free(p);
 }
 
+static unsigned notified, notified_words;
+
+static void on_kick(struct nvc_pushbuf *p, void *data)
+{
+	notified += *(unsigned *)data;
+	nvc_pushbuf_pending(p, &notified_words);
+}
+
+static void notify_before_each_submission_and_refd(void **state)
+{
+	struct nvc_pushbuf *p = must_new(16);   /* 4 words */
+	unsigned one = 1;
+
+	(void)state;
+	notified = 0;
+	nvc_pushbuf_notify(p, on_kick, &one);
+	assert_int_equal(nvc_pushbuf_refd(p, vram), 0);
+	assert_int_equal(nvc_pushbuf_refd(p, nvc_pushbuf_bo(p)), NVC_READ);
+	nvc_pushbuf_mthd(p, 0, NV_M2MF_OFFSET_IN, 1);
+	nvc_pushbuf_reloc(p, vram, NVC_READ, (struct nvc_reloc){ .flags = NVC_RELOC_LOW });
+	assert_int_equal(nvc_pushbuf_refd(p, vram), NVC_READ);
+	/* the kick of space: the pending words are seen before they go */
+	assert_int_equal(nvc_pushbuf_space(p, 3, 0, 0), 0);
+	assert_int_equal(notified, 1);
+	assert_int_equal(notified_words, 2);
+	assert_int_equal(nsubs, 1);
+	/* nothing to submit: no call */
+	assert_int_equal(nvc_pushbuf_kick(p, NULL), 0);
+	assert_int_equal(notified, 1);
+	assert_int_equal(nvc_pushbuf_refd(p, vram), 0);
+	nvc_pushbuf_mthd(p, 0, NV_M2MF_NOP, 1);
+	nvc_pushbuf_data(p, 0);
+	assert_int_equal(nvc_pushbuf_kick(p, NULL), 0);
+	assert_int_equal(notified, 2);
+	nvc_pushbuf_free(p);
+}
+
 /* Each error is kept, what follows it ignored, the kick reports it and
  * drops the pending words; the writer then works again. */
 static void errors_are_reported_not_crashed(void **state)
@@ -339,6 +376,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(space_kicks_at_the_boundary_and_wraps, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(relocations_make_the_list_and_words, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(notify_before_each_submission_and_refd, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(errors_are_reported_not_crashed, setup, teardown),
 	};
