@@ -373,12 +373,14 @@ struct nvc_pushbuf;
 /* A writer of size bytes (a GART buffer of this connection) on ch. */
 int nvc_pushbuf_new(struct nvc_chan *ch, uint32_t size, struct nvc_pushbuf **out);
 /* Frees the push buffer without submitting or waiting: kick and wait for
- * the fence first if the card must still run what it holds. */
+ * the fence first if the card must still run what it holds.  Before
+ * nvc_close, which frees the buffer under it. */
 void nvc_pushbuf_free(struct nvc_pushbuf *p);
 /* Room for words more words, bos more buffers on the list and relocs more
  * relocations in this submission.  When they do not fit, what is pending is
  * kicked; when the words do not fit after it, the writer waits for the
- * card to finish the buffer and starts over at its beginning.  A kick for
+ * card to finish the buffer (a refused submission has finished it too)
+ * and starts over at its beginning.  A kick for
  * words alone keeps the buffer list (the commands to come may need its
  * buffers); one for a full list empties it.  -E2BIG for more than a
  * submission can hold. */
@@ -413,6 +415,9 @@ void nvc_pushbuf_notify(struct nvc_pushbuf *p, void (*fn)(struct nvc_pushbuf *p,
 			void *data);
 /* bo's access on the pending submission's list, 0 when it is not there. */
 unsigned nvc_pushbuf_refd(const struct nvc_pushbuf *p, const struct nvc_bo *bo);
+/* Forget what is pending (words, list, relocations, a kept error) without
+ * submitting: the caller submitted the words itself, or gave them up. */
+void nvc_pushbuf_drop(struct nvc_pushbuf *p);
 /* The last submission's fence (0 before the first). */
 uint32_t nvc_pushbuf_fence(const struct nvc_pushbuf *p);
 /* The push buffer, and the byte offset in it of the next word. */

@@ -96,6 +96,8 @@ int nvc_pushbuf_space(struct nvc_pushbuf *p, uint32_t words, unsigned bos, unsig
 	if (p->pos + words > p->cap) {
 		/* start over at the beginning once the card has read it all */
 		r = nvc_fence_wait(p->ch, p->fence, -1);
+		if (r < 0 && r != -ENODEV && r != -ENOTCONN)
+			r = 0;   /* refused or faulted: done with the buffer all the same */
 		if (r < 0) {
 			pushbuf_fail(p, r, "waiting for the push buffer");
 			return r;
@@ -239,6 +241,17 @@ uint32_t nvc_pushbuf_fence(const struct nvc_pushbuf *p)
 	return p->fence;
 }
 
+void nvc_pushbuf_drop(struct nvc_pushbuf *p)
+{
+	p->err = 0;
+	p->left = 0;
+	p->start = p->pos;
+	p->nrelocs = 0;
+	p->listed = 0;
+	p->nrefs = 1;
+	p->refs[0].access = NVC_READ;
+}
+
 static int pushbuf_submit(struct nvc_pushbuf *p, int keep_list)
 {
 	int r = p->err;
@@ -253,14 +266,14 @@ static int pushbuf_submit(struct nvc_pushbuf *p, int keep_list)
 		r = nvc_submit(p->ch, &s, &p->fence);
 	}
 	/* refused or not, what was pending is gone */
-	p->err = 0;
-	p->left = 0;
-	p->start = p->pos;
-	p->nrelocs = 0;
-	p->listed = 0;
-	if (!keep_list) {
-		p->nrefs = 1;
-		p->refs[0].access = NVC_READ;
+	if (keep_list) {
+		p->err = 0;
+		p->left = 0;
+		p->start = p->pos;
+		p->nrelocs = 0;
+		p->listed = 0;
+	} else {
+		nvc_pushbuf_drop(p);
 	}
 	return r;
 }

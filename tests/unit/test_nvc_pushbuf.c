@@ -357,6 +357,14 @@ static void errors_are_reported_not_crashed(void **state)
 	assert_int_equal(nvc_pushbuf_kick(p, NULL), -ENOTCONN);
 	submit_result = 0;
 
+	/* dropped: neither the words nor the list reach the next submission */
+	nvc_pushbuf_refn(p, vram, NVC_WRITE);
+	nvc_pushbuf_mthd(p, 0, NV_M2MF_NOP, NV_CMD_MAX_COUNT + 1);
+	nvc_pushbuf_drop(p);
+	assert_int_equal(nvc_pushbuf_refd(p, vram), 0);
+	assert_int_equal(nvc_pushbuf_kick(p, NULL), 0);
+	assert_int_equal(nsubs, 0);
+
 	/* and after all that it works */
 	nvc_pushbuf_mthd(p, 0, NV_M2MF_NOP, 1);
 	nvc_pushbuf_data(p, 7);
