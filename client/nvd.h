@@ -405,7 +405,8 @@ void nvc_pushbuf_reloc(struct nvc_pushbuf *p, struct nvc_bo *bo, unsigned access
 /* Submit what is pending: the words since the last submission, or buffers
  * listed since (a submission without words places them).  With neither,
  * no submission and *fence is the last one's (fence may be NULL).  0, the
- * kept error, or nvc_submit's.  The list is emptied. */
+ * kept error, or nvc_submit's (-ENOTCONN once nvd has gone, submission or
+ * not).  The list is emptied. */
 int nvc_pushbuf_kick(struct nvc_pushbuf *p, uint32_t *fence);
 /* fn(p, data) is called before each submission the writer makes (kicks
  * and the kicks of nvc_pushbuf_space), the words still pending: state a

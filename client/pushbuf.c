@@ -256,8 +256,11 @@ static int pushbuf_submit(struct nvc_pushbuf *p, int keep_list)
 {
 	int r = p->err;
 
-	/* a list kept from the last submission alone is nothing to submit */
-	if (!r && (p->pos > p->start || p->listed)) {
+	/* a list kept from the last submission alone is nothing to submit;
+	 * nothing to submit still says when nvd has gone */
+	if (!r && p->pos == p->start && !p->listed) {
+		r = nvc_check(p->ch->c);
+	} else if (!r) {
 		struct nvc_push range = { 0, p->start * 4, (p->pos - p->start) * 4 };
 		struct nvc_submission s = { p->refs, p->nrefs, &range, p->pos > p->start,
 					    p->relocs, p->nrelocs };

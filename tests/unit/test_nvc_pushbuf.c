@@ -91,6 +91,14 @@ int nvc_submit(struct nvc_chan *ch, const struct nvc_submission *s, uint32_t *fe
 	return 0;
 }
 
+static int gone;
+
+int nvc_check(struct nvc *c)
+{
+	(void)c;
+	return gone ? -ENOTCONN : 0;
+}
+
 int nvc_fence_wait(struct nvc_chan *ch, uint32_t fence, int64_t timeout_ns)
 {
 	(void)ch;
@@ -356,6 +364,10 @@ static void errors_are_reported_not_crashed(void **state)
 	submit_result = -ENOTCONN;
 	assert_int_equal(nvc_pushbuf_kick(p, NULL), -ENOTCONN);
 	submit_result = 0;
+	/* nvd gone: a kick says so with nothing to submit too */
+	gone = 1;
+	assert_int_equal(nvc_pushbuf_kick(p, NULL), -ENOTCONN);
+	gone = 0;
 
 	/* dropped: neither the words nor the list reach the next submission */
 	nvc_pushbuf_refn(p, vram, NVC_WRITE);
