@@ -396,9 +396,9 @@ void nvc_pushbuf_raw(struct nvc_pushbuf *p, uint32_t w);
 /* Put bo (this connection's) on the list with access (NVC_READ ... as
  * nvc_bo_ref; merged when it is there already).  0 or the kept error. */
 int nvc_pushbuf_refn(struct nvc_pushbuf *p, struct nvc_bo *bo, unsigned access);
-/* A data word nvd makes bo's address: r.flags NVC_RELOC_LOW or _HIGH of
- * its address + r.data, or NVC_RELOC_OR: r.data | r.vor when bo is in VRAM,
- * r.data | r.tor when in GART.  The word is written as the buffer is now;
+/* A data word nvd makes bo's address: r.flags NVC_RELOC_LOW or _HIGH half
+ * of its address + r.data (neither: r.data), with NVC_RELOC_OR that OR'ed
+ * with r.vor when bo is in VRAM, r.tor when in GART.  The word is written as the buffer is now;
  * bo goes on the list with access.  r's other fields are the writer's. */
 void nvc_pushbuf_reloc(struct nvc_pushbuf *p, struct nvc_bo *bo, unsigned access,
 		       struct nvc_reloc r);

@@ -193,9 +193,10 @@ void nvc_pushbuf_reloc(struct nvc_pushbuf *p, struct nvc_bo *bo, unsigned access
 	}
 	/* the word as it is now; nvd writes it again if the buffer moves */
 	uint64_t a = nvc_bo_addr(bo) + r.data;
-	uint32_t v = r.flags & NVC_RELOC_HIGH ? (uint32_t)(a >> 32) : (uint32_t)a;
+	uint32_t v = r.flags & NVC_RELOC_LOW ? (uint32_t)a :
+		     r.flags & NVC_RELOC_HIGH ? (uint32_t)(a >> 32) : r.data;
 	if (r.flags & NVC_RELOC_OR)
-		v = r.data | (nvc_bo_domain(bo) == NVC_VRAM ? r.vor : r.tor);
+		v |= nvc_bo_domain(bo) == NVC_VRAM ? r.vor : r.tor;
 	r.reloc_bo = 0;
 	r.offset = p->pos * 4;
 	r.bo = (unsigned)i;

@@ -248,6 +248,10 @@ static void relocations_make_the_list_and_words(void **state)
 			  .data = 0, .vor = 0xbeef0201, .tor = 0xbeef0202 });
 	nvc_pushbuf_reloc(p, gart, NVC_READ, (struct nvc_reloc){ .flags = NVC_RELOC_OR,
 			  .data = 0, .vor = 0xbeef0201, .tor = 0xbeef0202 });
+	/* as nvd computes it: the low half of address + data, then the OR */
+	nvc_pushbuf_mthd(p, 0, NV_M2MF_OFFSET_OUT, 1);
+	nvc_pushbuf_reloc(p, vram, NVC_READ, (struct nvc_reloc){
+			  .flags = NVC_RELOC_LOW | NVC_RELOC_OR, .data = 0x10, .vor = 1, .tor = 2 });
 	assert_int_equal(nvc_pushbuf_kick(p, NULL), 0);
 	const struct submitted *s = &subs[0];
 	assert_int_equal(s->nr_bos, 3);
@@ -259,7 +263,8 @@ static void relocations_make_the_list_and_words(void **state)
 	assert_int_equal(s->words[2], 0x12);
 	assert_int_equal(s->words[4], 0xbeef0201);
 	assert_int_equal(s->words[5], 0xbeef0202);
-	assert_int_equal(s->nr_relocs, 4);
+	assert_int_equal(s->words[7], 0x200011);
+	assert_int_equal(s->nr_relocs, 5);
 	const uint32_t at[] = { 4, 8, 16, 20 }, bo[] = { 1, 2, 1, 2 };
 	for (unsigned i = 0; i < 4; i++) {
 		assert_int_equal(s->relocs[i].reloc_bo, 0);
