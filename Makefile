@@ -262,6 +262,11 @@ $(TST)/unit/test_nvd_%: $(OBJ)/tests/unit/test_nvd_%.o $(LIBNVDCORE) $(LIBSIM) $
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PC_CMOCKA) $(PC_EVENT) $(PC_PCI) $(LLVM_LIBS) -lm
 
+# test_nvc_*: one libnvd object, the rest of the library stood in for.
+$(TST)/unit/test_nvc_pushbuf: $(OBJ)/tests/unit/test_nvc_pushbuf.o $(OBJ)/client/pushbuf.o $(LIBHW)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PC_CMOCKA)
+
 # Integration and hostile tests are real clients of a real nvd.
 $(TST)/integration/%: $(OBJ)/tests/integration/%.o $(LIBTEST) $(LIBNVD_A) $(LIBPROTO) $(LIBHW)
 	@mkdir -p $(@D)

@@ -1,5 +1,6 @@
-/* bench/submit: the cost of one minimal submission through nvd — a push
- * buffer holding one NOP on an M2MF object, nvc_submit then nvc_fence_wait —
+/* bench/submit: the cost of one minimal submission through nvd — one NOP
+ * on an M2MF object written with libnvd's nvc_pushbuf, kicked (nvc_submit),
+ * then nvc_fence_wait —
  * against the floor any two-process design pays: an eventfd ping-pong
  * between two processes, measured in the same run.
  *
@@ -24,8 +25,6 @@
 #include "bench/glbench.h"
 #include "client/nvd.h"
 #include "hw/methods.h"
-#include "hw/pushbuf.h"
-#include "hw/ramin.h"
 
 #define BENCH_H_M2MF     0x80000018u   /* nouveau's NvMemFormat */
 #define BENCH_SUBC_M2MF  0
@@ -166,36 +165,31 @@ static int bench_submit(const char *sock, unsigned n, int64_t *t, char *card, si
 {
 	struct nvc *c = NULL;
 	struct nvc_chan *ch = NULL;
-	struct nvc_bo *bo = NULL;
+	struct nvc_pushbuf *p = NULL;
 	struct nvc_info info;
-	uint8_t *m;
 	uint32_t fence;
 	int ret = -1;
 
-	if (nvc_connect(sock, "bench-submit", &c) < 0 || nvc_bo_new(c, 4096, NVC_GART, &bo) < 0 ||
-	    !(m = nvc_bo_map(bo)) || nvc_chan_new(c, &ch) < 0 ||
-	    nvc_obj_new(ch, BENCH_H_M2MF, NV_CLASS_M2MF) < 0) {
+	if (nvc_connect(sock, "bench-submit", &c) < 0 || nvc_chan_new(c, &ch) < 0 ||
+	    nvc_pushbuf_new(ch, 4096, &p) < 0 || nvc_obj_new(ch, BENCH_H_M2MF, NV_CLASS_M2MF) < 0) {
 		fprintf(stderr, "submit: %s\n", nvc_error());
 		goto out;
 	}
 	nvc_info(c, &info);
 	snprintf(card, cardlen, "%s", info.card);
-	/* Words 0-1 bind the object once; words 2-3 are the NOP every round. */
-	nv_wr32le(m + 0, NV_CMD_INC_WORD(BENCH_SUBC_M2MF, NV_FIFO_OBJECT, 1));
-	nv_wr32le(m + 4, BENCH_H_M2MF);
-	nv_wr32le(m + 8, NV_CMD_INC_WORD(BENCH_SUBC_M2MF, NV_M2MF_NOP, 1));
-	nv_wr32le(m + 12, 0);
-	struct nvc_bo_ref ref = { bo, NVC_READ };
-	struct nvc_push bind = { 0, 0, 8 }, nop = { 0, 8, 8 };
-	struct nvc_submission sb = { &ref, 1, &bind, 1, NULL, 0 };
-	struct nvc_submission sn = { &ref, 1, &nop, 1, NULL, 0 };
-	if (nvc_submit(ch, &sb, &fence) < 0 || nvc_fence_wait(ch, fence, BENCH_TIMEOUT_NS) < 0) {
+	/* The object is bound once; a NOP every round. */
+	nvc_pushbuf_mthd(p, BENCH_SUBC_M2MF, NV_FIFO_OBJECT, 1);
+	nvc_pushbuf_data(p, BENCH_H_M2MF);
+	if (nvc_pushbuf_kick(p, &fence) < 0 || nvc_fence_wait(ch, fence, BENCH_TIMEOUT_NS) < 0) {
 		fprintf(stderr, "submit: binding M2MF: %s\n", nvc_error());
 		goto out;
 	}
 	for (unsigned i = 0; i < BENCH_WARMUP + n; i++) {
 		int64_t t0 = glb_now_ns();
-		if (nvc_submit(ch, &sn, &fence) < 0 ||
+		nvc_pushbuf_space(p, 2, 0, 0);
+		nvc_pushbuf_mthd(p, BENCH_SUBC_M2MF, NV_M2MF_NOP, 1);
+		nvc_pushbuf_data(p, 0);
+		if (nvc_pushbuf_kick(p, &fence) < 0 ||
 		    nvc_fence_wait(ch, fence, BENCH_TIMEOUT_NS) < 0) {
 			fprintf(stderr, "submit: round %u: %s\n", i, nvc_error());
 			goto out;
@@ -205,6 +199,7 @@ static int bench_submit(const char *sock, unsigned n, int64_t *t, char *card, si
 	}
 	ret = 0;
 out:
+	nvc_pushbuf_free(p);
 	nvc_close(c);
 	return ret;
 }

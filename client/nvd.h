@@ -350,6 +350,84 @@ int nvc_fence_taken(struct nvc_chan *ch, uint32_t fence, int64_t timeout_ns);
  * must hear of every failure (libnvd-drm's GEM_PUSHBUF and CPU_PREP). */
 int nvc_chan_error(struct nvc_chan *ch, uint32_t *fence);
 
+/* ---- the push-buffer writer (libdrm's nouveau_pushbuf, for libnvd) ----
+ *
+ * Writes command words into a GART buffer of its own and keeps the
+ * submission's buffer list (the push buffer first, NVC_READ) and
+ * relocations beside them; nvc_pushbuf_kick submits what is pending as one
+ * nvc_submit on the channel.  Headers are <nvd/hw/pushbuf.h>'s words.
+ *
+ *     nvc_pushbuf_space(p, 3, 1, 1);
+ *     nvc_pushbuf_mthd(p, subc, NV_M2MF_OFFSET_IN, 2);
+ *     nvc_pushbuf_reloc(p, src, NVC_READ, (struct nvc_reloc){ .flags = NVC_RELOC_LOW });
+ *     nvc_pushbuf_data(p, 0);
+ *     nvc_pushbuf_kick(p, &fence);
+ *
+ * Writing never fails at once: the first error (count over 2047, data
+ * without a method header, a full buffer, a buffer of another connection,
+ * too many buffers or relocations) is kept, everything after it is ignored,
+ * and the next nvc_pushbuf_space or nvc_pushbuf_kick returns it; that kick
+ * drops the pending words and the writer is usable again.  One thread at a
+ * time per writer. */
+struct nvc_pushbuf;
+/* A writer of size bytes (a GART buffer of this connection) on ch. */
+int nvc_pushbuf_new(struct nvc_chan *ch, uint32_t size, struct nvc_pushbuf **out);
+/* Frees the push buffer without submitting or waiting: kick and wait for
+ * the fence first if the card must still run what it holds.  Before
+ * nvc_close, which frees the buffer under it. */
+void nvc_pushbuf_free(struct nvc_pushbuf *p);
+/* Room for words more words, bos more buffers on the list and relocs more
+ * relocations in this submission.  When they do not fit, what is pending is
+ * kicked; when the words do not fit after it, the writer waits for the
+ * card to finish the buffer (a refused submission has finished it too)
+ * and starts over at its beginning.  A kick for
+ * words alone keeps the buffer list (the commands to come may need its
+ * buffers); one for a full list empties it.  -E2BIG for more than a
+ * submission can hold. */
+int nvc_pushbuf_space(struct nvc_pushbuf *p, uint32_t words, unsigned bos, unsigned relocs);
+/* A method header for count data words, increasing / non-increasing. */
+void nvc_pushbuf_mthd(struct nvc_pushbuf *p, unsigned subc, uint32_t mthd, unsigned count);
+void nvc_pushbuf_mthd_ni(struct nvc_pushbuf *p, unsigned subc, uint32_t mthd, unsigned count);
+/* One of the last header's data words. */
+void nvc_pushbuf_data(struct nvc_pushbuf *p, uint32_t v);
+/* A word outside the method grammar's bookkeeping (a jump, a hand-made
+ * header, garbage for a hostile test): written as it is. */
+void nvc_pushbuf_raw(struct nvc_pushbuf *p, uint32_t w);
+/* Put bo (this connection's) on the list with access (NVC_READ ... as
+ * nvc_bo_ref; merged when it is there already).  0 or the kept error. */
+int nvc_pushbuf_refn(struct nvc_pushbuf *p, struct nvc_bo *bo, unsigned access);
+/* A data word nvd makes bo's address: r.flags NVC_RELOC_LOW or _HIGH half
+ * of its address + r.data (neither: r.data), with NVC_RELOC_OR that OR'ed
+ * with r.vor when bo is in VRAM, r.tor when in GART.  The word is written as the buffer is now;
+ * bo goes on the list with access.  r's other fields are the writer's. */
+void nvc_pushbuf_reloc(struct nvc_pushbuf *p, struct nvc_bo *bo, unsigned access,
+		       struct nvc_reloc r);
+/* Submit what is pending: the words since the last submission, or buffers
+ * listed since (a submission without words places them).  With neither,
+ * no submission and *fence is the last one's (fence may be NULL).  0, the
+ * kept error, or nvc_submit's (-ENOTCONN once nvd has gone, submission or
+ * not).  The list is emptied. */
+int nvc_pushbuf_kick(struct nvc_pushbuf *p, uint32_t *fence);
+/* fn(p, data) is called before each submission the writer makes (kicks
+ * and the kicks of nvc_pushbuf_space), the words still pending: state a
+ * caller keeps across submissions is to be written again after it (as
+ * libdrm's kick_notify).  fn must not write to p.  NULL: none. */
+void nvc_pushbuf_notify(struct nvc_pushbuf *p, void (*fn)(struct nvc_pushbuf *p, void *data),
+			void *data);
+/* bo's access on the pending submission's list, 0 when it is not there. */
+unsigned nvc_pushbuf_refd(const struct nvc_pushbuf *p, const struct nvc_bo *bo);
+/* Forget what is pending (words, list, relocations, a kept error) without
+ * submitting: the caller submitted the words itself, or gave them up. */
+void nvc_pushbuf_drop(struct nvc_pushbuf *p);
+/* The last submission's fence (0 before the first). */
+uint32_t nvc_pushbuf_fence(const struct nvc_pushbuf *p);
+/* The push buffer, and the byte offset in it of the next word. */
+struct nvc_bo *nvc_pushbuf_bo(const struct nvc_pushbuf *p);
+uint32_t nvc_pushbuf_offset(const struct nvc_pushbuf *p);
+/* The words written since the last kick (*words of them), as stored
+ * (little-endian), e.g. to record a stream for nvd-decode. */
+const uint32_t *nvc_pushbuf_pending(const struct nvc_pushbuf *p, uint32_t *words);
+
 /* Command words, method numbers and classes come from the hardware tables
  * installed beside this header: <nvd/hw/pushbuf.h> (NV_CMD_INC_WORD ...),
  * <nvd/hw/methods.h> (NV_M2MF_OFFSET_IN ...). */

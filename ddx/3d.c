@@ -161,15 +161,15 @@ static void vp_build(uint32_t prog[VP_INSNS][4])
 
 static void mthd1(struct nvdx_push *p, uint32_t mthd, uint32_t v)
 {
-	nvdx_push_mthd(p, NVDX_SUBC_3D, mthd, 1);
-	nvdx_push_word(p, v);
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_3D, mthd, 1);
+	nvc_pushbuf_data(p->pb, v);
 }
 
 void nvdx_push_float(struct nvdx_push *p, float f)
 {
 	uint32_t v;
 	memcpy(&v, &f, 4);
-	nvdx_push_word(p, v);
+	nvc_pushbuf_data(p->pb, v);
 }
 
 static void emit_init(struct nvdx_push *p, uint32_t vram)
@@ -179,23 +179,23 @@ static void emit_init(struct nvdx_push *p, uint32_t vram)
 
 	nvdx_push_space(p, 256, 0, 0);
 	mthd1(p, NV_FIFO_OBJECT, NVDX_H_3D);
-	nvdx_push_mthd(p, NVDX_SUBC_3D, NV_CURIE_DMA_TEXTURE0, 2);
-	nvdx_push_word(p, vram);
-	nvdx_push_word(p, vram);
-	nvdx_push_mthd(p, NVDX_SUBC_3D, NV_CURIE_DMA_COLOR0, 2);
-	nvdx_push_word(p, vram);
-	nvdx_push_word(p, vram);
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_3D, NV_CURIE_DMA_TEXTURE0, 2);
+	nvc_pushbuf_data(p->pb, vram);
+	nvc_pushbuf_data(p->pb, vram);
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_3D, NV_CURIE_DMA_COLOR0, 2);
+	nvc_pushbuf_data(p->pb, vram);
+	nvc_pushbuf_data(p->pb, vram);
 
 	/* undocumented: the values nouveau's DDX (and Mesa) write once for the
 	 * hardware's zcull and vertex program output routing */
-	nvdx_push_mthd(p, NVDX_SUBC_3D, NV_CURIE_UNK1EA4, 3);
-	nvdx_push_word(p, 0x00000010);
-	nvdx_push_word(p, 0x01000100);
-	nvdx_push_word(p, 0xff800006);
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_3D, NV_CURIE_UNK1EA4, 3);
+	nvc_pushbuf_data(p->pb, 0x00000010);
+	nvc_pushbuf_data(p->pb, 0x01000100);
+	nvc_pushbuf_data(p->pb, 0xff800006);
 	mthd1(p, NV_CURIE_UNK1FC4, 0x06144321);
-	nvdx_push_mthd(p, NVDX_SUBC_3D, NV_CURIE_UNK1FC8, 2);
-	nvdx_push_word(p, 0xedcba987);
-	nvdx_push_word(p, 0x00000021);
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_3D, NV_CURIE_UNK1FC8, 2);
+	nvc_pushbuf_data(p->pb, 0xedcba987);
+	nvc_pushbuf_data(p->pb, 0x00000021);
 	mthd1(p, NV_CURIE_UNK1FD0, 0x00171615);
 	mthd1(p, NV_CURIE_UNK1FD4, 0x001b1a19);
 	mthd1(p, NV_CURIE_UNK1EF8, 0x0020ffff);
@@ -204,7 +204,7 @@ static void emit_init(struct nvdx_push *p, uint32_t vram)
 	mthd1(p, NV_CURIE_FP_REG_CONTROL, 0xf);   /* nouveau: as the blob sets up NV43 */
 
 	/* positions are pixels: the viewport is the identity */
-	nvdx_push_mthd(p, NVDX_SUBC_3D, NV_CURIE_VIEWPORT_TRANSLATE, 8);
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_3D, NV_CURIE_VIEWPORT_TRANSLATE, 8);
 	for (unsigned i = 0; i < 4; i++)
 		nvdx_push_float(p, vp_translate[i]);
 	for (unsigned i = 0; i < 4; i++)
@@ -223,32 +223,32 @@ static void emit_init(struct nvdx_push *p, uint32_t vram)
 	mthd1(p, NV_CURIE_COLOR_LOGIC_OP_ENABLE, 0);
 	mthd1(p, NV_CURIE_DITHER_ENABLE, 0);
 	mthd1(p, NV_CURIE_SHADE_MODEL, NV40_SHADE_SMOOTH);
-	nvdx_push_mthd(p, NVDX_SUBC_3D, NV_CURIE_POLYGON_MODE_FRONT, 2);
-	nvdx_push_word(p, NV40_POLYGON_MODE_FILL);
-	nvdx_push_word(p, NV40_POLYGON_MODE_FILL);
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_3D, NV_CURIE_POLYGON_MODE_FRONT, 2);
+	nvc_pushbuf_data(p->pb, NV40_POLYGON_MODE_FILL);
+	nvc_pushbuf_data(p->pb, NV40_POLYGON_MODE_FILL);
 	mthd1(p, NV_CURIE_POLYGON_STIPPLE_ENABLE, 0);
 	for (unsigned i = 0; i < 16; i++)
 		mthd1(p, NV_CURIE_TEX_ENABLE + i * NV_CURIE_TEX_ENABLE__STRIDE, 0);
 	mthd1(p, NV_CURIE_RT_ENABLE, NV40_RT_ENABLE_COLOR(0));
 	/* the scissor is per rectangle, the render target per destination */
-	nvdx_push_mthd(p, NVDX_SUBC_3D, NV_CURIE_VIEWPORT_HORIZ, 2);
-	nvdx_push_word(p, NVDX_3D_MAX << 16);
-	nvdx_push_word(p, NVDX_3D_MAX << 16);
-	nvdx_push_mthd(p, NVDX_SUBC_3D, NV_CURIE_VIEWPORT_CLIP_HORIZ, 2);
-	nvdx_push_word(p, (NVDX_3D_MAX - 1) << 16);
-	nvdx_push_word(p, (NVDX_3D_MAX - 1) << 16);
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_3D, NV_CURIE_VIEWPORT_HORIZ, 2);
+	nvc_pushbuf_data(p->pb, NVDX_3D_MAX << 16);
+	nvc_pushbuf_data(p->pb, NVDX_3D_MAX << 16);
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_3D, NV_CURIE_VIEWPORT_CLIP_HORIZ, 2);
+	nvc_pushbuf_data(p->pb, (NVDX_3D_MAX - 1) << 16);
+	nvc_pushbuf_data(p->pb, (NVDX_3D_MAX - 1) << 16);
 
 	vp_build(vp);
 	mthd1(p, NV_CURIE_VP_UPLOAD_FROM_ID, 0);
 	for (unsigned i = 0; i < VP_INSNS; i++) {
-		nvdx_push_mthd(p, NVDX_SUBC_3D, NV_CURIE_VP_UPLOAD_INST, 4);
+		nvc_pushbuf_mthd(p->pb, NVDX_SUBC_3D, NV_CURIE_VP_UPLOAD_INST, 4);
 		for (unsigned k = 0; k < 4; k++)
-			nvdx_push_word(p, vp[i][k]);
+			nvc_pushbuf_data(p->pb, vp[i][k]);
 	}
 	mthd1(p, NV_CURIE_VP_START_FROM_ID, 0);
-	nvdx_push_mthd(p, NVDX_SUBC_3D, NV_CURIE_VP_ATTRIB_EN, 2);
-	nvdx_push_word(p, 1u << VP_ATTR_POS | 1u << VP_ATTR_SRC | 1u << VP_ATTR_MASK);
-	nvdx_push_word(p, NV40_VP_RESULT_TC(0) | NV40_VP_RESULT_TC(1));
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_3D, NV_CURIE_VP_ATTRIB_EN, 2);
+	nvc_pushbuf_data(p->pb, 1u << VP_ATTR_POS | 1u << VP_ATTR_SRC | 1u << VP_ATTR_MASK);
+	nvc_pushbuf_data(p->pb, NV40_VP_RESULT_TC(0) | NV40_VP_RESULT_TC(1));
 }
 
 /* ---- the scratch buffer ---- */

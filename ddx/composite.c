@@ -144,7 +144,7 @@ static struct {
 
 static void mthd(struct nvdx_push *p, uint32_t m, unsigned n)
 {
-	nvdx_push_mthd(p, NVDX_SUBC_3D, m, n);
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_3D, m, n);
 }
 
 /* The whole state again: nvd checks each submission with its own buffer
@@ -155,54 +155,58 @@ static void emit_state(struct nvdx *nx)
 
 	if (cs.blend) {
 		mthd(p, NV_CURIE_BLEND_FUNC_ENABLE, 5);
-		nvdx_push_word(p, 1);
-		nvdx_push_word(p, cs.blend_src);
-		nvdx_push_word(p, cs.blend_dst);
-		nvdx_push_word(p, 0);
-		nvdx_push_word(p, (uint32_t)NV40_BEQ_FUNC_ADD << 16 | NV40_BEQ_FUNC_ADD);
+		nvc_pushbuf_data(p->pb, 1);
+		nvc_pushbuf_data(p->pb, cs.blend_src);
+		nvc_pushbuf_data(p->pb, cs.blend_dst);
+		nvc_pushbuf_data(p->pb, 0);
+		nvc_pushbuf_data(p->pb, (uint32_t)NV40_BEQ_FUNC_ADD << 16 | NV40_BEQ_FUNC_ADD);
 	} else {
 		mthd(p, NV_CURIE_BLEND_FUNC_ENABLE, 1);
-		nvdx_push_word(p, 0);
+		nvc_pushbuf_data(p->pb, 0);
 	}
 	mthd(p, NV_CURIE_RT_HORIZ, 5);
-	nvdx_push_word(p, cs.w << 16);
-	nvdx_push_word(p, cs.h << 16);
-	nvdx_push_word(p, cs.rt_format);
-	nvdx_push_word(p, cs.pitch);
-	nvdx_push_reloc(p, cs.dst, 0, NVC_READ | NVC_WRITE | NVC_IN_VRAM);
+	nvc_pushbuf_data(p->pb, cs.w << 16);
+	nvc_pushbuf_data(p->pb, cs.h << 16);
+	nvc_pushbuf_data(p->pb, cs.rt_format);
+	nvc_pushbuf_data(p->pb, cs.pitch);
+	nvc_pushbuf_reloc(p->pb, cs.dst, NVC_READ | NVC_WRITE | NVC_IN_VRAM,
+			  (struct nvc_reloc){ .flags = NVC_RELOC_LOW });
 	for (unsigned u = 0; u < 2; u++) {
 		const struct unit *t = &cs.unit[u];
 		if (u >= cs.nunits) {
 			mthd(p, NV_CURIE_TEX_ENABLE + u * NV_CURIE_TEX_ENABLE__STRIDE, 1);
-			nvdx_push_word(p, 0);
+			nvc_pushbuf_data(p->pb, 0);
 			continue;
 		}
 		mthd(p, NV_CURIE_TEX_OFFSET + u * NV_CURIE_TEX_OFFSET__STRIDE, 8);
-		nvdx_push_reloc(p, t->bo, t->offset, NVC_READ | NVC_IN_VRAM);
-		nvdx_push_word(p, t->format);
-		nvdx_push_word(p, t->wrap);
-		nvdx_push_word(p, NV40_TEX_ENABLE_ON);
-		nvdx_push_word(p, t->swizzle);
-		nvdx_push_word(p, t->filter);
-		nvdx_push_word(p, t->size);
-		nvdx_push_word(p, 0);                      /* border: transparent black */
+		nvc_pushbuf_reloc(p->pb, t->bo, NVC_READ | NVC_IN_VRAM,
+				  (struct nvc_reloc){ .flags = NVC_RELOC_LOW, .data = t->offset });
+		nvc_pushbuf_data(p->pb, t->format);
+		nvc_pushbuf_data(p->pb, t->wrap);
+		nvc_pushbuf_data(p->pb, NV40_TEX_ENABLE_ON);
+		nvc_pushbuf_data(p->pb, t->swizzle);
+		nvc_pushbuf_data(p->pb, t->filter);
+		nvc_pushbuf_data(p->pb, t->size);
+		nvc_pushbuf_data(p->pb, 0);                      /* border: transparent black */
 		mthd(p, NV_CURIE_TEX_SIZE1 + u * NV_CURIE_TEX_SIZE1__STRIDE, 1);
-		nvdx_push_word(p, 1u << NV40_TEX_SIZE1_DEPTH_SHIFT | t->pitch);
+		nvc_pushbuf_data(p->pb, 1u << NV40_TEX_SIZE1_DEPTH_SHIFT | t->pitch);
 		mthd(p, NV_CURIE_VP_UPLOAD_CONST_ID, 13);
-		nvdx_push_word(p, 4 * u);
+		nvc_pushbuf_data(p->pb, 4 * u);
 		for (unsigned r = 0; r < 3; r++)
 			for (unsigned k = 0; k < 4; k++)
 				nvdx_push_float(p, t->c[r][k]);
 	}
 	mthd(p, NV_CURIE_FP_ACTIVE_PROGRAM, 1);
-	nvdx_push_reloc(p, nx->t3d.scratch, cs.fp | NV40_FP_PROGRAM_DMA0, NVC_READ | NVC_IN_VRAM);
+	nvc_pushbuf_reloc(p->pb, nx->t3d.scratch, NVC_READ | NVC_IN_VRAM,
+			  (struct nvc_reloc){ .flags = NVC_RELOC_LOW,
+					      .data = cs.fp | NV40_FP_PROGRAM_DMA0 });
 	mthd(p, NV_CURIE_FP_CONTROL, 1);
-	nvdx_push_word(p, 2u << NV40_FP_CONTROL_TEMP_COUNT_SHIFT);   /* r0, r1 */
+	nvc_pushbuf_data(p->pb, 2u << NV40_FP_CONTROL_TEMP_COUNT_SHIFT);   /* r0, r1 */
 	/* nouveau: a texture cache flush, else text comes out garbled */
 	mthd(p, NV_CURIE_TEX_CACHE_CTL, 1);
-	nvdx_push_word(p, 2);
+	nvc_pushbuf_data(p->pb, 2);
 	mthd(p, NV_CURIE_TEX_CACHE_CTL, 1);
-	nvdx_push_word(p, 1);
+	nvc_pushbuf_data(p->pb, 1);
 	cs.gen = p->gen;
 }
 
@@ -424,10 +428,10 @@ static Bool nvdx_prepare_composite(int op, PicturePtr src, PicturePtr mask, Pict
 static void vertex(struct nvdx_push *p, int sx, int sy, int mx, int my, int x, int y)
 {
 	mthd(p, NV_CURIE_VTX_ATTR_2I + 8 * NV_CURIE_VTX_ATTR_2I__STRIDE, 2);
-	nvdx_push_word(p, (uint32_t)(sy & 0xffff) << 16 | (uint32_t)(sx & 0xffff));
-	nvdx_push_word(p, (uint32_t)(my & 0xffff) << 16 | (uint32_t)(mx & 0xffff));
+	nvc_pushbuf_data(p->pb, (uint32_t)(sy & 0xffff) << 16 | (uint32_t)(sx & 0xffff));
+	nvc_pushbuf_data(p->pb, (uint32_t)(my & 0xffff) << 16 | (uint32_t)(mx & 0xffff));
 	mthd(p, NV_CURIE_VTX_ATTR_2I, 1);                /* attribute 0 last: it emits */
-	nvdx_push_word(p, (uint32_t)(y & 0xffff) << 16 | (uint32_t)(x & 0xffff));
+	nvc_pushbuf_data(p->pb, (uint32_t)(y & 0xffff) << 16 | (uint32_t)(x & 0xffff));
 }
 
 /* A triangle twice the rectangle's size, its right angle at the
@@ -442,15 +446,15 @@ static void nvdx_composite(PixmapPtr pdst, int sx, int sy, int mx, int my, int d
 	if (cs.gen != p->gen)
 		emit_state(nx);
 	mthd(p, NV_CURIE_SCISSOR_HORIZ, 2);
-	nvdx_push_word(p, (uint32_t)w << 16 | (uint32_t)dx);
-	nvdx_push_word(p, (uint32_t)h << 16 | (uint32_t)dy);
+	nvc_pushbuf_data(p->pb, (uint32_t)w << 16 | (uint32_t)dx);
+	nvc_pushbuf_data(p->pb, (uint32_t)h << 16 | (uint32_t)dy);
 	mthd(p, NV_CURIE_VERTEX_BEGIN_END, 1);
-	nvdx_push_word(p, NV40_PRIM_TRIANGLES);
+	nvc_pushbuf_data(p->pb, NV40_PRIM_TRIANGLES);
 	vertex(p, sx, sy + 2 * h, mx, my + 2 * h, dx, dy + 2 * h);
 	vertex(p, sx, sy, mx, my, dx, dy);
 	vertex(p, sx + 2 * w, sy, mx + 2 * w, my, dx + 2 * w, dy);
 	mthd(p, NV_CURIE_VERTEX_BEGIN_END, 1);
-	nvdx_push_word(p, NV40_PRIM_STOP);
+	nvc_pushbuf_data(p->pb, NV40_PRIM_STOP);
 	nx->stats.composite++;
 }
 

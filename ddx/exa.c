@@ -153,8 +153,8 @@ static Bool set_rop(struct nvdx_push *p, unsigned subc, uint32_t mthd, unsigned 
 	uint32_t mask = (uint32_t)planemask & full;
 
 	if (alu == GXcopy && mask == full) {
-		nvdx_push_mthd(p, subc, mthd, 1);
-		nvdx_push_word(p, NV_2D_OPERATION_SRCCOPY);
+		nvc_pushbuf_mthd(p->pb, subc, mthd, 1);
+		nvc_pushbuf_data(p->pb, NV_2D_OPERATION_SRCCOPY);
 		return TRUE;
 	}
 	if (bpp >= 32)
@@ -162,17 +162,17 @@ static Bool set_rop(struct nvdx_push *p, unsigned subc, uint32_t mthd, unsigned 
 	uint8_t rop = alu_rop(alu);
 	if (mask != full)
 		rop = (rop & 0xf0) | 0x0a;
-	nvdx_push_mthd(p, NVDX_SUBC_MISC, NV_FIFO_OBJECT, 1);
-	nvdx_push_word(p, NVDX_H_PATT);
-	nvdx_push_mthd(p, NVDX_SUBC_MISC, NV_PATT_MONOCHROME_COLOR, 2);
-	nvdx_push_word(p, mask | ~full);
-	nvdx_push_word(p, mask | ~full);
-	nvdx_push_mthd(p, NVDX_SUBC_MISC, NV_FIFO_OBJECT, 1);
-	nvdx_push_word(p, NVDX_H_ROP);
-	nvdx_push_mthd(p, NVDX_SUBC_MISC, NV_ROP_ROP, 1);
-	nvdx_push_word(p, rop);
-	nvdx_push_mthd(p, subc, mthd, 1);
-	nvdx_push_word(p, NV_2D_OPERATION_ROP_AND);
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_MISC, NV_FIFO_OBJECT, 1);
+	nvc_pushbuf_data(p->pb, NVDX_H_PATT);
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_MISC, NV_PATT_MONOCHROME_COLOR, 2);
+	nvc_pushbuf_data(p->pb, mask | ~full);
+	nvc_pushbuf_data(p->pb, mask | ~full);
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_MISC, NV_FIFO_OBJECT, 1);
+	nvc_pushbuf_data(p->pb, NVDX_H_ROP);
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_MISC, NV_ROP_ROP, 1);
+	nvc_pushbuf_data(p->pb, rop);
+	nvc_pushbuf_mthd(p->pb, subc, mthd, 1);
+	nvc_pushbuf_data(p->pb, NV_2D_OPERATION_ROP_AND);
 	return TRUE;
 }
 
@@ -199,11 +199,13 @@ static void set_surfaces(struct nvdx_push *p, PixmapPtr src, PixmapPtr dst, unsi
 {
 	struct nvdx_pixmap *s = nvdx_pixmap(src), *d = nvdx_pixmap(dst);
 
-	nvdx_push_mthd(p, NVDX_SUBC_SURF, NV_SURF2D_FORMAT, 4);
-	nvdx_push_word(p, format);
-	nvdx_push_word(p, d->pitch << 16 | s->pitch);
-	nvdx_push_reloc(p, s->bo, 0, NVC_READ | NVC_IN_VRAM);
-	nvdx_push_reloc(p, d->bo, 0, NVC_WRITE | NVC_IN_VRAM);
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_SURF, NV_SURF2D_FORMAT, 4);
+	nvc_pushbuf_data(p->pb, format);
+	nvc_pushbuf_data(p->pb, d->pitch << 16 | s->pitch);
+	nvc_pushbuf_reloc(p->pb, s->bo, NVC_READ | NVC_IN_VRAM,
+			  (struct nvc_reloc){ .flags = NVC_RELOC_LOW });
+	nvc_pushbuf_reloc(p->pb, d->bo, NVC_WRITE | NVC_IN_VRAM,
+			  (struct nvc_reloc){ .flags = NVC_RELOC_LOW });
 }
 
 /* The prepared operation's state, written again at the start of every
@@ -224,8 +226,8 @@ static Bool op_state(struct nvdx_push *p, unsigned subc, uint32_t opmthd)
 {
 	set_surfaces(p, op.src, op.dst, op.format);
 	if (subc == NVDX_SUBC_GDI) {
-		nvdx_push_mthd(p, NVDX_SUBC_GDI, NV_GDI_COLOR_FORMAT, 1);
-		nvdx_push_word(p, op.bpp == 16 ? (op.dst->drawable.depth == 16
+		nvc_pushbuf_mthd(p->pb, NVDX_SUBC_GDI, NV_GDI_COLOR_FORMAT, 1);
+		nvc_pushbuf_data(p->pb, op.bpp == 16 ? (op.dst->drawable.depth == 16
 							  ? NV_GDI_COLOR_FORMAT_A16R5G6B5
 							  : NV_GDI_COLOR_FORMAT_X16A1R5G5B5)
 					       : NV_GDI_COLOR_FORMAT_A8R8G8B8);
@@ -264,11 +266,11 @@ static void exa_solid(PixmapPtr pix, int x1, int y1, int x2, int y2)
 
 	nx->stats.solid++;
 	op_space(p, NVDX_SUBC_GDI, NV_GDI_OPERATION, 5);
-	nvdx_push_mthd(p, NVDX_SUBC_GDI, NV_GDI_COLOR1_A, 1);
-	nvdx_push_word(p, op.fg);
-	nvdx_push_mthd(p, NVDX_SUBC_GDI, NV_GDI_UNCLIPPED_RECTANGLE_POINT, 2);
-	nvdx_push_word(p, (uint32_t)x1 << 16 | (uint32_t)y1);   /* GDI: Y low, X high */
-	nvdx_push_word(p, (uint32_t)(x2 - x1) << 16 | (uint32_t)(y2 - y1));
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_GDI, NV_GDI_COLOR1_A, 1);
+	nvc_pushbuf_data(p->pb, op.fg);
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_GDI, NV_GDI_UNCLIPPED_RECTANGLE_POINT, 2);
+	nvc_pushbuf_data(p->pb, (uint32_t)x1 << 16 | (uint32_t)y1);   /* GDI: Y low, X high */
+	nvc_pushbuf_data(p->pb, (uint32_t)(x2 - x1) << 16 | (uint32_t)(y2 - y1));
 }
 
 static void exa_done(PixmapPtr pix)
@@ -300,10 +302,10 @@ static void exa_copy(PixmapPtr dst, int sx, int sy, int dx, int dy, int w, int h
 
 	nx->stats.copy++;
 	op_space(p, NVDX_SUBC_BLIT, NV_BLIT_OPERATION, 4);
-	nvdx_push_mthd(p, NVDX_SUBC_BLIT, NV_BLIT_POINT_IN, 3);
-	nvdx_push_word(p, (uint32_t)sy << 16 | (uint32_t)sx);
-	nvdx_push_word(p, (uint32_t)dy << 16 | (uint32_t)dx);
-	nvdx_push_word(p, (uint32_t)h << 16 | (uint32_t)w);
+	nvc_pushbuf_mthd(p->pb, NVDX_SUBC_BLIT, NV_BLIT_POINT_IN, 3);
+	nvc_pushbuf_data(p->pb, (uint32_t)sy << 16 | (uint32_t)sx);
+	nvc_pushbuf_data(p->pb, (uint32_t)dy << 16 | (uint32_t)dx);
+	nvc_pushbuf_data(p->pb, (uint32_t)h << 16 | (uint32_t)w);
 }
 
 /* ---- uploads and downloads ---- */
@@ -366,7 +368,9 @@ static void ifc_upload(struct nvdx_push *p, PixmapPtr pix, int x, int y, int w, 
 	while (done < h) {
 		/* as many lines as fit the push buffer's free part */
 		nvdx_push_space(p, STATE_WORDS + words + 1, 2, 2);
-		int n = (int)((p->cap - p->pos - STATE_WORDS) / (words + 1));
+		int n = (int)((p->cap - nvc_pushbuf_offset(p->pb) / 4 - STATE_WORDS) / (words + 1));
+		if (p->err)
+			return;   /* nothing reaches the card any more */
 		if (n <= 0) {
 			nvdx_push_space(p, p->cap, 0, 0);
 			continue;
@@ -374,17 +378,17 @@ static void ifc_upload(struct nvdx_push *p, PixmapPtr pix, int x, int y, int w, 
 		if (n > h - done)
 			n = h - done;
 		set_surfaces(p, pix, pix, surf_format(pix, FALSE));
-		nvdx_push_mthd(p, NVDX_SUBC_IFC, NV_IFC_OPERATION, 5);
-		nvdx_push_word(p, NV_2D_OPERATION_SRCCOPY);
-		nvdx_push_word(p, ifc_format(pix));
-		nvdx_push_word(p, (uint32_t)(y + done) << 16 | (uint32_t)x);
-		nvdx_push_word(p, (uint32_t)n << 16 | (uint32_t)w);
-		nvdx_push_word(p, (uint32_t)n << 16 | (line / cpp));
+		nvc_pushbuf_mthd(p->pb, NVDX_SUBC_IFC, NV_IFC_OPERATION, 5);
+		nvc_pushbuf_data(p->pb, NV_2D_OPERATION_SRCCOPY);
+		nvc_pushbuf_data(p->pb, ifc_format(pix));
+		nvc_pushbuf_data(p->pb, (uint32_t)(y + done) << 16 | (uint32_t)x);
+		nvc_pushbuf_data(p->pb, (uint32_t)n << 16 | (uint32_t)w);
+		nvc_pushbuf_data(p->pb, (uint32_t)n << 16 | (line / cpp));
 		for (int i = 0; i < n; i++) {
 			const char *row = src + (size_t)(done + i) * src_pitch;
-			nvdx_push_mthd(p, NVDX_SUBC_IFC, NV_IFC_COLOR, words);
+			nvc_pushbuf_mthd(p->pb, NVDX_SUBC_IFC, NV_IFC_COLOR, words);
 			for (unsigned k = 0; k < words; k++)
-				nvdx_push_word(p, line_word(row, k, cpp, (unsigned)w));
+				nvc_pushbuf_data(p->pb, line_word(row, k, cpp, (unsigned)w));
 		}
 		done += n;
 	}

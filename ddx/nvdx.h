@@ -44,21 +44,13 @@ enum {
 	NVDX_H_3D = 0x4e584097,
 };
 
-#define NVDX_PUSH_REFS   64
-#define NVDX_PUSH_RELOCS 512
-
+/* libnvd's writer and what the server keeps beside it. */
 struct nvdx_push {
 	ScrnInfoPtr scrn;
 	struct nvc_chan *ch;
-	struct nvc_bo *bo;           /* GART, refs[0] of every submission */
-	uint32_t *map;
-	uint32_t cap, pos, start;    /* words: size, next, first not submitted */
-	uint32_t fence;              /* the last submission's */
+	struct nvc_pushbuf *pb;
+	uint32_t cap;                /* the push buffer's words */
 	int err;                     /* the first failure: acceleration is off */
-	struct nvc_bo_ref refs[NVDX_PUSH_REFS];
-	unsigned nrefs;
-	struct nvc_reloc relocs[NVDX_PUSH_RELOCS];
-	unsigned nrelocs;
 	uint32_t gen;                /* submissions so far: state is written again after one */
 };
 
@@ -67,11 +59,7 @@ enum nvdx_sync { NVDX_SYNC_SUBMIT, NVDX_SYNC_READ, NVDX_SYNC_RW };
 Bool nvdx_accel_init(ScrnInfoPtr scrn);
 void nvdx_accel_fini(ScrnInfoPtr scrn);
 void nvdx_push_space(struct nvdx_push *p, uint32_t words, unsigned bos, unsigned relocs);
-void nvdx_push_mthd(struct nvdx_push *p, unsigned subc, uint32_t mthd, unsigned n);
-void nvdx_push_word(struct nvdx_push *p, uint32_t w);
 void nvdx_push_float(struct nvdx_push *p, float f);
-void nvdx_push_ref(struct nvdx_push *p, struct nvc_bo *bo, unsigned access);
-void nvdx_push_reloc(struct nvdx_push *p, struct nvc_bo *bo, uint32_t delta, unsigned access);
 int nvdx_push_kick(struct nvdx_push *p);
 int nvdx_push_sync(struct nvdx_push *p, struct nvc_bo *bo, enum nvdx_sync how);
 

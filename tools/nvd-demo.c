@@ -21,7 +21,6 @@
 #include "hw/enums-2d.h"
 #include "hw/formats.h"
 #include "hw/methods.h"
-#include "hw/pushbuf.h"
 #include "hw/ramin.h"
 #include "proto/proto.h"
 
@@ -40,11 +39,7 @@
 #define DEMO_SUBC_BLIT   4
 #define DEMO_SUBC_MISC   6
 
-/* The submission's buffer list. */
-enum { DEMO_REF_PUSH, DEMO_REF_SURF, DEMO_REF_STAGE, DEMO_NREFS };
-
 #define DEMO_PUSH_SIZE   (64u << 10)
-#define DEMO_MAX_RELOCS  64
 #define DEMO_MIN_SIDE    32
 #define DEMO_MAX_SIDE    4096      /* pitch (16 bits) and GDI sizes stay in range */
 #define DEMO_TIMEOUT_NS  (30ll * 1000000000)
@@ -53,85 +48,62 @@ enum { DEMO_REF_PUSH, DEMO_REF_SURF, DEMO_REF_STAGE, DEMO_NREFS };
 /* The ternary ROP code for a plain copy (S), nv_rop.h's GXcopy. */
 #define DEMO_ROP_COPY    0xcc
 
-struct demo_push {
-	uint8_t *map;
-	uint32_t pos;
-	int overflow;
-	struct nvc_reloc relocs[DEMO_MAX_RELOCS];
-	unsigned nr_relocs;
-};
-
 struct demo {
 	const char *socket, *out;
 	int cpu;                  /* --cpu: the CPU's drawing only, no nvd */
 	unsigned w, h, pitch;
 	struct nvc *c;
 	struct nvc_chan *ch;
-	struct nvc_bo *surf, *stage, *pushbo;
-	struct demo_push p;
+	struct nvc_bo *surf, *stage;
+	struct nvc_pushbuf *pb;   /* NULL with --cpu: the words go nowhere */
+	unsigned nrelocs;         /* in the pending submission */
 	uint32_t *ref;            /* the CPU's picture, host-order A8R8G8B8 */
 	unsigned nsubmits;
 };
 
 /* ---- push buffer ---- */
 
-static void demo_word(struct demo_push *p, uint32_t v)
+static void demo_mthd(struct demo *d, unsigned subc, uint32_t mthd, unsigned n)
 {
-	if (p->pos + 4 > DEMO_PUSH_SIZE) {
-		p->overflow = 1;
-		return;
-	}
-	nv_wr32le(p->map + p->pos, v);
-	p->pos += 4;
+	if (d->pb)
+		nvc_pushbuf_mthd(d->pb, subc, mthd, n);
 }
 
-static void demo_mthd(struct demo_push *p, unsigned subc, uint32_t mthd, unsigned n)
+static void demo_word(struct demo *d, uint32_t v)
 {
-	demo_word(p, NV_CMD_INC_WORD(subc, mthd, n));
+	if (d->pb)
+		nvc_pushbuf_data(d->pb, v);
 }
 
 /* An address word: bo's card address + delta, relocated by the daemon. */
-static void demo_addr(struct demo_push *p, unsigned ref, const struct nvc_bo *bo, uint32_t delta)
+static void demo_addr(struct demo *d, struct nvc_bo *bo, unsigned access, uint32_t delta)
 {
-	if (p->nr_relocs == DEMO_MAX_RELOCS) {
-		p->overflow = 1;
+	if (!d->pb)
 		return;
-	}
-	p->relocs[p->nr_relocs++] = (struct nvc_reloc){
-		.reloc_bo = DEMO_REF_PUSH, .offset = p->pos, .bo = ref,
-		.flags = NVC_RELOC_LOW, .data = delta,
-	};
-	demo_word(p, (uint32_t)((bo ? nvc_bo_addr(bo) : 0) + delta));
+	nvc_pushbuf_reloc(d->pb, bo, access, (struct nvc_reloc){ .flags = NVC_RELOC_LOW,
+								 .data = delta });
+	d->nrelocs++;
 }
 
-/* Run what has been pushed and wait for it. */
+/* Run what has been pushed and wait for it.  Every submission lists both
+ * buffers: the surface state set by an earlier one still names them. */
 static int demo_kick(struct demo *d, const char *what)
 {
-	struct nvc_bo_ref refs[DEMO_NREFS] = {
-		[DEMO_REF_PUSH] = { d->pushbo, NVC_READ },
-		[DEMO_REF_SURF] = { d->surf, NVC_READ | NVC_WRITE },
-		[DEMO_REF_STAGE] = { d->stage, NVC_WRITE },
-	};
-	struct nvc_push range = { DEMO_REF_PUSH, 0, d->p.pos };
-	struct nvc_submission s = { refs, DEMO_NREFS, &range, 1, d->p.relocs, d->p.nr_relocs };
-	uint32_t fence;
+	uint32_t fence, words;
 
-	if (d->cpu) {
-		d->p.pos = d->p.nr_relocs = 0;
+	if (d->cpu)
 		return 0;
-	}
-	if (d->p.overflow) {
-		fprintf(stderr, "nvd-demo: %s: push buffer overflow\n", what);
-		return -1;
-	}
-	if (nvc_submit(d->ch, &s, &fence) < 0 || nvc_fence_wait(d->ch, fence, DEMO_TIMEOUT_NS) < 0) {
+	nvc_pushbuf_refn(d->pb, d->surf, NVC_READ | NVC_WRITE);
+	nvc_pushbuf_refn(d->pb, d->stage, NVC_WRITE);
+	nvc_pushbuf_pending(d->pb, &words);
+	if (nvc_pushbuf_kick(d->pb, &fence) < 0 ||
+	    nvc_fence_wait(d->ch, fence, DEMO_TIMEOUT_NS) < 0) {
 		fprintf(stderr, "nvd-demo: %s: %s\n", what, nvc_error());
 		return -1;
 	}
-	printf("  %-44s %5u words, %2u relocations, fence %u done\n", what, d->p.pos / 4,
-	       d->p.nr_relocs, fence);
-	d->p.pos = 0;
-	d->p.nr_relocs = 0;
+	printf("  %-44s %5u words, %2u relocations, fence %u done\n", what, words, d->nrelocs,
+	       fence);
+	d->nrelocs = 0;
 	d->nsubmits++;
 	return 0;
 }
@@ -140,25 +112,23 @@ static int demo_kick(struct demo *d, const char *what)
 
 static void demo_surface(struct demo *d, uint32_t fmt)
 {
-	struct demo_push *p = &d->p;
-	demo_mthd(p, DEMO_SUBC_SURF2D, NV_SURF2D_FORMAT, 4);
-	demo_word(p, fmt);
-	demo_word(p, d->pitch << 16 | d->pitch);
-	demo_addr(p, DEMO_REF_SURF, d->surf, 0);
-	demo_addr(p, DEMO_REF_SURF, d->surf, 0);
+	demo_mthd(d, DEMO_SUBC_SURF2D, NV_SURF2D_FORMAT, 4);
+	demo_word(d, fmt);
+	demo_word(d, d->pitch << 16 | d->pitch);
+	demo_addr(d, d->surf, NVC_READ | NVC_WRITE, 0);
+	demo_addr(d, d->surf, NVC_READ | NVC_WRITE, 0);
 }
 
 /* GDI: one colour, n rectangles in one burst of POINT/SIZE pairs. */
 static void demo_fill(struct demo *d, uint32_t color, unsigned n, const unsigned (*r)[4])
 {
-	struct demo_push *p = &d->p;
-	demo_mthd(p, DEMO_SUBC_GDI, NV_GDI_COLOR1_A, 1);
-	demo_word(p, color);
-	demo_mthd(p, DEMO_SUBC_GDI, NV_GDI_UNCLIPPED_RECTANGLE_POINT, 2 * n);
+	demo_mthd(d, DEMO_SUBC_GDI, NV_GDI_COLOR1_A, 1);
+	demo_word(d, color);
+	demo_mthd(d, DEMO_SUBC_GDI, NV_GDI_UNCLIPPED_RECTANGLE_POINT, 2 * n);
 	for (unsigned i = 0; i < n; i++) {
 		/* X 31:16, Y 15:0; W 31:16, H 15:0 */
-		demo_word(p, r[i][0] << 16 | r[i][1]);
-		demo_word(p, r[i][2] << 16 | r[i][3]);
+		demo_word(d, r[i][0] << 16 | r[i][1]);
+		demo_word(d, r[i][2] << 16 | r[i][3]);
 		for (unsigned y = r[i][1]; y < r[i][1] + r[i][3]; y++)
 			for (unsigned x = r[i][0]; x < r[i][0] + r[i][2]; x++)
 				d->ref[y * d->w + x] = color;
@@ -169,17 +139,16 @@ static void demo_fill(struct demo *d, uint32_t color, unsigned n, const unsigned
 static int demo_blit(struct demo *d, unsigned sx, unsigned sy, unsigned dx, unsigned dy,
 		     unsigned w, unsigned h)
 {
-	struct demo_push *p = &d->p;
 	uint32_t *tmp = malloc((size_t)w * h * sizeof(*tmp));
 
 	if (!tmp) {
 		fprintf(stderr, "nvd-demo: out of memory\n");
 		return -1;
 	}
-	demo_mthd(p, DEMO_SUBC_BLIT, NV_BLIT_POINT_IN, 3);
-	demo_word(p, sy << 16 | sx);    /* X 15:0, Y 31:16 */
-	demo_word(p, dy << 16 | dx);
-	demo_word(p, h << 16 | w);
+	demo_mthd(d, DEMO_SUBC_BLIT, NV_BLIT_POINT_IN, 3);
+	demo_word(d, sy << 16 | sx);    /* X 15:0, Y 31:16 */
+	demo_word(d, dy << 16 | dx);
+	demo_word(d, h << 16 | w);
 	for (unsigned y = 0; y < h; y++)
 		memcpy(&tmp[y * w], &d->ref[(sy + y) * d->w + sx], w * sizeof(*tmp));
 	for (unsigned y = 0; y < h; y++)
@@ -191,67 +160,66 @@ static int demo_blit(struct demo *d, unsigned sx, unsigned sy, unsigned dx, unsi
 /* Objects as xf86-video-nouveau's NVAccelCommonInit sets them up. */
 static void demo_setup(struct demo *d)
 {
-	struct demo_push *p = &d->p;
 	uint32_t vram = d->ch ? nvc_chan_vram_dma(d->ch) : 0;
 	uint32_t gart = d->ch ? nvc_chan_gart_dma(d->ch) : 0;
 
-	demo_mthd(p, DEMO_SUBC_M2MF, NV_FIFO_OBJECT, 1);
-	demo_word(p, DEMO_H_M2MF);
-	demo_mthd(p, DEMO_SUBC_SURF2D, NV_FIFO_OBJECT, 1);
-	demo_word(p, DEMO_H_SURF2D);
-	demo_mthd(p, DEMO_SUBC_GDI, NV_FIFO_OBJECT, 1);
-	demo_word(p, DEMO_H_GDI);
-	demo_mthd(p, DEMO_SUBC_BLIT, NV_FIFO_OBJECT, 1);
-	demo_word(p, DEMO_H_BLIT);
+	demo_mthd(d, DEMO_SUBC_M2MF, NV_FIFO_OBJECT, 1);
+	demo_word(d, DEMO_H_M2MF);
+	demo_mthd(d, DEMO_SUBC_SURF2D, NV_FIFO_OBJECT, 1);
+	demo_word(d, DEMO_H_SURF2D);
+	demo_mthd(d, DEMO_SUBC_GDI, NV_FIFO_OBJECT, 1);
+	demo_word(d, DEMO_H_GDI);
+	demo_mthd(d, DEMO_SUBC_BLIT, NV_FIFO_OBJECT, 1);
+	demo_word(d, DEMO_H_BLIT);
 
-	demo_mthd(p, DEMO_SUBC_SURF2D, NV_SURF2D_DMA_NOTIFY, 3);
-	demo_word(p, DEMO_H_NULL);
-	demo_word(p, vram);                     /* DMA_IMAGE_SOURCE */
-	demo_word(p, vram);                     /* DMA_IMAGE_DESTIN */
+	demo_mthd(d, DEMO_SUBC_SURF2D, NV_SURF2D_DMA_NOTIFY, 3);
+	demo_word(d, DEMO_H_NULL);
+	demo_word(d, vram);                     /* DMA_IMAGE_SOURCE */
+	demo_word(d, vram);                     /* DMA_IMAGE_DESTIN */
 
 	/* A pattern of all ones in colour ~0 and a copy ROP: P plays no part. */
-	demo_mthd(p, DEMO_SUBC_MISC, NV_FIFO_OBJECT, 1);
-	demo_word(p, DEMO_H_PATT);
-	demo_mthd(p, DEMO_SUBC_MISC, NV_PATT_MONOCHROME_FORMAT, 7);
-	demo_word(p, NV_PATT_MONO_FORMAT_CGA6);
-	demo_word(p, NV_PATT_SHAPE_8X8);
-	demo_word(p, NV_PATT_SELECT_MONO);
-	demo_word(p, ~0u);                      /* MONOCHROME_COLOR(0) */
-	demo_word(p, ~0u);                      /* MONOCHROME_COLOR(1) */
-	demo_word(p, ~0u);                      /* MONOCHROME_PATTERN(0) */
-	demo_word(p, ~0u);                      /* MONOCHROME_PATTERN(1) */
-	demo_mthd(p, DEMO_SUBC_MISC, NV_FIFO_OBJECT, 1);
-	demo_word(p, DEMO_H_ROP);
-	demo_mthd(p, DEMO_SUBC_MISC, NV_ROP_ROP, 1);
-	demo_word(p, DEMO_ROP_COPY);
+	demo_mthd(d, DEMO_SUBC_MISC, NV_FIFO_OBJECT, 1);
+	demo_word(d, DEMO_H_PATT);
+	demo_mthd(d, DEMO_SUBC_MISC, NV_PATT_MONOCHROME_FORMAT, 7);
+	demo_word(d, NV_PATT_MONO_FORMAT_CGA6);
+	demo_word(d, NV_PATT_SHAPE_8X8);
+	demo_word(d, NV_PATT_SELECT_MONO);
+	demo_word(d, ~0u);                      /* MONOCHROME_COLOR(0) */
+	demo_word(d, ~0u);                      /* MONOCHROME_COLOR(1) */
+	demo_word(d, ~0u);                      /* MONOCHROME_PATTERN(0) */
+	demo_word(d, ~0u);                      /* MONOCHROME_PATTERN(1) */
+	demo_mthd(d, DEMO_SUBC_MISC, NV_FIFO_OBJECT, 1);
+	demo_word(d, DEMO_H_ROP);
+	demo_mthd(d, DEMO_SUBC_MISC, NV_ROP_ROP, 1);
+	demo_word(d, DEMO_ROP_COPY);
 
-	demo_mthd(p, DEMO_SUBC_GDI, NV_GDI_DMA_NOTIFY, 4);
-	demo_word(p, DEMO_H_NULL);
-	demo_word(p, DEMO_H_NULL);              /* DMA_FONTS */
-	demo_word(p, DEMO_H_PATT);              /* PATTERN */
-	demo_word(p, DEMO_H_ROP);               /* ROP */
-	demo_mthd(p, DEMO_SUBC_GDI, NV_GDI_SURFACE, 1);
-	demo_word(p, DEMO_H_SURF2D);
-	demo_mthd(p, DEMO_SUBC_GDI, NV_GDI_OPERATION, 3);
-	demo_word(p, NV_2D_OPERATION_SRCCOPY);
-	demo_word(p, NV_GDI_COLOR_FORMAT_A8R8G8B8);
-	demo_word(p, NV_PATT_MONO_FORMAT_LE);   /* MONOCHROME_FORMAT */
+	demo_mthd(d, DEMO_SUBC_GDI, NV_GDI_DMA_NOTIFY, 4);
+	demo_word(d, DEMO_H_NULL);
+	demo_word(d, DEMO_H_NULL);              /* DMA_FONTS */
+	demo_word(d, DEMO_H_PATT);              /* PATTERN */
+	demo_word(d, DEMO_H_ROP);               /* ROP */
+	demo_mthd(d, DEMO_SUBC_GDI, NV_GDI_SURFACE, 1);
+	demo_word(d, DEMO_H_SURF2D);
+	demo_mthd(d, DEMO_SUBC_GDI, NV_GDI_OPERATION, 3);
+	demo_word(d, NV_2D_OPERATION_SRCCOPY);
+	demo_word(d, NV_GDI_COLOR_FORMAT_A8R8G8B8);
+	demo_word(d, NV_PATT_MONO_FORMAT_LE);   /* MONOCHROME_FORMAT */
 
-	demo_mthd(p, DEMO_SUBC_BLIT, NV_BLIT_DMA_NOTIFY, 5);
-	demo_word(p, DEMO_H_NULL);
-	demo_word(p, DEMO_H_NULL);              /* COLOR_KEY */
-	demo_word(p, DEMO_H_NULL);              /* CLIP */
-	demo_word(p, DEMO_H_PATT);              /* PATTERN */
-	demo_word(p, DEMO_H_ROP);               /* ROP */
-	demo_mthd(p, DEMO_SUBC_BLIT, NV_BLIT_SURFACES, 1);
-	demo_word(p, DEMO_H_SURF2D);
-	demo_mthd(p, DEMO_SUBC_BLIT, NV_BLIT_OPERATION, 1);
-	demo_word(p, NV_2D_OPERATION_SRCCOPY);
+	demo_mthd(d, DEMO_SUBC_BLIT, NV_BLIT_DMA_NOTIFY, 5);
+	demo_word(d, DEMO_H_NULL);
+	demo_word(d, DEMO_H_NULL);              /* COLOR_KEY */
+	demo_word(d, DEMO_H_NULL);              /* CLIP */
+	demo_word(d, DEMO_H_PATT);              /* PATTERN */
+	demo_word(d, DEMO_H_ROP);               /* ROP */
+	demo_mthd(d, DEMO_SUBC_BLIT, NV_BLIT_SURFACES, 1);
+	demo_word(d, DEMO_H_SURF2D);
+	demo_mthd(d, DEMO_SUBC_BLIT, NV_BLIT_OPERATION, 1);
+	demo_word(d, NV_2D_OPERATION_SRCCOPY);
 
-	demo_mthd(p, DEMO_SUBC_M2MF, NV_M2MF_DMA_NOTIFY, 3);
-	demo_word(p, DEMO_H_NULL);
-	demo_word(p, vram);                     /* DMA_BUFFER_IN */
-	demo_word(p, gart);                     /* DMA_BUFFER_OUT */
+	demo_mthd(d, DEMO_SUBC_M2MF, NV_M2MF_DMA_NOTIFY, 3);
+	demo_word(d, DEMO_H_NULL);
+	demo_word(d, vram);                     /* DMA_BUFFER_IN */
+	demo_word(d, gart);                     /* DMA_BUFFER_OUT */
 }
 
 static int demo_draw(struct demo *d)
@@ -297,19 +265,17 @@ static int demo_draw(struct demo *d)
 /* M2MF from the VRAM surface to the GART staging buffer, 2047 lines at a time. */
 static int demo_download(struct demo *d)
 {
-	struct demo_push *p = &d->p;
-
 	for (unsigned y = 0; y < d->h; y += NV_M2MF_LINE_COUNT_MAX) {
 		unsigned n = d->h - y < NV_M2MF_LINE_COUNT_MAX ? d->h - y : NV_M2MF_LINE_COUNT_MAX;
-		demo_mthd(p, DEMO_SUBC_M2MF, NV_M2MF_OFFSET_IN, 8);
-		demo_addr(p, DEMO_REF_SURF, d->surf, y * d->pitch);
-		demo_addr(p, DEMO_REF_STAGE, d->stage, y * d->pitch);
-		demo_word(p, d->pitch);                 /* PITCH_IN */
-		demo_word(p, d->pitch);                 /* PITCH_OUT */
-		demo_word(p, d->pitch);                 /* LINE_LENGTH_IN */
-		demo_word(p, n);                        /* LINE_COUNT */
-		demo_word(p, 1u | 1u << 8);             /* FORMAT: input and output increment 1 */
-		demo_word(p, 0);                        /* BUF_NOTIFY: starts the copy */
+		demo_mthd(d, DEMO_SUBC_M2MF, NV_M2MF_OFFSET_IN, 8);
+		demo_addr(d, d->surf, NVC_READ | NVC_WRITE, y * d->pitch);
+		demo_addr(d, d->stage, NVC_WRITE, y * d->pitch);
+		demo_word(d, d->pitch);                 /* PITCH_IN */
+		demo_word(d, d->pitch);                 /* PITCH_OUT */
+		demo_word(d, d->pitch);                 /* LINE_LENGTH_IN */
+		demo_word(d, n);                        /* LINE_COUNT */
+		demo_word(d, 1u | 1u << 8);             /* FORMAT: input and output increment 1 */
+		demo_word(d, 0);                        /* BUF_NOTIFY: starts the copy */
 	}
 	return demo_kick(d, "surface VRAM -> GART staging (M2MF)");
 }
@@ -405,18 +371,16 @@ static int demo_run_cpu(struct demo *d)
 {
 	uint8_t *pic = malloc((size_t)d->pitch * d->h);
 
-	d->p.map = malloc(DEMO_PUSH_SIZE);
-	int r = pic && d->p.map ? demo_draw(d) : -1;
+	int r = pic ? demo_draw(d) : -1;
 	if (r == 0) {
 		for (size_t i = 0; i < (size_t)d->w * d->h; i++)
 			nv_wr32le(pic + i * 4, d->ref[i]);
 		r = demo_write_png(d, pic);
 	}
-	if (!pic || !d->p.map)
+	if (!pic)
 		fprintf(stderr, "nvd-demo: out of memory\n");
 	else if (r == 0)
 		printf("nvd-demo: wrote %s (%ux%u RGBA), drawn on the CPU\n", d->out, d->w, d->h);
-	free(d->p.map);
 	free(pic);
 	return r;
 }
@@ -432,29 +396,27 @@ static int demo_run(struct demo *d)
 	}
 	demo_print_card(d->c);
 	if (nvc_bo_new(d->c, bytes, NVC_VRAM, &d->surf) < 0 ||
-	    nvc_bo_new(d->c, bytes, NVC_GART, &d->stage) < 0 ||
-	    nvc_bo_new(d->c, DEMO_PUSH_SIZE, NVC_GART, &d->pushbo) < 0) {
+	    nvc_bo_new(d->c, bytes, NVC_GART, &d->stage) < 0) {
 		fprintf(stderr, "nvd-demo: buffers: %s\n", nvc_error());
 		return -1;
 	}
 	surf = nvc_bo_map(d->surf);
 	stage = nvc_bo_map(d->stage);
-	d->p.map = nvc_bo_map(d->pushbo);
-	if (!surf || !stage || !d->p.map) {
+	if (!surf || !stage) {
 		fprintf(stderr, "nvd-demo: map: %s\n", nvc_error());
+		return -1;
+	}
+	if (nvc_chan_new(d->c, &d->ch) < 0 || nvc_pushbuf_new(d->ch, DEMO_PUSH_SIZE, &d->pb) < 0) {
+		fprintf(stderr, "nvd-demo: channel: %s\n", nvc_error());
 		return -1;
 	}
 	printf("nvd-demo: %ux%u A8R8G8B8 surface at VRAM 0x%08" PRIx64 ", staging at GART "
 	       "0x%08" PRIx64 ", push buffer at GART 0x%08" PRIx64 "\n", d->w, d->h,
-	       nvc_bo_addr(d->surf), nvc_bo_addr(d->stage), nvc_bo_addr(d->pushbo));
+	       nvc_bo_addr(d->surf), nvc_bo_addr(d->stage), nvc_bo_addr(nvc_pushbuf_bo(d->pb)));
 	/* Poison both, so a pixel nobody wrote cannot pass for a drawn one. */
 	for (uint64_t off = 0; off + 4 <= bytes; off += 4) {
 		nv_wr32le(surf + off, DEMO_POISON);
 		nv_wr32le(stage + off, ~DEMO_POISON);
-	}
-	if (nvc_chan_new(d->c, &d->ch) < 0) {
-		fprintf(stderr, "nvd-demo: channel: %s\n", nvc_error());
-		return -1;
 	}
 	if (demo_new_objects(d) < 0 || demo_draw(d) < 0 || demo_download(d) < 0)
 		return -1;
@@ -558,6 +520,7 @@ int main(int argc, char **argv)
 	ret = (d.cpu ? demo_run_cpu(&d) : demo_run(&d)) < 0 ? 1 : 0;
 	if (!ret && !d.cpu)
 		printf("nvd-demo: done, %u submissions\n", d.nsubmits);
+	nvc_pushbuf_free(d.pb);
 	nvc_close(d.c);   /* frees the channel and buffers */
 	free(d.ref);
 	return ret;

@@ -902,17 +902,17 @@ static void attack_moved_bo_old_address(struct nvt_daemon *d, struct nvt_honest 
 	assert_int_equal(nv_rd32le(gm), 0x0badcafe);
 
 	/* the right way: the new address through a relocation, VRAM ctxdma */
-	uint32_t start = p->pos * 4;
+	uint32_t start = nvt_pos(p) * 4;
 	M3(p, NV_CURIE_DMA_COLOR0, a.vram);
 	M3(p, NV_CURIE_DMA_ZETA, a.vram);
 	rt_linear(p, 0, 256, 0, 256, 0, 0, 64, 64);
 	/* rt_linear ends with COLOR0_PITCH (pitch, colour, zeta: 4 words),
 	 * RT_ENABLE (2) and SCISSOR (3) */
-	uint32_t rel_c = (p->pos - 7) * 4, rel_z = (p->pos - 6) * 4;
-	assert_int_equal(nv_rd32le(&p->map[p->pos - 9]), NV_CMD_INC_WORD(S3D, NV_CURIE_COLOR0_PITCH, 3));
+	uint32_t rel_c = (nvt_pos(p) - 7) * 4, rel_z = (nvt_pos(p) - 6) * 4;
+	assert_int_equal(nv_rd32le(&p->map[nvt_pos(p) - 9]), NV_CMD_INC_WORD(S3D, NV_CURIE_COLOR0_PITCH, 3));
 	clear_color(p, 0x600dc0de);
-	uint32_t end = p->pos * 4;
-	p->start = p->pos;
+	uint32_t end = nvt_pos(p) * 4;
+	nvt_taken(p);
 	struct nvc_bo_ref refs[] = { { p->bo, NVC_READ }, { gb, NVC_WRITE | NVC_IN_VRAM } };
 	struct nvc_reloc rel[] = { { 0, rel_c, 1, NVC_RELOC_LOW, 0, 0, 0 },
 				   { 0, rel_z, 1, NVC_RELOC_LOW, 0, 0, 0 } };

@@ -135,12 +135,12 @@ static int submit_forged(struct atk *a, uint32_t handle, unsigned access)
 	struct nvc_bo fake = *a->v.bo;   /* a copy of the real one, another handle */
 	fake.handle = handle;
 	struct nvt_push *p = &a->t.p;
-	uint32_t start = p->pos * 4;
+	uint32_t start = nvt_pos(p) * 4;
 	m2mf_raw(p, nvc_chan_gart_dma(a->t.ch), nvc_chan_vram_dma(a->t.ch), (uint32_t)a->g.addr,
 		 (uint32_t)a->v.addr, 256, 4);
-	p->start = p->pos;
+	nvt_taken(p);
 	struct nvc_bo_ref refs[] = { { p->bo, NVC_READ }, { a->g.bo, NVC_READ }, { &fake, access } };
-	struct nvc_push push = { 0, start, p->pos * 4 - start };
+	struct nvc_push push = { 0, start, nvt_pos(p) * 4 - start };
 	struct nvc_submission sub = { refs, 3, &push, 1, NULL, 0 };
 	uint32_t f;
 	NVT_OK(nvc_submit(a->t.ch, &sub, &f));
@@ -554,13 +554,13 @@ static void attack_toctou(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
 		atk_open(d, &a);
 		clients++;
 		struct nvt_push *p = &a.t.p;
-		uint32_t start = p->pos * 4;
+		uint32_t start = nvt_pos(p) * 4;
 		nvt_ref(p, a.g.bo, NVC_READ);
 		nvt_ref(p, a.v.bo, NVC_WRITE);
 		m2mf_raw(p, nvc_chan_gart_dma(a.t.ch), victim_dma(&a, h), (uint32_t)a.g.addr,
 			 (uint32_t)a.v.addr, 4096, 16);
-		uint32_t end = p->pos * 4, out_word = start / 4 + 3 + 2;   /* OFFSET_OUT */
-		p->start = p->pos;
+		uint32_t end = nvt_pos(p) * 4, out_word = start / 4 + 3 + 2;   /* OFFSET_OUT */
+		nvt_taken(p);
 		struct flipper fl = { &p->map[out_word], (uint32_t)a.v.addr, (uint32_t)h->victim_addr, 0 };
 		pthread_t th;
 		assert_int_equal(pthread_create(&th, NULL, flip, &fl), 0);

@@ -161,11 +161,13 @@ static void attack_listed_twice(struct nvt_daemon *d, struct nvt_honest *h, void
 		{ src.bo, NVC_READ }, { x.bo, NVC_WRITE }, { x.bo, NVC_READ | NVC_IN_GART },
 		{ p->bo, NVC_READ },
 	};
-	struct nvc_push push = { 3, p->start * 4, (p->pos - p->start) * 4 };
+	uint32_t words;
+	const uint32_t *first = nvc_pushbuf_pending(p->pb, &words);
+	struct nvc_push push = { 3, (uint32_t)(first - p->map) * 4, words * 4 };
 	struct nvc_submission s = { refs, 4, &push, 1, NULL, 0 };
 	uint32_t f;
 	NVT_OK(nvc_submit(a.t.ch, &s, &f));
-	p->start = p->pos;
+	nvt_taken(p);
 	/* Taken (the daemon takes the ring before the request): x is in GART. */
 	assert_int_equal(nvc_bo_refresh(x.bo), 1);
 	assert_int_equal(nvc_bo_domain(x.bo), NVC_GART);

@@ -310,7 +310,8 @@ static void attack_scribble(struct nvt_daemon *d, struct nvt_honest *h, void *ar
 		assert_int_equal(pthread_create(&th, NULL, scribble, &s), 0);
 		for (unsigned i = 0; i < 50; i++) {
 			uint32_t f;
-			t.p.pos = t.p.start = 0;   /* always the scribbled part */
+			/* back to word 0: always the scribbled part */
+			nvc_pushbuf_space(t.p.pb, t.p.cap, 0, 0);
 			nvt_m2mf(&t.p, &g, 0, 256, &v, 0, 256, 256, 16);
 			if (nvt_submit(&t.p, &f) < 0) {
 				lost++;

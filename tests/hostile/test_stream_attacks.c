@@ -70,12 +70,11 @@ static void stream_attack(struct nvt_daemon *d, struct nvt_honest *h, void *arg)
 	static int emit_##name(struct atk *a)
 
 /* M2MF set up for a copy from g to v with the given values. */
-static void m2mf_raw(struct atk *a, uint32_t dma_in, uint32_t dma_out, uint32_t in, uint32_t out,
-		     uint32_t pin, uint32_t pout, uint32_t len, uint32_t lines)
+/* The copy's words alone: the caller lists the buffers. */
+static void m2mf_words(struct atk *a, uint32_t dma_in, uint32_t dma_out, uint32_t in,
+		       uint32_t out, uint32_t pin, uint32_t pout, uint32_t len, uint32_t lines)
 {
 	struct nvt_push *p = &a->t.p;
-	nvt_ref(p, a->g.bo, NVC_READ);
-	nvt_ref(p, a->v.bo, NVC_WRITE);
 	nvt_begin(p, NVT_SUBC_M2MF, NV_M2MF_DMA_BUFFER_IN, 2);
 	nvt_out(p, dma_in);
 	nvt_out(p, dma_out);
@@ -88,6 +87,14 @@ static void m2mf_raw(struct atk *a, uint32_t dma_in, uint32_t dma_out, uint32_t 
 	nvt_out(p, lines);
 	nvt_out(p, 1 | 1 << 8);
 	nvt_out(p, 0);
+}
+
+static void m2mf_raw(struct atk *a, uint32_t dma_in, uint32_t dma_out, uint32_t in, uint32_t out,
+		     uint32_t pin, uint32_t pout, uint32_t len, uint32_t lines)
+{
+	nvt_ref(&a->t.p, a->g.bo, NVC_READ);
+	nvt_ref(&a->t.p, a->v.bo, NVC_WRITE);
+	m2mf_words(a, dma_in, dma_out, in, out, pin, pout, len, lines);
 }
 
 static uint32_t gart(struct atk *a) { return nvc_chan_gart_dma(a->t.ch); }
@@ -151,9 +158,10 @@ STREAM_ATTACK(m2mf_huge_pitch_and_line_count, -EFAULT)
 
 STREAM_ATTACK(m2mf_write_into_bo_listed_read_only, -EFAULT)
 {
-	m2mf_raw(a, gart(a), vram(a), gaddr(a), vaddr(a), 64, 64, 64, 4);
 	/* the destination is on the list, but for reading only */
-	a->t.p.refs[1].access = NVC_READ;
+	nvt_ref(&a->t.p, a->g.bo, NVC_READ);
+	nvt_ref(&a->t.p, a->v.bo, NVC_READ);
+	m2mf_words(a, gart(a), vram(a), gaddr(a), vaddr(a), 64, 64, 64, 4);
 	return SUBMIT_IT;
 }
 
@@ -161,8 +169,9 @@ STREAM_ATTACK(m2mf_write_into_bo_listed_read_only, -EFAULT)
  * readers included (nvd/sync.c): reading it is covered, and runs. */
 STREAM_ATTACK(m2mf_read_from_bo_listed_write_only_is_covered, 0)
 {
-	m2mf_raw(a, gart(a), vram(a), gaddr(a), vaddr(a), 64, 64, 64, 4);
-	a->t.p.refs[0].access = NVC_WRITE;
+	nvt_ref(&a->t.p, a->g.bo, NVC_WRITE);
+	nvt_ref(&a->t.p, a->v.bo, NVC_WRITE);
+	m2mf_words(a, gart(a), vram(a), gaddr(a), vaddr(a), 64, 64, 64, 4);
 	return SUBMIT_IT;
 }
 
@@ -326,7 +335,7 @@ static void sifm_with(struct atk *a, uint32_t size, uint32_t format)
 	struct nvt_swz dst = { &a->v, 0, 4, 4, NV_SURF_FORMAT_A8R8G8B8, 4 };
 	nvt_sifm_swz(&a->t.p, &src, NV_SIFM_COLOR_FORMAT_A8R8G8B8, 0, 0, &dst, 0, 0, 16, 16);
 	/* the last packet is SIZE, FORMAT, OFFSET, POINT */
-	uint32_t *w = &a->t.p.map[a->t.p.pos - 4];
+	uint32_t *w = &a->t.p.map[nvt_pos(&a->t.p) - 4];
 	nv_wr32le(&w[0], size);
 	nv_wr32le(&w[1], format);
 }
@@ -569,9 +578,9 @@ static int submit_raw(struct atk *a, const struct nvc_push *push, unsigned npush
 /* A harmless NOP at the writer's position, for ranges to point at. */
 static uint32_t nop_at(struct atk *a)
 {
-	uint32_t at = a->t.p.pos * 4;
+	uint32_t at = nvt_pos(&a->t.p) * 4;
 	nvt_mthd(&a->t.p, NVT_SUBC_M2MF, NV_M2MF_NOP, 0);
-	a->t.p.start = a->t.p.pos;   /* written by hand, not through nvt_submit */
+	nvt_taken(&a->t.p);   /* submitted by hand, not through nvt_submit */
 	return at;
 }
 

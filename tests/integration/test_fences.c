@@ -182,7 +182,7 @@ static void test_fence_wait_times_out_for_a_fence_not_submitted(void **state)
 	struct nvt_client t;
 
 	open_client(d, &t);
-	uint32_t next = t.p.fence + 5;
+	uint32_t next = nvc_pushbuf_fence(t.p.pb) + 5;
 	assert_int_equal(nvc_fence_done(t.ch, next), 0);
 	NVT_ERR(nvc_fence_wait(t.ch, next, 20 * 1000 * 1000), -ETIMEDOUT);
 	nvt_client_close(&t);

@@ -750,26 +750,21 @@ int nvt_push_init(struct nvt_push *p, struct nvc *c, struct nvc_chan *ch, uint32
 	memset(p, 0, sizeof(*p));
 	p->c = c;
 	p->ch = ch;
-	int r = nvc_bo_new(c, bytes, NVC_GART, &p->bo);
+	int r = nvc_pushbuf_new(ch, bytes, &p->pb);
 	if (r < 0) {
 		fprintf(stderr, "nvt: push buffer: %s\n", nvc_error());
 		return r;
 	}
+	p->bo = nvc_pushbuf_bo(p->pb);
 	p->map = nvc_bo_map(p->bo);
-	if (!p->map) {
-		fprintf(stderr, "nvt: push buffer map: %s\n", nvc_error());
-		nvc_bo_free(p->bo);
-		p->bo = NULL;
-		return -ENOMEM;
-	}
-	p->cap = (uint32_t)(nvc_bo_size(p->bo) / 4);
+	p->cap = bytes / 4;
 	return 0;
 }
 
 void nvt_push_fini(struct nvt_push *p)
 {
-	if (p->bo)
-		nvc_bo_free(p->bo);
+	nvc_pushbuf_free(p->pb);
+	p->pb = NULL;
 	p->bo = NULL;
 	p->map = NULL;
 }
@@ -782,50 +777,26 @@ static void nvt_push_fail(struct nvt_push *p, int err, const char *what)
 	}
 }
 
-static int nvt_submit_keep(struct nvt_push *p, uint32_t *fence, int keep_refs);
-
 void nvt_space(struct nvt_push *p, uint32_t words)
 {
 	/* a packet has at most a few relocations */
-	if (p->err || (p->pos + words <= p->cap && p->nrelocs + 8 <= NVT_MAX_RELOCS))
-		return;
-	if (words > p->cap) {
-		nvt_push_fail(p, -E2BIG, "a packet larger than the buffer");
-		return;
-	}
-	if (p->pos > p->start) {
-		int r = nvt_submit_keep(p, NULL, 1);
-		if (r < 0) {
-			nvt_push_fail(p, r, "submit on wrap");
-			return;
-		}
-	}
-	int r = nvt_wait(p, p->fence);
-	if (r < 0) {
-		nvt_push_fail(p, r, "wait on wrap");
-		return;
-	}
-	p->pos = p->start = 0;
+	nvc_pushbuf_space(p->pb, words, 0, 8);
 }
 
 void nvt_word(struct nvt_push *p, uint32_t w)
 {
-	if (p->pos >= p->cap) {
-		nvt_push_fail(p, -ENOSPC, "overflow");
-		return;
-	}
-	nv_wr32le(&p->map[p->pos++], w);
+	nvc_pushbuf_raw(p->pb, w);
 }
 
 void nvt_out(struct nvt_push *p, uint32_t v)
 {
-	nvt_word(p, v);
+	nvc_pushbuf_raw(p->pb, v);
 }
 
 void nvt_begin(struct nvt_push *p, unsigned subc, uint32_t mthd, unsigned n)
 {
 	nvt_space(p, 1 + n);
-	nvt_word(p, NV_CMD_INC_WORD(subc, mthd, n));
+	nvc_pushbuf_mthd(p->pb, subc, mthd, n);
 }
 
 void nvt_mthd(struct nvt_push *p, unsigned subc, uint32_t mthd, uint32_t v)
@@ -836,63 +807,39 @@ void nvt_mthd(struct nvt_push *p, unsigned subc, uint32_t mthd, uint32_t v)
 
 void nvt_ref(struct nvt_push *p, struct nvc_bo *bo, unsigned access)
 {
-	for (unsigned i = 0; i < p->nrefs; i++)
-		if (p->refs[i].bo == bo) {
-			p->refs[i].access |= access;
-			return;
-		}
-	if (p->nrefs == NVT_MAX_REFS) {
-		nvt_push_fail(p, -E2BIG, "too many buffers on the list");
-		return;
-	}
-	p->refs[p->nrefs++] = (struct nvc_bo_ref){ bo, access };
+	nvc_pushbuf_refn(p->pb, bo, access);
+}
+
+uint32_t nvt_pos(const struct nvt_push *p)
+{
+	return nvc_pushbuf_offset(p->pb) / 4;
 }
 
 uint64_t nvt_here(const struct nvt_push *p)
 {
-	return nvc_bo_addr(p->bo) + (uint64_t)p->pos * 4;
+	return nvc_bo_addr(p->bo) + nvc_pushbuf_offset(p->pb);
 }
 
-static int nvt_submit_keep(struct nvt_push *p, uint32_t *fence, int keep_refs)
+void nvt_taken(struct nvt_push *p)
 {
-	struct nvc_bo_ref refs[NVT_MAX_REFS + 1];
-	unsigned n = p->nrefs, pb = n;
-
-	memcpy(refs, p->refs, n * sizeof(refs[0]));
-	for (unsigned i = 0; i < n; i++)
-		if (refs[i].bo == p->bo) {
-			refs[i].access |= NVC_READ;
-			pb = i;
-		}
-	if (pb == n)
-		refs[n++] = (struct nvc_bo_ref){ p->bo, NVC_READ };
-	struct nvc_push push = { pb, p->start * 4, (p->pos - p->start) * 4 };
-	for (unsigned i = 0; i < p->nrelocs; i++)
-		p->relocs[i].reloc_bo = pb;
-	struct nvc_submission s = { refs, n, &push, p->pos > p->start ? 1 : 0, p->relocs,
-				    p->nrelocs };
-	uint32_t f;
-	int r = nvc_submit(p->ch, &s, &f);
-	p->nrelocs = 0;
-	if (r < 0) {
-		fprintf(stderr, "nvt: nvc_submit: %s\n", nvc_error());
-		return r;
-	}
-	p->fence = f;
-	p->start = p->pos;
-	p->submits++;
-	if (!keep_refs)
-		p->nrefs = 0;
-	if (fence)
-		*fence = f;
-	return 0;
+	nvc_pushbuf_drop(p->pb);
 }
 
 int nvt_submit(struct nvt_push *p, uint32_t *fence)
 {
+	uint32_t f;
+
 	if (p->err)
 		return p->err;
-	return nvt_submit_keep(p, fence, 0);
+	int r = nvc_pushbuf_kick(p->pb, &f);
+	if (r < 0) {
+		fprintf(stderr, "nvt: submit: %s\n", nvc_error());
+		return r;
+	}
+	p->submits++;
+	if (fence)
+		*fence = f;
+	return 0;
 }
 
 int nvt_wait(struct nvt_push *p, uint32_t fence)
@@ -902,16 +849,12 @@ int nvt_wait(struct nvt_push *p, uint32_t fence)
 
 int nvt_finish(struct nvt_push *p)
 {
-	if (p->err)
-		return p->err;
-	if (p->pos > p->start || p->nrefs) {
-		int r = nvt_submit(p, NULL);
-		if (r < 0)
-			return r;
-	}
-	int r = nvt_wait(p, p->fence);
+	int r = nvt_submit(p, NULL);
 	if (r < 0)
-		fprintf(stderr, "nvt: fence %u: %s\n", p->fence, nvc_error());
+		return r;
+	r = nvt_wait(p, nvc_pushbuf_fence(p->pb));
+	if (r < 0)
+		fprintf(stderr, "nvt: fence %u: %s\n", nvc_pushbuf_fence(p->pb), nvc_error());
 	return r;
 }
 
@@ -1077,18 +1020,11 @@ static void nvt_out_reloc(struct nvt_push *p, const struct nvt_buf *b, uint32_t 
 		nvt_out(p, word);
 		return;
 	}
-	unsigned i = 0;
-	while (i < p->nrefs && p->refs[i].bo != b->bo)
-		i++;
-	if (i == p->nrefs || p->nrelocs == NVT_MAX_RELOCS) {
-		nvt_push_fail(p, -EINVAL, i == p->nrefs ? "relocation to a buffer not on the list"
-							: "too many relocations");
+	if (!nvc_pushbuf_refd(p->pb, b->bo)) {
+		nvt_push_fail(p, -EINVAL, "relocation to a buffer not on the list");
 		return;
 	}
-	r.offset = p->pos * 4;   /* the word nvt_out writes next */
-	r.bo = i;
-	p->relocs[p->nrelocs++] = r;
-	nvt_out(p, word);
+	nvc_pushbuf_reloc(p->pb, b->bo, 0, r);
 }
 
 void nvt_out_dma(struct nvt_push *p, const struct nvt_buf *b)

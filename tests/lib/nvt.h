@@ -195,26 +195,18 @@ struct nvt_swz {
 
 /* ---- the push buffer and submissions ---- */
 
-#define NVT_MAX_REFS   16
-#define NVT_MAX_RELOCS 256
-
+/* libnvd's writer (nvc_pushbuf) and what the tests keep beside it. */
 struct nvt_push {
 	struct nvc *c;
 	struct nvc_chan *ch;
-	struct nvc_bo *bo;         /* GART */
-	uint32_t *map;
+	struct nvc_pushbuf *pb;
+	struct nvc_bo *bo;         /* its push buffer (GART) */
+	uint32_t *map;             /* the push buffer's words, for tests that write them by hand */
 	uint32_t cap;              /* words */
-	uint32_t pos, start;       /* words: write position, start of what is not submitted */
-	uint32_t fence;            /* last submitted */
-	int err;                   /* first error of the writer (overflow, submit, wait) */
-	struct nvc_bo_ref refs[NVT_MAX_REFS];
-	unsigned nrefs;
+	int err;                   /* first error of nvt's own (a relocation to a buffer not listed) */
 	/* Addresses and ctxdmas through relocations, as Mesa writes them (for
 	 * buffers nvd may move); otherwise as they were when made. */
 	int relocate;
-	/* the pending words' relocations (reloc_bo: filled in at submission) */
-	struct nvc_reloc relocs[NVT_MAX_RELOCS];
-	unsigned nrelocs;
 	unsigned submits;
 };
 
@@ -225,16 +217,22 @@ void nvt_push_fini(struct nvt_push *p);
  * the buffer's beginning. */
 void nvt_space(struct nvt_push *p, uint32_t words);
 void nvt_begin(struct nvt_push *p, unsigned subc, uint32_t mthd, unsigned n);
+/* A data word, and a raw word (jumps, calls, garbage): both written as they
+ * are, whatever the header before them says (the hostile tests' streams
+ * are malformed on purpose; nvd is what must notice). */
 void nvt_out(struct nvt_push *p, uint32_t v);
-/* A raw word (jumps, calls, garbage). */
 void nvt_word(struct nvt_push *p, uint32_t w);
 void nvt_mthd(struct nvt_push *p, unsigned subc, uint32_t mthd, uint32_t v);
 /* Put a buffer on the next submission's list (access bits are merged). */
 void nvt_ref(struct nvt_push *p, struct nvc_bo *bo, unsigned access);
-/* Card address of the next word to be written (for jumps). */
+/* The word index of the next word, and its card address (for jumps). */
+uint32_t nvt_pos(const struct nvt_push *p);
 uint64_t nvt_here(const struct nvt_push *p);
-/* Submit [start, pos) with the list (+ the push buffer, READ); the list is
- * emptied.  0 or -errno; *fence may be NULL. */
+/* The words written since the last submission were submitted by hand
+ * (nvc_submit): the writer forgets them, and its list. */
+void nvt_taken(struct nvt_push *p);
+/* Submit what is pending with the list (the push buffer first, READ); the
+ * list is emptied.  0 or -errno; *fence may be NULL. */
 int nvt_submit(struct nvt_push *p, uint32_t *fence);
 /* nvc_fence_wait with a 10 s limit. */
 int nvt_wait(struct nvt_push *p, uint32_t fence);
