@@ -138,6 +138,8 @@ enum { NV_DMA_PUSHER_ERRORS(NV_DMA_ERR_ENUM) };
 /* RAMFC (NV40, 128 bytes per channel): image offset -> live PFIFO register.
  * X(ramfc offset, register, valid bits). One table walked by save and restore. */
 #define NV40_RAMFC_SIZE 128
+/* The mask of a row's valid bits (1..32), without a shift by 32. */
+#define NV40_RAMFC_MASK(bits) ((uint32_t)(~0ull >> (64 - (bits))))
 #define NV40_RAMFC_DMA_PUT        0x00
 #define NV40_RAMFC_DMA_GET        0x04
 #define NV40_RAMFC_DMA_INSTANCE   0x0c

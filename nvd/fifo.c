@@ -211,7 +211,7 @@ static const struct {
 	uint16_t off;
 	uint32_t reg, mask;
 } fifo_ramfc[] = {
-#define FIFO_RAMFC_ROW_(o, r, b) { o, r, (b) == 32 ? ~0u : (1u << (b)) - 1 },
+#define FIFO_RAMFC_ROW_(o, r, b) { o, r, NV40_RAMFC_MASK(b) },
 	NV40_RAMFC(FIFO_RAMFC_ROW_)
 #undef FIFO_RAMFC_ROW_
 };

@@ -45,7 +45,7 @@ static const struct {
 	uint16_t off;
 	uint32_t reg, mask;
 } sim_ramfc[] = {
-#define SIM_RAMFC_ROW_(o, r, b) { o, r, (b) == 32 ? ~0u : (1u << (b)) - 1 },
+#define SIM_RAMFC_ROW_(o, r, b) { o, r, NV40_RAMFC_MASK(b) },
 	NV40_RAMFC(SIM_RAMFC_ROW_)
 #undef SIM_RAMFC_ROW_
 };
