@@ -416,7 +416,11 @@ static void attack_many_held_buffers(struct nvt_daemon *d, struct nvt_honest *h,
 	print_message("copies among %u buffers: validated in %.1f ms, among %u: %.1f ms (x%.2f); "
 		      "the probe waited %.1f ms at most\n", HELD_FEW, base / 1e6, HELD_MANY,
 		      cost / 1e6, (double)cost / (double)base, worst / 1e6);
-	if (cost > 5 * base)
+	/* O(log n) lookups cost about 3 times as much among 4093 as among
+	 * 16 (12 steps against 4), a scan of the list 256 times: the bound
+	 * tells the two apart with room for a busy machine, which preempts
+	 * nvd in one of the two runs (6.9x seen while CI shared its 2 cores). */
+	if (cost > 32 * base)
 		fail_msg("validating among %u buffers cost %.1f times as much as among %u",
 			 HELD_MANY, (double)cost / (double)base, HELD_FEW);
 	if (worst > 2000000000)
