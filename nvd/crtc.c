@@ -312,10 +312,8 @@ int nvd_disp_set_head(struct nvd_client *cl, uint32_t head, const struct nvd_hea
 	uint32_t vpll;
 	int r;
 
-	if (d->master != cl) {
-		snprintf(why, whylen, "only the master may set a head");
+	if (!disp_master(cl, "set a head", why, whylen))
 		return -EACCES;
-	}
 	struct nvd_head *h = disp_head_get(d, head, NULL, why, whylen);
 	if (!h)
 		return -EINVAL;
@@ -401,10 +399,8 @@ int nvd_disp_vblank_event(struct nvd_client *cl, const struct nvd_req_disp_vblan
 	struct nvd *d = cl->d;
 	unsigned n = 0;
 
-	if (d->master != cl) {
-		snprintf(why, whylen, "only the master may wait for vblanks");
+	if (!disp_master(cl, "wait for vblanks", why, whylen))
 		return -EACCES;
-	}
 	if (rq->flags & ~(uint32_t)NVD_VBLANK_RELATIVE) {
 		snprintf(why, whylen, "vblank flags 0x%x: only RELATIVE (0x%x) is known", rq->flags,
 			 NVD_VBLANK_RELATIVE);

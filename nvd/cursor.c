@@ -27,10 +27,8 @@ int nvd_disp_cursor_set(struct nvd_client *cl, uint32_t head, uint32_t handle, u
 			char *why, size_t whylen)
 {
 	struct nvd *d = cl->d;
-	if (d->master != cl) {
-		snprintf(why, whylen, "only the master may set a cursor");
+	if (!disp_master(cl, "set a cursor", why, whylen))
 		return -EACCES;
-	}
 	if (!disp_head_get(d, head, NULL, why, whylen))
 		return -EINVAL;
 	if (!d->disp.cursor_bytes) {
@@ -73,10 +71,8 @@ int nvd_disp_cursor_move(struct nvd_client *cl, uint32_t head, int32_t x, int32_
 			 size_t whylen)
 {
 	struct nvd *d = cl->d;
-	if (d->master != cl) {
-		snprintf(why, whylen, "only the master may move a cursor");
+	if (!disp_master(cl, "move a cursor", why, whylen))
 		return -EACCES;
-	}
 	if (!disp_head_get(d, head, NULL, why, whylen))
 		return -EINVAL;
 	if (x < INT16_MIN || x > INT16_MAX || y < INT16_MIN || y > INT16_MAX) {

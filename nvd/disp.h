@@ -5,6 +5,8 @@
 
 #include "nvd/nvd.h"
 
+#include <stdio.h>
+
 #include "hw/display.h"
 
 #define DISP_CURSOR_BYTES ((uint64_t)NVD_CURSOR_SIZE * NVD_CURSOR_SIZE * 4)
@@ -35,6 +37,16 @@ static inline void disp_sr_wr(struct nvd *d, unsigned head, uint8_t idx, uint8_t
 	d->disp.scanout_gen++;
 	nvd_wr08(d->card, NV_HEAD_REG(NV_PRMVIO_SRX, head), idx);
 	nvd_wr08(d->card, NV_HEAD_REG(NV_PRMVIO_SR, head), v);
+}
+
+/* Whether cl is the display master; if not, why says it may not do what
+ * (the caller returns -EACCES). */
+static inline int disp_master(struct nvd_client *cl, const char *what, char *why, size_t whylen)
+{
+	if (cl->d->master == cl)
+		return 1;
+	snprintf(why, whylen, "only the master may %s", what);
+	return 0;
 }
 
 /* ddc.c: the 128-byte EDID of the monitor on DDC bus `bus`; -ENODEV when

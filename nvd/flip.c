@@ -73,10 +73,8 @@ int nvd_disp_page_flip(struct nvd_client *cl, uint32_t head, uint32_t id, uint64
 		       char *why, size_t whylen)
 {
 	struct nvd *d = cl->d;
-	if (d->master != cl) {
-		snprintf(why, whylen, "only the master may flip");
+	if (!disp_master(cl, "flip", why, whylen))
 		return -EACCES;
-	}
 	struct nvd_head *h = disp_head_get(d, head, ": set it first", why, whylen);
 	if (!h)
 		return -EINVAL;
