@@ -156,11 +156,13 @@ static void sim_card_fence_target(struct nvd_card *c, unsigned chid, struct nvd_
 	pthread_mutex_unlock(&s->fence_lock);
 }
 
-/* The worker stops on the daemon's fence method (a CACHE_ERROR, as for any
+/* The card stops on the daemon's fence method (a CACHE_ERROR, as for any
  * software method): publish it from here, wake the client and ack it as
  * the loop's interrupt handler would (nvd_irq_pfifo), so neither the
  * client nor the card waits for the loop, and the loop's register
- * accesses do not fight the worker for the model's lock.  The loop
+ * accesses do not fight the worker for the model's lock.  It runs on the
+ * worker, or on the loop itself within the PUT write of a submission the
+ * card finished at once (sim_wr32; nvd_fifo_kick then looks for fences).  The loop
  * retires the submission when it takes the fences (sim_card_fences).  A
  * PGRAPH trap pending may be this submission's fault, whose status the
  * loop writes first; a CACHE_ERROR the loop may have seen already is the

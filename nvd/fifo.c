@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <event2/event.h>
+
 #include "hw/display.h"
 #include "hw/pushbuf.h"
 #include "hw/regs.h"
@@ -303,6 +305,11 @@ void nvd_fifo_chan_unload(struct nvd *d, struct nvd_chan *ch)
 void nvd_fifo_kick(struct nvd *d, struct nvd_chan *ch)
 {
 	nvd_wr32(d->card, NV40_USER(ch->chid) + NV40_USER_DMA_PUT, ch->wptr);
+	/* The simulated card may have run it within the write, fences and
+	 * all, without signalling its eventfd (sim_wr32): they are taken
+	 * once this pass of kicks is done. */
+	if (d->card->ops->fences && d->irq_evt)
+		event_active(d->irq_evt, EV_READ, 0);
 }
 
 /* As nv04_fifo_chan_fini: stop switching, take the channel out of DMA mode,

@@ -313,6 +313,10 @@ static int pull_one(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd, 
 		return cache_error(s, NV_PULL0_DEVICE_SOFTWARE);
 	if (!sim_pgraph_ready(s))
 		return 1;
+	if (s->brief && !sim_pgraph_state_only(s, subc, mthd)) {
+		s->brief_stop = 1;
+		return 1;        /* stays in CACHE1 for the worker */
+	}
 	if (mthd >= 0x180 && mthd < 0x200) {
 		/* Object and ctxdma arguments: PGRAPH sees the instance. */
 		uint32_t ctx;

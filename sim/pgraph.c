@@ -273,6 +273,16 @@ static void gr_mthd(struct sim *s, unsigned subc, uint32_t mthd, uint32_t data)
 		gr_notify(s, gc, slots);
 }
 
+int sim_pgraph_state_only(struct sim *s, unsigned subc, uint32_t mthd)
+{
+	const struct gr_class *gc;
+	const struct nv_class_desc *desc;
+
+	gr_ctx_switch(s);      /* the channel's classes, as its method would */
+	gr_class_lookup(s->gr.subc_class[subc], &gc, &desc);
+	return desc && mthd != GR_NOTIFY && !nv_acc_launch(desc->table_id, mthd);
+}
+
 void sim_pgraph_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd, uint32_t data)
 {
 	gr_ctx_switch(s);

@@ -106,6 +106,9 @@ struct sim {
 	pthread_t thread;
 	int thread_started, stop;
 	int mmio_waiting;                   /* host threads queued on the lock (atomic) */
+	int worker_idle;                    /* the worker sleeps on wake */
+	int brief, brief_stop;              /* a PUT write's run (sim.c: sim_brief); it
+					       reached a method that touches memory */
 
 	int irq_fd;
 	uint32_t irq_seen[4];               /* pending bits at the last update */
@@ -248,6 +251,9 @@ void sim_pgraph_bind(struct sim *s, unsigned chid, unsigned subc, uint32_t inst)
 void sim_pgraph_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd, uint32_t data);
 /* Can PGRAPH take a method now (PMC enabled, FIFO access on)? */
 int sim_pgraph_ready(struct sim *s);
+/* Whether method mthd of the object on subc only sets state: no launch or
+ * NOTIFY in hw/access.h, so it is quick whatever the state (sim_brief). */
+int sim_pgraph_state_only(struct sim *s, unsigned subc, uint32_t mthd);
 
 /* ---- memory (mem.c) ---- */
 

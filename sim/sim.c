@@ -19,6 +19,8 @@
 /* sim_run gives up after this many words, so a channel looping on a JUMP
  * cannot hang a unit test forever. */
 #define SIM_RUN_MAX_WORDS (64ul << 20)
+/* What a PUT write may run on the writing thread (sim_brief). */
+#define SIM_BRIEF_WORDS 64
 
 struct sim_block {
 	uint32_t base, size;
@@ -121,7 +123,7 @@ void sim_irq_update(struct sim *s, int host_ack)
 		 * reading it is woken again by the next rise.  Nonblocking; a
 		 * full counter is still readable, which is all the host needs. */
 		__atomic_store_n(&s->line, line, __ATOMIC_RELEASE);
-		if (write(s->irq_fd, &one, sizeof(one)) < 0) {
+		if ((line || !s->brief) && write(s->irq_fd, &one, sizeof(one)) < 0) {
 		}
 	} else {
 		__atomic_store_n(&s->line, line, __ATOMIC_RELEASE);
@@ -162,6 +164,15 @@ static int sim_reg_is_intr(uint32_t reg)
 }
 
 /* ---- BAR0 ---- */
+
+static int sim_brief(struct sim *s);
+
+/* A channel's DMA_PUT in the USER area. */
+static int sim_reg_is_put(uint32_t reg)
+{
+	return reg - NV40_USER_BASE < NV40_USER_AREA_SIZE &&
+	       (reg - NV40_USER_BASE) % NV40_USER_SIZE == NV40_USER_DMA_PUT;
+}
 
 /* MMIO takes the lock the worker holds per chunk; the worker steps aside
  * between chunks while a host thread is waiting (mutexes are not fair). */
@@ -224,8 +235,11 @@ void sim_wr32(struct sim *s, uint32_t reg, uint32_t val)
 	 * only once its last one is acked (or enabled). */
 	int ack = sim_reg_is_intr(reg);
 	sim_irq_update(s, ack);
-	if (!ack || (reg & ~NV_PCRTC_HEAD_STRIDE) == NV_PCRTC_INTR_0 ||
-	    (reg & ~NV_PCRTC_HEAD_STRIDE) == NV_PCRTC_INTR_EN_0)
+	int work = !ack || (reg & ~NV_PCRTC_HEAD_STRIDE) == NV_PCRTC_INTR_0 ||
+		   (reg & ~NV_PCRTC_HEAD_STRIDE) == NV_PCRTC_INTR_EN_0;
+	if (work && s->worker_idle && sim_reg_is_put(reg))
+		work = sim_brief(s);
+	if (work)
 		sim_kick(s);
 	pthread_mutex_unlock(&s->lock);
 }
@@ -299,10 +313,10 @@ static unsigned sim_cur_chid(struct sim *s)
 /* One chunk of PFIFO work: its time is PFIFO's busy time when it made
  * progress (the methods it handed PGRAPH included, as the silicon's PFIFO
  * is busy while its puller waits for PGRAPH), and the channel's. */
-static int sim_chunk(struct sim *s, unsigned long *words)
+static int sim_chunk(struct sim *s, unsigned budget, unsigned long *words)
 {
 	s->fifo_t0 = sim_clock_ns();
-	int more = sim_pfifo_work(s, SIM_CHUNK_WORDS, words);
+	int more = sim_pfifo_work(s, budget, words);
 	if (more) {
 		uint64_t dt = sim_clock_ns() - s->fifo_t0;
 		s->fifo_busy_ns += dt;
@@ -310,6 +324,30 @@ static int sim_chunk(struct sim *s, unsigned long *words)
 	}
 	s->fifo_t0 = 0;
 	return more;
+}
+
+/* A PUT written while the worker sleeps runs at once on the writing thread
+ * for as long as the methods only set state (the FIFO's, and PGRAPH's that
+ * hw/access.h lists as no launch), as silicon starts fetching at once: a
+ * small submission, a fence say, completes without waking the worker.  It
+ * stops before the first method that touches memory, after
+ * SIM_BRIEF_WORDS words, or where the card waits (a semaphore, the host);
+ * so the writer waits no longer than a register access.  Returns whether
+ * the worker has work. */
+static int sim_brief(struct sim *s)
+{
+	unsigned long words = 0;
+	int more = 1;
+
+	s->brief = 1;
+	s->brief_stop = 0;
+	while (more && words < SIM_BRIEF_WORDS && !s->brief_stop) {
+		more = sim_chunk(s, SIM_BRIEF_WORDS - (unsigned)words, &words);
+		sim_irq_update(s, 0);     /* the hook may ack a fence: go on */
+	}
+	s->brief = 0;
+	sim_gr_idle(s);
+	return more || s->acquire_waiting;
 }
 
 static void *sim_worker(void *arg)
@@ -320,7 +358,7 @@ static void *sim_worker(void *arg)
 	pthread_mutex_lock(&s->lock);
 	while (!s->stop) {
 		words = 0;
-		int more = sim_chunk(s, &words);
+		int more = sim_chunk(s, SIM_CHUNK_WORDS, &words);
 		/* before anything lets the host in: the hook sees first what
 		 * the card raised */
 		sim_irq_update(s, 0);
@@ -354,10 +392,13 @@ static void *sim_worker(void *arg)
 				ts.tv_sec++;
 				ts.tv_nsec -= 1000000000;
 			}
+			s->worker_idle = 1;
 			pthread_cond_timedwait(&s->wake, &s->lock, &ts);
 		} else {
+			s->worker_idle = 1;
 			pthread_cond_wait(&s->wake, &s->lock);
 		}
+		s->worker_idle = 0;
 	}
 	pthread_mutex_unlock(&s->lock);
 	return NULL;
@@ -370,7 +411,7 @@ unsigned long sim_run(struct sim *s)
 	pthread_mutex_lock(&s->lock);
 	/* the lock is held throughout: queued fragment work may go on
 	 * from chunk to chunk */
-	while (words < SIM_RUN_MAX_WORDS && sim_chunk(s, &words))
+	while (words < SIM_RUN_MAX_WORDS && sim_chunk(s, SIM_CHUNK_WORDS, &words))
 		sim_irq_update(s, 0);
 	sim_3d_sync(s);
 	sim_gr_idle(s);

@@ -47,7 +47,10 @@ struct sim_config {
 	 * the line was last evaluated, which no host thread can have seen yet
 	 * (the worker evaluates it before it lets the host in).  It may use
 	 * sim_rd32_locked, and sim_wr32_locked to handle those fresh bits as
-	 * the host would; it returns nonzero when it acked anything.
+	 * the host would; it returns nonzero when it acked anything.  When
+	 * that leaves the line down on a host thread's DMA_PUT write (which
+	 * may run the channel at once: sim_wr32), the eventfd is not
+	 * signalled: that host collects what the hook took after its write.
 	 * NULL: none. */
 	int (*irq_hook)(void *arg, struct sim *s, uint32_t pfifo_fresh);
 	void *irq_arg;
@@ -67,6 +70,10 @@ int sim_jit_built(void);
 
 /* BAR0 */
 uint32_t sim_rd32(struct sim *s, uint32_t reg);
+/* A channel's DMA_PUT written while the card is idle runs that channel
+ * on the calling thread, for a bounded number of words and only up to the
+ * first method that touches memory (the worker goes on from there), as
+ * silicon starts fetching at once. */
 void sim_wr32(struct sim *s, uint32_t reg, uint32_t val);
 /* Byte access, for the display's VGA ports (hw/display.h).  Elsewhere a
  * byte of the 32-bit register (writes: read-modify-write). */

@@ -148,21 +148,17 @@ static inline unsigned host_jit(void)
 	       !strcmp(e, "verify") ? SIM_JIT_VERIFY : SIM_JIT_OFF;
 }
 
-/* threads: sim_config's (0 = automatic) */
-static inline void host_new_threads(struct host *h, unsigned chipset, int manual, unsigned threads)
+/* cfg: chipset, manual, threads and the hook set; the rest is filled in */
+static inline void host_new_config(struct host *h, struct sim_config cfg)
 {
-	struct sim_config cfg = { 0 };
 	char err[128];
 
 	memset(h, 0, sizeof(*h));
 	h->sysmem = calloc(1, HOST_SYSMEM);
 	assert_non_null(h->sysmem);
-	cfg.chipset = chipset;
 	cfg.vram_size = HOST_VRAM;
 	cfg.sysmem = h->sysmem;
 	cfg.sysmem_size = HOST_SYSMEM;
-	cfg.manual = manual;
-	cfg.threads = threads;
 	cfg.jit = host_jit();
 	h->s = sim_new(&cfg, err, sizeof(err));
 	if (!h->s)
@@ -175,6 +171,13 @@ static inline void host_new_threads(struct host *h, unsigned chipset, int manual
 	host_ctxdma(h, HOST_SYS_DMA, NV_CLASS_DMA_IN_MEMORY, NV_DMA_TARGET_PCI, NV_DMA_ACCESS_RW,
 		    0, HOST_SYSMEM - 1);
 	host_grobj(h, HOST_OBJ(0), 0x506e);     /* the software object */
+}
+
+/* threads: sim_config's (0 = automatic) */
+static inline void host_new_threads(struct host *h, unsigned chipset, int manual, unsigned threads)
+{
+	host_new_config(h, (struct sim_config){ .chipset = chipset, .manual = manual,
+						.threads = threads });
 }
 
 static inline void host_new_cfg(struct host *h, unsigned chipset, int manual)
