@@ -815,7 +815,7 @@ int sim_fp_cache_check(struct sim_fp_cache *c, const uint8_t *prog, size_t len)
 		sim_fp_cache_reset(c);
 	if (c->simple < 0) {
 		/* straight line: every instruction from 0 in bounds and accepted,
-		 * no flow control, no KIL, an END inside the cached slots */
+		 * no flow control, an END inside the cached slots */
 		uint64_t pc = 0, inputs = 0;
 		c->simple = 0;
 		c->nseq = 0;
@@ -825,7 +825,7 @@ int sim_fp_cache_check(struct sim_fp_cache *c, const uint8_t *prog, size_t len)
 			if (pc > len || len - pc < NV40_FP_INSN_BYTES || pc / NV40_FP_INSN_BYTES >= SIM_FP_CACHE_SLOTS)
 				break;
 			const struct sim_fp_dec *d = fp_fetch(c, prog, len, pc, &tmp);
-			if (d->branch || d->size < 0 || d->kind == NV40_FP_KIND_KIL)
+			if (d->branch || d->size < 0)
 				break;
 			c->seq[c->nseq++] = (uint8_t)(pc / NV40_FP_INSN_BYTES);
 			for (unsigned n = 0; n < d->nsrc; n++)

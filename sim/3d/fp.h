@@ -60,7 +60,7 @@ struct sim_fp_cache {
 	const uint8_t *prog;
 	size_t len;
 	size_t hi;                   /* raw holds prog[0, hi) */
-	int simple;                  /* straight line to END, no KIL: cannot fail or kill */
+	int simple;                  /* straight line to END: cannot fail */
 	uint32_t inputs;             /* bit i: input i may be read (simple: those it reads) */
 	unsigned nseq;               /* simple: its instructions' slots, in order */
 	uint8_t seq[SIM_FP_CACHE_SLOTS];

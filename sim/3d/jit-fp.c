@@ -27,6 +27,7 @@ struct jf {
 	LLVMValueRef rq, out, tmp;             /* allocas: a sampler request, its result, fp16 lanes */
 	LLVMValueRef neg_mask, abs_mask;       /* JIT_FP_SIGNS */
 	LLVMValueRef r[JF_REGS][4], hodd[JF_HODD][4], cc[4];
+	LLVMValueRef kill;                     /* <4 x i1>: lanes a KIL took, NULL: none */
 	LLVMValueRef in[NV40_FP_INPUTS][4];    /* inputs loaded so far */
 	const struct jit_fp_prog *p;
 };
@@ -517,6 +518,36 @@ static void jf_write(struct jf *j, const struct sim_fp_dec *d, LLVMValueRef res[
 	}
 }
 
+/* fp.c's KIL with every pixel executing: the lanes where any swizzled CC
+ * component passes the condition (all for TR), on the CC as it is now. */
+static void jf_kil(struct jf *j, const struct sim_fp_dec *d)
+{
+	unsigned cond = (unsigned)NV40_FP_GET(d->w, COND), swz = (unsigned)NV40_FP_GET(d->w, COND_SWZ);
+
+	for (unsigned c = 0; c < 4; c++) {
+		LLVMValueRef pass = jf_cond(j, cond, jf_get(j, j->cc[nv40_fp_swz(swz, c)]));
+		j->kill = j->kill ? LLVMBuildOr(j->b, j->kill, pass, "") : pass;
+	}
+}
+
+/* The kill bits: lane p is pixel p, covered ones only (q->live). */
+static LLVMValueRef jf_kill_bits(struct jf *j)
+{
+	if (!j->kill)
+		return LLVMConstInt(j->i32, 0, 0);
+	LLVMValueRef bit[4], bits = NULL;
+	for (unsigned p = 0; p < 4; p++)
+		bit[p] = LLVMConstInt(j->i32, 1u << p, 0);
+	LLVMValueRef lanes = LLVMBuildSelect(j->b, j->kill, LLVMConstVector(bit, 4), jf_splat_i(j, 0), "");
+	for (unsigned p = 0; p < 4; p++) {
+		LLVMValueRef b = LLVMBuildExtractElement(j->b, lanes, LLVMConstInt(j->i32, p, 0), "");
+		bits = bits ? LLVMBuildOr(j->b, bits, b, "") : b;
+	}
+	LLVMValueRef live = LLVMBuildLoad2(j->b, j->i32, jf_at(j, j->q, offsetof(struct sim_fp_quad, live)), "");
+	LLVMSetAlignment(live, 4);
+	return LLVMBuildAnd(j->b, bits, live, "");
+}
+
 /* The results as fp_run leaves them in the quad. */
 static void jf_outputs(struct jf *j)
 {
@@ -537,7 +568,7 @@ static void jf_outputs(struct jf *j)
 		jf_scatter(j, jf_get(j, j->r[1][2]), j->q, offsetof(struct sim_fp_quad, depth), 4);
 	LLVMSetAlignment(LLVMBuildStore(b, LLVMConstInt(j->i32, (unsigned)depth, 0),
 					jf_at(j, j->q, offsetof(struct sim_fp_quad, depth_written))), 4);
-	LLVMSetAlignment(LLVMBuildStore(b, LLVMConstInt(j->i32, 0, 0),
+	LLVMSetAlignment(LLVMBuildStore(b, jf_kill_bits(j),
 					jf_at(j, j->q, offsetof(struct sim_fp_quad, kill))), 4);
 	LLVMBuildRetVoid(b);
 }
@@ -586,6 +617,10 @@ int jit_fp_build(LLVMModuleRef m, const char *name, const struct jit_fp_prog *p)
 		LLVMValueRef s[3][4], res[4];
 		if (d->kind == NV40_FP_KIND_NOP)
 			continue;
+		if (d->kind == NV40_FP_KIND_KIL) {
+			jf_kil(&j, d);
+			continue;
+		}
 		if (d->kind != NV40_FP_KIND_ALU && d->kind != NV40_FP_KIND_TEX) {
 			r = -1;
 			break;

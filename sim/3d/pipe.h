@@ -248,9 +248,9 @@ void sim_rop_quad(const struct draw_setup *d, uint32_t *samples, int x, int y, u
 /* Early depth rejection, before the fragment program: allowed (ok) when
  * the depth test is on, the program writes no depth and no stencil test
  * applies to this face, so a fragment failing the depth test writes
- * nothing whatever else happens to it; early_z returns the live pixels that
- * can pass (the ROP tests them again). The caller also makes sure the
- * program cannot kill or fail (sim_fp_cache_check). */
+ * nothing whatever else happens to it (a KIL included); early_z returns
+ * the live pixels that can pass (the ROP tests them again). The caller
+ * also makes sure the program cannot fail (sim_fp_cache_check). */
 int sim_rop_early_z_ok(const struct draw_setup *d, int front);
 unsigned sim_rop_early_z(const struct draw_setup *d, int x, int y, unsigned live, const float z[4]);
 

@@ -59,9 +59,9 @@ static float rnd_float(void)
 
 /* ---- random straight-line programs ---- */
 
-/* Arithmetic and texture opcodes: every one fp.c knows but KIL (which
- * makes a program not straight) and the NOPs. */
+/* Every opcode of a straight program fp.c knows, but the NOPs. */
 static const unsigned ops[] = {
+	NV40_FP_OP_KIL,
 	NV40_FP_OP_MOV, NV40_FP_OP_MUL, NV40_FP_OP_ADD, NV40_FP_OP_MAD, NV40_FP_OP_DP3,
 	NV40_FP_OP_DP4, NV40_FP_OP_DST, NV40_FP_OP_MIN, NV40_FP_OP_MAX, NV40_FP_OP_SLT,
 	NV40_FP_OP_SGE, NV40_FP_OP_SLE, NV40_FP_OP_SGT, NV40_FP_OP_SNE, NV40_FP_OP_SEQ,
