@@ -375,23 +375,7 @@ static void test_compiled_programs_gave_the_interpreters_bits(void **state)
 {
 	(void)state;
 	assert_int_equal(nvt_daemon_stop(&gs_d), 0);
-	char *log = gs_slurp(gs_d.log, NULL), *at = log ? strstr(log, "sim-jit: ") : NULL;
-	unsigned programs = 0, compiled = 0;
-	unsigned long long quads = 0, differed = 0;
-	int got = at ? sscanf(at, "sim-jit: %u programs, %u compiled", &programs, &compiled) : 0;
-	const char *v = at ? strstr(at, "verified ") : NULL;
-	if (got != 2 || !v || sscanf(v, "verified %llu quads: %llu differed", &quads, &differed) != 2) {
-		free(log);
-		fail_msg("nvd logged no sim-jit statistics at exit");
-	}
-	printf("# %.*s\n", (int)strcspn(at, "\n"), at);
-	free(log);
-	if (compiled < 10 || quads < 100000)
-		fail_msg("only %u programs compiled and %llu quads compared: the scenes did not "
-			 "run on compiled code", compiled, quads);
-	if (differed)
-		fail_msg("%llu of %llu quads shaded by compiled code differ from the interpreter's",
-			 differed, quads);
+	nvt_assert_jit_lockstep(&gs_d, 10, 100000, "the scenes");
 }
 
 static int gs_group_setup(void **state)

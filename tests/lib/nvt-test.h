@@ -182,4 +182,23 @@ static inline void nvt_attack(struct nvt_daemon *d,
 	nvt_attack_fds(d, attack, arg, 0);
 }
 
+/* A --sim-jit verify daemon, stopped: its compiled fragment programs ran
+ * (at least min_compiled of them, on min_quads quads that the interpreter
+ * shaded too) and gave the interpreter's bits on every quad.  what: whose
+ * draws they were. */
+static inline void nvt_assert_jit_lockstep(const struct nvt_daemon *d, unsigned min_compiled,
+					   unsigned long long min_quads, const char *what)
+{
+	struct nvt_jit j;
+	if (nvt_daemon_jit(d, &j) < 0)
+		fail_msg("nvd logged no sim-jit statistics at exit");
+	printf("# %s\n", j.line);
+	if (j.compiled < min_compiled || j.quads < min_quads)
+		fail_msg("only %u programs compiled and %llu quads compared: %s did not run on "
+			 "compiled code", j.compiled, j.quads, what);
+	if (j.differed)
+		fail_msg("%llu of %llu quads shaded by compiled code differ from the interpreter's",
+			 j.differed, j.quads);
+}
+
 #endif

@@ -135,6 +135,26 @@ int nvt_log_contains(const struct nvt_daemon *d, const char *text)
 	return nvt_file_contains(d->log, text);
 }
 
+int nvt_daemon_jit(const struct nvt_daemon *d, struct nvt_jit *j)
+{
+	FILE *f = fopen(d->log, "r");
+	char line[2048];
+	int found = 0;
+
+	memset(j, 0, sizeof(*j));
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		const char *at = strstr(line, "sim-jit: "), *v = at ? strstr(at, "verified ") : NULL;
+		found = v && sscanf(at, "sim-jit: %u programs, %u compiled", &j->programs,
+				    &j->compiled) == 2 &&
+			sscanf(v, "verified %llu quads: %llu differed", &j->quads, &j->differed) == 2;
+		if (found)
+			snprintf(j->line, sizeof(j->line), "%.*s", (int)strcspn(at, "\n"), at);
+	}
+	if (f)
+		fclose(f);
+	return found ? 0 : -1;
+}
+
 int nvt_sim_check = 1;
 
 const char *nvt_sim_check_arg(void)

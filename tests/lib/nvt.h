@@ -82,6 +82,15 @@ int nvt_daemon_finish(struct nvt_daemon *d);
 void nvt_daemon_print_log(const struct nvt_daemon *d);
 /* Whether the daemon's log holds the text. */
 int nvt_log_contains(const struct nvt_daemon *d, const char *text);
+/* nvd's "sim-jit: ..." line at exit (--sim-jit verify, the daemon stopped):
+ * the programs it saw and compiled, the quads the interpreter checked and
+ * those that differed.  0, or -1 when the log holds no such line. */
+struct nvt_jit {
+	unsigned programs, compiled;
+	unsigned long long quads, differed;
+	char line[256];
+};
+int nvt_daemon_jit(const struct nvt_daemon *d, struct nvt_jit *j);
 /* Whether a line of the file contains text (0 when it cannot be read). */
 int nvt_file_contains(const char *path, const char *text);
 /* Open file descriptors of the daemon process (from /proc), -errno on error. */
