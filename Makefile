@@ -596,6 +596,16 @@ tests: $(FUZZ_WRAP)
 # Mesa with the interposer preloaded (ASan is not in them), and test_cli,
 # which runs every program, the benches and GL programs this build does not
 # make among them.
+# The GL tests of Mesa's own programs again with the compiler off (tests/jit-off).
+JITOFF_WRAP := $(TST)/jitoff/test_jit_off
+
+$(JITOFF_WRAP): tests/jit-off
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec %s %s "$$@"\n' '$(abspath tests/jit-off)' '$(abspath $(BUILD))' \
+	    > $(@D)/.$(@F).tmp && chmod +x $(@D)/.$(@F).tmp && mv $(@D)/.$(@F).tmp $@
+
+tests: $(JITOFF_WRAP)
+
 ASAN_BUILD ?= build-asan
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 ASAN_ENV   := ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1 \
