@@ -363,14 +363,8 @@ char *hw_vp_disasm(const uint32_t insn[4], char *buf, unsigned buflen)
 	buf[0] = 0;
 	if (vop != NV40_VP_VEC_NOP || sop == NV40_VP_SCA_NOP) {
 		const char *name = vp_vec_name(vop);
-		unsigned reads = 0;
+		unsigned reads = nv40_vp_vec_reads(vop);
 
-		switch (vop) {
-#define VP_READS_(n, value, r) case value: reads = r; break;
-		NV40_VP_VEC_OPS(VP_READS_)
-#undef VP_READS_
-		default: reads = 7; break;
-		}
 		vp_put_op(&t, insn, name, vop, 1);
 		if (vop == NV40_VP_VEC_ARL || vop == NV40_VP_VEC_ARR || vop == NV40_VP_VEC_ARA) {
 			if (nv40_vp_VEC_DST_TEMP(insn) == NV40_VP_NONE_TEMP)

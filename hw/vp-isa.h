@@ -149,6 +149,17 @@ enum { NV40_VP_VEC_OPS(NV40_VP_ENUM_) };
 #define NV40_VP_ENUM_(name, value) NV40_VP_SCA_##name = value,
 enum { NV40_VP_SCA_OPS(NV40_VP_ENUM_) };
 #undef NV40_VP_ENUM_
+
+/* The sources a vector opcode reads (bit n = SRCn); all for one not known. */
+static inline unsigned nv40_vp_vec_reads(unsigned vop)
+{
+	switch (vop) {
+#define NV40_VP_READS_(name, value, reads) case value: return reads;
+	NV40_VP_VEC_OPS(NV40_VP_READS_)
+#undef NV40_VP_READS_
+	}
+	return 7;
+}
 #define NV40_VP_ENUM_(name, value) NV40_VP_COND_##name = value,
 enum { NV40_VP_CONDS(NV40_VP_ENUM_) };
 #undef NV40_VP_ENUM_

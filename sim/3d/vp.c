@@ -428,6 +428,7 @@ struct vp_src_dec {
 struct vp_dec {
 	uint8_t vop, sop, sat, vmask, smask, vtemp, stemp, vresult;
 	uint8_t dest;                /* output, NV40_VP_NONE_DEST none */
+	uint8_t reads;               /* sources the two halves read: bit n = SRCn */
 	uint16_t input, cnst;        /* INPUT_SRC, CONST_SRC */
 	struct vp_src_dec src[3];
 };
@@ -467,6 +468,7 @@ static void vp_straight_decode(const uint32_t insn[4], struct vp_dec *d)
 	d->dest = (uint8_t)nv40_vp_DEST(insn);
 	d->input = (uint16_t)nv40_vp_INPUT_SRC(insn);
 	d->cnst = (uint16_t)nv40_vp_CONST_SRC(insn);
+	d->reads = (uint8_t)(nv40_vp_vec_reads(d->vop) | (d->sop != NV40_VP_SCA_NOP ? 4 : 0));
 	for (unsigned n = 0; n < 3; n++) {
 		uint32_t src = nv40_vp_src(insn, n);
 		struct vp_src_dec *sd = &d->src[n];
@@ -558,7 +560,8 @@ static int vp_straight_run(const struct vp_straight *p, const uint32_t cst[NV40_
 		float s[3][4], vres[4], sres[4];
 
 		for (unsigned n = 0; n < 3; n++)
-			vp_straight_read(d, n, (const float (*)[4])r, cst, in, s[n]);
+			if (d->reads >> n & 1)
+				vp_straight_read(d, n, (const float (*)[4])r, cst, in, s[n]);
 		int has_v = vp_vec_op(d->vop, (const float (*)[4])s, vres);
 		int has_s = vp_sca_op(d->sop, s[2], sres);
 		if (d->sat)
@@ -586,16 +589,23 @@ int sim_vp_run(const uint32_t code[NV40_VP_INSNS][4], unsigned start,
 	       const uint32_t cst[NV40_VP_CONSTS][4], const float in[NV40_VP_INPUTS][4],
 	       float out[NV40_VP_OUTPUTS][4])
 {
-	struct vp_state st;
-	struct vp_cycle cyc;
-	unsigned pc = start;
-	int jumped = 0;
-
 	if (start < NV40_VP_INSNS) {
 		const struct vp_straight *p = vp_straight_of(code, start);
 		if (p->ok)
 			return vp_straight_run(p, cst, in, out);
 	}
+	return sim_vp_interpret(code, start, cst, in, out);
+}
+
+int sim_vp_interpret(const uint32_t code[NV40_VP_INSNS][4], unsigned start,
+		     const uint32_t cst[NV40_VP_CONSTS][4], const float in[NV40_VP_INPUTS][4],
+		     float out[NV40_VP_OUTPUTS][4])
+{
+	struct vp_state st;
+	struct vp_cycle cyc;
+	unsigned pc = start;
+	int jumped = 0;
+
 	memset(&st, 0, sizeof st);
 	memset(st.cc, CC_EQ, sizeof st.cc);
 	cyc.saved = 0;

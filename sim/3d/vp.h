@@ -32,5 +32,12 @@
 int sim_vp_run(const uint32_t code[NV40_VP_INSNS][4], unsigned start,
 	       const uint32_t cst[NV40_VP_CONSTS][4], const float in[NV40_VP_INPUTS][4],
 	       float out[NV40_VP_OUTPUTS][4]);
+/* The same through the general loop, which decodes every instruction as it
+ * steps: what sim_vp_run does for a program with flow control, indexing,
+ * the address register or a condition test, and the reference for the
+ * others, which it runs from a decoded copy (unit/test_sim_vp). */
+int sim_vp_interpret(const uint32_t code[NV40_VP_INSNS][4], unsigned start,
+		     const uint32_t cst[NV40_VP_CONSTS][4], const float in[NV40_VP_INPUTS][4],
+		     float out[NV40_VP_OUTPUTS][4]);
 
 #endif

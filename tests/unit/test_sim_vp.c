@@ -1010,6 +1010,97 @@ static void random_words_never_crash(void **state)
 	assert_true(ok > 0);
 }
 
+/* A straight program of n random instructions: opcodes that exist, no
+ * flow, address register, condition test or indexing, LAST on the last. */
+static void random_straight(unsigned n)
+{
+	static const uint32_t vops[] = {
+#define VOP_(name, value, reads) value,
+		NV40_VP_VEC_OPS(VOP_)
+#undef VOP_
+	};
+	static const uint32_t sops[] = {
+#define SOP_(name, value) value,
+		NV40_VP_SCA_OPS(SOP_)
+#undef SOP_
+	};
+	for (unsigned k = 0; k < n; k++) {
+		uint32_t *i = code[k], v, o;
+		for (unsigned w = 0; w < 4; w++)
+			i[w] = rnd();
+		do
+			v = vops[rnd() % (sizeof vops / sizeof vops[0])];
+		while (v == NV40_VP_VEC_ARL || v == NV40_VP_VEC_ARR || v == NV40_VP_VEC_ARA ||
+		       v == NV40_VP_VEC_TXL);
+		do
+			o = sops[rnd() % (sizeof sops / sizeof sops[0])];
+		while (o == NV40_VP_SCA_BRA || o == NV40_VP_SCA_CAL || o == NV40_VP_SCA_RET ||
+		       o == NV40_VP_SCA_PUSHA || o == NV40_VP_SCA_POPA);
+		nv40_vp_set_VEC_OPCODE(i, v);
+		nv40_vp_set_SCA_OPCODE(i, o);
+		nv40_vp_set_COND_TEST_EN(i, 0);
+		nv40_vp_set_INDEX_INPUT(i, 0);
+		nv40_vp_set_INDEX_OUTPUT(i, 0);
+		nv40_vp_set_INDEX_CONST(i, 0);
+		nv40_vp_set_LAST(i, k == n - 1);
+	}
+}
+
+/* Values IEEE treats specially a quarter of the time: random bits. */
+static uint32_t rnd_value(void)
+{
+	return (rnd() & 3) ? f2u((float)(int32_t)(rnd() % 2048) / 64 - 16.0f) : rnd();
+}
+
+/* sim_vp_run against sim_vp_interpret, the same program and inputs, but
+ * constants c2 for the second: how many runs' results differ (return
+ * code or any output bit). */
+static unsigned straight_diff(const uint32_t (*c2)[4], unsigned runs)
+{
+	static float out2[NV40_VP_OUTPUTS][4];
+	unsigned bad = 0;
+
+	for (unsigned r = 0; r < runs; r++) {
+		for (unsigned o = 0; o < NV40_VP_OUTPUTS; o++)
+			for (unsigned c = 0; c < 4; c++)
+				out[o][c] = out2[o][c] = u2f(rnd());
+		int a = run(0);
+		int b = sim_vp_interpret((const uint32_t (*)[4])code, 0, c2, (const float (*)[4])in, out2);
+		bad += a != b || memcmp(out, out2, sizeof out) != 0;
+	}
+	return bad;
+}
+
+/* The decoded copy sim_vp_run keeps of a straight program gives the
+ * general loop's bits, NaNs and signed zeros included; and the comparison
+ * notices one ulp in a constant the program reads. */
+static void straight_programs_run_as_the_interpreter_runs_them(void **state)
+{
+	static uint32_t cst2[NV40_VP_CONSTS][4];
+	unsigned bad = 0;
+
+	(void)state;
+	for (unsigned prog = 0; prog < 3000; prog++) {
+		random_straight(1 + rnd() % 16);
+		for (unsigned k = 0; k < 16; k++)
+			for (unsigned c = 0; c < 4; c++)
+				in[k][c] = u2f(rnd_value());
+		for (unsigned k = 0; k < NV40_VP_CONSTS; k++)
+			for (unsigned c = 0; c < 4; c++)
+				cst[k][c] = rnd_value();
+		bad += straight_diff((const uint32_t (*)[4])cst, 4);
+	}
+	assert_int_equal(bad, 0);
+
+	vec(0, NV40_VP_VEC_MOV, -1, NV40_VP_OUT_POS, XYZW, C(), V(), V());
+	nv40_vp_set_LAST(code[0], 1);
+	set_cst(0, 0.75f, 1.0f, 2.0f, 3.0f);
+	memcpy(cst2, cst, sizeof cst2);
+	assert_int_equal(straight_diff((const uint32_t (*)[4])cst2, 8), 0);
+	cst2[0][0]++;
+	assert_int_equal(straight_diff((const uint32_t (*)[4])cst2, 8), 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1038,6 +1129,7 @@ int main(void)
 		cmocka_unit_test_setup(runaway_and_bad_programs_fail, reset),
 		cmocka_unit_test_setup(watchdog_stops_a_runaway_loop_and_keeps_its_outputs, reset),
 		cmocka_unit_test_setup(watchdog_count_is_exact_through_a_repeating_loop, reset),
+		cmocka_unit_test_setup(straight_programs_run_as_the_interpreter_runs_them, reset),
 		cmocka_unit_test_setup(mesa_mvp_transform_matches_cpu_reference, reset),
 		cmocka_unit_test_setup(mesa_scalar_slot_programs_and_clip_distance, reset),
 		cmocka_unit_test_setup(random_words_never_crash, reset),
