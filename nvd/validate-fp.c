@@ -43,7 +43,11 @@
  * Without an END, min(bytes left in the buffer, NV40_FP_MAX_BYTES).  A
  * program bound again in the same submission, no recorded copy having
  * written its buffer since and no later slot over its own, reuses its slot
- * (Mesa rebinds programs often).
+ * (Mesa rebinds programs often) without being read again.  One submission
+ * reads at most NVD_VFP_READ_MAX instructions of programs: without that
+ * bound, binds that each miss the slots kept here (programs without END
+ * in large buffers, read through 32 recorded copies) held the loop for
+ * seconds (fuzz_stream found it).
  *
  * The daemon's copies leave their values in the channel's M2MF state (one
  * per channel, whichever object sets it): the shadow takes them, and
@@ -66,6 +70,7 @@
 #define NVD_VFP_SLOT_ALIGN 64u
 #define NVD_VFP_TAIL (2 * NV40_FP_INSN_BYTES)      /* the two END instructions */
 #define NVD_VFP_FIRST NVD_VFP_SLOT_ALIGN           /* the template's room; slots after it */
+_Static_assert(NVD_VFP_READ_MAX == 16 * NV40_FP_MAX_SLOTS, "16 of the longest programs");
 
 static void nvd_vfp_end(uint8_t *p)
 {
@@ -90,8 +95,9 @@ void nvd_vfp_fill(uint8_t *area, uint32_t bytes)
 
 /* Bytes of the program at start (in buffer bo, max readable) up to and
  * with its END instruction, as the card will find them after this
- * submission's recorded copies; max when no END comes first. */
-static uint32_t nvd_vfp_length(const struct nvd_vctx *x, unsigned bo, uint64_t start, uint32_t max)
+ * submission's recorded copies; max when no END comes first.  0 when the
+ * submission's reading would pass NVD_VFP_READ_MAX. */
+static uint32_t nvd_vfp_length(struct nvd_vctx *x, unsigned bo, uint64_t start, uint32_t max)
 {
 	const struct nvd_vbo *b = &x->sub->bos[bo];
 
@@ -99,6 +105,8 @@ static uint32_t nvd_vfp_length(const struct nvd_vctx *x, unsigned bo, uint64_t s
 	if (!b->map)
 		return max;
 	for (uint32_t pos = 0; pos + NV40_FP_INSN_BYTES <= max;) {
+		if (++x->fp_read > NVD_VFP_READ_MAX)
+			return 0;
 		const uint8_t *q = x->ncopies ? nvd_v3d_forward(x, bo, start + pos, NV40_FP_INSN_BYTES)
 					      : NULL;
 		if (!q)
@@ -213,17 +221,21 @@ int nvd_v3d_fp_bind(struct nvd_vctx *x, uint32_t v)
 		return nvd_v_fail(x, EFAULT, "fragment program 0x%x: its first instruction runs past "
 				  "its buffer", off);
 	unsigned bo = x->hint;
-	uint32_t len = nvd_vfp_length(x, bo, off, room < NV40_FP_MAX_BYTES ? (uint32_t)room
-									     : NV40_FP_MAX_BYTES);
 
 	x->fp_nins = 0;
+	/* the same bytes as then: the same program */
 	for (unsigned k = 0; k < x->fp_nseen; k++) {
 		const struct nvd_vfpslot *e = &x->fp_seen[k];
-		if (e->val == v && e->len == len && e->bo == bo && nvd_vfp_unwritten(x, e)) {
+		if (e->val == v && e->bo == bo && nvd_vfp_unwritten(x, e)) {
 			slot = e->slot;
 			goto bound;
 		}
 	}
+	uint32_t len = nvd_vfp_length(x, bo, off, room < NV40_FP_MAX_BYTES ? (uint32_t)room
+									     : NV40_FP_MAX_BYTES);
+	if (!len)
+		return nvd_v_fail(x, E2BIG, "fragment programs: more than %u instructions read "
+				  "in one submission", NVD_VFP_READ_MAX);
 	uint32_t bytes = (len + NVD_VFP_TAIL + NVD_VFP_SLOT_ALIGN - 1) & ~(NVD_VFP_SLOT_ALIGN - 1);
 	/* room for the slot's bytes and for the card's fetch window from it */
 	uint32_t need = bytes > NV40_FP_FETCH_MAX ? bytes : NV40_FP_FETCH_MAX;
@@ -246,7 +258,7 @@ int nvd_v3d_fp_bind(struct nvd_vctx *x, uint32_t v)
 		e = &x->fp_seen[x->fp_next];
 		x->fp_next = (x->fp_next + 1) % nslots;
 	}
-	*e = (struct nvd_vfpslot){ v, len, bo, x->copies_lost, x->ncopies, slot, bytes };
+	*e = (struct nvd_vfpslot){ v, bo, x->copies_lost, x->ncopies, slot, bytes };
 bound:
 	fp->bound_bo = (int)bo;
 	x->fp_val = (fp->addr + slot) | bit;

@@ -107,12 +107,13 @@ struct nvd_vctx {
 	/* this submission's program copies, so a program bound again reuses
 	 * its slot while no copy recorded since wrote its buffer */
 	struct nvd_vfpslot {
-		uint32_t val, len;           /* as the client wrote it; bytes copied */
+		uint32_t val;                /* as the client wrote it */
 		uint32_t bo;
 		uint32_t lost, ncopies;      /* copies_lost and ncopies then */
 		uint32_t slot, bytes;        /* its place in the area */
 	} fp_seen[8];
 	unsigned fp_nseen, fp_next;
+	uint32_t fp_read;            /* program instructions read (NVD_VFP_READ_MAX) */
 };
 
 /* A method value of the shadow: V(x, CURIE, RT_FORMAT), VE(... , i). */

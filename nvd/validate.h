@@ -100,6 +100,12 @@ void nvd_vstate_fp_set_program(struct nvd_vstate *vs, uint32_t v);
  * into it and of two NOP|END instructions after it: the card never fetches
  * a program byte outside the client's buffer, the area's padding or the
  * daemon's END (validate-fp.c). */
+/* Program instructions one submission's binds may read to find their
+ * ENDs (a program bound again unchanged is not read again): 16 of the
+ * longest, hundreds of the ones Mesa writes.  Past it the submission is
+ * refused (-E2BIG): reading is the validator's, on the daemon's loop. */
+#define NVD_VFP_READ_MAX (16u * 4096u)
+
 struct nvd_vfp {
 	/* Where the next slot goes; slots go round the area after its first
 	 * 64 bytes (the END template), only the card writing them, in command

@@ -626,6 +626,42 @@ static void test_program_bound_twice_in_a_submission_reuses_its_slot(void **stat
 	assert_int_equal(nv_rd32le(&out[n - 1]), (FP_AREA_ADDR + FP_FIRST) | NV40_FP_PROGRAM_DMA0);
 }
 
+/* Finding ENDs costs the daemon's loop: one submission reads at most
+ * NVD_VFP_READ_MAX program instructions.  Nine programs without END (one
+ * more than the slots a submission keeps), bound round, are each read
+ * again: refused once that passes the bound, accepted a bind before.  One
+ * program bound 5000 times is read once. */
+static void test_program_reading_is_bounded_per_submission(void **state)
+{
+	(void)state;
+	memset(fpmem, 0, sizeof(fpmem));        /* NOPs */
+	for (int over = 1; over >= 0; over--) {
+		INC(NV_FIFO_OBJECT, H_3D);
+		INC(NV_CURIE_DMA_NOTIFY, H_NTFY, H_VRAM, H_GART);
+		uint32_t reads = 0;
+		for (unsigned i = 0;; i++) {
+			uint32_t off = i % 9 * 16, n = (FPM_SIZE - off) / 16;
+			if (reads + n > NVD_VFP_READ_MAX && !over)
+				break;
+			INC(NV_CURIE_FP_ACTIVE_PROGRAM, (FPM_ADDR + off) | NV40_FP_PROGRAM_DMA0);
+			if ((reads += n) > NVD_VFP_READ_MAX)
+				break;
+		}
+		long n = submit();
+		if (!over) {
+			assert_ok(n);
+			continue;
+		}
+		assert_refused(n, -E2BIG, NV_CURIE_FP_ACTIVE_PROGRAM);
+		assert_non_null(strstr(err.why, "instructions read"));
+	}
+	INC(NV_FIFO_OBJECT, H_3D);
+	INC(NV_CURIE_DMA_NOTIFY, H_NTFY, H_VRAM, H_GART);
+	for (unsigned i = 0; i < 5000; i++)
+		INC(NV_CURIE_FP_ACTIVE_PROGRAM, FPM_ADDR | NV40_FP_PROGRAM_DMA0);
+	assert_ok(submit());
+}
+
 /* The card fetches the shadow through DMA_TEXTURE0 = the VRAM ctxdma: a
  * draw after DMA_TEXTURE0 became something else is refused. */
 static void test_program_ctxdma_change_refused(void **state)
@@ -818,6 +854,7 @@ int main(void)
 		T(test_program_without_end_is_copied_to_its_buffers_end),
 		T(test_program_length_is_read_through_an_earlier_m2mf_copy),
 		T(test_program_bound_twice_in_a_submission_reuses_its_slot),
+		T(test_program_reading_is_bounded_per_submission),
 		T(test_program_ctxdma_change_refused),
 		T(test_program_slots_go_round_the_area_in_one_submission),
 		T(test_program_slots_keep_the_fetch_window_in_the_area),
