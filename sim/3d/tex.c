@@ -969,6 +969,127 @@ static inline void tex_filter_sel(struct tex_ctx *c, unsigned face, const float 
 	}
 }
 
+/* ---- a quad of A8R8G8B8 texels, bilinear ---- */
+
+typedef int32_t tex_i4 __attribute__((vector_size(16)));
+
+/* Per lane: where mask m is set a, else b. */
+static inline tex_v4 tex_pick4(tex_i4 m, tex_v4 a, tex_v4 b)
+{
+	return (tex_v4)((m & (tex_i4)a) | (~m & (tex_i4)b));
+}
+
+static inline tex_i4 tex_ipick4(tex_i4 m, tex_i4 a, tex_i4 b)
+{
+	return (m & a) | (~m & b);
+}
+
+/* tex_wrap_index of four indices in mode REPEAT or CLAMP_TO_EDGE. */
+TEX_INLINE tex_i4 tex_wrap_index4(tex_i4 i, int32_t n, unsigned mode)
+{
+	if (mode == NV40_TEX_WRAP_CLAMP_TO_EDGE) {
+		const tex_i4 zero = { 0, 0, 0, 0 };
+		i = tex_ipick4(i < 0, zero, i);
+		return tex_ipick4(i >= n, zero + (n - 1), i);
+	}
+	if (!(n & (n - 1)))
+		return i & (n - 1);
+	i %= n;
+	return i + (n & (i < 0));
+}
+
+/* tex_wrap of four coordinates, linear, in mode REPEAT or CLAMP_TO_EDGE:
+ * each lane the scalar operations (tex_ifloor's clamp, the floor through
+ * a truncation, the fraction's bounds). */
+TEX_INLINE void tex_wrap_linear4(tex_v4 x, int32_t n, unsigned mode, tex_i4 idx[2], tex_v4 *frac)
+{
+	const tex_v4 zero = { 0.0f, 0.0f, 0.0f, 0.0f }, lim = zero + 16777216.0f;
+
+	x = tex_pick4(x == x, x, zero);
+	x -= 0.5f;
+	tex_v4 xc = tex_pick4(x < -lim, -lim, x);
+	xc = tex_pick4(xc > lim, lim, xc);
+	tex_i4 t = __builtin_convertvector(xc, tex_i4);
+	t += __builtin_convertvector(t, tex_v4) > xc;           /* -1 where it rounded up */
+	tex_v4 ax = (tex_v4)((tex_i4)x & 0x7fffffff);
+	tex_v4 f = x - tex_pick4(ax < 8388608.0f, __builtin_convertvector(t, tex_v4), x);
+	*frac = tex_pick4((f >= 0.0f) & (f <= 1.0f), f, zero);
+	idx[0] = tex_wrap_index4(t, n, mode);
+	idx[1] = tex_wrap_index4(t + 1, n, mode);
+}
+
+/* tex_bilinear_bgra8 at level lvl (face 0) for the four pixels of a quad
+ * at s, t: the wraps and weights of the four at once, then each pixel's
+ * four taps summed in tex_bilinear_bgra8's order. */
+TEX_INLINE void tex_bilinear4_bgra8(const struct sim_tex_view *w, unsigned lvl, tex_v4 s,
+				    tex_v4 t, tex_v4 val[4], unsigned ms, unsigned mt)
+{
+	const struct nv40_tex_layout *l = &w->l;
+	const struct sim_tex_lvl *L = &w->lv[lvl];
+	const struct nv40_tex_level *lv = &l->level[lvl];
+	tex_i4 ix[2], iy[2];
+	tex_v4 fx, fy;
+
+	tex_wrap_linear4(s * L->fs[0], L->w, ms, ix, &fx);
+	tex_wrap_linear4(t * L->fs[1], L->h, mt, iy, &fy);
+	tex_v4 wx0 = 1.0f - fx, wy0 = 1.0f - fy;
+	tex_v4 w00 = wx0 * wy0, w10 = fx * wy0, w01 = wx0 * fy, w11 = fx * fy;
+	for (unsigned p = 0; p < 4; p++) {
+		uint64_t ax0 = tex_addr_x(l, L, (uint32_t)ix[0][p]);
+		uint64_t ax1 = tex_addr_x(l, L, (uint32_t)ix[1][p]);
+		uint64_t ay0 = lv->offset + tex_addr_y(l, L, lv, (uint32_t)iy[0][p]);
+		uint64_t ay1 = lv->offset + tex_addr_y(l, L, lv, (uint32_t)iy[1][p]);
+		tex_v4 acc = { 0.0f, 0.0f, 0.0f, 0.0f };
+		acc += w00[p] * tex_texel_bgra8(w, ax0 + ay0);
+		acc += w10[p] * tex_texel_bgra8(w, ax1 + ay0);
+		acc += w01[p] * tex_texel_bgra8(w, ax0 + ay1);
+		acc += w11[p] * tex_texel_bgra8(w, ax1 + ay1);
+		val[p] = acc;
+	}
+}
+
+/* tex_filter_sel and TEX_SWIZZLE for the quad's pixels at coordinates pc
+ * on one of tex_bilinear_bgra8's wrap pairs. */
+TEX_INLINE void tex_quad_bgra8_wrap(const struct sim_tex_view *w, const float pc[4][4],
+				    const struct tex_sel *sel, float out[4][4], unsigned ms,
+				    unsigned mt)
+{
+	tex_v4 s = { pc[0][0], pc[1][0], pc[2][0], pc[3][0] };
+	tex_v4 t = { pc[0][1], pc[1][1], pc[2][1], pc[3][1] };
+	tex_v4 val[4], v2[4];
+	unsigned p, i;
+
+	tex_bilinear4_bgra8(w, sel->lvl, s, t, val, ms, mt);
+	if (sel->mip) {
+		tex_bilinear4_bgra8(w, sel->lvl2, s, t, v2, ms, mt);
+		for (p = 0; p < 4; p++)
+			val[p] += sel->mfrac * (v2[p] - val[p]);
+	}
+	for (p = 0; p < 4; p++) {
+		float c[6] = { val[p][0], val[p][1], val[p][2], val[p][3], 0.0f, 1.0f };
+		for (i = 0; i < 4; i++)
+			out[p][i] = c[w->swz_idx[i]];
+	}
+}
+
+/* The quad's pixels through a linear filter of A8R8G8B8 texels where S
+ * and T wrap as tex_bilinear_bgra8 takes them; 0 for any other view. */
+static int tex_quad_bgra8(const struct sim_tex_view *w, const float pc[4][4],
+			  const struct tex_sel *sel, float out[4][4])
+{
+	enum { R = NV40_TEX_WRAP_REPEAT, E = NV40_TEX_WRAP_CLAMP_TO_EDGE };
+
+	if (w->level != tex_level2d_bgra8 || !sel->linear)
+		return 0;
+	switch (w->wrap_st) {
+	case TEX_WRAP_ST(R, R): tex_quad_bgra8_wrap(w, pc, sel, out, R, R); return 1;
+	case TEX_WRAP_ST(R, E): tex_quad_bgra8_wrap(w, pc, sel, out, R, E); return 1;
+	case TEX_WRAP_ST(E, R): tex_quad_bgra8_wrap(w, pc, sel, out, E, R); return 1;
+	case TEX_WRAP_ST(E, E): tex_quad_bgra8_wrap(w, pc, sel, out, E, E); return 1;
+	}
+	return 0;
+}
+
 /* One probe at coordinates st and clamped LOD lambda. */
 static void tex_filter(struct tex_ctx *c, unsigned face, const float st[3], float lambda,
 		       float val[4])
@@ -1064,6 +1185,8 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 		 * texel compares */
 		float val[6];
 		tex_select(v, tex_clamp_lod(v, qlambda + v->bias), &sel);
+		if (tex_quad_bgra8(v, pc, &sel, out))
+			return;
 		val[4] = 0.0f;
 		val[5] = 1.0f;
 		for (p = 0; p < 4; p++) {
