@@ -1018,15 +1018,63 @@ TEX_INLINE void tex_wrap_linear4(tex_v4 x, int32_t n, unsigned mode, tex_i4 idx[
 	idx[1] = tex_wrap_index4(t + 1, n, mode);
 }
 
+typedef uint32_t tex_u4 __attribute__((vector_size(16)));
+
+/* sim_swz_spread of four values. */
+static inline tex_u4 tex_spread4(tex_u4 v)
+{
+	v &= 0xffff;
+	v = (v | v << 8) & 0x00ff00ffu;
+	v = (v | v << 4) & 0x0f0f0f0fu;
+	v = (v | v << 2) & 0x33333333u;
+	return (v | v << 1) & 0x55555555u;
+}
+
+/* tex_addr_x and tex_addr_y of four A8R8G8B8 texels of level L, lv (not
+ * DXT; a level's offsets fit in 32 bits: tex_quad_fits). */
+TEX_INLINE tex_u4 tex_addr_x4(const struct nv40_tex_layout *l, const struct sim_tex_lvl *L,
+			      tex_u4 x)
+{
+	if (l->linear)
+		return x * 4;
+	return (tex_spread4(x & L->km) + ((x >> L->k) << (2 * L->k))) * 4;
+}
+
+TEX_INLINE tex_u4 tex_addr_y4(const struct nv40_tex_layout *l, const struct sim_tex_lvl *L,
+			      const struct nv40_tex_level *lv, tex_u4 y)
+{
+	if (l->linear)
+		return y * lv->pitch;
+	return ((tex_spread4(y & L->km) << 1) + (((y >> L->k) << L->ysh) << (2 * L->k))) * 4;
+}
+
+/* tex_texel_bgra8 of the texel at p, through tables lut. */
+static inline tex_v4 tex_texel4(const float *const lut[4], const uint8_t *p)
+{
+	return (tex_v4){ lut[0][p[0]], lut[1][p[1]], lut[2][p[2]], lut[3][p[3]] };
+}
+
+/* May tex_bilinear4_bgra8 read level lvl of face 0 without bounds checks?
+ * Every texel of a level is inside it, and the level inside the extent
+ * (the layout makes it so: then tex_texel_bgra8's check never fails). */
+static inline int tex_quad_fits(const struct sim_tex_view *w, unsigned lvl)
+{
+	const struct nv40_tex_level *lv = &w->l.level[lvl];
+
+	return lv->size <= UINT32_MAX && lv->offset + lv->size <= w->l.extent;
+}
+
 /* tex_bilinear_bgra8 at level lvl (face 0) for the four pixels of a quad
- * at s, t: the wraps and weights of the four at once, then each pixel's
- * four taps summed in tex_bilinear_bgra8's order. */
+ * at s, t: the wraps, weights and texel addresses of the four at once,
+ * then each pixel's four taps summed in tex_bilinear_bgra8's order. */
 TEX_INLINE void tex_bilinear4_bgra8(const struct sim_tex_view *w, unsigned lvl, tex_v4 s,
 				    tex_v4 t, tex_v4 val[4], unsigned ms, unsigned mt)
 {
 	const struct nv40_tex_layout *l = &w->l;
 	const struct sim_tex_lvl *L = &w->lv[lvl];
 	const struct nv40_tex_level *lv = &l->level[lvl];
+	const float *const lut[4] = { w->lut[0], w->lut[1], w->lut[2], w->lut[3] };
+	const uint8_t *mem = w->mem + lv->offset;
 	tex_i4 ix[2], iy[2];
 	tex_v4 fx, fy;
 
@@ -1034,16 +1082,15 @@ TEX_INLINE void tex_bilinear4_bgra8(const struct sim_tex_view *w, unsigned lvl, 
 	tex_wrap_linear4(t * L->fs[1], L->h, mt, iy, &fy);
 	tex_v4 wx0 = 1.0f - fx, wy0 = 1.0f - fy;
 	tex_v4 w00 = wx0 * wy0, w10 = fx * wy0, w01 = wx0 * fy, w11 = fx * fy;
+	tex_u4 ax0 = tex_addr_x4(l, L, (tex_u4)ix[0]), ax1 = tex_addr_x4(l, L, (tex_u4)ix[1]);
+	tex_u4 ay0 = tex_addr_y4(l, L, lv, (tex_u4)iy[0]), ay1 = tex_addr_y4(l, L, lv, (tex_u4)iy[1]);
+	tex_u4 o00 = ax0 + ay0, o10 = ax1 + ay0, o01 = ax0 + ay1, o11 = ax1 + ay1;
 	for (unsigned p = 0; p < 4; p++) {
-		uint64_t ax0 = tex_addr_x(l, L, (uint32_t)ix[0][p]);
-		uint64_t ax1 = tex_addr_x(l, L, (uint32_t)ix[1][p]);
-		uint64_t ay0 = lv->offset + tex_addr_y(l, L, lv, (uint32_t)iy[0][p]);
-		uint64_t ay1 = lv->offset + tex_addr_y(l, L, lv, (uint32_t)iy[1][p]);
 		tex_v4 acc = { 0.0f, 0.0f, 0.0f, 0.0f };
-		acc += w00[p] * tex_texel_bgra8(w, ax0 + ay0);
-		acc += w10[p] * tex_texel_bgra8(w, ax1 + ay0);
-		acc += w01[p] * tex_texel_bgra8(w, ax0 + ay1);
-		acc += w11[p] * tex_texel_bgra8(w, ax1 + ay1);
+		acc += w00[p] * tex_texel4(lut, mem + o00[p]);
+		acc += w10[p] * tex_texel4(lut, mem + o10[p]);
+		acc += w01[p] * tex_texel4(lut, mem + o01[p]);
+		acc += w11[p] * tex_texel4(lut, mem + o11[p]);
 		val[p] = acc;
 	}
 }
@@ -1079,7 +1126,8 @@ static int tex_quad_bgra8(const struct sim_tex_view *w, const float pc[4][4],
 {
 	enum { R = NV40_TEX_WRAP_REPEAT, E = NV40_TEX_WRAP_CLAMP_TO_EDGE };
 
-	if (w->level != tex_level2d_bgra8 || !sel->linear)
+	if (w->level != tex_level2d_bgra8 || !sel->linear || !tex_quad_fits(w, sel->lvl) ||
+	    (sel->mip && !tex_quad_fits(w, sel->lvl2)))
 		return 0;
 	switch (w->wrap_st) {
 	case TEX_WRAP_ST(R, R): tex_quad_bgra8_wrap(w, pc, sel, out, R, R); return 1;
