@@ -292,6 +292,19 @@ static void tex_report(const struct sim_tex_unit *t, const struct sim_tex_req *r
 	}
 }
 
+/* May request rq on the fast view f take tex.c's quad path (one LOD for
+ * the quad, a linear filter on S and T wrapping as the bilinear path
+ * takes)?  As far as the unit tells: the LOD picks the filter. */
+static int tex_quad_path(const struct sim_tex_view *f, const struct sim_tex_req *rq)
+{
+	unsigned s = f->modes[0], t = f->modes[1];
+
+	return (rq->op == SIM_TEX || rq->op == SIM_TXP) && !f->l.cube && f->aniso == 1 &&
+	       (s == NV40_TEX_WRAP_REPEAT || s == NV40_TEX_WRAP_CLAMP_TO_EDGE) &&
+	       (t == NV40_TEX_WRAP_REPEAT || t == NV40_TEX_WRAP_CLAMP_TO_EDGE) &&
+	       f->magf == NV40_TEX_FILTER_LINEAR && f->minf % 2 == 0 && f->minf && f->minf <= 6;
+}
+
 /* Requests of rqs whose four pixels sample differently through the
  * generic view g and the fast one f of unit t. */
 static unsigned tex_diff(const struct sim_tex_unit *t, const struct sim_tex_view *g,
@@ -320,6 +333,7 @@ static void a8r8g8b8_sampler_matches_the_generic_decoder(void **state)
 	struct sim_tex_unit t;
 	struct sim_tex_req rq[TEX_REQS];
 	unsigned differ = 0, fast = 0;   /* fast: S and T wrap as the bilinear path takes */
+	unsigned quads = 0, mips = 0;    /* requests for the quad path, of them mip-linear */
 
 	rng_state = seed ^ 3;
 	for (unsigned u = 0; u < TEX_UNITS; u++) {
@@ -336,57 +350,75 @@ static void a8r8g8b8_sampler_matches_the_generic_decoder(void **state)
 		unsigned s = t.wrap & 0xf, tt = t.wrap >> 8 & 0xf;
 		fast += (s == NV40_TEX_WRAP_REPEAT || s == NV40_TEX_WRAP_CLAMP_TO_EDGE) &&
 			(tt == NV40_TEX_WRAP_REPEAT || tt == NV40_TEX_WRAP_CLAMP_TO_EDGE);
-		for (unsigned i = 0; i < TEX_REQS; i++)
+		for (unsigned i = 0; i < TEX_REQS; i++) {
 			tex_rnd_req(&t, &rq[i]);
+			quads += tex_quad_path(&f, &rq[i]);
+			mips += tex_quad_path(&f, &rq[i]) && f.minf == NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR &&
+				f.l.levels > 1;
+		}
 		unsigned bad = tex_diff(&t, &g, &f, rq, TEX_REQS);
 		if (bad && !differ++)
 			fprintf(stderr, "unit %u: %u of %u requests differ\n", u, bad, TEX_REQS);
 	}
-	printf("A8R8G8B8 sampler: %u textures (%u wrapping for the bilinear path) x %u pixels, %u differ\n",
-	       TEX_UNITS, fast, 4 * TEX_REQS, differ);
+	printf("A8R8G8B8 sampler: %u textures (%u wrapping for the bilinear path) x %u pixels, %u differ; "
+	       "%u requests for the quad path, %u of them mip-linear\n", TEX_UNITS, fast, 4 * TEX_REQS,
+	       differ, quads, mips);
 	assert_int_equal(differ, 0);
 	assert_true(fast > TEX_UNITS / 8);
+	assert_true(quads > TEX_UNITS * TEX_REQS / 64);
+	assert_true(mips > quads / 8);
 }
 
 /* The fast views decode a byte through a table, the generic one computes
  * it: one byte value one ulp off in the fast view's tables must show in
- * every texel of that value, filtered nearest or linear at texel centres. */
+ * every texel of that value, filtered nearest or linear at texel centres
+ * of one level, or linear between two levels (a quad's LOD 0.58, for the
+ * quad path's mip blend). */
 static void a8r8g8b8_differential_notices_one_ulp(void **state)
 {
 	(void)state;
 	static struct sim_tex_view f, g;
 	static float lut[4][256];
+	static const unsigned filt[3][2] = {          /* min, mag */
+		{ NV40_TEX_FILTER_NEAREST, NV40_TEX_FILTER_NEAREST },
+		{ NV40_TEX_FILTER_LINEAR, NV40_TEX_FILTER_LINEAR },
+		{ NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR, NV40_TEX_FILTER_LINEAR },
+	};
 	struct sim_tex_unit t;
-	struct sim_tex_req rq[16];
-	unsigned bad[2];
+	struct sim_tex_req rq[3][16];
+	unsigned bad[3];
 
 	rng_state = seed ^ 4;
 	memset(&t, 0, sizeof(t));
-	t.format = NV40_TEX_FORMAT_DMA0 | NV40_TEX_FORMAT_NO_BORDER | NV40_TEX_FORMAT_UNK15 |
-		   2u << NV40_TEX_FORMAT_DIMS_SHIFT | NV40_TEX_FMT_A8R8G8B8 << NV40_TEX_FORMAT_FORMAT_SHIFT |
-		   1u << NV40_TEX_FORMAT_MIPMAP_COUNT_SHIFT;
 	t.npot_size = 8u << 16 | 8;
 	t.size1 = 1u << NV40_TEX_SIZE1_DEPTH_SHIFT;
 	t.wrap = NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_S_SHIFT | NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_T_SHIFT;
-	t.enable = NV40_TEX_ENABLE_ENABLE;
+	t.enable = NV40_TEX_ENABLE_ENABLE | 15u * 256 << NV40_TEX_ENABLE_MAX_LOD_SHIFT;
 	t.swizzle = tex_swz_channels(0);
-	memset(texmem, 0x5a, 8 * 8 * 4);
-	for (unsigned i = 0; i < 16; i++) {
-		memset(&rq[i], 0, sizeof(rq[i]));
-		for (unsigned p = 0; p < 4; p++) {
-			rq[i].coord[p][0] = ((float)rnd_below(8) + 0.5f) / 8.0f;
-			rq[i].coord[p][1] = ((float)rnd_below(8) + 0.5f) / 8.0f;
-			rq[i].coord[p][3] = 1.0f;
+	memset(texmem, 0x5a, (8 * 8 + 4 * 4) * 4);
+	for (unsigned k = 0; k < 3; k++)
+		for (unsigned i = 0; i < 16; i++) {
+			float s0 = ((float)rnd_below(8) + 0.5f) / 8.0f, t0 = ((float)rnd_below(8) + 0.5f) / 8.0f;
+			memset(&rq[k][i], 0, sizeof(rq[k][i]));
+			for (unsigned p = 0; p < 4; p++) {
+				rq[k][i].coord[p][0] = k < 2 ? ((float)rnd_below(8) + 0.5f) / 8.0f :
+							       s0 + (float)(p & 1) * 1.5f / 8.0f;
+				rq[k][i].coord[p][1] = k < 2 ? ((float)rnd_below(8) + 0.5f) / 8.0f :
+							       t0 + (float)(p >> 1) * 1.5f / 8.0f;
+				rq[k][i].coord[p][3] = 1.0f;
+			}
 		}
-	}
-	for (unsigned linear = 0; linear < 2; linear++) {
-		unsigned filt = linear ? NV40_TEX_FILTER_LINEAR : NV40_TEX_FILTER_NEAREST;
-		t.filter = NV40_TEX_FILTER_UNK13 | filt << NV40_TEX_FILTER_MIN_SHIFT |
-			   filt << NV40_TEX_FILTER_MAG_SHIFT;
+	for (unsigned k = 0; k < 3; k++) {
+		t.format = NV40_TEX_FORMAT_DMA0 | NV40_TEX_FORMAT_NO_BORDER | NV40_TEX_FORMAT_UNK15 |
+			   2u << NV40_TEX_FORMAT_DIMS_SHIFT |
+			   NV40_TEX_FMT_A8R8G8B8 << NV40_TEX_FORMAT_FORMAT_SHIFT |
+			   (k < 2 ? 1u : 2u) << NV40_TEX_FORMAT_MIPMAP_COUNT_SHIFT;
+		t.filter = NV40_TEX_FILTER_UNK13 | filt[k][0] << NV40_TEX_FILTER_MIN_SHIFT |
+			   filt[k][1] << NV40_TEX_FILTER_MAG_SHIFT;
 		sim_tex_prepare(&f, &t, texmem);
 		g = f;
 		sim_tex_view_generic(&g);
-		assert_int_equal(tex_diff(&t, &g, &f, rq, 16), 0);
+		assert_int_equal(tex_diff(&t, &g, &f, rq[k], 16), 0);
 		for (unsigned c = 0; c < 4; c++) {
 			memcpy(lut[c], f.lut[c], sizeof(lut[c]));
 			uint32_t v;
@@ -395,13 +427,14 @@ static void a8r8g8b8_differential_notices_one_ulp(void **state)
 			f.lut[c] = lut[c];
 		}
 		quiet = 1;
-		bad[linear] = tex_diff(&t, &g, &f, rq, 16);
+		bad[k] = tex_diff(&t, &g, &f, rq[k], 16);
 		quiet = 0;
 	}
-	printf("A8R8G8B8 sampler: one ulp in a byte's value, %u (nearest) and %u (linear) of 16 "
-	       "requests differ\n", bad[0], bad[1]);
+	printf("A8R8G8B8 sampler: one ulp in a byte's value, %u (nearest), %u (linear) and %u "
+	       "(mip-linear) of 16 requests differ\n", bad[0], bad[1], bad[2]);
 	assert_int_equal(bad[0], 16);
 	assert_int_equal(bad[1], 16);
+	assert_int_equal(bad[2], 16);
 }
 
 /* ---- the 8-bit ROP ---- */
