@@ -6,6 +6,9 @@
 
 #include <math.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "hw/enums-3d.h"
 #include "hw/enums-3d-pipe.h"
@@ -156,12 +159,13 @@ static inline rop_v4 rop_pick(rop_i4 m, rop_v4 a, rop_v4 b)
 	return (rop_v4)((m & (rop_i4)a) | (~m & (rop_i4)b));
 }
 
-/* sim_sat of each lane. */
+/* sim_sat of each lane: f > 0 ? f : 0 (NaN 0), then at most 1. */
 static inline rop_v4 rop_sat4(rop_v4 f)
 {
 	const rop_v4 zero = { 0.0f, 0.0f, 0.0f, 0.0f }, one = zero + 1.0f;
 
-	return rop_pick(f > zero, rop_pick(f < one, f, one), zero);
+	f = (rop_v4)((rop_i4)f & (f > zero));
+	return rop_pick(f < one, f, one);
 }
 
 /* rop_factors' factor f for all four channels as for R G B (its alpha
@@ -243,11 +247,34 @@ static inline rop_v4 rop_read8(const struct sim_rt8 *r, const uint8_t *p)
 			 r->at[3] < 0 ? 1.0f : r->unorm[p[3]] };
 }
 
+/* Bytes 0..255 b[0] .. b[3] to p[0] .. p[3]. */
+static inline void rop_store4(uint8_t *p, rop_i4 b)
+{
+#ifdef __SSE2__
+	__m128i v = _mm_packs_epi32((__m128i)b, (__m128i)b);
+	uint32_t w = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(v, v));
+
+	memcpy(p, &w, sizeof(w));
+#else
+	for (unsigned k = 0; k < 4; k++)
+		p[k] = (uint8_t)b[k];
+#endif
+}
+
 /* sim_rt_write of saturated c to an 8-bit-channel pixel at p. */
 static inline void rop_write8(const struct sim_rt8 *r, uint8_t *p, rop_v4 c, unsigned mask)
 {
 	rop_i4 b = __builtin_convertvector(c * 255.0f + 0.5f, rop_i4);
 
+	if ((mask | (r->at[3] < 0 ? 8u : 0)) == 0xf) {
+		/* every byte written: R G B at bytes 0 1 2 or 2 1 0 (sim_rt8_of) */
+		if (r->at[3] < 0)
+			b[3] = r->x;
+		if (r->at[0] == 2)
+			b = (rop_i4){ b[2], b[1], b[0], b[3] };
+		rop_store4(p, b);
+		return;
+	}
 	for (unsigned k = 0; k < 4; k++)
 		if ((mask >> k & 1) && r->at[k] >= 0)
 			p[r->at[k]] = (uint8_t)b[k];

@@ -1005,7 +1005,7 @@ TEX_INLINE void tex_wrap_linear4(tex_v4 x, int32_t n, unsigned mode, tex_i4 idx[
 {
 	const tex_v4 zero = { 0.0f, 0.0f, 0.0f, 0.0f }, lim = zero + 16777216.0f;
 
-	x = tex_pick4(x == x, x, zero);
+	x = (tex_v4)((tex_i4)x & (x == x));                      /* NaN: 0 */
 	x -= 0.5f;
 	tex_v4 xc = tex_pick4(x < -lim, -lim, x);
 	xc = tex_pick4(xc > lim, lim, xc);
@@ -1013,7 +1013,7 @@ TEX_INLINE void tex_wrap_linear4(tex_v4 x, int32_t n, unsigned mode, tex_i4 idx[
 	t += __builtin_convertvector(t, tex_v4) > xc;           /* -1 where it rounded up */
 	tex_v4 ax = (tex_v4)((tex_i4)x & 0x7fffffff);
 	tex_v4 f = x - tex_pick4(ax < 8388608.0f, __builtin_convertvector(t, tex_v4), x);
-	*frac = tex_pick4((f >= 0.0f) & (f <= 1.0f), f, zero);
+	*frac = (tex_v4)((tex_i4)f & (f >= 0.0f) & (f <= 1.0f));
 	idx[0] = tex_wrap_index4(t, n, mode);
 	idx[1] = tex_wrap_index4(t + 1, n, mode);
 }
@@ -1205,10 +1205,11 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 	const struct nv40_tex_layout *l = &v->l;
 
 	for (p = 0; p < 4; p++) {
-		float q = rq->op == SIM_TXP ? rq->coord[p][3] : 1.0f;
-		for (i = 0; i < 3; i++)
-			pc[p][i] = rq->coord[p][i] / q;
-		pc[p][3] = rq->coord[p][3];
+		tex_v4 co;
+		memcpy(&co, rq->coord[p], sizeof(co));
+		tex_v4 d = co / (rq->op == SIM_TXP ? co[3] : 1.0f);   /* s t r, not q */
+		d[3] = co[3];
+		memcpy(pc[p], &d, sizeof(d));
 	}
 
 	/* implicit derivatives off a cube: one LOD for the quad */
