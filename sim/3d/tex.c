@@ -800,6 +800,9 @@ static void tex_prepare_border(struct sim_tex_view *v, uint32_t word)
 		v->border[i] = (float)((word >> shift[out]) & 0xff) / 255.0f;
 }
 
+/* The last stamp sim_tex_prepare gave a view (tex_quad_select). */
+static uint64_t tex_gen;
+
 void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const uint8_t *mem)
 {
 	unsigned i, lvl;
@@ -894,6 +897,7 @@ void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const
 	}
 	v->level = l->dims == 3 ? tex_level3d :
 		   v->dec == TEX_DEC_BGRA8 ? tex_level2d_bgra8 : tex_level2d_any;
+	v->gen = __atomic_add_fetch(&tex_gen, 1, __ATOMIC_RELAXED);
 	v->ok = 1;
 }
 
@@ -904,6 +908,7 @@ void sim_tex_view_generic(struct sim_tex_view *v)
 	v->dec = TEX_DEC_GENERIC;
 	if (v->level == tex_level2d_bgra8)
 		v->level = tex_level2d_any;
+	v->gen = 0;
 }
 
 /* What a clamped LOD selects: the level (and the next one, weighted
@@ -1182,6 +1187,27 @@ static inline float tex_clamp_lod(const struct sim_tex_view *v, float lambda)
 	return lambda;
 }
 
+/* The selection of an isotropic quad with derivatives dx, dy: tex_select
+ * of its clamped, biased tex_lambda.  The quads of a primitive mostly
+ * have the same derivatives (all of them under an affine mapping), so a
+ * thread keeps its last, found again by the view's stamp and the
+ * derivatives' bits: what the computation would give. */
+static void tex_quad_select(const struct sim_tex_view *v, const float dx[3], const float dy[3],
+			    struct tex_sel *sel)
+{
+	static __thread struct { uint64_t gen; float d[6]; struct tex_sel sel; } last;
+	const float d[6] = { dx[0], dx[1], dx[2], dy[0], dy[1], dy[2] };
+
+	if (v->gen && last.gen == v->gen && !memcmp(last.d, d, sizeof(d))) {
+		*sel = last.sel;
+		return;
+	}
+	tex_select(v, tex_clamp_lod(v, tex_lambda(v, dx, dy) + v->bias), sel);
+	last.gen = v->gen;
+	memcpy(last.d, d, sizeof(d));
+	last.sel = *sel;
+}
+
 /* The depth reference a compare takes, in [0, 1] (NaN: 0). */
 static inline float tex_clamp_ref(float r)
 {
@@ -1216,16 +1242,24 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 	int quad_lod = !l->cube && rq->op != SIM_TXD && rq->op != SIM_TXL;
 	float qlambda = 0.0f, qstep[3] = { 0.0f, 0.0f, 0.0f };
 	unsigned qn = 1;
+	struct tex_sel sel;
+	int quad_sel = 0;           /* sel is the quad's */
 	if (quad_lod) {
 		float dx[3], dy[3];
 		for (i = 0; i < 3; i++) {
 			dx[i] = pc[1][i] - pc[0][i];
 			dy[i] = pc[2][i] - pc[0][i];
 		}
-		qlambda = v->aniso > 1 ? tex_aniso(v, dx, dy, &qn, qstep) : tex_lambda(v, dx, dy);
+		if (v->aniso > 1) {
+			qlambda = tex_aniso(v, dx, dy, &qn, qstep);
+		} else if (rq->op != SIM_TXB) {
+			tex_quad_select(v, dx, dy, &sel);
+			quad_sel = 1;
+		} else {
+			qlambda = tex_lambda(v, dx, dy);
+		}
 	}
 
-	struct tex_sel sel;
 	float sel_lambda = NAN;     /* sel's LOD; NaN: none chosen yet (anisotropic
 				       pixels choose theirs elsewhere) */
 	if (quad_lod && qn == 1 && rq->op != SIM_TXB) {
@@ -1233,7 +1267,8 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 		 * and face 0: one tex_select; the depth reference only where a
 		 * texel compares */
 		float val[6];
-		tex_select(v, tex_clamp_lod(v, qlambda + v->bias), &sel);
+		if (!quad_sel)
+			tex_select(v, tex_clamp_lod(v, qlambda + v->bias), &sel);
 		if (tex_quad_bgra8(v, pc, &sel, out))
 			return;
 		val[4] = 0.0f;

@@ -2,9 +2,9 @@
  * for bit, on random inputs full of the values IEEE treats specially:
  * straight-line fragment programs, which fp.c's cache runs without flow
  * control, against sim_fp_run, the interpreter that decodes and steers
- * every instruction; A8R8G8B8 textures through tex.c's table decoder and
- * bilinear path against its generic decoder and level sampler
- * (sim_tex_view_generic); the ROP's 8-bit colour path (rt8) against
+ * every instruction; A8R8G8B8 textures through tex.c's table decoder,
+ * bilinear and quad paths and its kept quad LOD against its generic
+ * decoder and level sampler (sim_tex_view_generic); the ROP's 8-bit colour path (rt8) against
  * sim_rt_read, rop_blend and sim_rt_write, on the buffers' bytes.  Each
  * differential is also shown to notice a one-ulp (one-LSB) change made to
  * its fast side.  The seed is printed; NVD_TEST_SEED sets another. */
@@ -351,7 +351,11 @@ static void a8r8g8b8_sampler_matches_the_generic_decoder(void **state)
 		fast += (s == NV40_TEX_WRAP_REPEAT || s == NV40_TEX_WRAP_CLAMP_TO_EDGE) &&
 			(tt == NV40_TEX_WRAP_REPEAT || tt == NV40_TEX_WRAP_CLAMP_TO_EDGE);
 		for (unsigned i = 0; i < TEX_REQS; i++) {
-			tex_rnd_req(&t, &rq[i]);
+			/* a repeat finds the quad LOD the last request left */
+			if (i && !rnd_below(4))
+				rq[i] = rq[i - 1];
+			else
+				tex_rnd_req(&t, &rq[i]);
 			quads += tex_quad_path(&f, &rq[i]);
 			mips += tex_quad_path(&f, &rq[i]) && f.minf == NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR &&
 				f.l.levels > 1;
@@ -435,6 +439,64 @@ static void a8r8g8b8_differential_notices_one_ulp(void **state)
 	assert_int_equal(bad[0], 16);
 	assert_int_equal(bad[1], 16);
 	assert_int_equal(bad[2], 16);
+}
+
+/* The quad LOD a thread keeps for the fast view (the generic one has no
+ * stamp and computes it each time) is found again only by the stamp of
+ * the sim_tex_prepare that chose it: a view prepared again in place with
+ * another LOD bias must sample as a fresh one, and given back its old
+ * stamp must not. */
+static void quad_lod_follows_the_view(void **state)
+{
+	(void)state;
+	static struct sim_tex_view f, g;
+	struct sim_tex_unit t;
+	struct sim_tex_req rq;
+	float a[4][4], b[4][4];
+
+	rng_state = seed ^ 7;
+	memset(&t, 0, sizeof(t));
+	t.format = NV40_TEX_FORMAT_DMA0 | NV40_TEX_FORMAT_NO_BORDER | NV40_TEX_FORMAT_UNK15 |
+		   2u << NV40_TEX_FORMAT_DIMS_SHIFT | NV40_TEX_FMT_A8R8G8B8 << NV40_TEX_FORMAT_FORMAT_SHIFT |
+		   4u << NV40_TEX_FORMAT_MIPMAP_COUNT_SHIFT;
+	t.npot_size = 8u << 16 | 8;
+	t.size1 = 1u << NV40_TEX_SIZE1_DEPTH_SHIFT;
+	t.wrap = NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_S_SHIFT | NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_T_SHIFT;
+	t.enable = NV40_TEX_ENABLE_ENABLE | 15u * 256 << NV40_TEX_ENABLE_MAX_LOD_SHIFT;
+	t.swizzle = tex_swz_channels(0);
+	t.filter = NV40_TEX_FILTER_UNK13 | NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR << NV40_TEX_FILTER_MIN_SHIFT |
+		   NV40_TEX_FILTER_LINEAR << NV40_TEX_FILTER_MAG_SHIFT;
+	for (unsigned i = 0; i < (8 * 8 + 4 * 4 + 2 * 2 + 1) * 4; i++)
+		texmem[i] = (uint8_t)rnd();
+	memset(&rq, 0, sizeof(rq));
+	for (unsigned p = 0; p < 4; p++) {
+		rq.coord[p][0] = 0.3f + (float)(p & 1) * 1.5f / 8.0f;
+		rq.coord[p][1] = 0.6f + (float)(p >> 1) * 1.5f / 8.0f;
+		rq.coord[p][3] = 1.0f;
+	}
+	sim_tex_prepare(&f, &t, texmem);
+	sim_tex_view_sample(&f, &rq, b);             /* the thread keeps its LOD */
+
+	t.filter |= 256;                              /* LOD bias 1: a level coarser */
+	sim_tex_prepare(&f, &t, texmem);
+	g = f;
+	sim_tex_view_generic(&g);
+	sim_tex_view_sample(&g, &rq, a);
+	sim_tex_view_sample(&f, &rq, b);
+	assert_true(same_bits(&a[0][0], &b[0][0], 16));
+
+	/* a view keeping the stamp of one that sampled with no bias */
+	t.filter &= ~NV40_TEX_FILTER_LOD_BIAS_MASK;
+	sim_tex_prepare(&f, &t, texmem);
+	sim_tex_view_sample(&f, &rq, b);
+	uint64_t old = f.gen;
+	t.filter |= 256;
+	sim_tex_prepare(&f, &t, texmem);
+	f.gen = old;
+	sim_tex_view_sample(&f, &rq, b);
+	printf("quad LOD: kept by the view's stamp; a stale stamp %s\n",
+	       same_bits(&a[0][0], &b[0][0], 16) ? "is not noticed" : "is noticed");
+	assert_false(same_bits(&a[0][0], &b[0][0], 16));
 }
 
 /* ---- the 8-bit ROP ---- */
@@ -648,6 +710,7 @@ int main(void)
 		cmocka_unit_test(straight_line_differential_notices_one_ulp),
 		cmocka_unit_test(a8r8g8b8_sampler_matches_the_generic_decoder),
 		cmocka_unit_test(a8r8g8b8_differential_notices_one_ulp),
+		cmocka_unit_test(quad_lod_follows_the_view),
 		cmocka_unit_test(rop8_matches_the_generic_rop),
 		cmocka_unit_test(rop8_differential_notices_one_lsb),
 	};
