@@ -247,17 +247,24 @@ static inline rop_v4 rop_read8(const struct sim_rt8 *r, const uint8_t *p)
 			 r->at[3] < 0 ? 1.0f : r->unorm[p[3]] };
 }
 
-/* Bytes 0..255 b[0] .. b[3] to p[0] .. p[3]. */
-static inline void rop_store4(uint8_t *p, rop_i4 b)
+/* Channel bytes b (R G B A, 0..255) to all four bytes of an 8-bit-channel
+ * pixel at p: R G B at bytes 0 1 2 or 2 1 0 (sim_rt8_of), A or x at 3. */
+static inline void rop_store4(const struct sim_rt8 *r, uint8_t *p, rop_i4 b)
 {
 #ifdef __SSE2__
-	__m128i v = _mm_packs_epi32((__m128i)b, (__m128i)b);
-	uint32_t w = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(v, v));
+	__m128i v = (__m128i)b;
 
+	if (r->at[0] == 2)
+		v = _mm_shuffle_epi32(v, _MM_SHUFFLE(3, 0, 1, 2));
+	v = _mm_packs_epi32(v, v);                  /* exact: 0..255 */
+	uint32_t w = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(v, v));
+	if (r->at[3] < 0)
+		w = (w & 0x00ffffffu) | (uint32_t)r->x << 24;
 	memcpy(p, &w, sizeof(w));
 #else
-	for (unsigned k = 0; k < 4; k++)
-		p[k] = (uint8_t)b[k];
+	for (unsigned k = 0; k < 3; k++)
+		p[r->at[k]] = (uint8_t)b[k];
+	p[3] = r->at[3] < 0 ? r->x : (uint8_t)b[3];
 #endif
 }
 
@@ -267,12 +274,7 @@ static inline void rop_write8(const struct sim_rt8 *r, uint8_t *p, rop_v4 c, uns
 	rop_i4 b = __builtin_convertvector(c * 255.0f + 0.5f, rop_i4);
 
 	if ((mask | (r->at[3] < 0 ? 8u : 0)) == 0xf) {
-		/* every byte written: R G B at bytes 0 1 2 or 2 1 0 (sim_rt8_of) */
-		if (r->at[3] < 0)
-			b[3] = r->x;
-		if (r->at[0] == 2)
-			b = (rop_i4){ b[2], b[1], b[0], b[3] };
-		rop_store4(p, b);
+		rop_store4(r, p, b);                 /* every byte written */
 		return;
 	}
 	for (unsigned k = 0; k < 4; k++)
