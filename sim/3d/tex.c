@@ -1192,19 +1192,25 @@ static inline float tex_clamp_lod(const struct sim_tex_view *v, float lambda)
  * have the same derivatives (all of them under an affine mapping), so a
  * thread keeps its last, found again by the view's stamp and the
  * derivatives' bits: what the computation would give. */
-static void tex_quad_select(const struct sim_tex_view *v, const float dx[3], const float dy[3],
+static void tex_quad_select(const struct sim_tex_view *v, tex_v4 dx, tex_v4 dy,
 			    struct tex_sel *sel)
 {
-	static __thread struct { uint64_t gen; float d[6]; struct tex_sel sel; } last;
-	const float d[6] = { dx[0], dx[1], dx[2], dy[0], dy[1], dy[2] };
+	static __thread struct { uint64_t gen; tex_i4 dx, dy; struct tex_sel sel; } last;
+	const tex_i4 xyz = { -1, -1, -1, 0 };
+	tex_i4 kx = (tex_i4)dx & xyz, ky = (tex_i4)dy & xyz;
+	tex_i4 ne = (kx != last.dx) | (ky != last.dy);
+	float fx[4], fy[4];
 
-	if (v->gen && last.gen == v->gen && !memcmp(last.d, d, sizeof(d))) {
+	if (v->gen && last.gen == v->gen && !(ne[0] | ne[1] | ne[2])) {
 		*sel = last.sel;
 		return;
 	}
-	tex_select(v, tex_clamp_lod(v, tex_lambda(v, dx, dy) + v->bias), sel);
+	memcpy(fx, &dx, sizeof(fx));
+	memcpy(fy, &dy, sizeof(fy));
+	tex_select(v, tex_clamp_lod(v, tex_lambda(v, fx, fy) + v->bias), sel);
 	last.gen = v->gen;
-	memcpy(last.d, d, sizeof(d));
+	last.dx = kx;
+	last.dy = ky;
 	last.sel = *sel;
 }
 
@@ -1230,10 +1236,13 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 	c.dxt.blk = NULL;
 	const struct nv40_tex_layout *l = &v->l;
 
-	for (p = 0; p < 4; p++) {
+	/* TXP divides s t r by q; the others' q is 1, a division by which
+	 * the compiler may leave out (it assumes no signalling NaNs) */
+	memcpy(pc, rq->coord, sizeof(pc));
+	for (p = 0; rq->op == SIM_TXP && p < 4; p++) {
 		tex_v4 co;
 		memcpy(&co, rq->coord[p], sizeof(co));
-		tex_v4 d = co / (rq->op == SIM_TXP ? co[3] : 1.0f);   /* s t r, not q */
+		tex_v4 d = co / co[3];
 		d[3] = co[3];
 		memcpy(pc[p], &d, sizeof(d));
 	}
@@ -1245,18 +1254,19 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 	struct tex_sel sel;
 	int quad_sel = 0;           /* sel is the quad's */
 	if (quad_lod) {
-		float dx[3], dy[3];
-		for (i = 0; i < 3; i++) {
-			dx[i] = pc[1][i] - pc[0][i];
-			dy[i] = pc[2][i] - pc[0][i];
-		}
-		if (v->aniso > 1) {
-			qlambda = tex_aniso(v, dx, dy, &qn, qstep);
-		} else if (rq->op != SIM_TXB) {
-			tex_quad_select(v, dx, dy, &sel);
+		tex_v4 p0, p1, p2;
+		float dx[4], dy[4];
+		memcpy(&p0, pc[0], sizeof(p0));
+		memcpy(&p1, pc[1], sizeof(p1));
+		memcpy(&p2, pc[2], sizeof(p2));
+		tex_v4 dxv = p1 - p0, dyv = p2 - p0;          /* s t r, and q unread */
+		if (v->aniso == 1 && rq->op != SIM_TXB) {
+			tex_quad_select(v, dxv, dyv, &sel);
 			quad_sel = 1;
 		} else {
-			qlambda = tex_lambda(v, dx, dy);
+			memcpy(dx, &dxv, sizeof(dx));
+			memcpy(dy, &dyv, sizeof(dy));
+			qlambda = v->aniso > 1 ? tex_aniso(v, dx, dy, &qn, qstep) : tex_lambda(v, dx, dy);
 		}
 	}
 
