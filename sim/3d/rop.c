@@ -306,14 +306,14 @@ static inline void rop_color8(const struct draw_setup *d, unsigned i, uint8_t *p
 	rop_write8(r, p, c, d->cmask[i]);   /* c is saturated: rt_unorm's value */
 }
 
-static void rop_color(const struct draw_setup *d, unsigned x, unsigned y, const float *col)
+/* Colour col (four per buffer) into the buffers of mask bufs at (x, y). */
+static void rop_color(const struct draw_setup *d, unsigned bufs, unsigned x, unsigned y,
+		      const float *col)
 {
-	for (unsigned i = 0; i < 4; i++) {
+	for (; bufs; bufs &= bufs - 1) {
+		unsigned i = (unsigned)__builtin_ctz(bufs);
 		const struct sim_rt *rt = &d->rts.color[i];
 		float c[4], dst[4];
-
-		if (!(d->rt_mask & (1u << i)) || !d->cmask[i])
-			continue;
 		const float *src = col + 4 * i;
 		if (d->rt8[i].on) {
 			uint8_t *p8 = rop_pixel(rt, x, y);
@@ -341,6 +341,10 @@ static void rop_color(const struct draw_setup *d, unsigned x, unsigned y, const 
 void sim_rop_quad(const struct draw_setup *d, uint32_t *samples, int x, int y, unsigned live,
 		  const float z[4], int front, const struct sim_fp_quad *q)
 {
+	unsigned bufs = 0;             /* the colour buffers written */
+
+	for (unsigned i = 0; i < 4; i++)
+		bufs |= (d->rt_mask >> i & 1) && d->cmask[i] ? 1u << i : 0;
 	for (unsigned p = 0; p < 4; p++) {
 		if (!(live >> p & 1))
 			continue;
@@ -401,7 +405,7 @@ void sim_rop_quad(const struct draw_setup *d, uint32_t *samples, int x, int y, u
 		}
 		if (d->query)
 			(*samples)++;
-		rop_color(d, (unsigned)px, (unsigned)py, &q->color[p][0][0]);
+		rop_color(d, bufs, (unsigned)px, (unsigned)py, &q->color[p][0][0]);
 	}
 }
 
