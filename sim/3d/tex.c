@@ -1109,7 +1109,7 @@ TEX_INLINE void tex_quad_bgra8_wrap(const struct sim_tex_view *w, const float pc
 	tex_v4 s = { pc[0][0], pc[1][0], pc[2][0], pc[3][0] };
 	tex_v4 t = { pc[0][1], pc[1][1], pc[2][1], pc[3][1] };
 	tex_v4 val[4], v2[4];
-	unsigned p, i;
+	unsigned p;
 
 	tex_bilinear4_bgra8(w, sel->lvl, s, t, val, ms, mt);
 	if (sel->mip) {
@@ -1117,10 +1117,15 @@ TEX_INLINE void tex_quad_bgra8_wrap(const struct sim_tex_view *w, const float pc
 		for (p = 0; p < 4; p++)
 			val[p] += sel->mfrac * (v2[p] - val[p]);
 	}
+	/* the swizzle's indices in registers: out may alias them */
+	const unsigned i0 = w->swz_idx[0], i1 = w->swz_idx[1], i2 = w->swz_idx[2],
+		       i3 = w->swz_idx[3];
 	for (p = 0; p < 4; p++) {
 		float c[6] = { val[p][0], val[p][1], val[p][2], val[p][3], 0.0f, 1.0f };
-		for (i = 0; i < 4; i++)
-			out[p][i] = c[w->swz_idx[i]];
+		out[p][0] = c[i0];
+		out[p][1] = c[i1];
+		out[p][2] = c[i2];
+		out[p][3] = c[i3];
 	}
 }
 
