@@ -159,6 +159,11 @@ static inline rop_v4 rop_pick(rop_i4 m, rop_v4 a, rop_v4 b)
 	return (rop_v4)((m & (rop_i4)a) | (~m & (rop_i4)b));
 }
 
+static inline rop_v4 rop_splat(float x)
+{
+	return (rop_v4){ x, x, x, x };
+}
+
 /* sim_sat of each lane: f > 0 ? f : 0 (NaN 0), then at most 1. */
 static inline rop_v4 rop_sat4(rop_v4 f)
 {
@@ -179,9 +184,9 @@ static inline rop_v4 rop_factor4(unsigned f, rop_v4 s, rop_v4 d, rop_v4 k)
 	case NV40_BF_ONE: return one;
 	case NV40_BF_SRC_COLOR: return s;
 	case NV40_BF_ONE_MINUS_SRC_COLOR: return one - s;
-	case NV40_BF_SRC_ALPHA: return zero + s[3];
+	case NV40_BF_SRC_ALPHA: return rop_splat(s[3]);
 	case NV40_BF_ONE_MINUS_SRC_ALPHA: return one - s[3];
-	case NV40_BF_DST_ALPHA: return zero + d[3];
+	case NV40_BF_DST_ALPHA: return rop_splat(d[3]);
 	case NV40_BF_ONE_MINUS_DST_ALPHA: return one - d[3];
 	case NV40_BF_DST_COLOR: return d;
 	case NV40_BF_ONE_MINUS_DST_COLOR: return one - d;
@@ -190,7 +195,7 @@ static inline rop_v4 rop_factor4(unsigned f, rop_v4 s, rop_v4 d, rop_v4 k)
 		return (rop_v4){ m, m, m, 1.0f };
 	case NV40_BF_CONSTANT_COLOR: return k;
 	case NV40_BF_ONE_MINUS_CONSTANT_COLOR: return one - k;
-	case NV40_BF_CONSTANT_ALPHA: return zero + k[3];
+	case NV40_BF_CONSTANT_ALPHA: return rop_splat(k[3]);
 	case NV40_BF_ONE_MINUS_CONSTANT_ALPHA: return one - k[3];
 	default: return zero;            /* ZERO, and values that are none */
 	}
@@ -212,14 +217,27 @@ static inline rop_v4 rop_eq4(unsigned eq, rop_v4 s, rop_v4 fs, rop_v4 d, rop_v4 
  * for the first, lane 3 of what it gives for the second. */
 #define ROP_SPLIT(f, rgb, a) ({ rop_v4 v_ = f(rgb); if ((a) != (rgb)) v_[3] = f(a)[3]; v_; })
 
-/* rop_blend saturated, for the 8-bit-channel formats.  Source,
- * destination and constant are all in [0, 1] there (the constant is the
- * bytes' when the buffers are 8-bit), so no term is NaN and the result is
- * rop_blend's to the bit whatever order the terms are added in. */
-static inline rop_v4 rop_blend8(const struct draw_setup *d, rop_v4 c, rop_v4 dst)
+/* Is the blend GL's compositing (SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD for
+ * colour and alpha)?  rop_blend8 takes it without its switches. */
+static int rop_over(const struct draw_setup *d)
+{
+	return d->bsrc_rgb == NV40_BF_SRC_ALPHA && d->bsrc_a == NV40_BF_SRC_ALPHA &&
+	       d->bdst_rgb == NV40_BF_ONE_MINUS_SRC_ALPHA &&
+	       d->bdst_a == NV40_BF_ONE_MINUS_SRC_ALPHA && d->beq_rgb == NV40_BEQ_FUNC_ADD &&
+	       d->beq_a == NV40_BEQ_FUNC_ADD;
+}
+
+/* rop_blend saturated, for the 8-bit-channel formats (over: rop_over's
+ * blend).  Source, destination and constant are all in [0, 1] there (the
+ * constant is the bytes' when the buffers are 8-bit), so no term is NaN
+ * and the result is rop_blend's to the bit whatever order the terms are
+ * added in. */
+static inline rop_v4 rop_blend8(const struct draw_setup *d, int over, rop_v4 c, rop_v4 dst)
 {
 	rop_v4 k, fs, fd;
 
+	if (over)
+		return rop_sat4(c * rop_splat(c[3]) + dst * rop_splat(1.0f - c[3]));
 	memcpy(&k, d->bconst, sizeof(k));
 #define ROP_F(f) rop_factor4(f, c, dst, k)
 #define ROP_E(e) rop_eq4(e, c, fs, dst, fd)
@@ -285,7 +303,7 @@ static inline void rop_write8(const struct sim_rt8 *r, uint8_t *p, rop_v4 c, uns
 }
 
 /* rop_color for buffer i of 8-bit channels, its pixel at p. */
-static inline void rop_color8(const struct draw_setup *d, unsigned i, uint8_t *p,
+static inline void rop_color8(const struct draw_setup *d, int over, unsigned i, uint8_t *p,
 			      const float *src)
 {
 	const struct sim_rt8 *r = &d->rt8[i];
@@ -301,14 +319,15 @@ static inline void rop_color8(const struct draw_setup *d, unsigned i, uint8_t *p
 		rop_logic4(d, cf, df);
 		memcpy(&c, cf, sizeof(c));
 	} else if (d->blend[i]) {
-		c = rop_blend8(d, c, rop_read8(r, p));
+		c = rop_blend8(d, over, c, rop_read8(r, p));
 	}
 	rop_write8(r, p, c, d->cmask[i]);   /* c is saturated: rt_unorm's value */
 }
 
-/* Colour col (four per buffer) into the buffers of mask bufs at (x, y). */
-static void rop_color(const struct draw_setup *d, unsigned bufs, unsigned x, unsigned y,
-		      const float *col)
+/* Colour col (four per buffer) into the buffers of mask bufs at (x, y);
+ * over: rop_over(d). */
+static void rop_color(const struct draw_setup *d, unsigned bufs, int over, unsigned x,
+		      unsigned y, const float *col)
 {
 	for (; bufs; bufs &= bufs - 1) {
 		unsigned i = (unsigned)__builtin_ctz(bufs);
@@ -318,7 +337,7 @@ static void rop_color(const struct draw_setup *d, unsigned bufs, unsigned x, uns
 		if (d->rt8[i].on) {
 			uint8_t *p8 = rop_pixel(rt, x, y);
 			if (p8)                  /* outside: nothing to write */
-				rop_color8(d, i, p8, src);
+				rop_color8(d, over, i, p8, src);
 			continue;
 		}
 		int un = rop_unorm(rt->format);
@@ -342,6 +361,7 @@ void sim_rop_quad(const struct draw_setup *d, uint32_t *samples, int x, int y, u
 		  const float z[4], int front, const struct sim_fp_quad *q)
 {
 	unsigned bufs = 0;             /* the colour buffers written */
+	int over = rop_over(d);
 
 	for (unsigned i = 0; i < 4; i++)
 		bufs |= (d->rt_mask >> i & 1) && d->cmask[i] ? 1u << i : 0;
@@ -405,7 +425,7 @@ void sim_rop_quad(const struct draw_setup *d, uint32_t *samples, int x, int y, u
 		}
 		if (d->query)
 			(*samples)++;
-		rop_color(d, bufs, (unsigned)px, (unsigned)py, &q->color[p][0][0]);
+		rop_color(d, bufs, over, (unsigned)px, (unsigned)py, &q->color[p][0][0]);
 	}
 }
 

@@ -526,6 +526,14 @@ static const unsigned rop_equations[] = {
 
 #define PICK(a) ((a)[rnd_below(sizeof(a) / sizeof((a)[0]))])
 
+/* GL's compositing blend, which rop.c takes its own way. */
+static void rop_set_over(struct draw_setup *d)
+{
+	d->bsrc_rgb = d->bsrc_a = NV40_BF_SRC_ALPHA;
+	d->bdst_rgb = d->bdst_a = NV40_BF_ONE_MINUS_SRC_ALPHA;
+	d->beq_rgb = d->beq_a = NV40_BEQ_FUNC_ADD;
+}
+
 /* A random ROP state on all four colour buffers (one format, as RT_FORMAT
  * has; linear of any pitch and length, or swizzled), the blend constant
  * as draw.c quantises it for these formats; random bytes in the buffers.
@@ -568,6 +576,8 @@ static void rop_rnd_state(void)
 	fast.bdst_a = PICK(rop_factors);
 	fast.beq_rgb = PICK(rop_equations);
 	fast.beq_a = PICK(rop_equations);
+	if (!rnd_below(4))
+		rop_set_over(&fast);
 	fast.bconst[0] = (float)((bc >> 16) & 0xff) / 255.0f;
 	fast.bconst[1] = (float)((bc >> 8) & 0xff) / 255.0f;
 	fast.bconst[2] = (float)(bc & 0xff) / 255.0f;
@@ -653,7 +663,7 @@ static void rop8_matches_the_generic_rop(void **state)
 
 /* The 8-bit path reads the destination through a table: byte 0x40 read
  * one LSB high must show in every pixel a blend adding the destination
- * to a zero source writes. */
+ * to a zero source writes, ONE / ONE or GL's compositing (rop_over). */
 static void rop8_differential_notices_one_lsb(void **state)
 {
 	(void)state;
@@ -661,6 +671,7 @@ static void rop8_differential_notices_one_lsb(void **state)
 	static struct sim_fp_quad q;
 	uint32_t samples = 0;
 	const float z[4] = { 0.5f, 0.5f, 0.5f, 0.5f };
+	unsigned bad[2];
 
 	rng_state = seed ^ 6;
 	rop_rnd_state();
@@ -676,30 +687,43 @@ static void rop8_differential_notices_one_lsb(void **state)
 		slow.rt8[i].on = 0;
 		fast.cmask[i] = slow.cmask[i] = 0xf;
 		fast.blend[i] = slow.blend[i] = 1;
-		memset(rtmem[0][i], 0x40, ROP_BYTES);
-		memset(rtmem[1][i], 0x40, ROP_BYTES);
 	}
 	fast.rt_mask = slow.rt_mask = 1;
 	fast.logic_enable = slow.logic_enable = 0;
-	fast.bsrc_rgb = fast.bsrc_a = slow.bsrc_rgb = slow.bsrc_a = NV40_BF_ONE;
-	fast.bdst_rgb = fast.bdst_a = slow.bdst_rgb = slow.bdst_a = NV40_BF_ONE;
-	fast.beq_rgb = fast.beq_a = slow.beq_rgb = slow.beq_a = NV40_BEQ_FUNC_ADD;
 	memset(&q, 0, sizeof(q));
-	sim_rop_quad(&fast, &samples, 0, 0, 0xf, z, 1, &q);
-	sim_rop_quad(&slow, &samples, 0, 0, 0xf, z, 1, &q);
-	unsigned changed = 0;
-	assert_int_equal(rop_diff(&changed), 0);
+	const float *table = fast.rt8[0].unorm;
+	for (unsigned b = 0; b < 2; b++) {
+		struct draw_setup *side[2] = { &fast, &slow };
+		for (unsigned s = 0; s < 2; s++) {
+			if (b) {
+				rop_set_over(side[s]);
+			} else {
+				side[s]->bsrc_rgb = side[s]->bsrc_a = NV40_BF_ONE;
+				side[s]->bdst_rgb = side[s]->bdst_a = NV40_BF_ONE;
+				side[s]->beq_rgb = side[s]->beq_a = NV40_BEQ_FUNC_ADD;
+			}
+			for (unsigned i = 0; i < 4; i++)
+				memset(rtmem[s][i], 0x40, ROP_BYTES);
+		}
+		fast.rt8[0].unorm = table;
+		sim_rop_quad(&fast, &samples, 0, 0, 0xf, z, 1, &q);
+		sim_rop_quad(&slow, &samples, 0, 0, 0xf, z, 1, &q);
+		unsigned changed = 0;
+		assert_int_equal(rop_diff(&changed), 0);
 
-	memcpy(unorm, fast.rt8[0].unorm, sizeof(unorm));
-	unorm[0x40] = unorm[0x41];
-	fast.rt8[0].unorm = unorm;
-	quiet = 1;
-	sim_rop_quad(&fast, &samples, 2, 0, 0xf, z, 1, &q);
-	sim_rop_quad(&slow, &samples, 2, 0, 0xf, z, 1, &q);
-	unsigned bad = rop_diff(&changed);
-	quiet = 0;
-	printf("8-bit ROP: the destination read one LSB high, %u of 16 bytes differ\n", bad);
-	assert_int_equal(bad, 16);
+		memcpy(unorm, table, sizeof(unorm));
+		unorm[0x40] = unorm[0x41];
+		fast.rt8[0].unorm = unorm;
+		quiet = 1;
+		sim_rop_quad(&fast, &samples, 2, 0, 0xf, z, 1, &q);
+		sim_rop_quad(&slow, &samples, 2, 0, 0xf, z, 1, &q);
+		bad[b] = rop_diff(&changed);
+		quiet = 0;
+	}
+	printf("8-bit ROP: the destination read one LSB high, %u (ONE / ONE) and %u (compositing) "
+	       "of 16 bytes differ\n", bad[0], bad[1]);
+	assert_int_equal(bad[0], 16);
+	assert_int_equal(bad[1], 16);
 }
 
 int main(void)
