@@ -1053,12 +1053,6 @@ TEX_INLINE tex_u4 tex_addr_y4(const struct nv40_tex_layout *l, const struct sim_
 	return ((tex_spread4(y & L->km) << 1) + (((y >> L->k) << L->ysh) << (2 * L->k))) * 4;
 }
 
-/* tex_texel_bgra8 of the texel at p, through tables lut. */
-static inline tex_v4 tex_texel4(const float *const lut[4], const uint8_t *p)
-{
-	return (tex_v4){ lut[0][p[0]], lut[1][p[1]], lut[2][p[2]], lut[3][p[3]] };
-}
-
 /* May tex_bilinear4_bgra8 read level lvl of face 0 without bounds checks?
  * Every texel of a level is inside it, and the level inside the extent
  * (the layout makes it so: then tex_texel_bgra8's check never fails). */
@@ -1067,6 +1061,26 @@ static inline int tex_quad_fits(const struct sim_tex_view *w, unsigned lvl)
 	const struct nv40_tex_level *lv = &w->l.level[lvl];
 
 	return lv->size <= UINT32_MAX && lv->offset + lv->size <= w->l.extent;
+}
+
+/* The four pixels' sums of their taps at offsets o[] from mem, weighted
+ * wt[], in tex_bilinear_bgra8's order; nlut: 1 when every channel reads
+ * lut[0] (a constant where inlined: one register for the tables). */
+TEX_INLINE void tex_taps4(const float *const lut[4], unsigned nlut, const uint8_t *mem,
+			  const tex_u4 o[4], const tex_v4 wt[4], tex_v4 val[4])
+{
+	const float *l0 = lut[0], *l1 = lut[nlut > 1], *l2 = lut[nlut > 1 ? 2 : 0];
+	const float *l3 = lut[nlut > 1 ? 3 : 0];
+
+	for (unsigned p = 0; p < 4; p++) {
+		tex_v4 acc = { 0.0f, 0.0f, 0.0f, 0.0f };
+#pragma GCC unroll 4
+		for (unsigned k = 0; k < 4; k++) {
+			const uint8_t *t = mem + o[k][p];
+			acc += wt[k][p] * (tex_v4){ l0[t[0]], l1[t[1]], l2[t[2]], l3[t[3]] };
+		}
+		val[p] = acc;
+	}
 }
 
 /* tex_bilinear_bgra8 at level lvl (face 0) for the four pixels of a quad
@@ -1086,18 +1100,14 @@ TEX_INLINE void tex_bilinear4_bgra8(const struct sim_tex_view *w, unsigned lvl, 
 	tex_wrap_linear4(s * L->fs[0], L->w, ms, ix, &fx);
 	tex_wrap_linear4(t * L->fs[1], L->h, mt, iy, &fy);
 	tex_v4 wx0 = 1.0f - fx, wy0 = 1.0f - fy;
-	tex_v4 w00 = wx0 * wy0, w10 = fx * wy0, w01 = wx0 * fy, w11 = fx * fy;
+	const tex_v4 wt[4] = { wx0 * wy0, fx * wy0, wx0 * fy, fx * fy };
 	tex_u4 ax0 = tex_addr_x4(l, L, (tex_u4)ix[0]), ax1 = tex_addr_x4(l, L, (tex_u4)ix[1]);
 	tex_u4 ay0 = tex_addr_y4(l, L, lv, (tex_u4)iy[0]), ay1 = tex_addr_y4(l, L, lv, (tex_u4)iy[1]);
-	tex_u4 o00 = ax0 + ay0, o10 = ax1 + ay0, o01 = ax0 + ay1, o11 = ax1 + ay1;
-	for (unsigned p = 0; p < 4; p++) {
-		tex_v4 acc = { 0.0f, 0.0f, 0.0f, 0.0f };
-		acc += w00[p] * tex_texel4(lut, mem + o00[p]);
-		acc += w10[p] * tex_texel4(lut, mem + o10[p]);
-		acc += w01[p] * tex_texel4(lut, mem + o01[p]);
-		acc += w11[p] * tex_texel4(lut, mem + o11[p]);
-		val[p] = acc;
-	}
+	const tex_u4 o[4] = { ax0 + ay0, ax1 + ay0, ax0 + ay1, ax1 + ay1 };
+	if (lut[1] == lut[0] && lut[2] == lut[0] && lut[3] == lut[0])
+		tex_taps4(lut, 1, mem, o, wt, val);       /* one table: UNORM */
+	else
+		tex_taps4(lut, 4, mem, o, wt, val);
 }
 
 /* tex_filter_sel and TEX_SWIZZLE for the quad's pixels at coordinates pc
