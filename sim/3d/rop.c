@@ -167,10 +167,15 @@ static inline rop_v4 rop_splat(float x)
 /* sim_sat of each lane: f > 0 ? f : 0 (NaN 0), then at most 1. */
 static inline rop_v4 rop_sat4(rop_v4 f)
 {
+#ifdef __SSE2__
+	/* maxps(a, b) is a > b ? a : b, minps(a, b) a < b ? a : b */
+	return (rop_v4)_mm_min_ps(_mm_max_ps((__m128)f, _mm_setzero_ps()), _mm_set1_ps(1.0f));
+#else
 	const rop_v4 zero = { 0.0f, 0.0f, 0.0f, 0.0f }, one = zero + 1.0f;
 
 	f = (rop_v4)((rop_i4)f & (f > zero));
 	return rop_pick(f < one, f, one);
+#endif
 }
 
 /* rop_factors' factor f for all four channels as for R G B (its alpha
