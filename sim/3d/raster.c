@@ -206,6 +206,8 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 	/* its compiled code, once ready: the interpreter's results, faster */
 	sim_jit_fp_fn *jfn = sim_jit_fp(d->s->jit, l->fpc, d->fp_control);
 	int verify = jfn && sim_jit_verifying(d->s->jit);
+	/* a fragment's depth has readers: the zeta buffer's tests, WPOS */
+	int need_z = d->zbits || (l->fpc->inputs >> NV40_FPI_WPOS & 1);
 	/* only the inputs it may read are interpolated, their planes' four
 	 * components side by side; a flat one's a0 (all its plane has) is
 	 * its value, kept in vdx: read first in both cases, the product
@@ -273,8 +275,8 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 			if (!m)
 				continue;
 
-			float z[4];
-			for (unsigned p = 0; p < 4; p++) {
+			float z[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+			for (unsigned p = 0; need_z && p < 4; p++) {
 				float dx = (float)(qx + (p & 1)) + 0.5f - fx0;
 				float dy = (float)(qy + (p >> 1)) + 0.5f - fy0;
 				z[p] = (float)((double)j->z0 + zdx * dx + zdy * dy + zoff);

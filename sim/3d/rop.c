@@ -5,6 +5,10 @@
 #include "pipe.h"
 
 #include <math.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "hw/enums-3d.h"
 #include "hw/enums-3d-pipe.h"
@@ -105,33 +109,6 @@ static void rop_blend(const struct draw_setup *d, const float src[4], const floa
 		out[c] = rop_eq(c == 3 ? d->beq_a : d->beq_rgb, src[c], fs[c], dst[c], fd[c]);
 }
 
-/* Blend equation eq for channels [c0, c1) of out, saturated. */
-static inline __attribute__((always_inline)) void rop_eqs(unsigned eq, const float s[4],
-							  const float fs[4], const float d[4],
-							  const float fd[4], unsigned c0,
-							  unsigned c1, float out[4])
-{
-	unsigned c;
-
-	switch (eq) {
-	case NV40_BEQ_MIN:
-		for (c = c0; c < c1; c++) out[c] = sim_sat(s[c] < d[c] ? s[c] : d[c]);
-		break;
-	case NV40_BEQ_MAX:
-		for (c = c0; c < c1; c++) out[c] = sim_sat(s[c] > d[c] ? s[c] : d[c]);
-		break;
-	case NV40_BEQ_FUNC_SUBTRACT:
-		for (c = c0; c < c1; c++) out[c] = sim_sat(s[c] * fs[c] - d[c] * fd[c]);
-		break;
-	case NV40_BEQ_FUNC_REVERSE_SUBTRACT:
-		for (c = c0; c < c1; c++) out[c] = sim_sat(d[c] * fd[c] - s[c] * fs[c]);
-		break;
-	default:
-		for (c = c0; c < c1; c++) out[c] = sim_sat(s[c] * fs[c] + d[c] * fd[c]);
-		break;
-	}
-}
-
 /* sim_rt_pixel, inline for linear buffers (the same bounds). */
 static inline uint8_t *rop_pixel(const struct sim_rt *rt, unsigned x, unsigned y)
 {
@@ -147,23 +124,6 @@ static int rop_unorm(unsigned fmt)
 {
 	return fmt != NV40_RT_COLOR_A16B16G16R16_FLOAT && fmt != NV40_RT_COLOR_A32B32G32R32_FLOAT &&
 	       fmt != NV40_RT_COLOR_R32_FLOAT;
-}
-
-/* rop_blend for the 8-bit-channel formats, in place and saturated, each
- * decision taken once for colour and once for alpha.  Source, destination
- * and constant are all in [0, 1] there (the constant is the bytes' when
- * the buffers are 8-bit), so no term is NaN and the result is rop_blend's
- * to the bit whatever order the compiler adds the terms in. */
-static inline void rop_blend8(const struct draw_setup *d, float c[4], const float dst[4])
-{
-	float fs[4], fd[4];
-
-	rop_factors(d->bsrc_rgb, c, dst, d->bconst, 0, 3, fs);
-	rop_factors(d->bsrc_a, c, dst, d->bconst, 3, 4, fs);
-	rop_factors(d->bdst_rgb, c, dst, d->bconst, 0, 3, fd);
-	rop_factors(d->bdst_a, c, dst, d->bconst, 3, 4, fd);
-	rop_eqs(d->beq_rgb, c, fs, dst, fd, 0, 3, c);
-	rop_eqs(d->beq_a, c, fs, dst, fd, 3, 4, c);
 }
 
 static uint32_t rop_logic(unsigned op, uint32_t s, uint32_t d)
@@ -188,72 +148,228 @@ static uint32_t rop_logic(unsigned op, uint32_t s, uint32_t d)
 	}
 }
 
-/* sim_rt_read of an 8-bit-channel pixel at p. */
-static inline void rop_read8(const struct sim_rt8 *r, const uint8_t *p, float rgba[4])
+/* Four channels at once (GCC's generic vectors: every lane is the scalar
+ * operation, on any target). */
+typedef float rop_v4 __attribute__((vector_size(16)));
+typedef int32_t rop_i4 __attribute__((vector_size(16)));
+
+/* Per lane: where mask m is set a, else b. */
+static inline rop_v4 rop_pick(rop_i4 m, rop_v4 a, rop_v4 b)
 {
+	return (rop_v4)((m & (rop_i4)a) | (~m & (rop_i4)b));
+}
+
+static inline rop_v4 rop_splat(float x)
+{
+	return (rop_v4){ x, x, x, x };
+}
+
+/* sim_sat of each lane: f > 0 ? f : 0 (NaN 0), then at most 1. */
+static inline rop_v4 rop_sat4(rop_v4 f)
+{
+#ifdef __SSE2__
+	/* maxps(a, b) is a > b ? a : b, minps(a, b) a < b ? a : b */
+	return (rop_v4)_mm_min_ps(_mm_max_ps((__m128)f, _mm_setzero_ps()), _mm_set1_ps(1.0f));
+#else
+	const rop_v4 zero = { 0.0f, 0.0f, 0.0f, 0.0f }, one = zero + 1.0f;
+
+	f = (rop_v4)((rop_i4)f & (f > zero));
+	return rop_pick(f < one, f, one);
+#endif
+}
+
+/* rop_factors' factor f for all four channels as for R G B (its alpha
+ * lane as for A, which only SRC_ALPHA_SATURATE tells apart). */
+static inline rop_v4 rop_factor4(unsigned f, rop_v4 s, rop_v4 d, rop_v4 k)
+{
+	const rop_v4 zero = { 0.0f, 0.0f, 0.0f, 0.0f }, one = zero + 1.0f;
+	float m;
+
+	switch (f) {
+	case NV40_BF_ONE: return one;
+	case NV40_BF_SRC_COLOR: return s;
+	case NV40_BF_ONE_MINUS_SRC_COLOR: return one - s;
+	case NV40_BF_SRC_ALPHA: return rop_splat(s[3]);
+	case NV40_BF_ONE_MINUS_SRC_ALPHA: return one - s[3];
+	case NV40_BF_DST_ALPHA: return rop_splat(d[3]);
+	case NV40_BF_ONE_MINUS_DST_ALPHA: return one - d[3];
+	case NV40_BF_DST_COLOR: return d;
+	case NV40_BF_ONE_MINUS_DST_COLOR: return one - d;
+	case NV40_BF_SRC_ALPHA_SATURATE:
+		m = s[3] < 1.0f - d[3] ? s[3] : 1.0f - d[3];
+		return (rop_v4){ m, m, m, 1.0f };
+	case NV40_BF_CONSTANT_COLOR: return k;
+	case NV40_BF_ONE_MINUS_CONSTANT_COLOR: return one - k;
+	case NV40_BF_CONSTANT_ALPHA: return rop_splat(k[3]);
+	case NV40_BF_ONE_MINUS_CONSTANT_ALPHA: return one - k[3];
+	default: return zero;            /* ZERO, and values that are none */
+	}
+}
+
+/* rop_eq of equation eq on all four channels, saturated. */
+static inline rop_v4 rop_eq4(unsigned eq, rop_v4 s, rop_v4 fs, rop_v4 d, rop_v4 fd)
+{
+	switch (eq) {
+	case NV40_BEQ_MIN: return rop_sat4(rop_pick(s < d, s, d));
+	case NV40_BEQ_MAX: return rop_sat4(rop_pick(s > d, s, d));
+	case NV40_BEQ_FUNC_SUBTRACT: return rop_sat4(s * fs - d * fd);
+	case NV40_BEQ_FUNC_REVERSE_SUBTRACT: return rop_sat4(d * fd - s * fs);
+	default: return rop_sat4(s * fs + d * fd);
+	}
+}
+
+/* One function for R G B and another for A: lanes 0-2 of what f gives
+ * for the first, lane 3 of what it gives for the second. */
+#define ROP_SPLIT(f, rgb, a) ({ rop_v4 v_ = f(rgb); if ((a) != (rgb)) v_[3] = f(a)[3]; v_; })
+
+/* Is the blend GL's compositing (SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ADD for
+ * colour and alpha)?  rop_blend8 takes it without its switches. */
+static int rop_over(const struct draw_setup *d)
+{
+	return d->bsrc_rgb == NV40_BF_SRC_ALPHA && d->bsrc_a == NV40_BF_SRC_ALPHA &&
+	       d->bdst_rgb == NV40_BF_ONE_MINUS_SRC_ALPHA &&
+	       d->bdst_a == NV40_BF_ONE_MINUS_SRC_ALPHA && d->beq_rgb == NV40_BEQ_FUNC_ADD &&
+	       d->beq_a == NV40_BEQ_FUNC_ADD;
+}
+
+/* rop_blend saturated, for the 8-bit-channel formats (over: rop_over's
+ * blend).  Source, destination and constant are all in [0, 1] there (the
+ * constant is the bytes' when the buffers are 8-bit), so no term is NaN
+ * and the result is rop_blend's to the bit whatever order the terms are
+ * added in. */
+static inline rop_v4 rop_blend8(const struct draw_setup *d, int over, rop_v4 c, rop_v4 dst)
+{
+	rop_v4 k, fs, fd;
+
+	if (over)
+		return rop_sat4(c * rop_splat(c[3]) + dst * rop_splat(1.0f - c[3]));
+	memcpy(&k, d->bconst, sizeof(k));
+#define ROP_F(f) rop_factor4(f, c, dst, k)
+#define ROP_E(e) rop_eq4(e, c, fs, dst, fd)
+	fs = ROP_SPLIT(ROP_F, d->bsrc_rgb, d->bsrc_a);
+	fd = ROP_SPLIT(ROP_F, d->bdst_rgb, d->bdst_a);
+	return ROP_SPLIT(ROP_E, d->beq_rgb, d->beq_a);
+#undef ROP_F
+#undef ROP_E
+}
+
+/* The logic op on the 8-bit channel values of saturated c and dst. */
+static void rop_logic4(const struct draw_setup *d, float c[4], const float dst[4])
+{
+	for (unsigned k = 0; k < 4; k++) {
+		uint32_t sv = (uint32_t)(c[k] * 255.0f + 0.5f);
+		uint32_t dv = (uint32_t)(sim_sat(dst[k]) * 255.0f + 0.5f);
+		c[k] = (float)(rop_logic(d->logic_op, sv, dv) & 0xff) * (1.0f / 255.0f);
+	}
+}
+
+/* sim_rt_read of an 8-bit-channel pixel at p. */
+static inline rop_v4 rop_read8(const struct sim_rt8 *r, const uint8_t *p)
+{
+	return (rop_v4){ r->unorm[p[r->at[0]]], r->unorm[p[r->at[1]]], r->unorm[p[r->at[2]]],
+			 r->at[3] < 0 ? 1.0f : r->unorm[p[3]] };
+}
+
+/* Channel bytes b (R G B A, 0..255) to all four bytes of an 8-bit-channel
+ * pixel at p: R G B at bytes 0 1 2 or 2 1 0 (sim_rt8_of), A or x at 3. */
+static inline void rop_store4(const struct sim_rt8 *r, uint8_t *p, rop_i4 b)
+{
+#ifdef __SSE2__
+	__m128i v = (__m128i)b;
+
+	if (r->at[0] == 2)
+		v = _mm_shuffle_epi32(v, _MM_SHUFFLE(3, 0, 1, 2));
+	v = _mm_packs_epi32(v, v);                  /* exact: 0..255 */
+	uint32_t w = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(v, v));
+	if (r->at[3] < 0)
+		w = (w & 0x00ffffffu) | (uint32_t)r->x << 24;
+	memcpy(p, &w, sizeof(w));
+#else
 	for (unsigned k = 0; k < 3; k++)
-		rgba[k] = r->unorm[p[r->at[k]]];
-	rgba[3] = r->at[3] < 0 ? 1.0f : r->unorm[p[3]];
+		p[r->at[k]] = (uint8_t)b[k];
+	p[3] = r->at[3] < 0 ? r->x : (uint8_t)b[3];
+#endif
 }
 
 /* sim_rt_write of saturated c to an 8-bit-channel pixel at p. */
-static inline void rop_write8(const struct sim_rt8 *r, uint8_t *p, const float c[4],
-			      unsigned mask)
+static inline void rop_write8(const struct sim_rt8 *r, uint8_t *p, rop_v4 c, unsigned mask)
 {
+	rop_i4 b = __builtin_convertvector(c * 255.0f + 0.5f, rop_i4);
+
+	if ((mask | (r->at[3] < 0 ? 8u : 0)) == 0xf) {
+		rop_store4(r, p, b);                 /* every byte written */
+		return;
+	}
 	for (unsigned k = 0; k < 4; k++)
 		if ((mask >> k & 1) && r->at[k] >= 0)
-			p[r->at[k]] = (uint8_t)(c[k] * 255.0f + 0.5f);
+			p[r->at[k]] = (uint8_t)b[k];
 	if (r->at[3] < 0)
 		p[3] = r->x;
 }
 
-static void rop_color(const struct draw_setup *d, unsigned x, unsigned y, const float *col)
+/* rop_color for buffer i of 8-bit channels, its pixel at p. */
+static inline void rop_color8(const struct draw_setup *d, int over, unsigned i, uint8_t *p,
+			      const float *src)
 {
-	for (unsigned i = 0; i < 4; i++) {
-		const struct sim_rt *rt = &d->rts.color[i];
-		const struct sim_rt8 *r8 = &d->rt8[i];
-		float c[4], dst[4];
-		uint8_t *p8 = NULL;
+	const struct sim_rt8 *r = &d->rt8[i];
+	rop_v4 c, dst;
 
-		if (!(d->rt_mask & (1u << i)) || !d->cmask[i])
-			continue;
-		if (r8->on && !(p8 = rop_pixel(rt, x, y)))
-			continue;                /* outside: nothing to write */
+	memcpy(&c, src, sizeof(c));
+	c = rop_sat4(c);
+	if (d->logic_enable) {
+		float cf[4], df[4];
+		dst = rop_read8(r, p);
+		memcpy(cf, &c, sizeof(cf));
+		memcpy(df, &dst, sizeof(df));
+		rop_logic4(d, cf, df);
+		memcpy(&c, cf, sizeof(c));
+	} else if (d->blend[i]) {
+		c = rop_blend8(d, over, c, rop_read8(r, p));
+	}
+	rop_write8(r, p, c, d->cmask[i]);   /* c is saturated: rt_unorm's value */
+}
+
+/* Colour col (four per buffer) into the buffers of mask bufs at (x, y);
+ * over: rop_over(d). */
+static void rop_color(const struct draw_setup *d, unsigned bufs, int over, unsigned x,
+		      unsigned y, const float *col)
+{
+	for (; bufs; bufs &= bufs - 1) {
+		unsigned i = (unsigned)__builtin_ctz(bufs);
+		const struct sim_rt *rt = &d->rts.color[i];
+		float c[4], dst[4];
 		const float *src = col + 4 * i;
+		if (d->rt8[i].on) {
+			uint8_t *p8 = rop_pixel(rt, x, y);
+			if (p8)                  /* outside: nothing to write */
+				rop_color8(d, over, i, p8, src);
+			continue;
+		}
 		int un = rop_unorm(rt->format);
 		for (unsigned k = 0; k < 4; k++)
 			c[k] = un ? sim_sat(src[k]) : src[k];
-		if (d->blend[i] || d->logic_enable) {
-			if (p8)
-				rop_read8(r8, p8, dst);
-			else
-				sim_rt_read(rt, x, y, dst);
-		}
+		if (d->blend[i] || d->logic_enable)
+			sim_rt_read(rt, x, y, dst);
 		if (d->logic_enable && un) {
-			/* on the 8-bit channel values */
-			for (unsigned k = 0; k < 4; k++) {
-				uint32_t sv = (uint32_t)(c[k] * 255.0f + 0.5f);
-				uint32_t dv = (uint32_t)(sim_sat(dst[k]) * 255.0f + 0.5f);
-				c[k] = (float)(rop_logic(d->logic_op, sv, dv) & 0xff) * (1.0f / 255.0f);
-			}
-		} else if (d->blend[i] && p8) {
-			rop_blend8(d, c, dst);
+			rop_logic4(d, c, dst);
 		} else if (d->blend[i]) {
 			float o[4];
 			rop_blend(d, c, dst, o);
 			for (unsigned k = 0; k < 4; k++)
 				c[k] = un ? sim_sat(o[k]) : o[k];
 		}
-		if (p8)
-			rop_write8(r8, p8, c, d->cmask[i]);   /* c is saturated: rt_unorm's value */
-		else
-			sim_rt_write(rt, x, y, c, d->cmask[i]);
+		sim_rt_write(rt, x, y, c, d->cmask[i]);
 	}
 }
 
 void sim_rop_quad(const struct draw_setup *d, uint32_t *samples, int x, int y, unsigned live,
 		  const float z[4], int front, const struct sim_fp_quad *q)
 {
+	unsigned bufs = 0;             /* the colour buffers written */
+	int over = rop_over(d);
+
+	for (unsigned i = 0; i < 4; i++)
+		bufs |= (d->rt_mask >> i & 1) && d->cmask[i] ? 1u << i : 0;
 	for (unsigned p = 0; p < 4; p++) {
 		if (!(live >> p & 1))
 			continue;
@@ -314,7 +430,7 @@ void sim_rop_quad(const struct draw_setup *d, uint32_t *samples, int x, int y, u
 		}
 		if (d->query)
 			(*samples)++;
-		rop_color(d, (unsigned)px, (unsigned)py, &q->color[p][0][0]);
+		rop_color(d, bufs, over, (unsigned)px, (unsigned)py, &q->color[p][0][0]);
 	}
 }
 

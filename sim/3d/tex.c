@@ -800,6 +800,9 @@ static void tex_prepare_border(struct sim_tex_view *v, uint32_t word)
 		v->border[i] = (float)((word >> shift[out]) & 0xff) / 255.0f;
 }
 
+/* The last stamp sim_tex_prepare gave a view (tex_quad_select). */
+static uint64_t tex_gen;
+
 void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const uint8_t *mem)
 {
 	unsigned i, lvl;
@@ -894,6 +897,7 @@ void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const
 	}
 	v->level = l->dims == 3 ? tex_level3d :
 		   v->dec == TEX_DEC_BGRA8 ? tex_level2d_bgra8 : tex_level2d_any;
+	v->gen = __atomic_add_fetch(&tex_gen, 1, __ATOMIC_RELAXED);
 	v->ok = 1;
 }
 
@@ -904,6 +908,7 @@ void sim_tex_view_generic(struct sim_tex_view *v)
 	v->dec = TEX_DEC_GENERIC;
 	if (v->level == tex_level2d_bgra8)
 		v->level = tex_level2d_any;
+	v->gen = 0;
 }
 
 /* What a clamped LOD selects: the level (and the next one, weighted
@@ -969,6 +974,190 @@ static inline void tex_filter_sel(struct tex_ctx *c, unsigned face, const float 
 	}
 }
 
+/* ---- a quad of A8R8G8B8 texels, bilinear ---- */
+
+typedef int32_t tex_i4 __attribute__((vector_size(16)));
+
+/* Per lane: where mask m is set a, else b. */
+static inline tex_v4 tex_pick4(tex_i4 m, tex_v4 a, tex_v4 b)
+{
+	return (tex_v4)((m & (tex_i4)a) | (~m & (tex_i4)b));
+}
+
+static inline tex_i4 tex_ipick4(tex_i4 m, tex_i4 a, tex_i4 b)
+{
+	return (m & a) | (~m & b);
+}
+
+/* tex_wrap_index of four indices in mode REPEAT or CLAMP_TO_EDGE. */
+TEX_INLINE tex_i4 tex_wrap_index4(tex_i4 i, int32_t n, unsigned mode)
+{
+	if (mode == NV40_TEX_WRAP_CLAMP_TO_EDGE) {
+		const tex_i4 zero = { 0, 0, 0, 0 };
+		i = tex_ipick4(i < 0, zero, i);
+		return tex_ipick4(i >= n, zero + (n - 1), i);
+	}
+	if (!(n & (n - 1)))
+		return i & (n - 1);
+	i %= n;
+	return i + (n & (i < 0));
+}
+
+/* tex_wrap of four coordinates, linear, in mode REPEAT or CLAMP_TO_EDGE:
+ * each lane the scalar operations (tex_ifloor's clamp, the floor through
+ * a truncation, the fraction's bounds). */
+TEX_INLINE void tex_wrap_linear4(tex_v4 x, int32_t n, unsigned mode, tex_i4 idx[2], tex_v4 *frac)
+{
+	const tex_v4 zero = { 0.0f, 0.0f, 0.0f, 0.0f }, lim = zero + 16777216.0f;
+
+	x = (tex_v4)((tex_i4)x & (x == x));                      /* NaN: 0 */
+	x -= 0.5f;
+	tex_v4 xc = tex_pick4(x < -lim, -lim, x);
+	xc = tex_pick4(xc > lim, lim, xc);
+	tex_i4 t = __builtin_convertvector(xc, tex_i4);
+	t += __builtin_convertvector(t, tex_v4) > xc;           /* -1 where it rounded up */
+	tex_v4 ax = (tex_v4)((tex_i4)x & 0x7fffffff);
+	tex_v4 f = x - tex_pick4(ax < 8388608.0f, __builtin_convertvector(t, tex_v4), x);
+	*frac = (tex_v4)((tex_i4)f & (f >= 0.0f) & (f <= 1.0f));
+	idx[0] = tex_wrap_index4(t, n, mode);
+	idx[1] = tex_wrap_index4(t + 1, n, mode);
+}
+
+typedef uint32_t tex_u4 __attribute__((vector_size(16)));
+
+/* sim_swz_spread of four values. */
+static inline tex_u4 tex_spread4(tex_u4 v)
+{
+	v &= 0xffff;
+	v = (v | v << 8) & 0x00ff00ffu;
+	v = (v | v << 4) & 0x0f0f0f0fu;
+	v = (v | v << 2) & 0x33333333u;
+	return (v | v << 1) & 0x55555555u;
+}
+
+/* tex_addr_x and tex_addr_y of four A8R8G8B8 texels of level L, lv (not
+ * DXT; a level's offsets fit in 32 bits: tex_quad_fits). */
+TEX_INLINE tex_u4 tex_addr_x4(const struct nv40_tex_layout *l, const struct sim_tex_lvl *L,
+			      tex_u4 x)
+{
+	if (l->linear)
+		return x * 4;
+	return (tex_spread4(x & L->km) + ((x >> L->k) << (2 * L->k))) * 4;
+}
+
+TEX_INLINE tex_u4 tex_addr_y4(const struct nv40_tex_layout *l, const struct sim_tex_lvl *L,
+			      const struct nv40_tex_level *lv, tex_u4 y)
+{
+	if (l->linear)
+		return y * lv->pitch;
+	return ((tex_spread4(y & L->km) << 1) + (((y >> L->k) << L->ysh) << (2 * L->k))) * 4;
+}
+
+/* May tex_bilinear4_bgra8 read level lvl of face 0 without bounds checks?
+ * Every texel of a level is inside it, and the level inside the extent
+ * (the layout makes it so: then tex_texel_bgra8's check never fails). */
+static inline int tex_quad_fits(const struct sim_tex_view *w, unsigned lvl)
+{
+	const struct nv40_tex_level *lv = &w->l.level[lvl];
+
+	return lv->size <= UINT32_MAX && lv->offset + lv->size <= w->l.extent;
+}
+
+/* The four pixels' sums of their taps at offsets o[] from mem, weighted
+ * wt[], in tex_bilinear_bgra8's order; nlut: 1 when every channel reads
+ * lut[0] (a constant where inlined: one register for the tables). */
+TEX_INLINE void tex_taps4(const float *const lut[4], unsigned nlut, const uint8_t *mem,
+			  const tex_u4 o[4], const tex_v4 wt[4], tex_v4 val[4])
+{
+	const float *l0 = lut[0], *l1 = lut[nlut > 1], *l2 = lut[nlut > 1 ? 2 : 0];
+	const float *l3 = lut[nlut > 1 ? 3 : 0];
+
+	for (unsigned p = 0; p < 4; p++) {
+		tex_v4 acc = { 0.0f, 0.0f, 0.0f, 0.0f };
+#pragma GCC unroll 4
+		for (unsigned k = 0; k < 4; k++) {
+			const uint8_t *t = mem + o[k][p];
+			acc += wt[k][p] * (tex_v4){ l0[t[0]], l1[t[1]], l2[t[2]], l3[t[3]] };
+		}
+		val[p] = acc;
+	}
+}
+
+/* tex_bilinear_bgra8 at level lvl (face 0) for the four pixels of a quad
+ * at s, t: the wraps, weights and texel addresses of the four at once,
+ * then each pixel's four taps summed in tex_bilinear_bgra8's order. */
+TEX_INLINE void tex_bilinear4_bgra8(const struct sim_tex_view *w, unsigned lvl, tex_v4 s,
+				    tex_v4 t, tex_v4 val[4], unsigned ms, unsigned mt)
+{
+	const struct nv40_tex_layout *l = &w->l;
+	const struct sim_tex_lvl *L = &w->lv[lvl];
+	const struct nv40_tex_level *lv = &l->level[lvl];
+	const float *const lut[4] = { w->lut[0], w->lut[1], w->lut[2], w->lut[3] };
+	const uint8_t *mem = w->mem + lv->offset;
+	tex_i4 ix[2], iy[2];
+	tex_v4 fx, fy;
+
+	tex_wrap_linear4(s * L->fs[0], L->w, ms, ix, &fx);
+	tex_wrap_linear4(t * L->fs[1], L->h, mt, iy, &fy);
+	tex_v4 wx0 = 1.0f - fx, wy0 = 1.0f - fy;
+	const tex_v4 wt[4] = { wx0 * wy0, fx * wy0, wx0 * fy, fx * fy };
+	tex_u4 ax0 = tex_addr_x4(l, L, (tex_u4)ix[0]), ax1 = tex_addr_x4(l, L, (tex_u4)ix[1]);
+	tex_u4 ay0 = tex_addr_y4(l, L, lv, (tex_u4)iy[0]), ay1 = tex_addr_y4(l, L, lv, (tex_u4)iy[1]);
+	const tex_u4 o[4] = { ax0 + ay0, ax1 + ay0, ax0 + ay1, ax1 + ay1 };
+	if (lut[1] == lut[0] && lut[2] == lut[0] && lut[3] == lut[0])
+		tex_taps4(lut, 1, mem, o, wt, val);       /* one table: UNORM */
+	else
+		tex_taps4(lut, 4, mem, o, wt, val);
+}
+
+/* tex_filter_sel and TEX_SWIZZLE for the quad's pixels at coordinates pc
+ * on one of tex_bilinear_bgra8's wrap pairs. */
+TEX_INLINE void tex_quad_bgra8_wrap(const struct sim_tex_view *w, const float pc[4][4],
+				    const struct tex_sel *sel, float out[4][4], unsigned ms,
+				    unsigned mt)
+{
+	tex_v4 s = { pc[0][0], pc[1][0], pc[2][0], pc[3][0] };
+	tex_v4 t = { pc[0][1], pc[1][1], pc[2][1], pc[3][1] };
+	tex_v4 val[4], v2[4];
+	unsigned p;
+
+	tex_bilinear4_bgra8(w, sel->lvl, s, t, val, ms, mt);
+	if (sel->mip) {
+		tex_bilinear4_bgra8(w, sel->lvl2, s, t, v2, ms, mt);
+		for (p = 0; p < 4; p++)
+			val[p] += sel->mfrac * (v2[p] - val[p]);
+	}
+	/* the swizzle's indices in registers: out may alias them */
+	const unsigned i0 = w->swz_idx[0], i1 = w->swz_idx[1], i2 = w->swz_idx[2],
+		       i3 = w->swz_idx[3];
+	for (p = 0; p < 4; p++) {
+		float c[6] = { val[p][0], val[p][1], val[p][2], val[p][3], 0.0f, 1.0f };
+		out[p][0] = c[i0];
+		out[p][1] = c[i1];
+		out[p][2] = c[i2];
+		out[p][3] = c[i3];
+	}
+}
+
+/* The quad's pixels through a linear filter of A8R8G8B8 texels where S
+ * and T wrap as tex_bilinear_bgra8 takes them; 0 for any other view. */
+static int tex_quad_bgra8(const struct sim_tex_view *w, const float pc[4][4],
+			  const struct tex_sel *sel, float out[4][4])
+{
+	enum { R = NV40_TEX_WRAP_REPEAT, E = NV40_TEX_WRAP_CLAMP_TO_EDGE };
+
+	if (w->level != tex_level2d_bgra8 || !sel->linear || !tex_quad_fits(w, sel->lvl) ||
+	    (sel->mip && !tex_quad_fits(w, sel->lvl2)))
+		return 0;
+	switch (w->wrap_st) {
+	case TEX_WRAP_ST(R, R): tex_quad_bgra8_wrap(w, pc, sel, out, R, R); return 1;
+	case TEX_WRAP_ST(R, E): tex_quad_bgra8_wrap(w, pc, sel, out, R, E); return 1;
+	case TEX_WRAP_ST(E, R): tex_quad_bgra8_wrap(w, pc, sel, out, E, R); return 1;
+	case TEX_WRAP_ST(E, E): tex_quad_bgra8_wrap(w, pc, sel, out, E, E); return 1;
+	}
+	return 0;
+}
+
 /* One probe at coordinates st and clamped LOD lambda. */
 static void tex_filter(struct tex_ctx *c, unsigned face, const float st[3], float lambda,
 		       float val[4])
@@ -1013,6 +1202,33 @@ static inline float tex_clamp_lod(const struct sim_tex_view *v, float lambda)
 	return lambda;
 }
 
+/* The selection of an isotropic quad with derivatives dx, dy: tex_select
+ * of its clamped, biased tex_lambda.  The quads of a primitive mostly
+ * have the same derivatives (all of them under an affine mapping), so a
+ * thread keeps its last, found again by the view's stamp and the
+ * derivatives' bits: what the computation would give. */
+static void tex_quad_select(const struct sim_tex_view *v, tex_v4 dx, tex_v4 dy,
+			    struct tex_sel *sel)
+{
+	static __thread struct { uint64_t gen; tex_i4 dx, dy; struct tex_sel sel; } last;
+	const tex_i4 xyz = { -1, -1, -1, 0 };
+	tex_i4 kx = (tex_i4)dx & xyz, ky = (tex_i4)dy & xyz;
+	tex_i4 ne = (kx != last.dx) | (ky != last.dy);
+	float fx[4], fy[4];
+
+	if (v->gen && last.gen == v->gen && !(ne[0] | ne[1] | ne[2])) {
+		*sel = last.sel;
+		return;
+	}
+	memcpy(fx, &dx, sizeof(fx));
+	memcpy(fy, &dy, sizeof(fy));
+	tex_select(v, tex_clamp_lod(v, tex_lambda(v, fx, fy) + v->bias), sel);
+	last.gen = v->gen;
+	last.dx = kx;
+	last.dy = ky;
+	last.sel = *sel;
+}
+
 /* The depth reference a compare takes, in [0, 1] (NaN: 0). */
 static inline float tex_clamp_ref(float r)
 {
@@ -1035,27 +1251,40 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 	c.dxt.blk = NULL;
 	const struct nv40_tex_layout *l = &v->l;
 
-	for (p = 0; p < 4; p++) {
-		float q = rq->op == SIM_TXP ? rq->coord[p][3] : 1.0f;
-		for (i = 0; i < 3; i++)
-			pc[p][i] = rq->coord[p][i] / q;
-		pc[p][3] = rq->coord[p][3];
+	/* TXP divides s t r by q; the others' q is 1, a division by which
+	 * the compiler may leave out (it assumes no signalling NaNs) */
+	memcpy(pc, rq->coord, sizeof(pc));
+	for (p = 0; rq->op == SIM_TXP && p < 4; p++) {
+		tex_v4 co;
+		memcpy(&co, rq->coord[p], sizeof(co));
+		tex_v4 d = co / co[3];
+		d[3] = co[3];
+		memcpy(pc[p], &d, sizeof(d));
 	}
 
 	/* implicit derivatives off a cube: one LOD for the quad */
 	int quad_lod = !l->cube && rq->op != SIM_TXD && rq->op != SIM_TXL;
 	float qlambda = 0.0f, qstep[3] = { 0.0f, 0.0f, 0.0f };
 	unsigned qn = 1;
+	struct tex_sel sel;
+	int quad_sel = 0;           /* sel is the quad's */
 	if (quad_lod) {
-		float dx[3], dy[3];
-		for (i = 0; i < 3; i++) {
-			dx[i] = pc[1][i] - pc[0][i];
-			dy[i] = pc[2][i] - pc[0][i];
+		tex_v4 p0, p1, p2;
+		float dx[4], dy[4];
+		memcpy(&p0, pc[0], sizeof(p0));
+		memcpy(&p1, pc[1], sizeof(p1));
+		memcpy(&p2, pc[2], sizeof(p2));
+		tex_v4 dxv = p1 - p0, dyv = p2 - p0;          /* s t r, and q unread */
+		if (v->aniso == 1 && rq->op != SIM_TXB) {
+			tex_quad_select(v, dxv, dyv, &sel);
+			quad_sel = 1;
+		} else {
+			memcpy(dx, &dxv, sizeof(dx));
+			memcpy(dy, &dyv, sizeof(dy));
+			qlambda = v->aniso > 1 ? tex_aniso(v, dx, dy, &qn, qstep) : tex_lambda(v, dx, dy);
 		}
-		qlambda = v->aniso > 1 ? tex_aniso(v, dx, dy, &qn, qstep) : tex_lambda(v, dx, dy);
 	}
 
-	struct tex_sel sel;
 	float sel_lambda = NAN;     /* sel's LOD; NaN: none chosen yet (anisotropic
 				       pixels choose theirs elsewhere) */
 	if (quad_lod && qn == 1 && rq->op != SIM_TXB) {
@@ -1063,7 +1292,10 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 		 * and face 0: one tex_select; the depth reference only where a
 		 * texel compares */
 		float val[6];
-		tex_select(v, tex_clamp_lod(v, qlambda + v->bias), &sel);
+		if (!quad_sel)
+			tex_select(v, tex_clamp_lod(v, qlambda + v->bias), &sel);
+		if (tex_quad_bgra8(v, pc, &sel, out))
+			return;
 		val[4] = 0.0f;
 		val[5] = 1.0f;
 		for (p = 0; p < 4; p++) {

@@ -71,6 +71,10 @@ struct sim_tex_view {
 	void (*level)(struct tex_ctx *c, unsigned face, unsigned lvl, int linear,
 		      const float st[3], float v[4]);
 	struct sim_tex_lvl lv[NV40_TEX_MAX_LEVELS];
+	/* stamp of the sim_tex_prepare that filled it, 0 for a generic view:
+	 * a quad LOD tex.c found for a stamp serves the view again, so the
+	 * fields the LOD reads must not change after it */
+	uint64_t gen;
 };
 void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const uint8_t *mem);
 void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req *rq,

@@ -2,9 +2,9 @@
  * for bit, on random inputs full of the values IEEE treats specially:
  * straight-line fragment programs, which fp.c's cache runs without flow
  * control, against sim_fp_run, the interpreter that decodes and steers
- * every instruction; A8R8G8B8 textures through tex.c's table decoder and
- * bilinear path against its generic decoder and level sampler
- * (sim_tex_view_generic); the ROP's 8-bit colour path (rt8) against
+ * every instruction; A8R8G8B8 textures through tex.c's table decoder,
+ * bilinear and quad paths and its kept quad LOD against its generic
+ * decoder and level sampler (sim_tex_view_generic); the ROP's 8-bit colour path (rt8) against
  * sim_rt_read, rop_blend and sim_rt_write, on the buffers' bytes.  Each
  * differential is also shown to notice a one-ulp (one-LSB) change made to
  * its fast side.  The seed is printed; NVD_TEST_SEED sets another. */
@@ -292,6 +292,19 @@ static void tex_report(const struct sim_tex_unit *t, const struct sim_tex_req *r
 	}
 }
 
+/* May request rq on the fast view f take tex.c's quad path (one LOD for
+ * the quad, a linear filter on S and T wrapping as the bilinear path
+ * takes)?  As far as the unit tells: the LOD picks the filter. */
+static int tex_quad_path(const struct sim_tex_view *f, const struct sim_tex_req *rq)
+{
+	unsigned s = f->modes[0], t = f->modes[1];
+
+	return (rq->op == SIM_TEX || rq->op == SIM_TXP) && !f->l.cube && f->aniso == 1 &&
+	       (s == NV40_TEX_WRAP_REPEAT || s == NV40_TEX_WRAP_CLAMP_TO_EDGE) &&
+	       (t == NV40_TEX_WRAP_REPEAT || t == NV40_TEX_WRAP_CLAMP_TO_EDGE) &&
+	       f->magf == NV40_TEX_FILTER_LINEAR && f->minf % 2 == 0 && f->minf && f->minf <= 6;
+}
+
 /* Requests of rqs whose four pixels sample differently through the
  * generic view g and the fast one f of unit t. */
 static unsigned tex_diff(const struct sim_tex_unit *t, const struct sim_tex_view *g,
@@ -320,6 +333,7 @@ static void a8r8g8b8_sampler_matches_the_generic_decoder(void **state)
 	struct sim_tex_unit t;
 	struct sim_tex_req rq[TEX_REQS];
 	unsigned differ = 0, fast = 0;   /* fast: S and T wrap as the bilinear path takes */
+	unsigned quads = 0, mips = 0;    /* requests for the quad path, of them mip-linear */
 
 	rng_state = seed ^ 3;
 	for (unsigned u = 0; u < TEX_UNITS; u++) {
@@ -336,72 +350,161 @@ static void a8r8g8b8_sampler_matches_the_generic_decoder(void **state)
 		unsigned s = t.wrap & 0xf, tt = t.wrap >> 8 & 0xf;
 		fast += (s == NV40_TEX_WRAP_REPEAT || s == NV40_TEX_WRAP_CLAMP_TO_EDGE) &&
 			(tt == NV40_TEX_WRAP_REPEAT || tt == NV40_TEX_WRAP_CLAMP_TO_EDGE);
-		for (unsigned i = 0; i < TEX_REQS; i++)
-			tex_rnd_req(&t, &rq[i]);
+		for (unsigned i = 0; i < TEX_REQS; i++) {
+			/* a repeat finds the quad LOD the last request left */
+			if (i && !rnd_below(4))
+				rq[i] = rq[i - 1];
+			else
+				tex_rnd_req(&t, &rq[i]);
+			quads += tex_quad_path(&f, &rq[i]);
+			mips += tex_quad_path(&f, &rq[i]) && f.minf == NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR &&
+				f.l.levels > 1;
+		}
 		unsigned bad = tex_diff(&t, &g, &f, rq, TEX_REQS);
 		if (bad && !differ++)
 			fprintf(stderr, "unit %u: %u of %u requests differ\n", u, bad, TEX_REQS);
 	}
-	printf("A8R8G8B8 sampler: %u textures (%u wrapping for the bilinear path) x %u pixels, %u differ\n",
-	       TEX_UNITS, fast, 4 * TEX_REQS, differ);
+	printf("A8R8G8B8 sampler: %u textures (%u wrapping for the bilinear path) x %u pixels, %u differ; "
+	       "%u requests for the quad path, %u of them mip-linear\n", TEX_UNITS, fast, 4 * TEX_REQS,
+	       differ, quads, mips);
 	assert_int_equal(differ, 0);
 	assert_true(fast > TEX_UNITS / 8);
+	assert_true(quads > TEX_UNITS * TEX_REQS / 64);
+	assert_true(mips > quads / 8);
 }
 
 /* The fast views decode a byte through a table, the generic one computes
  * it: one byte value one ulp off in the fast view's tables must show in
- * every texel of that value, filtered nearest or linear at texel centres. */
+ * every texel of that value, filtered nearest or linear at texel centres
+ * of one level, or linear between two levels (a quad's LOD 0.58, for the
+ * quad path's mip blend). */
 static void a8r8g8b8_differential_notices_one_ulp(void **state)
 {
 	(void)state;
 	static struct sim_tex_view f, g;
 	static float lut[4][256];
+	static const unsigned filt[3][2] = {          /* min, mag */
+		{ NV40_TEX_FILTER_NEAREST, NV40_TEX_FILTER_NEAREST },
+		{ NV40_TEX_FILTER_LINEAR, NV40_TEX_FILTER_LINEAR },
+		{ NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR, NV40_TEX_FILTER_LINEAR },
+	};
 	struct sim_tex_unit t;
-	struct sim_tex_req rq[16];
-	unsigned bad[2];
+	struct sim_tex_req rq[3][16];
+	unsigned bad[3][2];
 
 	rng_state = seed ^ 4;
 	memset(&t, 0, sizeof(t));
-	t.format = NV40_TEX_FORMAT_DMA0 | NV40_TEX_FORMAT_NO_BORDER | NV40_TEX_FORMAT_UNK15 |
-		   2u << NV40_TEX_FORMAT_DIMS_SHIFT | NV40_TEX_FMT_A8R8G8B8 << NV40_TEX_FORMAT_FORMAT_SHIFT |
-		   1u << NV40_TEX_FORMAT_MIPMAP_COUNT_SHIFT;
 	t.npot_size = 8u << 16 | 8;
 	t.size1 = 1u << NV40_TEX_SIZE1_DEPTH_SHIFT;
 	t.wrap = NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_S_SHIFT | NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_T_SHIFT;
-	t.enable = NV40_TEX_ENABLE_ENABLE;
+	t.enable = NV40_TEX_ENABLE_ENABLE | 15u * 256 << NV40_TEX_ENABLE_MAX_LOD_SHIFT;
 	t.swizzle = tex_swz_channels(0);
-	memset(texmem, 0x5a, 8 * 8 * 4);
-	for (unsigned i = 0; i < 16; i++) {
-		memset(&rq[i], 0, sizeof(rq[i]));
-		for (unsigned p = 0; p < 4; p++) {
-			rq[i].coord[p][0] = ((float)rnd_below(8) + 0.5f) / 8.0f;
-			rq[i].coord[p][1] = ((float)rnd_below(8) + 0.5f) / 8.0f;
-			rq[i].coord[p][3] = 1.0f;
+	memset(texmem, 0x5a, (8 * 8 + 4 * 4) * 4);
+	for (unsigned k = 0; k < 3; k++)
+		for (unsigned i = 0; i < 16; i++) {
+			float s0 = ((float)rnd_below(8) + 0.5f) / 8.0f, t0 = ((float)rnd_below(8) + 0.5f) / 8.0f;
+			memset(&rq[k][i], 0, sizeof(rq[k][i]));
+			for (unsigned p = 0; p < 4; p++) {
+				rq[k][i].coord[p][0] = k < 2 ? ((float)rnd_below(8) + 0.5f) / 8.0f :
+							       s0 + (float)(p & 1) * 1.5f / 8.0f;
+				rq[k][i].coord[p][1] = k < 2 ? ((float)rnd_below(8) + 0.5f) / 8.0f :
+							       t0 + (float)(p >> 1) * 1.5f / 8.0f;
+				rq[k][i].coord[p][3] = 1.0f;
+			}
 		}
-	}
-	for (unsigned linear = 0; linear < 2; linear++) {
-		unsigned filt = linear ? NV40_TEX_FILTER_LINEAR : NV40_TEX_FILTER_NEAREST;
-		t.filter = NV40_TEX_FILTER_UNK13 | filt << NV40_TEX_FILTER_MIN_SHIFT |
-			   filt << NV40_TEX_FILTER_MAG_SHIFT;
+	for (unsigned k = 0; k < 3; k++) {
+		t.format = NV40_TEX_FORMAT_DMA0 | NV40_TEX_FORMAT_NO_BORDER | NV40_TEX_FORMAT_UNK15 |
+			   2u << NV40_TEX_FORMAT_DIMS_SHIFT |
+			   NV40_TEX_FMT_A8R8G8B8 << NV40_TEX_FORMAT_FORMAT_SHIFT |
+			   (k < 2 ? 1u : 2u) << NV40_TEX_FORMAT_MIPMAP_COUNT_SHIFT;
+		t.filter = NV40_TEX_FILTER_UNK13 | filt[k][0] << NV40_TEX_FILTER_MIN_SHIFT |
+			   filt[k][1] << NV40_TEX_FILTER_MAG_SHIFT;
 		sim_tex_prepare(&f, &t, texmem);
 		g = f;
 		sim_tex_view_generic(&g);
-		assert_int_equal(tex_diff(&t, &g, &f, rq, 16), 0);
-		for (unsigned c = 0; c < 4; c++) {
-			memcpy(lut[c], f.lut[c], sizeof(lut[c]));
-			uint32_t v;
-			memcpy(&v, &lut[c][0x5a], 4);
-			lut[c][0x5a] = bits_f(v + 1);
-			f.lut[c] = lut[c];
+		assert_int_equal(tex_diff(&t, &g, &f, rq[k], 16), 0);
+		/* the channels' tables one UNORM table (the quad path reads
+		 * it alone), then a table per channel */
+		const float *unorm = f.lut[0];
+		for (unsigned n = 0; n < 2; n++) {
+			for (unsigned c = 0; c < 4; c++) {
+				assert_ptr_equal(g.lut[c], unorm);
+				memcpy(lut[c], unorm, sizeof(lut[c]));
+				uint32_t v;
+				memcpy(&v, &lut[c][0x5a], 4);
+				lut[c][0x5a] = bits_f(v + 1);
+				f.lut[c] = lut[n ? c : 0];
+			}
+			quiet = 1;
+			bad[k][n] = tex_diff(&t, &g, &f, rq[k], 16);
+			quiet = 0;
 		}
-		quiet = 1;
-		bad[linear] = tex_diff(&t, &g, &f, rq, 16);
-		quiet = 0;
 	}
-	printf("A8R8G8B8 sampler: one ulp in a byte's value, %u (nearest) and %u (linear) of 16 "
-	       "requests differ\n", bad[0], bad[1]);
-	assert_int_equal(bad[0], 16);
-	assert_int_equal(bad[1], 16);
+	printf("A8R8G8B8 sampler: one ulp in a byte's value, %u/%u (nearest), %u/%u (linear) and "
+	       "%u/%u (mip-linear) of 16 requests differ (one table/four)\n", bad[0][0], bad[0][1],
+	       bad[1][0], bad[1][1], bad[2][0], bad[2][1]);
+	for (unsigned k = 0; k < 3; k++) {
+		assert_int_equal(bad[k][0], 16);
+		assert_int_equal(bad[k][1], 16);
+	}
+}
+
+/* The quad LOD a thread keeps for the fast view (the generic one has no
+ * stamp and computes it each time) is found again only by the stamp of
+ * the sim_tex_prepare that chose it: a view prepared again in place with
+ * another LOD bias must sample as a fresh one, and given back its old
+ * stamp must not. */
+static void quad_lod_follows_the_view(void **state)
+{
+	(void)state;
+	static struct sim_tex_view f, g;
+	struct sim_tex_unit t;
+	struct sim_tex_req rq;
+	float a[4][4], b[4][4];
+
+	rng_state = seed ^ 7;
+	memset(&t, 0, sizeof(t));
+	t.format = NV40_TEX_FORMAT_DMA0 | NV40_TEX_FORMAT_NO_BORDER | NV40_TEX_FORMAT_UNK15 |
+		   2u << NV40_TEX_FORMAT_DIMS_SHIFT | NV40_TEX_FMT_A8R8G8B8 << NV40_TEX_FORMAT_FORMAT_SHIFT |
+		   4u << NV40_TEX_FORMAT_MIPMAP_COUNT_SHIFT;
+	t.npot_size = 8u << 16 | 8;
+	t.size1 = 1u << NV40_TEX_SIZE1_DEPTH_SHIFT;
+	t.wrap = NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_S_SHIFT | NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_T_SHIFT;
+	t.enable = NV40_TEX_ENABLE_ENABLE | 15u * 256 << NV40_TEX_ENABLE_MAX_LOD_SHIFT;
+	t.swizzle = tex_swz_channels(0);
+	t.filter = NV40_TEX_FILTER_UNK13 | NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR << NV40_TEX_FILTER_MIN_SHIFT |
+		   NV40_TEX_FILTER_LINEAR << NV40_TEX_FILTER_MAG_SHIFT;
+	for (unsigned i = 0; i < (8 * 8 + 4 * 4 + 2 * 2 + 1) * 4; i++)
+		texmem[i] = (uint8_t)rnd();
+	memset(&rq, 0, sizeof(rq));
+	for (unsigned p = 0; p < 4; p++) {
+		rq.coord[p][0] = 0.3f + (float)(p & 1) * 1.5f / 8.0f;
+		rq.coord[p][1] = 0.6f + (float)(p >> 1) * 1.5f / 8.0f;
+		rq.coord[p][3] = 1.0f;
+	}
+	sim_tex_prepare(&f, &t, texmem);
+	sim_tex_view_sample(&f, &rq, b);             /* the thread keeps its LOD */
+
+	t.filter |= 256;                              /* LOD bias 1: a level coarser */
+	sim_tex_prepare(&f, &t, texmem);
+	g = f;
+	sim_tex_view_generic(&g);
+	sim_tex_view_sample(&g, &rq, a);
+	sim_tex_view_sample(&f, &rq, b);
+	assert_true(same_bits(&a[0][0], &b[0][0], 16));
+
+	/* a view keeping the stamp of one that sampled with no bias */
+	t.filter &= ~NV40_TEX_FILTER_LOD_BIAS_MASK;
+	sim_tex_prepare(&f, &t, texmem);
+	sim_tex_view_sample(&f, &rq, b);
+	uint64_t old = f.gen;
+	t.filter |= 256;
+	sim_tex_prepare(&f, &t, texmem);
+	f.gen = old;
+	sim_tex_view_sample(&f, &rq, b);
+	printf("quad LOD: kept by the view's stamp; a stale stamp %s\n",
+	       same_bits(&a[0][0], &b[0][0], 16) ? "is not noticed" : "is noticed");
+	assert_false(same_bits(&a[0][0], &b[0][0], 16));
 }
 
 /* ---- the 8-bit ROP ---- */
@@ -430,6 +533,14 @@ static const unsigned rop_equations[] = {
 };
 
 #define PICK(a) ((a)[rnd_below(sizeof(a) / sizeof((a)[0]))])
+
+/* GL's compositing blend, which rop.c takes its own way. */
+static void rop_set_over(struct draw_setup *d)
+{
+	d->bsrc_rgb = d->bsrc_a = NV40_BF_SRC_ALPHA;
+	d->bdst_rgb = d->bdst_a = NV40_BF_ONE_MINUS_SRC_ALPHA;
+	d->beq_rgb = d->beq_a = NV40_BEQ_FUNC_ADD;
+}
 
 /* A random ROP state on all four colour buffers (one format, as RT_FORMAT
  * has; linear of any pitch and length, or swizzled), the blend constant
@@ -473,6 +584,8 @@ static void rop_rnd_state(void)
 	fast.bdst_a = PICK(rop_factors);
 	fast.beq_rgb = PICK(rop_equations);
 	fast.beq_a = PICK(rop_equations);
+	if (!rnd_below(4))
+		rop_set_over(&fast);
 	fast.bconst[0] = (float)((bc >> 16) & 0xff) / 255.0f;
 	fast.bconst[1] = (float)((bc >> 8) & 0xff) / 255.0f;
 	fast.bconst[2] = (float)(bc & 0xff) / 255.0f;
@@ -558,7 +671,7 @@ static void rop8_matches_the_generic_rop(void **state)
 
 /* The 8-bit path reads the destination through a table: byte 0x40 read
  * one LSB high must show in every pixel a blend adding the destination
- * to a zero source writes. */
+ * to a zero source writes, ONE / ONE or GL's compositing (rop_over). */
 static void rop8_differential_notices_one_lsb(void **state)
 {
 	(void)state;
@@ -566,6 +679,7 @@ static void rop8_differential_notices_one_lsb(void **state)
 	static struct sim_fp_quad q;
 	uint32_t samples = 0;
 	const float z[4] = { 0.5f, 0.5f, 0.5f, 0.5f };
+	unsigned bad[2];
 
 	rng_state = seed ^ 6;
 	rop_rnd_state();
@@ -581,30 +695,43 @@ static void rop8_differential_notices_one_lsb(void **state)
 		slow.rt8[i].on = 0;
 		fast.cmask[i] = slow.cmask[i] = 0xf;
 		fast.blend[i] = slow.blend[i] = 1;
-		memset(rtmem[0][i], 0x40, ROP_BYTES);
-		memset(rtmem[1][i], 0x40, ROP_BYTES);
 	}
 	fast.rt_mask = slow.rt_mask = 1;
 	fast.logic_enable = slow.logic_enable = 0;
-	fast.bsrc_rgb = fast.bsrc_a = slow.bsrc_rgb = slow.bsrc_a = NV40_BF_ONE;
-	fast.bdst_rgb = fast.bdst_a = slow.bdst_rgb = slow.bdst_a = NV40_BF_ONE;
-	fast.beq_rgb = fast.beq_a = slow.beq_rgb = slow.beq_a = NV40_BEQ_FUNC_ADD;
 	memset(&q, 0, sizeof(q));
-	sim_rop_quad(&fast, &samples, 0, 0, 0xf, z, 1, &q);
-	sim_rop_quad(&slow, &samples, 0, 0, 0xf, z, 1, &q);
-	unsigned changed = 0;
-	assert_int_equal(rop_diff(&changed), 0);
+	const float *table = fast.rt8[0].unorm;
+	for (unsigned b = 0; b < 2; b++) {
+		struct draw_setup *side[2] = { &fast, &slow };
+		for (unsigned s = 0; s < 2; s++) {
+			if (b) {
+				rop_set_over(side[s]);
+			} else {
+				side[s]->bsrc_rgb = side[s]->bsrc_a = NV40_BF_ONE;
+				side[s]->bdst_rgb = side[s]->bdst_a = NV40_BF_ONE;
+				side[s]->beq_rgb = side[s]->beq_a = NV40_BEQ_FUNC_ADD;
+			}
+			for (unsigned i = 0; i < 4; i++)
+				memset(rtmem[s][i], 0x40, ROP_BYTES);
+		}
+		fast.rt8[0].unorm = table;
+		sim_rop_quad(&fast, &samples, 0, 0, 0xf, z, 1, &q);
+		sim_rop_quad(&slow, &samples, 0, 0, 0xf, z, 1, &q);
+		unsigned changed = 0;
+		assert_int_equal(rop_diff(&changed), 0);
 
-	memcpy(unorm, fast.rt8[0].unorm, sizeof(unorm));
-	unorm[0x40] = unorm[0x41];
-	fast.rt8[0].unorm = unorm;
-	quiet = 1;
-	sim_rop_quad(&fast, &samples, 2, 0, 0xf, z, 1, &q);
-	sim_rop_quad(&slow, &samples, 2, 0, 0xf, z, 1, &q);
-	unsigned bad = rop_diff(&changed);
-	quiet = 0;
-	printf("8-bit ROP: the destination read one LSB high, %u of 16 bytes differ\n", bad);
-	assert_int_equal(bad, 16);
+		memcpy(unorm, table, sizeof(unorm));
+		unorm[0x40] = unorm[0x41];
+		fast.rt8[0].unorm = unorm;
+		quiet = 1;
+		sim_rop_quad(&fast, &samples, 2, 0, 0xf, z, 1, &q);
+		sim_rop_quad(&slow, &samples, 2, 0, 0xf, z, 1, &q);
+		bad[b] = rop_diff(&changed);
+		quiet = 0;
+	}
+	printf("8-bit ROP: the destination read one LSB high, %u (ONE / ONE) and %u (compositing) "
+	       "of 16 bytes differ\n", bad[0], bad[1]);
+	assert_int_equal(bad[0], 16);
+	assert_int_equal(bad[1], 16);
 }
 
 int main(void)
@@ -615,6 +742,7 @@ int main(void)
 		cmocka_unit_test(straight_line_differential_notices_one_ulp),
 		cmocka_unit_test(a8r8g8b8_sampler_matches_the_generic_decoder),
 		cmocka_unit_test(a8r8g8b8_differential_notices_one_ulp),
+		cmocka_unit_test(quad_lod_follows_the_view),
 		cmocka_unit_test(rop8_matches_the_generic_rop),
 		cmocka_unit_test(rop8_differential_notices_one_lsb),
 	};
