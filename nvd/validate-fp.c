@@ -234,7 +234,7 @@ int nvd_v3d_fp_bind(struct nvd_vctx *x, uint32_t v)
 	uint32_t len = nvd_vfp_length(x, bo, off, room < NV40_FP_MAX_BYTES ? (uint32_t)room
 									     : NV40_FP_MAX_BYTES);
 	if (!len)
-		return nvd_v_fail(x, E2BIG, "fragment programs: more than %u instructions read "
+		return nvd_v_fail(x, EINVAL, "fragment programs: more than %u instructions read "
 				  "in one submission", NVD_VFP_READ_MAX);
 	uint32_t bytes = (len + NVD_VFP_TAIL + NVD_VFP_SLOT_ALIGN - 1) & ~(NVD_VFP_SLOT_ALIGN - 1);
 	/* room for the slot's bytes and for the card's fetch window from it */

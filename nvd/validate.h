@@ -103,7 +103,8 @@ void nvd_vstate_fp_set_program(struct nvd_vstate *vs, uint32_t v);
 /* Program instructions one submission's binds may read to find their
  * ENDs (a program bound again unchanged is not read again): 16 of the
  * longest, hundreds of the ones Mesa writes.  Past it the submission is
- * refused (-E2BIG): reading is the validator's, on the daemon's loop. */
+ * refused (-EINVAL, not -E2BIG: waiting for room in the ring would not
+ * help): reading is the validator's, on the daemon's loop. */
 #define NVD_VFP_READ_MAX (16u * 4096u)
 
 struct nvd_vfp {
