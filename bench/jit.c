@@ -1,4 +1,4 @@
-/* bench/jit: the fragment program compiler (sim/3d/jit.c) on its own.
+/* bench/jit: the program compiler (sim/3d/jit.c) on its own.
  *  - compile latency: N random straight-line programs of 1 to 10
  *    instructions (tests/lib/fp-random.h) compiled at first use: median,
  *    p99 and max per program;
@@ -6,7 +6,10 @@
  *    through those programs with the background compiler, as a draw
  *    stream would: the share of primitives that found their code ready;
  *  - speed: quads per second through the compiled code against the
- *    interpreter (sim_fp_run_cached), same programs, same quads.
+ *    interpreter (sim_fp_run_cached), same programs, same quads;
+ *  - vertex programs: N random straight programs of 1 to 24 instructions
+ *    (tests/lib/vp-random.h), their compile latency and vertices per
+ *    second through the code against sim_vp_run's decoded copy.
  * Prints; never passes or fails. */
 #include <getopt.h>
 #include <stdio.h>
@@ -17,6 +20,7 @@
 #include "bench/glbench.h"
 #include "sim/3d/jit.h"
 #include "tests/lib/fp-random.h"
+#include "tests/lib/vp-random.h"
 
 #define JB_QUADS     64          /* per primitive */
 #define JB_PASSES    20          /* the stream goes through the programs this often */
@@ -61,6 +65,14 @@ static void jb_check(struct sim_fp_cache *c, const struct jb_prog *jp)
 	sim_fp_cache_check(c, jp->p.b, jp->p.len);
 }
 
+/* The compile times of kind k, sorted: median, p99 and max. */
+static void jb_print_latency(struct sim_jit_kind *k)
+{
+	qsort(k->compile_ms, k->ntimes, sizeof(float), jb_cmp);
+	printf("  compile median %.2f ms, p99 %.2f ms, max %.2f ms\n", k->compile_ms[k->ntimes / 2],
+	       k->compile_ms[(k->ntimes * 99) / 100], k->compile_ms[k->ntimes - 1]);
+}
+
 /* Compile every program once; the latencies the compiler measured. */
 static int jb_latency(const struct jb_prog *ps, unsigned n)
 {
@@ -76,13 +88,11 @@ static int jb_latency(const struct jb_prog *ps, unsigned n)
 	}
 	sim_jit_stats(j, &st);
 	sim_jit_free(j);
-	if (!st.ntimes)
+	if (!st.fp.ntimes)
 		return -1;
-	qsort(st.compile_ms, st.ntimes, sizeof(float), jb_cmp);
-	printf("compile latency, %u programs compiled (%u left to the interpreter):\n", st.compiled,
-	       st.refused);
-	printf("  median %.2f ms, p99 %.2f ms, max %.2f ms\n", st.compile_ms[st.ntimes / 2],
-	       st.compile_ms[(st.ntimes * 99) / 100], st.compile_ms[st.ntimes - 1]);
+	printf("fragment programs, %u compiled (%u left to the interpreter):\n", st.fp.compiled,
+	       st.fp.refused);
+	jb_print_latency(&st.fp);
 	return 0;
 }
 
@@ -116,7 +126,7 @@ static int jb_stream(const struct jb_prog *ps, unsigned n)
 	printf("background compiler, %u primitives of %u quads over %u programs (%.2f s):\n",
 	       JB_PASSES * n, JB_QUADS, n, t);
 	printf("  cache hit rate %.1f%% of primitives (%u compiled, %u refused)\n",
-	       st.lookups ? 100.0 * (double)st.hits / (double)st.lookups : 0.0, st.compiled, st.refused);
+	       st.fp.lookups ? 100.0 * (double)st.fp.hits / (double)st.fp.lookups : 0.0, st.fp.compiled, st.fp.refused);
 	return 0;
 }
 
@@ -161,12 +171,59 @@ static int jb_speed(const struct jb_prog *ps, unsigned n, unsigned quads)
 	return 0;
 }
 
+/* n random vertex programs: compile latency, then vertices per second
+ * compiled and interpreted. */
+static int jb_vertex(unsigned n, unsigned vertices)
+{
+	static uint32_t code[NV40_VP_INSNS][4], cst[NV40_VP_CONSTS][4];
+	static float in[NV40_VP_INPUTS][4], out[NV40_VP_OUTPUTS][4];
+	static struct sim_jit_stats st;
+	struct sim_jit *j = jb_jit(SIM_JIT_SYNC);
+	double tj = 0, ti = 0;
+
+	if (!j)
+		return -1;
+	for (unsigned k = 0; k < NV40_VP_INPUTS; k++)
+		for (unsigned c = 0; c < 4; c++)
+			in[k][c] = rnd_float();
+	for (unsigned k = 0; k < NV40_VP_CONSTS; k++)
+		for (unsigned c = 0; c < 4; c++)
+			memcpy(&cst[k][c], &(float){ rnd_float() }, 4);
+	for (unsigned i = 0; i < n; i++) {
+		vp_random_straight(code, 1 + rnd_below(24), rnd);
+		sim_jit_vp_fn *fn = sim_jit_vp(j, sim_vp_straight_of((const uint32_t (*)[4])code, 0));
+		if (!fn)
+			continue;
+		double t0 = jb_now();
+		for (unsigned k = 0; k < vertices; k++)
+			fn((const uint32_t (*)[4])cst, (const float (*)[4])in, out);
+		double t1 = jb_now();
+		for (unsigned k = 0; k < vertices; k++)
+			sim_vp_run((const uint32_t (*)[4])code, 0, (const uint32_t (*)[4])cst,
+				   (const float (*)[4])in, out);
+		tj += t1 - t0;
+		ti += jb_now() - t1;
+	}
+	sim_jit_stats(j, &st);
+	sim_jit_free(j);
+	if (!st.vp.ntimes || tj <= 0)
+		return -1;
+	printf("vertex programs, %u compiled (%u left to the interpreter):\n", st.vp.compiled,
+	       st.vp.refused);
+	jb_print_latency(&st.vp);
+	printf("  compiled %.2f Mvertices/s, interpreted %.2f Mvertices/s, ratio %.2f\n",
+	       st.vp.compiled * (double)vertices / tj / 1e6, st.vp.compiled * (double)vertices / ti / 1e6,
+	       ti / tj);
+	return 0;
+}
+
 static void jb_usage(FILE *f)
 {
 	fprintf(f,
 "usage: jit [-n N]\n"
-"The fragment program compiler on N random programs: compile latency, the\n"
-"background compiler's cache hit rate, compiled against interpreted speed.\n"
+"The program compiler on N random fragment programs (compile latency, the\n"
+"background compiler's cache hit rate, compiled against interpreted speed)\n"
+"and N random vertex programs (compile latency, speed).\n"
 "\n"
 "  -n, --programs N  random programs (default 200)\n"
 "  -h, --help        show this help\n"
@@ -205,7 +262,8 @@ int main(int argc, char **argv)
 		rnd_prog(&ps[i].p, 1 + rnd_below(10));
 		ps[i].control = rnd_below(2) ? NV40_FP_CONTROL_DEPTH : 0;
 	}
-	int r = jb_latency(ps, n) < 0 || jb_stream(ps, n) < 0 || jb_speed(ps, n, 20000) < 0;
+	int r = jb_latency(ps, n) < 0 || jb_stream(ps, n) < 0 || jb_speed(ps, n, 20000) < 0 ||
+		jb_vertex(n, 20000) < 0;
 	free(ps);
 	return r;
 }

@@ -546,20 +546,28 @@ static int sim_cmp_float(const void *a, const void *b)
 void sim_jit_describe(struct sim *s, char *buf, size_t len)
 {
 	static struct sim_jit_stats st;     /* big; the caller's thread only */
+	struct sim_jit_kind *f = &st.fp, *v = &st.vp;
 
 	buf[0] = 0;
 	if (!s->jit)
 		return;
 	sim_jit_stats(s->jit, &st);
-	qsort(st.compile_ms, st.ntimes, sizeof(float), sim_cmp_float);
+	qsort(f->compile_ms, f->ntimes, sizeof(float), sim_cmp_float);
+	qsort(v->compile_ms, v->ntimes, sizeof(float), sim_cmp_float);
 	snprintf(buf, len, "%u programs, %u compiled (median %.1f ms, p99 %.1f ms), %u refused, "
 		 "%u failed; code ready for %llu of %llu primitives; verified %llu quads: %llu "
-		 "differed, %llu NaN payloads", st.programs, st.compiled,
-		 st.ntimes ? st.compile_ms[st.ntimes / 2] : 0.0f,
-		 st.ntimes ? st.compile_ms[st.ntimes * 99 / 100] : 0.0f, st.refused, st.failed,
-		 (unsigned long long)st.hits, (unsigned long long)st.lookups,
-		 (unsigned long long)st.verified, (unsigned long long)st.mismatches,
-		 (unsigned long long)st.nan_payloads);
+		 "differed, %llu NaN payloads; vertex programs: %u, %u compiled (median %.1f ms), "
+		 "%u refused, %u failed; code ready for %llu of %llu lookups; verified %llu "
+		 "vertices: %llu differed, %llu NaN payloads", f->programs, f->compiled,
+		 f->ntimes ? f->compile_ms[f->ntimes / 2] : 0.0f,
+		 f->ntimes ? f->compile_ms[f->ntimes * 99 / 100] : 0.0f, f->refused, f->failed,
+		 (unsigned long long)f->hits, (unsigned long long)f->lookups,
+		 (unsigned long long)f->verified, (unsigned long long)f->mismatches,
+		 (unsigned long long)f->nan_payloads, v->programs, v->compiled,
+		 v->ntimes ? v->compile_ms[v->ntimes / 2] : 0.0f, v->refused, v->failed,
+		 (unsigned long long)v->hits, (unsigned long long)v->lookups,
+		 (unsigned long long)v->verified, (unsigned long long)v->mismatches,
+		 (unsigned long long)v->nan_payloads);
 }
 
 void sim_free(struct sim *s)

@@ -60,9 +60,9 @@ struct sim_config {
 struct sim *sim_new(const struct sim_config *cfg, char *err, size_t errlen);
 void sim_free(struct sim *s);
 
-/* What the fragment program compiler did, in one line (programs, how
- * many compiled, their compile times, the primitives that found code
- * ready); "" when it is off. */
+/* What the program compiler did, in one line (fragment and vertex
+ * programs, how many compiled, their compile times, the lookups that
+ * found code ready, what verify mode compared); "" when it is off. */
 void sim_jit_describe(struct sim *s, char *buf, size_t len);
 /* 1 when this build has the compiler (LLVM), 0 when every mode but off
  * fails (sim/3d/jit-off.c). */

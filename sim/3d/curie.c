@@ -50,6 +50,7 @@ static void curie_vp_inst(struct sim_grctx *g)
 	memcpy(c->vp_code[c->vp_upload_inst], &g->curie[NV_CURIE_VP_UPLOAD_INST__SLOT],
 	       sizeof(c->vp_code[0]));
 	c->vp_upload_inst++;
+	c->vp_serial++;
 }
 
 static void curie_vp_const(struct sim_grctx *g, unsigned elem)

@@ -43,6 +43,7 @@
 #include "hw/enums-3d-pipe.h"
 #include "hw/tex.h"
 #include "bands.h"
+#include "jit.h"
 #include "pipe.h"
 
 
@@ -694,17 +695,56 @@ static void draw_finish(struct draw_call *c)
 	ds->nverts = 0;
 }
 
+/* The vertex program's compiled code (jit.h) or NULL, looked up once a
+ * primitive (draw_gen), and again when the channel uploads instructions
+ * or moves the start. */
+static __thread struct {
+	const struct sim *s;
+	unsigned chid, start;
+	uint32_t gen, serial;
+	sim_jit_vp_fn *fn;
+} draw_vpc;
+
+static sim_jit_vp_fn *draw_vp_code(struct draw_call *c, unsigned start)
+{
+	const struct sim_3d_state *c3d = &c->g->c3d;
+
+	if (!c->s->jit || start >= NV40_VP_INSNS)
+		return NULL;
+	if (draw_vpc.s != c->s || draw_vpc.chid != c->s->gr_chid || draw_vpc.gen != draw_gen ||
+	    draw_vpc.serial != c3d->vp_serial || draw_vpc.start != start) {
+		draw_vpc.fn = sim_jit_vp(c->s->jit, sim_vp_straight_of((const uint32_t (*)[4])c3d->vp_code,
+									start));
+		draw_vpc.s = c->s;
+		draw_vpc.chid = c->s->gr_chid;
+		draw_vpc.gen = draw_gen;
+		draw_vpc.serial = c3d->vp_serial;
+		draw_vpc.start = start;
+	}
+	return draw_vpc.fn;
+}
+
 /* The vertex program for one vertex; -1 after a trap. */
 static int draw_vp(struct draw_call *c, const float in[NV40_VP_INPUTS][4], struct draw_vtx *v)
 {
 	struct sim_grctx *g = c->g;
+	const uint32_t (*cst)[4] = (const uint32_t (*)[4])g->c3d.vp_const;
+	unsigned start = DRAW_C(g, VP_START_FROM_ID);
+	sim_jit_vp_fn *fn = draw_vp_code(c, start);
 
 	for (unsigned i = 0; i < NV40_VP_OUTPUTS; i++) {
 		v->o[i][0] = v->o[i][1] = v->o[i][2] = 0.0f;
 		v->o[i][3] = 1.0f;
 	}
-	if (sim_vp_run((const uint32_t (*)[4])g->c3d.vp_code, DRAW_C(g, VP_START_FROM_ID),
-		       (const uint32_t (*)[4])g->c3d.vp_const, in, v->o) < 0) {
+	if (fn && sim_jit_verifying(c->s->jit)) {
+		float o[NV40_VP_OUTPUTS][4];
+		memcpy(o, v->o, sizeof(o));
+		sim_vp_run((const uint32_t (*)[4])g->c3d.vp_code, start, cst, in, o);
+		fn(cst, in, v->o);
+		sim_jit_verify_vp(c->s->jit, (const float (*)[4])v->o, (const float (*)[4])o);
+	} else if (fn) {
+		fn(cst, in, v->o);
+	} else if (sim_vp_run((const uint32_t (*)[4])g->c3d.vp_code, start, cst, in, v->o) < 0) {
 		sim_gr_trap(c->s, NV_PGRAPH_NSOURCE_DATA_ERROR);
 		return -1;
 	}

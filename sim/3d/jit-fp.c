@@ -7,6 +7,7 @@
  * libm through private names; texturing calls the caller's sampler.  The
  * inline constants are read from the decode cache at run time. */
 #include "jit-fp.h"
+#include "jit-ir.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -18,14 +19,9 @@
 #define JF_HODD 32
 
 struct jf {
-	LLVMContextRef cx;
-	LLVMModuleRef m;
-	LLVMBuilderRef b;
-	LLVMValueRef fn;
-	LLVMTypeRef f32, i32, v4, v4i, ptr;
+	struct jit_ir ir;
 	LLVMValueRef q, dec, sample, ctx;      /* the arguments */
 	LLVMValueRef rq, out, tmp;             /* allocas: a sampler request, its result, fp16 lanes */
-	LLVMValueRef neg_mask, abs_mask;       /* JIT_FP_SIGNS */
 	LLVMValueRef r[JF_REGS][4], hodd[JF_HODD][4], cc[4];
 	LLVMValueRef kill;                     /* <4 x i1>: lanes a KIL took, NULL: none */
 	LLVMValueRef in[NV40_FP_INPUTS][4];    /* inputs loaded so far */
@@ -34,89 +30,69 @@ struct jf {
 
 /* ---- values ---- */
 
-static LLVMValueRef jf_splat(struct jf *j, float v)
-{
-	LLVMValueRef e = LLVMConstReal(j->f32, v), l[4] = { e, e, e, e };
-	return LLVMConstVector(l, 4);
-}
-
 static LLVMValueRef jf_splat_i(struct jf *j, uint32_t v)
 {
-	LLVMValueRef e = LLVMConstInt(j->i32, v, 0), l[4] = { e, e, e, e };
+	LLVMValueRef e = LLVMConstInt(j->ir.i32, v, 0), l[4] = { e, e, e, e };
 	return LLVMConstVector(l, 4);
 }
 
 static LLVMValueRef jf_at(struct jf *j, LLVMValueRef base, size_t off)
 {
-	LLVMValueRef i = LLVMConstInt(j->i32, off, 0);
-	return LLVMBuildGEP2(j->b, LLVMInt8TypeInContext(j->cx), base, &i, 1, "");
+	LLVMValueRef i = LLVMConstInt(j->ir.i32, off, 0);
+	return LLVMBuildGEP2(j->ir.b, LLVMInt8TypeInContext(j->ir.cx), base, &i, 1, "");
 }
 
 static LLVMValueRef jf_load(struct jf *j, LLVMValueRef base, size_t off)
 {
-	LLVMValueRef v = LLVMBuildLoad2(j->b, j->f32, jf_at(j, base, off), "");
+	LLVMValueRef v = LLVMBuildLoad2(j->ir.b, j->ir.f32, jf_at(j, base, off), "");
 	LLVMSetAlignment(v, 4);
 	return v;
 }
 
 static void jf_store(struct jf *j, LLVMValueRef v, LLVMValueRef base, size_t off)
 {
-	LLVMSetAlignment(LLVMBuildStore(j->b, v, jf_at(j, base, off)), 4);
+	LLVMSetAlignment(LLVMBuildStore(j->ir.b, v, jf_at(j, base, off)), 4);
 }
 
 /* Four floats at base + off + p * stride as a vector. */
 static LLVMValueRef jf_gather(struct jf *j, LLVMValueRef base, size_t off, size_t stride)
 {
-	LLVMValueRef v = LLVMGetUndef(j->v4);
+	LLVMValueRef v = LLVMGetUndef(j->ir.v4);
 	for (unsigned p = 0; p < 4; p++)
-		v = LLVMBuildInsertElement(j->b, v, jf_load(j, base, off + p * stride),
-					   LLVMConstInt(j->i32, p, 0), "");
+		v = LLVMBuildInsertElement(j->ir.b, v, jf_load(j, base, off + p * stride),
+					   LLVMConstInt(j->ir.i32, p, 0), "");
 	return v;
 }
 
 static void jf_scatter(struct jf *j, LLVMValueRef v, LLVMValueRef base, size_t off, size_t stride)
 {
 	for (unsigned p = 0; p < 4; p++)
-		jf_store(j, LLVMBuildExtractElement(j->b, v, LLVMConstInt(j->i32, p, 0), ""), base,
+		jf_store(j, LLVMBuildExtractElement(j->ir.b, v, LLVMConstInt(j->ir.i32, p, 0), ""), base,
 			 off + p * stride);
-}
-
-static LLVMValueRef jf_intrinsic(struct jf *j, const char *name, LLVMValueRef a)
-{
-	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-	LLVMTypeRef t = j->v4;
-	LLVMValueRef f = LLVMGetIntrinsicDeclaration(j->m, id, &t, 1);
-	return LLVMBuildCall2(j->b, LLVMIntrinsicGetType(j->cx, id, &t, 1), f, &a, 1, "");
 }
 
 /* A libm function of one float (private name) on every lane. */
 static LLVMValueRef jf_libm(struct jf *j, const char *name, LLVMValueRef a)
 {
-	LLVMTypeRef ft = LLVMFunctionType(j->f32, &j->f32, 1, 0);
-	LLVMValueRef f = LLVMGetNamedFunction(j->m, name), v = LLVMGetUndef(j->v4);
+	LLVMTypeRef ft = LLVMFunctionType(j->ir.f32, &j->ir.f32, 1, 0);
+	LLVMValueRef f = LLVMGetNamedFunction(j->ir.m, name), v = LLVMGetUndef(j->ir.v4);
 
 	if (!f)
-		f = LLVMAddFunction(j->m, name, ft);
+		f = LLVMAddFunction(j->ir.m, name, ft);
 	for (unsigned p = 0; p < 4; p++) {
-		LLVMValueRef i = LLVMConstInt(j->i32, p, 0);
-		LLVMValueRef x = LLVMBuildExtractElement(j->b, a, i, "");
-		v = LLVMBuildInsertElement(j->b, v, LLVMBuildCall2(j->b, ft, f, &x, 1, ""), i, "");
+		LLVMValueRef i = LLVMConstInt(j->ir.i32, p, 0);
+		LLVMValueRef x = LLVMBuildExtractElement(j->ir.b, a, i, "");
+		v = LLVMBuildInsertElement(j->ir.b, v, LLVMBuildCall2(j->ir.b, ft, f, &x, 1, ""), i, "");
 	}
 	return v;
-}
-
-static LLVMValueRef jf_sel(struct jf *j, LLVMRealPredicate pr, LLVMValueRef a, LLVMValueRef b,
-			   LLVMValueRef t, LLVMValueRef f)
-{
-	return LLVMBuildSelect(j->b, LLVMBuildFCmp(j->b, pr, a, b, ""), t, f, "");
 }
 
 static LLVMValueRef jf_shuffle(struct jf *j, LLVMValueRef v, const unsigned lanes[4])
 {
 	LLVMValueRef m[4];
 	for (unsigned i = 0; i < 4; i++)
-		m[i] = LLVMConstInt(j->i32, lanes[i], 0);
-	return LLVMBuildShuffleVector(j->b, v, LLVMGetUndef(j->v4), LLVMConstVector(m, 4), "");
+		m[i] = LLVMConstInt(j->ir.i32, lanes[i], 0);
+	return LLVMBuildShuffleVector(j->ir.b, v, LLVMGetUndef(j->ir.v4), LLVMConstVector(m, 4), "");
 }
 
 /* ---- number formats (fp.c's fp_half, fp_fixed, fp_sat) ---- */
@@ -125,8 +101,8 @@ static LLVMValueRef jf_shuffle(struct jf *j, LLVMValueRef v, const unsigned lane
  * lanes (rare) through the helper, which does fp.c's sim_f2h then sim_h2f. */
 static LLVMValueRef jf_half(struct jf *j, LLVMValueRef v)
 {
-	LLVMBuilderRef b = j->b;
-	LLVMValueRef u = LLVMBuildBitCast(b, v, j->v4i, "");
+	LLVMBuilderRef b = j->ir.b;
+	LLVMValueRef u = LLVMBuildBitCast(b, v, j->ir.v4i, "");
 	LLVMValueRef a = LLVMBuildAnd(b, u, jf_splat_i(j, 0x7fffffff), "");
 	/* the rounding leaves zeros and infinities as they are, as fp.c does */
 	LLVMValueRef normal = LLVMBuildOr(b, LLVMBuildAnd(b,
@@ -138,30 +114,30 @@ static LLVMValueRef jf_half(struct jf *j, LLVMValueRef v)
 	LLVMValueRef rnd = LLVMBuildAnd(b, LLVMBuildAdd(b, LLVMBuildAdd(b, a, jf_splat_i(j, 0x0fff), ""),
 							odd, ""), jf_splat_i(j, ~0x1fffu), "");
 	LLVMValueRef inl = LLVMBuildBitCast(b, LLVMBuildOr(b, LLVMBuildAnd(b, u, jf_splat_i(j, 0x80000000u), ""),
-							    rnd, ""), j->v4, "");
+							    rnd, ""), j->ir.v4, "");
 
 	/* any lane not normal: the slow block */
-	LLVMValueRef bits = LLVMBuildBitCast(b, normal, LLVMIntTypeInContext(j->cx, 4), "");
-	LLVMValueRef all = LLVMBuildICmp(b, LLVMIntEQ, bits, LLVMConstInt(LLVMIntTypeInContext(j->cx, 4), 0xf, 0), "");
+	LLVMValueRef bits = LLVMBuildBitCast(b, normal, LLVMIntTypeInContext(j->ir.cx, 4), "");
+	LLVMValueRef all = LLVMBuildICmp(b, LLVMIntEQ, bits, LLVMConstInt(LLVMIntTypeInContext(j->ir.cx, 4), 0xf, 0), "");
 	LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
-	LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(j->cx, j->fn, "half_slow");
-	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(j->cx, j->fn, "half_join");
+	LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(j->ir.cx, j->ir.fn, "half_slow");
+	LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(j->ir.cx, j->ir.fn, "half_join");
 	LLVMBuildCondBr(b, all, join, slow);
 
 	LLVMPositionBuilderAtEnd(b, slow);
-	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(j->cx), &j->ptr, 1, 0);
-	LLVMValueRef f = LLVMGetNamedFunction(j->m, JIT_FP_HALF4);
+	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(j->ir.cx), &j->ir.ptr, 1, 0);
+	LLVMValueRef f = LLVMGetNamedFunction(j->ir.m, JIT_FP_HALF4);
 	if (!f)
-		f = LLVMAddFunction(j->m, JIT_FP_HALF4, ft);
+		f = LLVMAddFunction(j->ir.m, JIT_FP_HALF4, ft);
 	LLVMSetAlignment(LLVMBuildStore(b, v, j->tmp), 4);
 	LLVMBuildCall2(b, ft, f, &j->tmp, 1, "");
-	LLVMValueRef h = LLVMBuildLoad2(b, j->v4, j->tmp, "");
+	LLVMValueRef h = LLVMBuildLoad2(b, j->ir.v4, j->tmp, "");
 	LLVMSetAlignment(h, 4);
 	LLVMValueRef mixed = LLVMBuildSelect(b, normal, inl, h, "");
 	LLVMBuildBr(b, join);
 
 	LLVMPositionBuilderAtEnd(b, join);
-	LLVMValueRef phi = LLVMBuildPhi(b, j->v4, "");
+	LLVMValueRef phi = LLVMBuildPhi(b, j->ir.v4, "");
 	LLVMValueRef vals[2] = { inl, mixed };
 	LLVMBasicBlockRef from[2] = { here, slow };
 	LLVMAddIncoming(phi, vals, from, 2);
@@ -170,13 +146,13 @@ static LLVMValueRef jf_half(struct jf *j, LLVMValueRef v)
 
 static LLVMValueRef jf_fixed(struct jf *j, LLVMValueRef v, float lo, float hi, float steps)
 {
-	LLVMValueRef c = jf_sel(j, LLVMRealOLT, v, jf_splat(j, lo), jf_splat(j, lo), v);
-	c = jf_sel(j, LLVMRealOGT, c, jf_splat(j, hi), jf_splat(j, hi), c);
-	LLVMValueRef f = jf_intrinsic(j, "llvm.floor",
-				      LLVMBuildFAdd(j->b, LLVMBuildFMul(j->b, c, jf_splat(j, steps), ""),
-						    jf_splat(j, 0.5f), ""));
-	f = LLVMBuildFDiv(j->b, f, jf_splat(j, steps), "");
-	return jf_sel(j, LLVMRealUNO, v, v, jf_splat(j, 0.0f), f);
+	LLVMValueRef c = jit_ir_sel(&j->ir, LLVMRealOLT, v, jit_ir_splat(&j->ir, lo), jit_ir_splat(&j->ir, lo), v);
+	c = jit_ir_sel(&j->ir, LLVMRealOGT, c, jit_ir_splat(&j->ir, hi), jit_ir_splat(&j->ir, hi), c);
+	LLVMValueRef f = jit_ir_intrinsic(&j->ir, "llvm.floor", j->ir.v4,
+				      LLVMBuildFAdd(j->ir.b, LLVMBuildFMul(j->ir.b, c, jit_ir_splat(&j->ir, steps), ""),
+						    jit_ir_splat(&j->ir, 0.5f), ""));
+	f = LLVMBuildFDiv(j->ir.b, f, jit_ir_splat(&j->ir, steps), "");
+	return jit_ir_sel(&j->ir, LLVMRealUNO, v, v, jit_ir_splat(&j->ir, 0.0f), f);
 }
 
 static LLVMValueRef jf_precision(struct jf *j, LLVMValueRef v, unsigned prec)
@@ -191,8 +167,8 @@ static LLVMValueRef jf_precision(struct jf *j, LLVMValueRef v, unsigned prec)
 
 static LLVMValueRef jf_sat(struct jf *j, LLVMValueRef v)
 {
-	LLVMValueRef hi = jf_sel(j, LLVMRealOGT, v, jf_splat(j, 1.0f), jf_splat(j, 1.0f), v);
-	return jf_sel(j, LLVMRealOGE, v, jf_splat(j, 0.0f), hi, jf_splat(j, 0.0f));
+	LLVMValueRef hi = jit_ir_sel(&j->ir, LLVMRealOGT, v, jit_ir_splat(&j->ir, 1.0f), jit_ir_splat(&j->ir, 1.0f), v);
+	return jit_ir_sel(&j->ir, LLVMRealOGE, v, jit_ir_splat(&j->ir, 0.0f), hi, jit_ir_splat(&j->ir, 0.0f));
 }
 
 /* fp.c's fp_cond_pass on every lane. */
@@ -202,20 +178,10 @@ static LLVMValueRef jf_cond(struct jf *j, unsigned cond, LLVMValueRef v)
 		LLVMRealPredicateFalse, LLVMRealOLT, LLVMRealOEQ, LLVMRealOLE,
 		LLVMRealOGT, LLVMRealUNE, LLVMRealOGE, LLVMRealPredicateTrue,
 	};
-	return LLVMBuildFCmp(j->b, pr[cond & 7], v, jf_splat(j, 0.0f), "");
+	return LLVMBuildFCmp(j->ir.b, pr[cond & 7], v, jit_ir_splat(&j->ir, 0.0f), "");
 }
 
 /* ---- registers and sources ---- */
-
-/* |x| and -x as sign-bit operations with masks LLVM cannot see (loaded
- * from JIT_FP_SIGNS): an fneg, fabs, or an xor or and it recognises as one,
- * it moves through multiplications (-x * c into x * -c, -x * -y into
- * x * y), which changes the sign of a NaN that fp.c keeps. */
-static LLVMValueRef jf_signbit(struct jf *j, LLVMValueRef x, LLVMOpcode op, LLVMValueRef mask)
-{
-	LLVMValueRef u = LLVMBuildBitCast(j->b, x, j->v4i, "");
-	return LLVMBuildBitCast(j->b, LLVMBuildBinOp(j->b, op, u, mask, ""), j->v4, "");
-}
 
 static LLVMValueRef *jf_reg(struct jf *j, unsigned reg, unsigned half)
 {
@@ -226,7 +192,7 @@ static LLVMValueRef *jf_reg(struct jf *j, unsigned reg, unsigned half)
 
 static LLVMValueRef jf_get(struct jf *j, LLVMValueRef v)
 {
-	return v ? v : jf_splat(j, 0.0f);
+	return v ? v : jit_ir_splat(&j->ir, 0.0f);
 }
 
 static LLVMValueRef jf_input(struct jf *j, unsigned in, unsigned c)
@@ -252,7 +218,7 @@ static void jf_src(struct jf *j, unsigned i, unsigned n, LLVMValueRef out[4])
 			if (sr->indexed) {        /* no loop: aL is 0 */
 				unsigned k = (unsigned)NV40_FP_GET(d->w, INDEX_OFFSET);
 				if (k >= NV40_FP_INPUT_TC_COUNT) {
-					v[c] = jf_splat(j, c == 3 ? 1.0f : 0.0f);
+					v[c] = jit_ir_splat(&j->ir, c == 3 ? 1.0f : 0.0f);
 					continue;
 				}
 				in = NV40_FP_INPUT_TC0 + k;
@@ -262,15 +228,15 @@ static void jf_src(struct jf *j, unsigned i, unsigned n, LLVMValueRef out[4])
 			size_t off = (size_t)j->p->slot[i] * sizeof(struct sim_fp_dec) +
 				     offsetof(struct sim_fp_dec, cst) + 4 * c;
 			LLVMValueRef e = jf_load(j, j->dec, off);
-			v[c] = LLVMBuildInsertElement(j->b, LLVMGetUndef(j->v4), e, LLVMConstInt(j->i32, 0, 0), "");
+			v[c] = LLVMBuildInsertElement(j->ir.b, LLVMGetUndef(j->ir.v4), e, LLVMConstInt(j->ir.i32, 0, 0), "");
 			v[c] = jf_shuffle(j, v[c], (const unsigned[4]){ 0, 0, 0, 0 });
 		}
 	}
 	for (unsigned c = 0; c < 4; c++) {
 		LLVMValueRef x = v[sr->swz[c]];
 		if (sr->abs)
-			x = jf_signbit(j, x, LLVMAnd, j->abs_mask);
-		out[c] = sr->neg ? jf_signbit(j, x, LLVMXor, j->neg_mask) : x;
+			x = jit_ir_signbit(&j->ir, x, LLVMAnd, j->ir.abs_mask);
+		out[c] = sr->neg ? jit_ir_signbit(&j->ir, x, LLVMXor, j->ir.neg_mask) : x;
 	}
 }
 
@@ -283,9 +249,9 @@ static void jf_fill(LLVMValueRef r[4], LLVMValueRef v)
 
 static LLVMValueRef jf_dot(struct jf *j, const LLVMValueRef a[4], const LLVMValueRef b[4], unsigned n)
 {
-	LLVMValueRef s = LLVMBuildFMul(j->b, a[0], b[0], "");
+	LLVMValueRef s = LLVMBuildFMul(j->ir.b, a[0], b[0], "");
 	for (unsigned c = 1; c < n; c++)
-		s = LLVMBuildFAdd(j->b, s, LLVMBuildFMul(j->b, a[c], b[c], ""), "");
+		s = LLVMBuildFAdd(j->ir.b, s, LLVMBuildFMul(j->ir.b, a[c], b[c], ""), "");
 	return s;
 }
 
@@ -293,49 +259,49 @@ static LLVMValueRef jf_dot(struct jf *j, const LLVMValueRef a[4], const LLVMValu
  * to where that is exact). */
 static LLVMValueRef jf_round_u(struct jf *j, LLVMValueRef v, float scale)
 {
-	LLVMValueRef x = scale == 1.0f ? v : LLVMBuildFMul(j->b, v, jf_splat(j, scale), "");
-	x = jf_intrinsic(j, "llvm.floor", LLVMBuildFAdd(j->b, x, jf_splat(j, 0.5f), ""));
-	return LLVMBuildFPToUI(j->b, x, j->v4i, "");
+	LLVMValueRef x = scale == 1.0f ? v : LLVMBuildFMul(j->ir.b, v, jit_ir_splat(&j->ir, scale), "");
+	x = jit_ir_intrinsic(&j->ir, "llvm.floor", j->ir.v4, LLVMBuildFAdd(j->ir.b, x, jit_ir_splat(&j->ir, 0.5f), ""));
+	return LLVMBuildFPToUI(j->ir.b, x, j->ir.v4i, "");
 }
 
 /* PK4B, PK4UB, PK2US: the packed bits, as a float. */
 static LLVMValueRef jf_pack(struct jf *j, unsigned op, LLVMValueRef a[4])
 {
-	LLVMBuilderRef b = j->b;
+	LLVMBuilderRef b = j->ir.b;
 	unsigned n = op == NV40_FP_OP_PK2US ? 2 : 4, bits = op == NV40_FP_OP_PK2US ? 16 : 8;
 	LLVMValueRef u = jf_splat_i(j, 0);
 
 	for (unsigned i = 0; i < n; i++) {
 		LLVMValueRef v;
 		if (op == NV40_FP_OP_PK4B) {
-			LLVMValueRef lo = jf_splat(j, -128.0f / 127), hi = jf_splat(j, 1.0f);
-			v = jf_sel(j, LLVMRealUNO, a[i], a[i], jf_splat(j, 0.0f), a[i]);
-			v = jf_sel(j, LLVMRealOLT, v, lo, lo, jf_sel(j, LLVMRealOGT, v, hi, hi, v));
-			v = LLVMBuildFAdd(b, LLVMBuildFMul(b, v, jf_splat(j, 127.0f), ""), jf_splat(j, 128.0f), "");
+			LLVMValueRef lo = jit_ir_splat(&j->ir, -128.0f / 127), hi = jit_ir_splat(&j->ir, 1.0f);
+			v = jit_ir_sel(&j->ir, LLVMRealUNO, a[i], a[i], jit_ir_splat(&j->ir, 0.0f), a[i]);
+			v = jit_ir_sel(&j->ir, LLVMRealOLT, v, lo, lo, jit_ir_sel(&j->ir, LLVMRealOGT, v, hi, hi, v));
+			v = LLVMBuildFAdd(b, LLVMBuildFMul(b, v, jit_ir_splat(&j->ir, 127.0f), ""), jit_ir_splat(&j->ir, 128.0f), "");
 			v = jf_round_u(j, v, 1.0f);
 		} else {
 			v = jf_round_u(j, jf_sat(j, a[i]), op == NV40_FP_OP_PK4UB ? 255.0f : 65535.0f);
 		}
 		u = LLVMBuildOr(b, u, LLVMBuildShl(b, v, jf_splat_i(j, bits * i), ""), "");
 	}
-	return LLVMBuildBitCast(b, u, j->v4, "");
+	return LLVMBuildBitCast(b, u, j->ir.v4, "");
 }
 
 /* UP4B, UP4UB, UP2US of a's bits. */
 static void jf_unpack(struct jf *j, unsigned op, LLVMValueRef a, LLVMValueRef r[4])
 {
-	LLVMBuilderRef b = j->b;
-	LLVMValueRef u = LLVMBuildBitCast(b, a, j->v4i, "");
+	LLVMBuilderRef b = j->ir.b;
+	LLVMValueRef u = LLVMBuildBitCast(b, a, j->ir.v4i, "");
 
 	for (unsigned i = 0; i < 4; i++) {
 		unsigned sh = op == NV40_FP_OP_UP2US ? 16 * (i & 1) : 8 * i;
 		uint32_t m = op == NV40_FP_OP_UP2US ? 0xffff : 0xff;
 		LLVMValueRef f = LLVMBuildUIToFP(b, LLVMBuildAnd(b, LLVMBuildLShr(b, u, jf_splat_i(j, sh), ""),
-							   jf_splat_i(j, m), ""), j->v4, "");
+							   jf_splat_i(j, m), ""), j->ir.v4, "");
 		if (op == NV40_FP_OP_UP4B)
-			r[i] = LLVMBuildFDiv(b, LLVMBuildFSub(b, f, jf_splat(j, 128.0f), ""), jf_splat(j, 127.0f), "");
+			r[i] = LLVMBuildFDiv(b, LLVMBuildFSub(b, f, jit_ir_splat(&j->ir, 128.0f), ""), jit_ir_splat(&j->ir, 127.0f), "");
 		else
-			r[i] = LLVMBuildFDiv(b, f, jf_splat(j, op == NV40_FP_OP_UP4UB ? 255.0f : 65535.0f), "");
+			r[i] = LLVMBuildFDiv(b, f, jit_ir_splat(&j->ir, op == NV40_FP_OP_UP4UB ? 255.0f : 65535.0f), "");
 	}
 }
 
@@ -350,8 +316,8 @@ static int jf_alu(struct jf *j, unsigned op, LLVMValueRef a[4], LLVMValueRef b[4
 		[NV40_FP_OP_SLE] = LLVMRealOLE, [NV40_FP_OP_SGT] = LLVMRealOGT,
 		[NV40_FP_OP_SNE] = LLVMRealUNE, [NV40_FP_OP_SEQ] = LLVMRealOEQ,
 	};
-	LLVMBuilderRef bd = j->b;
-	LLVMValueRef one = jf_splat(j, 1.0f), zero = jf_splat(j, 0.0f), t;
+	LLVMBuilderRef bd = j->ir.b;
+	LLVMValueRef one = jit_ir_splat(&j->ir, 1.0f), zero = jit_ir_splat(&j->ir, 0.0f), t;
 
 	switch (op) {
 	case NV40_FP_OP_MOV: memcpy(r, a, sizeof(LLVMValueRef) * 4); return 0;
@@ -366,7 +332,7 @@ static int jf_alu(struct jf *j, unsigned op, LLVMValueRef a[4], LLVMValueRef b[4
 	case NV40_FP_OP_SFL: jf_fill(r, zero); return 0;
 	case NV40_FP_OP_RCP: jf_fill(r, LLVMBuildFDiv(bd, one, a[0], "")); return 0;
 	case NV40_FP_OP_RSQ:
-		t = jf_intrinsic(j, "llvm.sqrt", jf_intrinsic(j, "llvm.fabs", a[0]));
+		t = jit_ir_intrinsic(&j->ir, "llvm.sqrt", j->ir.v4, jit_ir_intrinsic(&j->ir, "llvm.fabs", j->ir.v4, a[0]));
 		jf_fill(r, LLVMBuildFDiv(bd, one, t, ""));
 		return 0;
 	case NV40_FP_OP_EX2: jf_fill(r, jf_libm(j, JIT_FP_EXP2F, a[0])); return 0;
@@ -378,26 +344,26 @@ static int jf_alu(struct jf *j, unsigned op, LLVMValueRef a[4], LLVMValueRef b[4
 		jf_fill(r, jf_libm(j, JIT_FP_EXP2F, t));
 		return 0;
 	case NV40_FP_OP_NRM:
-		t = LLVMBuildFDiv(bd, one, jf_intrinsic(j, "llvm.sqrt", jf_dot(j, a, a, 3)), "");
+		t = LLVMBuildFDiv(bd, one, jit_ir_intrinsic(&j->ir, "llvm.sqrt", j->ir.v4, jf_dot(j, a, a, 3)), "");
 		for (unsigned i = 0; i < 3; i++)
 			r[i] = LLVMBuildFMul(bd, a[i], t, "");
 		r[3] = r[2];
 		return 0;
 	case NV40_FP_OP_LIT: {
-		LLVMValueRef x = jf_sel(j, LLVMRealOGT, a[0], zero, a[0], zero);
-		LLVMValueRef y = jf_sel(j, LLVMRealOGT, a[1], zero, a[1], zero);
-		LLVMValueRef lo = jf_splat(j, -128.0f + 1.0f / 256), hi = jf_splat(j, 128.0f - 1.0f / 256);
-		LLVMValueRef e = jf_sel(j, LLVMRealOLT, a[3], lo, lo, jf_sel(j, LLVMRealOGT, a[3], hi, hi, a[3]));
+		LLVMValueRef x = jit_ir_sel(&j->ir, LLVMRealOGT, a[0], zero, a[0], zero);
+		LLVMValueRef y = jit_ir_sel(&j->ir, LLVMRealOGT, a[1], zero, a[1], zero);
+		LLVMValueRef lo = jit_ir_splat(&j->ir, -128.0f + 1.0f / 256), hi = jit_ir_splat(&j->ir, 128.0f - 1.0f / 256);
+		LLVMValueRef e = jit_ir_sel(&j->ir, LLVMRealOLT, a[3], lo, lo, jit_ir_sel(&j->ir, LLVMRealOGT, a[3], hi, hi, a[3]));
 		t = jf_libm(j, JIT_FP_EXP2F, LLVMBuildFMul(bd, e, jf_libm(j, JIT_FP_LOG2F, y), ""));
-		r[0] = one; r[1] = x; r[2] = jf_sel(j, LLVMRealOGT, x, zero, t, zero); r[3] = one;
+		r[0] = one; r[1] = x; r[2] = jit_ir_sel(&j->ir, LLVMRealOGT, x, zero, t, zero); r[3] = one;
 		return 0;
 	}
 	case NV40_FP_OP_LITEX2:
 		t = jf_libm(j, JIT_FP_EXP2F, a[3]);
-		r[0] = one; r[1] = a[1]; r[2] = jf_sel(j, LLVMRealOGT, a[1], zero, t, zero); r[3] = one;
+		r[0] = one; r[1] = a[1]; r[2] = jit_ir_sel(&j->ir, LLVMRealOGT, a[1], zero, t, zero); r[3] = one;
 		return 0;
 	case NV40_FP_OP_RFL:
-		t = LLVMBuildFDiv(bd, LLVMBuildFMul(bd, jf_splat(j, 2.0f), jf_dot(j, a, b, 3), ""),
+		t = LLVMBuildFDiv(bd, LLVMBuildFMul(bd, jit_ir_splat(&j->ir, 2.0f), jf_dot(j, a, b, 3), ""),
 				  jf_dot(j, a, a, 3), "");
 		for (unsigned i = 0; i < 3; i++)
 			r[i] = LLVMBuildFSub(bd, LLVMBuildFMul(bd, t, a[i], ""), b[i], "");
@@ -410,9 +376,9 @@ static int jf_alu(struct jf *j, unsigned op, LLVMValueRef a[4], LLVMValueRef b[4
 		jf_unpack(j, op, a[0], r);
 		return 0;
 	case NV40_FP_OP_DIVSQ:
-		t = jf_intrinsic(j, "llvm.sqrt", jf_intrinsic(j, "llvm.fabs", b[0]));
+		t = jit_ir_intrinsic(&j->ir, "llvm.sqrt", j->ir.v4, jit_ir_intrinsic(&j->ir, "llvm.fabs", j->ir.v4, b[0]));
 		for (unsigned i = 0; i < 4; i++)
-			r[i] = jf_sel(j, LLVMRealOEQ, a[i], zero, a[i], LLVMBuildFDiv(bd, a[i], t, ""));
+			r[i] = jit_ir_sel(&j->ir, LLVMRealOEQ, a[i], zero, a[i], LLVMBuildFDiv(bd, a[i], t, ""));
 		return 0;
 	}
 	for (unsigned i = 0; i < 4; i++) {
@@ -422,15 +388,15 @@ static int jf_alu(struct jf *j, unsigned op, LLVMValueRef a[4], LLVMValueRef b[4
 		case NV40_FP_OP_MAD:
 			r[i] = LLVMBuildFAdd(bd, LLVMBuildFMul(bd, a[i], b[i], ""), c[i], "");
 			break;
-		case NV40_FP_OP_MIN: r[i] = jf_sel(j, LLVMRealOLT, a[i], b[i], a[i], b[i]); break;
-		case NV40_FP_OP_MAX: r[i] = jf_sel(j, LLVMRealOGT, a[i], b[i], a[i], b[i]); break;
+		case NV40_FP_OP_MIN: r[i] = jit_ir_sel(&j->ir, LLVMRealOLT, a[i], b[i], a[i], b[i]); break;
+		case NV40_FP_OP_MAX: r[i] = jit_ir_sel(&j->ir, LLVMRealOGT, a[i], b[i], a[i], b[i]); break;
 		case NV40_FP_OP_SLT: case NV40_FP_OP_SGE: case NV40_FP_OP_SLE:
 		case NV40_FP_OP_SGT: case NV40_FP_OP_SNE: case NV40_FP_OP_SEQ:
-			r[i] = jf_sel(j, set[op], a[i], b[i], one, zero);
+			r[i] = jit_ir_sel(&j->ir, set[op], a[i], b[i], one, zero);
 			break;
-		case NV40_FP_OP_FLR: r[i] = jf_intrinsic(j, "llvm.floor", a[i]); break;
+		case NV40_FP_OP_FLR: r[i] = jit_ir_intrinsic(&j->ir, "llvm.floor", j->ir.v4, a[i]); break;
 		case NV40_FP_OP_FRC:
-			r[i] = LLVMBuildFSub(bd, a[i], jf_intrinsic(j, "llvm.floor", a[i]), "");
+			r[i] = LLVMBuildFSub(bd, a[i], jit_ir_intrinsic(&j->ir, "llvm.floor", j->ir.v4, a[i]), "");
 			break;
 		case NV40_FP_OP_DIV: r[i] = LLVMBuildFDiv(bd, a[i], b[0], ""); break;
 		case NV40_FP_OP_LRP:
@@ -457,11 +423,11 @@ static void jf_tex(struct jf *j, const struct sim_fp_dec *d, LLVMValueRef s[3][4
 	unsigned op = d->op;
 	unsigned rop = op == NV40_FP_OP_TXP ? SIM_TXP : op == NV40_FP_OP_TXB ? SIM_TXB :
 		       op == NV40_FP_OP_TXL ? SIM_TXL : op == NV40_FP_OP_TXD ? SIM_TXD : SIM_TEX;
-	LLVMBuilderRef b = j->b;
+	LLVMBuilderRef b = j->ir.b;
 
-	LLVMSetAlignment(LLVMBuildStore(b, LLVMConstInt(j->i32, NV40_FP_GET(d->w, TEX_UNIT), 0),
+	LLVMSetAlignment(LLVMBuildStore(b, LLVMConstInt(j->ir.i32, NV40_FP_GET(d->w, TEX_UNIT), 0),
 					jf_at(j, j->rq, offsetof(struct sim_tex_req, unit))), 4);
-	LLVMSetAlignment(LLVMBuildStore(b, LLVMConstInt(j->i32, rop, 0),
+	LLVMSetAlignment(LLVMBuildStore(b, LLVMConstInt(j->ir.i32, rop, 0),
 					jf_at(j, j->rq, offsetof(struct sim_tex_req, op))), 4);
 	for (unsigned c = 0; c < 4; c++) {
 		jf_scatter(j, s[0][c], j->rq, offsetof(struct sim_tex_req, coord) + 4 * c, 16);
@@ -471,16 +437,16 @@ static void jf_tex(struct jf *j, const struct sim_fp_dec *d, LLVMValueRef s[3][4
 		jf_scatter(j, s[2][c], j->rq, offsetof(struct sim_tex_req, ddy) + 4 * c, 16);
 	}
 	for (unsigned c = 0; c < 4; c++)
-		jf_scatter(j, jf_splat(j, 0.0f), j->out, 4 * c, 16);
-	LLVMTypeRef pt[3] = { j->ptr, j->ptr, j->ptr };
-	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(j->cx), pt, 3, 0);
+		jf_scatter(j, jit_ir_splat(&j->ir, 0.0f), j->out, 4 * c, 16);
+	LLVMTypeRef pt[3] = { j->ir.ptr, j->ir.ptr, j->ir.ptr };
+	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(j->ir.cx), pt, 3, 0);
 	LLVMValueRef args[3] = { j->ctx, j->rq, j->out };
 	LLVMBuildCall2(b, ft, j->sample, args, 3, "");
 	for (unsigned c = 0; c < 4; c++) {
 		r[c] = jf_gather(j, j->out, 4 * c, 16);
 		if (NV40_FP_GET(d->w, TEX_EXPAND))
-			r[c] = LLVMBuildFSub(b, LLVMBuildFMul(b, r[c], jf_splat(j, 2.0f), ""),
-					     jf_splat(j, 1.0f), "");
+			r[c] = LLVMBuildFSub(b, LLVMBuildFMul(b, r[c], jit_ir_splat(&j->ir, 2.0f), ""),
+					     jit_ir_splat(&j->ir, 1.0f), "");
 	}
 }
 
@@ -500,7 +466,7 @@ static void jf_write(struct jf *j, const struct sim_fp_dec *d, LLVMValueRef res[
 					      jf_get(j, j->cc[nv40_fp_swz((uint32_t)NV40_FP_GET(d->w, COND_SWZ), c)]));
 		v[c] = res[c];
 		if (d->scaled)
-			v[c] = LLVMBuildFMul(j->b, v[c], jf_splat(j, d->scale), "");
+			v[c] = LLVMBuildFMul(j->ir.b, v[c], jit_ir_splat(&j->ir, d->scale), "");
 		v[c] = jf_precision(j, v[c], d->prec);
 		if (d->sat)
 			v[c] = jf_sat(j, v[c]);
@@ -512,9 +478,9 @@ static void jf_write(struct jf *j, const struct sim_fp_dec *d, LLVMValueRef res[
 		if (!(d->mask >> c & 1))
 			continue;
 		if (dst)
-			dst[c] = on[c] ? LLVMBuildSelect(j->b, on[c], v[c], jf_get(j, dst[c]), "") : v[c];
+			dst[c] = on[c] ? LLVMBuildSelect(j->ir.b, on[c], v[c], jf_get(j, dst[c]), "") : v[c];
 		if (d->ccu)
-			j->cc[c] = on[c] ? LLVMBuildSelect(j->b, on[c], v[c], jf_get(j, j->cc[c]), "") : v[c];
+			j->cc[c] = on[c] ? LLVMBuildSelect(j->ir.b, on[c], v[c], jf_get(j, j->cc[c]), "") : v[c];
 	}
 }
 
@@ -526,7 +492,7 @@ static void jf_kil(struct jf *j, const struct sim_fp_dec *d)
 
 	for (unsigned c = 0; c < 4; c++) {
 		LLVMValueRef pass = jf_cond(j, cond, jf_get(j, j->cc[nv40_fp_swz(swz, c)]));
-		j->kill = j->kill ? LLVMBuildOr(j->b, j->kill, pass, "") : pass;
+		j->kill = j->kill ? LLVMBuildOr(j->ir.b, j->kill, pass, "") : pass;
 	}
 }
 
@@ -534,30 +500,30 @@ static void jf_kil(struct jf *j, const struct sim_fp_dec *d)
 static LLVMValueRef jf_kill_bits(struct jf *j)
 {
 	if (!j->kill)
-		return LLVMConstInt(j->i32, 0, 0);
+		return LLVMConstInt(j->ir.i32, 0, 0);
 	LLVMValueRef bit[4], bits = NULL;
 	for (unsigned p = 0; p < 4; p++)
-		bit[p] = LLVMConstInt(j->i32, 1u << p, 0);
-	LLVMValueRef lanes = LLVMBuildSelect(j->b, j->kill, LLVMConstVector(bit, 4), jf_splat_i(j, 0), "");
+		bit[p] = LLVMConstInt(j->ir.i32, 1u << p, 0);
+	LLVMValueRef lanes = LLVMBuildSelect(j->ir.b, j->kill, LLVMConstVector(bit, 4), jf_splat_i(j, 0), "");
 	for (unsigned p = 0; p < 4; p++) {
-		LLVMValueRef b = LLVMBuildExtractElement(j->b, lanes, LLVMConstInt(j->i32, p, 0), "");
-		bits = bits ? LLVMBuildOr(j->b, bits, b, "") : b;
+		LLVMValueRef b = LLVMBuildExtractElement(j->ir.b, lanes, LLVMConstInt(j->ir.i32, p, 0), "");
+		bits = bits ? LLVMBuildOr(j->ir.b, bits, b, "") : b;
 	}
-	LLVMValueRef live = LLVMBuildLoad2(j->b, j->i32, jf_at(j, j->q, offsetof(struct sim_fp_quad, live)), "");
+	LLVMValueRef live = LLVMBuildLoad2(j->ir.b, j->ir.i32, jf_at(j, j->q, offsetof(struct sim_fp_quad, live)), "");
 	LLVMSetAlignment(live, 4);
-	return LLVMBuildAnd(j->b, bits, live, "");
+	return LLVMBuildAnd(j->ir.b, bits, live, "");
 }
 
 /* The results as fp_run leaves them in the quad. */
 static void jf_outputs(struct jf *j)
 {
 	static const unsigned rt_reg[NV40_FP_RTS] = { 0, 2, 3, 4 };
-	LLVMBuilderRef b = j->b;
+	LLVMBuilderRef b = j->ir.b;
 
 	if (j->p->perturb) {
-		LLVMValueRef u = LLVMBuildBitCast(b, jf_get(j, j->r[0][0]), j->v4i, "");
+		LLVMValueRef u = LLVMBuildBitCast(b, jf_get(j, j->r[0][0]), j->ir.v4i, "");
 		u = LLVMBuildAdd(b, u, jf_splat_i(j, (uint32_t)j->p->perturb), "");
-		j->r[0][0] = LLVMBuildBitCast(b, u, j->v4, "");
+		j->r[0][0] = LLVMBuildBitCast(b, u, j->ir.v4, "");
 	}
 	for (unsigned t = 0; t < NV40_FP_RTS; t++)
 		for (unsigned c = 0; c < 4; c++)
@@ -566,7 +532,7 @@ static void jf_outputs(struct jf *j)
 	int depth = !!(j->p->control & NV40_FP_CONTROL_DEPTH);
 	if (depth)
 		jf_scatter(j, jf_get(j, j->r[1][2]), j->q, offsetof(struct sim_fp_quad, depth), 4);
-	LLVMSetAlignment(LLVMBuildStore(b, LLVMConstInt(j->i32, (unsigned)depth, 0),
+	LLVMSetAlignment(LLVMBuildStore(b, LLVMConstInt(j->ir.i32, (unsigned)depth, 0),
 					jf_at(j, j->q, offsetof(struct sim_fp_quad, depth_written))), 4);
 	LLVMSetAlignment(LLVMBuildStore(b, jf_kill_bits(j),
 					jf_at(j, j->q, offsetof(struct sim_fp_quad, kill))), 4);
@@ -575,7 +541,7 @@ static void jf_outputs(struct jf *j)
 
 static LLVMValueRef jf_alloca(struct jf *j, unsigned bytes)
 {
-	LLVMValueRef a = LLVMBuildAlloca(j->b, LLVMArrayType(LLVMInt8TypeInContext(j->cx), bytes), "");
+	LLVMValueRef a = LLVMBuildAlloca(j->ir.b, LLVMArrayType(LLVMInt8TypeInContext(j->ir.cx), bytes), "");
 	LLVMSetAlignment(a, 16);
 	return a;
 }
@@ -586,30 +552,14 @@ int jit_fp_build(LLVMModuleRef m, const char *name, const struct jit_fp_prog *p)
 
 	memset(&j, 0, sizeof(j));
 	j.p = p;
-	j.m = m;
-	j.cx = LLVMGetModuleContext(m);
-	j.f32 = LLVMFloatTypeInContext(j.cx);
-	j.i32 = LLVMInt32TypeInContext(j.cx);
-	j.v4 = LLVMVectorType(j.f32, 4);
-	j.v4i = LLVMVectorType(j.i32, 4);
-	j.ptr = LLVMPointerTypeInContext(j.cx, 0);
-
-	LLVMTypeRef args[4] = { j.ptr, j.ptr, j.ptr, j.ptr };
-	j.fn = LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(j.cx), args, 4, 0));
-	j.q = LLVMGetParam(j.fn, 0);
-	j.dec = LLVMGetParam(j.fn, 1);
-	j.sample = LLVMGetParam(j.fn, 2);
-	j.ctx = LLVMGetParam(j.fn, 3);
-	j.b = LLVMCreateBuilderInContext(j.cx);
-	LLVMPositionBuilderAtEnd(j.b, LLVMAppendBasicBlockInContext(j.cx, j.fn, "entry"));
+	jit_ir_begin(&j.ir, m, name, 4);
+	j.q = LLVMGetParam(j.ir.fn, 0);
+	j.dec = LLVMGetParam(j.ir.fn, 1);
+	j.sample = LLVMGetParam(j.ir.fn, 2);
+	j.ctx = LLVMGetParam(j.ir.fn, 3);
 	j.rq = jf_alloca(&j, sizeof(struct sim_tex_req));
 	j.out = jf_alloca(&j, sizeof(float) * 16);
 	j.tmp = jf_alloca(&j, sizeof(float) * 4);
-	LLVMValueRef signs = LLVMAddGlobal(m, LLVMArrayType(j.i32, 8), JIT_FP_SIGNS);
-	j.neg_mask = LLVMBuildLoad2(j.b, j.v4i, signs, "");
-	j.abs_mask = LLVMBuildLoad2(j.b, j.v4i, jf_at(&j, signs, 16), "");
-	LLVMSetAlignment(j.neg_mask, 16);
-	LLVMSetAlignment(j.abs_mask, 16);
 
 	int r = 0;
 	for (unsigned i = 0; i < p->n && !r; i++) {
@@ -636,6 +586,6 @@ int jit_fp_build(LLVMModuleRef m, const char *name, const struct jit_fp_prog *p)
 	}
 	if (!r)
 		jf_outputs(&j);
-	LLVMDisposeBuilder(j.b);
+	LLVMDisposeBuilder(j.ir.b);
 	return r;
 }

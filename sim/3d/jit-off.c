@@ -30,6 +30,13 @@ sim_jit_fp_fn *sim_jit_fp(struct sim_jit *j, struct sim_fp_cache *c, uint32_t co
 	return NULL;
 }
 
+sim_jit_vp_fn *sim_jit_vp(struct sim_jit *j, const struct sim_vp_straight *p)
+{
+	(void)j;
+	(void)p;
+	return NULL;
+}
+
 void sim_jit_stats(struct sim_jit *j, struct sim_jit_stats *st)
 {
 	(void)j;
@@ -44,6 +51,14 @@ int sim_jit_verifying(const struct sim_jit *j)
 
 void sim_jit_verify(struct sim_jit *j, const struct sim_fp_quad *compiled,
 		    const struct sim_fp_quad *interpreted)
+{
+	(void)j;
+	(void)compiled;
+	(void)interpreted;
+}
+
+void sim_jit_verify_vp(struct sim_jit *j, const float compiled[NV40_VP_OUTPUTS][4],
+		       const float interpreted[NV40_VP_OUTPUTS][4])
 {
 	(void)j;
 	(void)compiled;

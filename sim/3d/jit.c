@@ -1,12 +1,14 @@
-/* The compiled fragment pipeline's cache and compiler (jit.h).  Programs
- * are keyed by their instruction words (not their inline constants, which
- * the code reads at run time) and FP_CONTROL's depth bits.  One ORC LLJIT
+/* The compiled shader pipeline's cache and compiler (jit.h).  Programs
+ * are keyed by their kind and instruction words (not a fragment program's
+ * inline constants, which the code reads at run time) and FP_CONTROL's
+ * depth bits.  One ORC LLJIT
  * holds all code until sim_jit_free; a single lock serialises compiles,
  * since LLVM's target machine is not thread-safe (ref/llvm-jit.md §2.5).
  * The draw path reads a program's function with an acquire load and
  * interprets until it is there. */
 #include "jit.h"
 #include "jit-fp.h"
+#include "jit-vp.h"
 #include "half.h"
 
 #include <llvm-c/Analysis.h>
@@ -25,21 +27,24 @@
 
 #include "hw/fp-isa.h"
 
-#define JIT_MAX_PROGRAMS 1024    /* keys kept; later programs are interpreted */
+#define JIT_MAX_PROGRAMS 1024    /* keys kept of each kind; later programs are interpreted */
 #define JIT_BUCKETS      256
 
 enum { JE_QUEUED, JE_READY, JE_REFUSED, JE_FAILED };
+enum { JK_FP, JK_VP };
 
 struct jit_entry {
 	struct jit_entry *next;      /* in its bucket */
 	struct jit_entry *qnext;     /* in the compile queue */
+	unsigned kind;
 	uint32_t hash, control;
 	unsigned n, id;
 	int perturb;
 	uint32_t *words;             /* the n instructions' words */
-	uint8_t *slot;
-	struct sim_fp_dec *dec;      /* the compiler's copy */
-	sim_jit_fp_fn *fn;           /* atomic: set once, when ready */
+	uint8_t *slot;               /* JK_FP: */
+	struct sim_fp_dec *dec;      /*   the compiler's copy */
+	struct sim_vp_dec *vdec;     /* JK_VP: the compiler's copy */
+	void *fn;                    /* atomic: set once, when ready */
 };
 
 struct sim_jit {
@@ -81,6 +86,7 @@ static LLVMErrorRef jit_define_helpers(LLVMOrcLLJITRef J)
 		{ JIT_FP_EXP2F, (void *)exp2f }, { JIT_FP_LOG2F, (void *)log2f },
 		{ JIT_FP_SINF, (void *)sinf },   { JIT_FP_COSF, (void *)cosf },
 		{ JIT_FP_HALF4, (void *)jit_half4 }, { JIT_FP_SIGNS, jit_signs },
+		{ JIT_VP_SCA, (void *)sim_vp_sca },
 	};
 	LLVMOrcCSymbolMapPair p[sizeof(h) / sizeof(h[0])];
 
@@ -205,6 +211,7 @@ void sim_jit_free(struct sim_jit *j)
 			free(e->words);
 			free(e->slot);
 			free(e->dec);
+			free(e->vdec);
 			free(e);
 		}
 	if (j->lljit)
@@ -232,7 +239,8 @@ static double jit_now_ms(void)
 static LLVMModuleRef jit_module(struct sim_jit *j, struct jit_entry *e, LLVMContextRef cx,
 				const char *name, int *state)
 {
-	struct jit_fp_prog p = { e->n, e->dec, e->slot, e->control, e->perturb };
+	struct jit_fp_prog fp = { e->n, e->dec, e->slot, e->control, e->perturb };
+	struct jit_vp_prog vp = { e->n, e->vdec, e->perturb };
 	LLVMModuleRef m = LLVMModuleCreateWithNameInContext(name, cx);
 	char *msg = NULL;
 
@@ -240,7 +248,7 @@ static LLVMModuleRef jit_module(struct sim_jit *j, struct jit_entry *e, LLVMCont
 	LLVMTargetDataRef td = LLVMCreateTargetDataLayout(j->tm);
 	LLVMSetModuleDataLayout(m, td);
 	LLVMDisposeTargetData(td);
-	if (jit_fp_build(m, name, &p) < 0) {
+	if ((e->kind == JK_VP ? jit_vp_build(m, name, &vp) : jit_fp_build(m, name, &fp)) < 0) {
 		*state = JE_REFUSED;
 		LLVMDisposeModule(m);
 		return NULL;
@@ -261,13 +269,18 @@ static LLVMModuleRef jit_module(struct sim_jit *j, struct jit_entry *e, LLVMCont
 	return NULL;
 }
 
+static struct sim_jit_kind *jit_kind(struct sim_jit *j, unsigned kind)
+{
+	return kind == JK_VP ? &j->st.vp : &j->st.fp;
+}
+
 static void jit_compile(struct sim_jit *j, struct jit_entry *e)
 {
 	char name[32];
 	int state = JE_READY;
 	LLVMOrcExecutorAddress addr = 0;
 
-	snprintf(name, sizeof(name), "nvd_fp%u", e->id);
+	snprintf(name, sizeof(name), "nvd_%cp%u", e->kind == JK_VP ? 'v' : 'f', e->id);
 	pthread_mutex_lock(&j->compile);
 	double t0 = jit_now_ms();
 	LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
@@ -287,15 +300,16 @@ static void jit_compile(struct sim_jit *j, struct jit_entry *e)
 	pthread_mutex_unlock(&j->compile);
 
 	pthread_mutex_lock(&j->lock);
+	struct sim_jit_kind *k = jit_kind(j, e->kind);
 	if (state == JE_READY) {
-		__atomic_store_n(&e->fn, (sim_jit_fp_fn *)(uintptr_t)addr, __ATOMIC_RELEASE);
-		j->st.compiled++;
-		if (j->st.ntimes < SIM_JIT_TIMES)
-			j->st.compile_ms[j->st.ntimes++] = (float)ms;
+		__atomic_store_n(&e->fn, (void *)(uintptr_t)addr, __ATOMIC_RELEASE);
+		k->compiled++;
+		if (k->ntimes < SIM_JIT_TIMES)
+			k->compile_ms[k->ntimes++] = (float)ms;
 	} else if (state == JE_REFUSED) {
-		j->st.refused++;
+		k->refused++;
 	} else {
-		j->st.failed++;
+		k->failed++;
 	}
 	pthread_mutex_unlock(&j->lock);
 }
@@ -324,72 +338,96 @@ static void *jit_thread(void *arg)
 
 /* ---- the cache ---- */
 
-static uint32_t jit_hash(const struct sim_fp_cache *c, uint32_t control)
-{
-	uint32_t h = 2166136261u ^ control;
+/* What a lookup looks for: a fragment program (c, and FP_CONTROL's bits
+ * in control) or a vertex program (p). */
+struct jit_key {
+	unsigned kind, n;
+	uint32_t control;
+	const struct sim_fp_cache *c;
+	const struct sim_vp_straight *p;
+};
 
-	for (unsigned i = 0; i < c->nseq; i++)
-		for (unsigned k = 0; k < 4; k++)
-			h = (h ^ c->dec[c->seq[i]].w[k]) * 16777619u;
+static const uint32_t *jit_key_insn(const struct jit_key *k, unsigned i)
+{
+	return k->kind == JK_VP ? k->p->words[i] : k->c->dec[k->c->seq[i]].w;
+}
+
+static uint32_t jit_hash(const struct jit_key *k)
+{
+	uint32_t h = (2166136261u ^ k->control) * 16777619u ^ k->kind;
+
+	for (unsigned i = 0; i < k->n; i++)
+		for (unsigned w = 0; w < 4; w++)
+			h = (h ^ jit_key_insn(k, i)[w]) * 16777619u;
 	return h;
 }
 
-static int jit_same(const struct jit_entry *e, const struct sim_fp_cache *c, uint32_t hash,
-		    uint32_t control)
+static int jit_same(const struct jit_entry *e, const struct jit_key *k, uint32_t hash)
 {
-	if (e->hash != hash || e->control != control || e->n != c->nseq)
+	if (e->hash != hash || e->kind != k->kind || e->control != k->control || e->n != k->n)
 		return 0;
 	for (unsigned i = 0; i < e->n; i++)
-		if (memcmp(&e->words[4 * i], c->dec[c->seq[i]].w, 16))
+		if (memcmp(&e->words[4 * i], jit_key_insn(k, i), 16))
 			return 0;
 	return 1;
 }
 
-static struct jit_entry *jit_entry_new(struct sim_jit *j, const struct sim_fp_cache *c,
-				       uint32_t hash, uint32_t control)
+static struct jit_entry *jit_entry_new(struct sim_jit *j, const struct jit_key *k, uint32_t hash)
 {
 	struct jit_entry *e = calloc(1, sizeof(*e));
+	int fp = k->kind == JK_FP;
 
 	if (!e)
 		return NULL;
-	e->words = malloc(sizeof(uint32_t) * 4 * c->nseq + 1);
-	e->slot = malloc(c->nseq + 1);
-	e->dec = malloc(sizeof(*e->dec) * c->nseq + 1);
-	if (!e->words || !e->slot || !e->dec) {
+	e->words = malloc(sizeof(uint32_t) * 4 * k->n + 1);
+	if (fp) {
+		e->slot = malloc(k->n + 1);
+		e->dec = malloc(sizeof(*e->dec) * k->n + 1);
+	} else {
+		e->vdec = malloc(sizeof(*e->vdec) * k->n + 1);
+	}
+	if (!e->words || (fp ? !e->slot || !e->dec : !e->vdec)) {
 		free(e->words);
 		free(e->slot);
 		free(e->dec);
+		free(e->vdec);
 		free(e);
 		return NULL;
 	}
+	e->kind = k->kind;
 	e->hash = hash;
-	e->control = control;
-	e->n = c->nseq;
+	e->control = k->control;
+	e->n = k->n;
 	e->id = j->nentries;
 	e->perturb = j->perturb;
 	for (unsigned i = 0; i < e->n; i++) {
-		e->slot[i] = c->seq[i];
-		e->dec[i] = c->dec[c->seq[i]];
-		memcpy(&e->words[4 * i], e->dec[i].w, 16);
+		memcpy(&e->words[4 * i], jit_key_insn(k, i), 16);
+		if (fp) {
+			e->slot[i] = k->c->seq[i];
+			e->dec[i] = k->c->dec[k->c->seq[i]];
+		} else {
+			e->vdec[i] = k->p->dec[i];
+		}
 	}
 	return e;
 }
 
-/* The entry for c's program, made (and queued or compiled) on a miss. */
-static struct jit_entry *jit_find(struct sim_jit *j, const struct sim_fp_cache *c, uint32_t control)
+/* The entry for k's program, made (and queued or compiled) on a miss. */
+static struct jit_entry *jit_find(struct sim_jit *j, const struct jit_key *k)
 {
-	uint32_t hash = jit_hash(c, control);
+	uint32_t hash = jit_hash(k);
 	struct jit_entry **b = &j->bucket[hash % JIT_BUCKETS], *e;
 
 	pthread_mutex_lock(&j->lock);
 	for (e = *b; e; e = e->next)
-		if (jit_same(e, c, hash, control))
+		if (jit_same(e, k, hash))
 			break;
-	if (!e && j->nentries < JIT_MAX_PROGRAMS && (e = jit_entry_new(j, c, hash, control))) {
+	if (!e && jit_kind(j, k->kind)->programs < JIT_MAX_PROGRAMS &&
+	    (e = jit_entry_new(j, k, hash))) {
 		e->next = *b;
 		*b = e;
 		j->nentries++;
-		j->st.programs++;
+		jit_kind(j, k->kind)->programs++;
 		if (j->mode == SIM_JIT_ON) {
 			*j->qtail = e;
 			j->qtail = &e->qnext;
@@ -404,6 +442,18 @@ static struct jit_entry *jit_find(struct sim_jit *j, const struct sim_fp_cache *
 	return e ? e : &j->full;
 }
 
+/* e's code, counted in its kind's statistics. */
+static void *jit_code(struct sim_jit *j, unsigned kind, const struct jit_entry *e)
+{
+	struct sim_jit_kind *k = jit_kind(j, kind);
+	void *fn = __atomic_load_n(&e->fn, __ATOMIC_ACQUIRE);
+
+	__atomic_fetch_add(&k->lookups, 1, __ATOMIC_RELAXED);
+	if (fn)
+		__atomic_fetch_add(&k->hits, 1, __ATOMIC_RELAXED);
+	return fn;
+}
+
 sim_jit_fp_fn *sim_jit_fp(struct sim_jit *j, struct sim_fp_cache *c, uint32_t control)
 {
 	if (!j || c->simple != 1)
@@ -412,15 +462,30 @@ sim_jit_fp_fn *sim_jit_fp(struct sim_jit *j, struct sim_fp_cache *c, uint32_t co
 	/* a thread's cache (draw.c's without fragment threads) outlives a card
 	 * and its compiler: its entry is another's unless the serial is ours */
 	if (!c->jit || c->jit_control != control || c->jit_serial != j->serial) {
-		c->jit = jit_find(j, c, control);
+		const struct jit_key k = { JK_FP, c->nseq, control, c, NULL };
+		c->jit = jit_find(j, &k);
 		c->jit_control = control;
 		c->jit_serial = j->serial;
 	}
-	sim_jit_fp_fn *fn = __atomic_load_n(&((const struct jit_entry *)c->jit)->fn, __ATOMIC_ACQUIRE);
-	__atomic_fetch_add(&j->st.lookups, 1, __ATOMIC_RELAXED);
-	if (fn)
-		__atomic_fetch_add(&j->st.hits, 1, __ATOMIC_RELAXED);
-	return fn;
+	return (sim_jit_fp_fn *)(uintptr_t)jit_code(j, JK_FP, c->jit);
+}
+
+sim_jit_vp_fn *sim_jit_vp(struct sim_jit *j, const struct sim_vp_straight *p)
+{
+	if (!j || !p->ok)
+		return NULL;
+	const struct jit_key k = { JK_VP, p->n, 0, NULL, p };
+	return (sim_jit_vp_fn *)(uintptr_t)jit_code(j, JK_VP, jit_find(j, &k));
+}
+
+static void jit_kind_read(struct sim_jit_kind *to, const struct sim_jit_kind *k)
+{
+	*to = *k;
+	to->lookups = __atomic_load_n(&k->lookups, __ATOMIC_RELAXED);
+	to->hits = __atomic_load_n(&k->hits, __ATOMIC_RELAXED);
+	to->verified = __atomic_load_n(&k->verified, __ATOMIC_RELAXED);
+	to->mismatches = __atomic_load_n(&k->mismatches, __ATOMIC_RELAXED);
+	to->nan_payloads = __atomic_load_n(&k->nan_payloads, __ATOMIC_RELAXED);
 }
 
 void sim_jit_stats(struct sim_jit *j, struct sim_jit_stats *st)
@@ -429,12 +494,8 @@ void sim_jit_stats(struct sim_jit *j, struct sim_jit_stats *st)
 	if (!j)
 		return;
 	pthread_mutex_lock(&j->lock);
-	*st = j->st;
-	st->lookups = __atomic_load_n(&j->st.lookups, __ATOMIC_RELAXED);
-	st->hits = __atomic_load_n(&j->st.hits, __ATOMIC_RELAXED);
-	st->verified = __atomic_load_n(&j->st.verified, __ATOMIC_RELAXED);
-	st->mismatches = __atomic_load_n(&j->st.mismatches, __ATOMIC_RELAXED);
-	st->nan_payloads = __atomic_load_n(&j->st.nan_payloads, __ATOMIC_RELAXED);
+	jit_kind_read(&st->fp, &j->st.fp);
+	jit_kind_read(&st->vp, &j->st.vp);
 	pthread_mutex_unlock(&j->lock);
 }
 
@@ -461,6 +522,16 @@ static int jit_differ(const float *a, const float *b, unsigned n)
 	return r;
 }
 
+/* One verified quad or vertex that jit_differ said d of. */
+static void jit_count(struct sim_jit_kind *k, int d)
+{
+	__atomic_fetch_add(&k->verified, 1, __ATOMIC_RELAXED);
+	if (d == 2)
+		__atomic_fetch_add(&k->mismatches, 1, __ATOMIC_RELAXED);
+	else if (d == 1)
+		__atomic_fetch_add(&k->nan_payloads, 1, __ATOMIC_RELAXED);
+}
+
 void sim_jit_verify(struct sim_jit *j, const struct sim_fp_quad *compiled,
 		    const struct sim_fp_quad *interpreted)
 {
@@ -473,11 +544,13 @@ void sim_jit_verify(struct sim_jit *j, const struct sim_fp_quad *compiled,
 		int dd = jit_differ(a->depth, b->depth, 4);
 		d = dd > d ? dd : d;
 	}
-	__atomic_fetch_add(&j->st.verified, 1, __ATOMIC_RELAXED);
-	if (d == 2)
-		__atomic_fetch_add(&j->st.mismatches, 1, __ATOMIC_RELAXED);
-	else if (d == 1)
-		__atomic_fetch_add(&j->st.nan_payloads, 1, __ATOMIC_RELAXED);
+	jit_count(&j->st.fp, d);
+}
+
+void sim_jit_verify_vp(struct sim_jit *j, const float compiled[NV40_VP_OUTPUTS][4],
+		       const float interpreted[NV40_VP_OUTPUTS][4])
+{
+	jit_count(&j->st.vp, jit_differ(&compiled[0][0], &interpreted[0][0], NV40_VP_OUTPUTS * 4));
 }
 
 void sim_jit_perturb(struct sim_jit *j, int ulps)

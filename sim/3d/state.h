@@ -29,6 +29,8 @@ struct sim_3d_state {
 	uint32_t vp_const[NV40_VP_CONSTS][4];    /* float bit patterns */
 	uint32_t vp_upload_inst;                 /* next slot VP_UPLOAD_INST fills */
 	uint32_t vp_upload_const;                /* next constant VP_UPLOAD_CONST fills */
+	uint32_t vp_serial;                      /* instructions uploaded: draw.c looks up
+						    compiled code again after one */
 	uint32_t query_samples;                  /* samples passed since QUERY_RESET */
 	struct sim_draw_state draw;
 };

@@ -47,7 +47,7 @@
 #include "sim/3d/half.h"
 #include "sim/3d/vp.h"
 
-#define VP_TEMPS      32
+#define VP_TEMPS      NV40_VP_TEMPS
 #define VP_STACK      8
 #define VP_AREG_MIN   (-512)
 #define VP_AREG_MAX   511
@@ -299,7 +299,7 @@ static void vp_lit(const float s[4], float d[4])
 }
 
 /* The scalar half's float result; 0 when the op writes no float. */
-static int vp_sca_op(unsigned op, const float s[4], float d[4])
+int sim_vp_sca(unsigned op, const float s[4], float d[4])
 {
 	float x = s[0], r;
 
@@ -417,28 +417,9 @@ static void vp_cycle_at_jump(struct vp_cycle *c, const struct vp_state *st,
  * programs and most shaders are) has its fields decoded once, in a
  * per-thread cache keyed by its words, and runs without them being
  * looked at again: the same reads, the same arithmetic (vp_vec_op,
- * vp_sca_op) and the same writes in the same order as the loop below.  Its
+ * sim_vp_sca) and the same writes in the same order as the loop below.  Its
  * condition register updates are left out: nothing in it tests them. */
-#define VP_STRAIGHT_MAX 128
-
-struct vp_src_dec {
-	uint8_t type, reg, abs, neg;
-	uint8_t swz[4];
-};
-struct vp_dec {
-	uint8_t vop, sop, sat, vmask, smask, vtemp, stemp, vresult;
-	uint8_t dest;                /* output, NV40_VP_NONE_DEST none */
-	uint8_t reads;               /* sources the two halves read: bit n = SRCn */
-	uint16_t input, cnst;        /* INPUT_SRC, CONST_SRC */
-	struct vp_src_dec src[3];
-};
-struct vp_straight {
-	int valid, ok;               /* ok: straight, dec[] holds it */
-	unsigned start, n;           /* the key: code[start .. start + n) */
-	uint32_t words[VP_STRAIGHT_MAX][4];
-	struct vp_dec dec[VP_STRAIGHT_MAX];
-};
-static __thread struct vp_straight vp_straight;
+static __thread struct sim_vp_straight vp_straight;
 
 static int vp_straight_op(const uint32_t insn[4])
 {
@@ -455,7 +436,7 @@ static int vp_straight_op(const uint32_t insn[4])
 	       !nv40_vp_INDEX_OUTPUT(insn) && !nv40_vp_INDEX_CONST(insn);
 }
 
-static void vp_straight_decode(const uint32_t insn[4], struct vp_dec *d)
+static void vp_straight_decode(const uint32_t insn[4], struct sim_vp_dec *d)
 {
 	d->vop = (uint8_t)nv40_vp_VEC_OPCODE(insn);
 	d->sop = (uint8_t)nv40_vp_SCA_OPCODE(insn);
@@ -471,7 +452,7 @@ static void vp_straight_decode(const uint32_t insn[4], struct vp_dec *d)
 	d->reads = (uint8_t)(nv40_vp_vec_reads(d->vop) | (d->sop != NV40_VP_SCA_NOP ? 4 : 0));
 	for (unsigned n = 0; n < 3; n++) {
 		uint32_t src = nv40_vp_src(insn, n);
-		struct vp_src_dec *sd = &d->src[n];
+		struct sim_vp_src_dec *sd = &d->src[n];
 		sd->type = (uint8_t)nv40_vp_src_TYPE(src);
 		sd->reg = (uint8_t)(nv40_vp_src_REG(src) % VP_TEMPS);
 		sd->abs = (uint8_t)nv40_vp_src_abs(insn, n);
@@ -483,10 +464,10 @@ static void vp_straight_decode(const uint32_t insn[4], struct vp_dec *d)
 
 /* The cache for the program at start: decoded again when its words
  * changed (a program that is not straight is remembered as such). */
-static const struct vp_straight *vp_straight_of(const uint32_t code[NV40_VP_INSNS][4],
-						unsigned start)
+const struct sim_vp_straight *sim_vp_straight_of(const uint32_t code[NV40_VP_INSNS][4],
+						 unsigned start)
 {
-	struct vp_straight *p = &vp_straight;
+	struct sim_vp_straight *p = &vp_straight;
 
 	if (p->valid && p->start == start && !memcmp(p->words, code[start], p->n * sizeof(p->words[0])))
 		return p;
@@ -494,7 +475,7 @@ static const struct vp_straight *vp_straight_of(const uint32_t code[NV40_VP_INSN
 	p->ok = 0;
 	p->start = start;
 	p->n = 0;
-	for (unsigned pc = start; pc < NV40_VP_INSNS && p->n < VP_STRAIGHT_MAX; pc++) {
+	for (unsigned pc = start; pc < NV40_VP_INSNS && p->n < SIM_VP_STRAIGHT_MAX; pc++) {
 		memcpy(p->words[p->n], code[pc], sizeof(p->words[0]));
 		if (!vp_straight_op(code[pc])) {
 			p->n++;
@@ -510,11 +491,11 @@ static const struct vp_straight *vp_straight_of(const uint32_t code[NV40_VP_INSN
 }
 
 /* vp_read_src for a decoded source (no indexing). */
-static inline void vp_straight_read(const struct vp_dec *d, unsigned n, const float r[VP_TEMPS][4],
+static inline void vp_straight_read(const struct sim_vp_dec *d, unsigned n, const float r[VP_TEMPS][4],
 				    const uint32_t cst[NV40_VP_CONSTS][4],
 				    const float in[NV40_VP_INPUTS][4], float v[4])
 {
-	const struct vp_src_dec *sd = &d->src[n];
+	const struct sim_vp_src_dec *sd = &d->src[n];
 	float raw[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
 
 	switch (sd->type) {
@@ -549,21 +530,21 @@ static void vp_straight_out(float out[NV40_VP_OUTPUTS][4], unsigned dest, const 
 		vp_write(out[dest], v, mask);
 }
 
-static int vp_straight_run(const struct vp_straight *p, const uint32_t cst[NV40_VP_CONSTS][4],
+static int vp_straight_run(const struct sim_vp_straight *p, const uint32_t cst[NV40_VP_CONSTS][4],
 			   const float in[NV40_VP_INPUTS][4], float out[NV40_VP_OUTPUTS][4])
 {
 	float r[VP_TEMPS][4];
 
 	memset(r, 0, sizeof r);
 	for (unsigned i = 0; i < p->n; i++) {
-		const struct vp_dec *d = &p->dec[i];
+		const struct sim_vp_dec *d = &p->dec[i];
 		float s[3][4], vres[4], sres[4];
 
 		for (unsigned n = 0; n < 3; n++)
 			if (d->reads >> n & 1)
 				vp_straight_read(d, n, (const float (*)[4])r, cst, in, s[n]);
 		int has_v = vp_vec_op(d->vop, (const float (*)[4])s, vres);
-		int has_s = vp_sca_op(d->sop, s[2], sres);
+		int has_s = sim_vp_sca(d->sop, s[2], sres);
 		if (d->sat)
 			for (unsigned c = 0; c < 4; c++) {
 				vres[c] = sim_sat(vres[c]);
@@ -590,7 +571,7 @@ int sim_vp_run(const uint32_t code[NV40_VP_INSNS][4], unsigned start,
 	       float out[NV40_VP_OUTPUTS][4])
 {
 	if (start < NV40_VP_INSNS) {
-		const struct vp_straight *p = vp_straight_of(code, start);
+		const struct sim_vp_straight *p = sim_vp_straight_of(code, start);
 		if (p->ok)
 			return vp_straight_run(p, cst, in, out);
 	}
@@ -645,7 +626,7 @@ int sim_vp_interpret(const uint32_t code[NV40_VP_INSNS][4], unsigned start,
 		smask = nv40_vp_SCA_WRITEMASK(insn) & cond_mask;
 
 		has_v = vp_vec_op(vop, s, vres);
-		has_s = vp_sca_op(sop, s[2], sres);
+		has_s = sim_vp_sca(sop, s[2], sres);
 		if (nv40_vp_SAT(insn))
 			for (unsigned c = 0; c < 4; c++) {
 				vres[c] = sim_sat(vres[c]);

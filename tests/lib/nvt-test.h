@@ -184,8 +184,9 @@ static inline void nvt_attack(struct nvt_daemon *d,
 
 /* A --sim-jit verify daemon, stopped: its compiled fragment programs ran
  * (at least min_compiled of them, on min_quads quads that the interpreter
- * shaded too) and gave the interpreter's bits on every quad.  what: whose
- * draws they were. */
+ * shaded too) and gave the interpreter's bits on every quad; its compiled
+ * vertex programs (at least one) on every vertex too.  what: whose draws
+ * they were. */
 static inline void nvt_assert_jit_lockstep(const struct nvt_daemon *d, unsigned min_compiled,
 					   unsigned long long min_quads, const char *what)
 {
@@ -199,6 +200,11 @@ static inline void nvt_assert_jit_lockstep(const struct nvt_daemon *d, unsigned 
 	if (j.differed)
 		fail_msg("%llu of %llu quads shaded by compiled code differ from the interpreter's",
 			 j.differed, j.quads);
+	if (!j.vp_compiled || !j.vertices)
+		fail_msg("no vertex of %s ran on a compiled vertex program", what);
+	if (j.vp_differed)
+		fail_msg("%llu of %llu vertices transformed by compiled code differ from the "
+			 "interpreter's", j.vp_differed, j.vertices);
 }
 
 #endif

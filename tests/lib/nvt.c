@@ -144,9 +144,15 @@ int nvt_daemon_jit(const struct nvt_daemon *d, struct nvt_jit *j)
 	memset(j, 0, sizeof(*j));
 	while (f && !found && fgets(line, sizeof(line), f)) {
 		const char *at = strstr(line, "sim-jit: "), *v = at ? strstr(at, "verified ") : NULL;
-		found = v && sscanf(at, "sim-jit: %u programs, %u compiled", &j->programs,
-				    &j->compiled) == 2 &&
-			sscanf(v, "verified %llu quads: %llu differed", &j->quads, &j->differed) == 2;
+		const char *vp = v ? strstr(v, "vertex programs: ") : NULL;
+		const char *vv = vp ? strstr(vp, "verified ") : NULL;
+		found = vv && sscanf(at, "sim-jit: %u programs, %u compiled", &j->programs,
+				     &j->compiled) == 2 &&
+			sscanf(v, "verified %llu quads: %llu differed", &j->quads, &j->differed) == 2 &&
+			sscanf(vp, "vertex programs: %u, %u compiled", &j->vp_programs,
+			       &j->vp_compiled) == 2 &&
+			sscanf(vv, "verified %llu vertices: %llu differed", &j->vertices,
+			       &j->vp_differed) == 2;
 		if (found)
 			snprintf(j->line, sizeof(j->line), "%.*s", (int)strcspn(at, "\n"), at);
 	}

@@ -83,12 +83,13 @@ void nvt_daemon_print_log(const struct nvt_daemon *d);
 /* Whether the daemon's log holds the text. */
 int nvt_log_contains(const struct nvt_daemon *d, const char *text);
 /* nvd's "sim-jit: ..." line at exit (--sim-jit verify, the daemon stopped):
- * the programs it saw and compiled, the quads the interpreter checked and
- * those that differed.  0, or -1 when the log holds no such line. */
+ * the fragment programs it saw and compiled, the quads the interpreter
+ * checked and those that differed; the same for vertex programs and
+ * vertices.  0, or -1 when the log holds no such line. */
 struct nvt_jit {
-	unsigned programs, compiled;
-	unsigned long long quads, differed;
-	char line[256];
+	unsigned programs, compiled, vp_programs, vp_compiled;
+	unsigned long long quads, differed, vertices, vp_differed;
+	char line[1024];
 };
 int nvt_daemon_jit(const struct nvt_daemon *d, struct nvt_jit *j);
 /* Whether a line of the file contains text (0 when it cannot be read). */

@@ -4,7 +4,9 @@
  * masks and condition codes, on quads full of NaNs (several payloads),
  * infinities, zeros of both signs and denormals.  The harness is shown to
  * notice a one-ulp error (sim_jit_perturb), constants are shown to stay
- * out of the code, and the background compiler to deliver the same code. */
+ * out of the code, and the background compiler to deliver the same code.
+ * The compiled vertex programs (sim/3d/jit-vp.c) the same way against
+ * vp.c's general loop. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +23,7 @@
 #include "hw/ramin.h"
 #include "sim/3d/jit.h"
 #include "tests/lib/fp-random.h"
+#include "tests/lib/vp-random.h"
 
 /* ---- the harness ---- */
 
@@ -156,9 +159,9 @@ static void random_programs_compile_to_the_interpreters_bits(void **state)
 	/* it leaves PK2H and UP2H to the interpreter: 2 opcodes of 50, in a
 	 * sixth of programs of up to 10 instructions */
 	assert_true(compiled >= 600);
-	assert_int_equal(st.compiled + st.refused, st.programs);
-	assert_int_equal(st.failed, 0);
-	assert_true(refused > 0 && st.refused > 0);
+	assert_int_equal(st.fp.compiled + st.fp.refused, st.fp.programs);
+	assert_int_equal(st.fp.failed, 0);
+	assert_true(refused > 0 && st.fp.refused > 0);
 	sim_jit_free(j);
 }
 
@@ -242,10 +245,10 @@ static void constants_are_read_at_run_time(void **state)
 		assert_int_equal(diff_program(j, &p, 0, 8), 0);
 	}
 	sim_jit_stats(j, &st);
-	assert_int_equal(st.programs, 1);
-	assert_int_equal(st.compiled, 1);
-	assert_int_equal(st.lookups, 4);
-	assert_int_equal(st.hits, 4);
+	assert_int_equal(st.fp.programs, 1);
+	assert_int_equal(st.fp.compiled, 1);
+	assert_int_equal(st.fp.lookups, 4);
+	assert_int_equal(st.fp.hits, 4);
 	sim_jit_free(j);
 }
 
@@ -288,8 +291,8 @@ static void a_cache_outliving_its_compiler_asks_the_next(void **state)
 	j = jit_new(SIM_JIT_SYNC);
 	assert_non_null(sim_jit_fp(j, &c, 0));
 	sim_jit_stats(j, &st);
-	assert_int_equal(st.programs, 1);
-	assert_int_equal(st.compiled, 1);
+	assert_int_equal(st.fp.programs, 1);
+	assert_int_equal(st.fp.compiled, 1);
 	sim_jit_free(j);
 }
 
@@ -317,9 +320,115 @@ static void verify_counts_what_differs(void **state)
 	b.kill = 1;
 	sim_jit_verify(j, &a, &b);
 	sim_jit_stats(j, &st);
-	assert_int_equal(st.verified, 4);
-	assert_int_equal(st.mismatches, 2);
-	assert_int_equal(st.nan_payloads, 1);
+	assert_int_equal(st.fp.verified, 4);
+	assert_int_equal(st.fp.mismatches, 2);
+	assert_int_equal(st.fp.nan_payloads, 1);
+	sim_jit_free(j);
+}
+
+/* ---- vertex programs ---- */
+
+static uint32_t vp_code[NV40_VP_INSNS][4], vp_cst[NV40_VP_CONSTS][4];
+static float vp_in[NV40_VP_INPUTS][4];
+
+static void vp_report(unsigned n, const float a[NV40_VP_OUTPUTS][4], const float b[NV40_VP_OUTPUTS][4])
+{
+	char text[256];
+
+	for (unsigned i = 0; i < n; i++)
+		fprintf(stderr, "  %s\n", hw_vp_disasm(vp_code[i], text, sizeof(text)));
+	for (unsigned i = 0; i < NV40_VP_OUTPUTS * 4; i++) {
+		uint32_t u, v;
+		memcpy(&u, &a[i / 4][i % 4], 4);
+		memcpy(&v, &b[i / 4][i % 4], 4);
+		if (u != v)
+			fprintf(stderr, "  output %u.%c: interpreted %08x, compiled %08x\n", i / 4,
+				"xyzw"[i % 4], u, v);
+	}
+}
+
+/* Vertices of vp_code's n-instruction program, with random inputs and
+ * constants, that end differently compiled and interpreted (the general
+ * loop, every output's bits); -1 when it was not compiled. */
+static int diff_vertex_program(struct sim_jit *j, unsigned n, unsigned vertices)
+{
+	static float a[NV40_VP_OUTPUTS][4], b[NV40_VP_OUTPUTS][4];
+	sim_jit_vp_fn *fn = sim_jit_vp(j, sim_vp_straight_of((const uint32_t (*)[4])vp_code, 0));
+	int bad = 0;
+
+	if (!fn)
+		return -1;
+	for (unsigned v = 0; v < vertices; v++) {
+		for (unsigned k = 0; k < NV40_VP_INPUTS; k++)
+			for (unsigned c = 0; c < 4; c++)
+				vp_in[k][c] = rnd_float();
+		for (unsigned k = 0; k < NV40_VP_CONSTS; k++)
+			for (unsigned c = 0; c < 4; c++)
+				memcpy(&vp_cst[k][c], &(float){ rnd_float() }, 4);
+		for (unsigned o = 0; o < NV40_VP_OUTPUTS; o++)
+			for (unsigned c = 0; c < 4; c++)
+				a[o][c] = b[o][c] = rnd_float();
+		const uint32_t (*cst)[4] = (const uint32_t (*)[4])vp_cst;
+		assert_int_equal(sim_vp_interpret((const uint32_t (*)[4])vp_code, 0, cst,
+						  (const float (*)[4])vp_in, a), 0);
+		fn(cst, (const float (*)[4])vp_in, b);
+		if (!same(&a[0][0], &b[0][0], NV40_VP_OUTPUTS * 4) && !bad++ && !quiet)
+			vp_report(n, (const float (*)[4])a, (const float (*)[4])b);
+	}
+	return bad;
+}
+
+/* Every straight vertex program compiles, and gives the general loop's
+ * bits: every vector and scalar opcode, modifiers, masks, both halves
+ * writing, on values full of NaNs, infinities, signed zeros, denormals. */
+static void random_vertex_programs_compile_to_the_interpreters_bits(void **state)
+{
+	(void)state;
+	struct sim_jit *j = jit_new(SIM_JIT_SYNC);
+	struct sim_jit_stats st;
+	unsigned nan0 = nan_payloads;
+
+	rng_state = 7;
+	for (unsigned i = 0; i < 1000; i++) {
+		unsigned n = 1 + rnd_below(24);
+		vp_random_straight(vp_code, n, rnd);
+		int bad = diff_vertex_program(j, n, 8);
+		if (bad)
+			fail_msg("vertex program %u: %d vertices differ", i, bad);
+	}
+	sim_jit_stats(j, &st);
+	printf("%u vertex programs compiled; %u NaNs differed in payload\n", st.vp.compiled,
+	       nan_payloads - nan0);
+	assert_true(st.vp.programs > 950);
+	assert_int_equal(st.vp.compiled, st.vp.programs);
+	assert_int_equal(st.vp.refused + st.vp.failed, 0);
+	sim_jit_free(j);
+}
+
+/* MOV o[HPOS], c[0]: a one-ulp error in the code is noticed, and the
+ * constant is read when the code runs (a new value needs no new code). */
+static void vertex_harness_notices_one_ulp_and_reads_constants(void **state)
+{
+	(void)state;
+	struct sim_jit *j = jit_new(SIM_JIT_SYNC);
+	float o[NV40_VP_OUTPUTS][4];
+
+	rng_state = 3;
+	nv40_vp_vec_to_output(vp_code[0], NV40_VP_VEC_MOV, NV40_VP_OUT_POS, 0xf,
+			      nv40_vp_src_make(NV40_VP_SRC_CONST, 0, NV40_VP_SWZ_IDENTITY, 0), 0, 0, 0, 1);
+	assert_int_equal(diff_vertex_program(j, 1, 8), 0);
+	sim_jit_vp_fn *fn = sim_jit_vp(j, sim_vp_straight_of((const uint32_t (*)[4])vp_code, 0));
+	for (unsigned c = 0; c < 4; c++)
+		memcpy(&vp_cst[0][c], &(float){ 0.5f + (float)c }, 4);
+	fn((const uint32_t (*)[4])vp_cst, (const float (*)[4])vp_in, o);
+	assert_true(o[0][0] == 0.5f && o[0][3] == 3.5f);
+	sim_jit_free(j);
+
+	j = jit_new(SIM_JIT_SYNC);
+	sim_jit_perturb(j, 1);
+	quiet = 1;
+	assert_int_equal(diff_vertex_program(j, 1, 8), 8);
+	quiet = 0;
 	sim_jit_free(j);
 }
 
@@ -333,6 +442,8 @@ int main(void)
 		cmocka_unit_test(background_compile_arrives_and_matches),
 		cmocka_unit_test(a_cache_outliving_its_compiler_asks_the_next),
 		cmocka_unit_test(verify_counts_what_differs),
+		cmocka_unit_test(random_vertex_programs_compile_to_the_interpreters_bits),
+		cmocka_unit_test(vertex_harness_notices_one_ulp_and_reads_constants),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 #include "hw/disasm.h"
 #include "hw/vp-isa.h"
 #include "sim/3d/vp.h"
+#include "tests/lib/vp-random.h"
 
 static uint32_t code[NV40_VP_INSNS][4];
 static uint32_t cst[NV40_VP_CONSTS][4];
@@ -1010,42 +1011,6 @@ static void random_words_never_crash(void **state)
 	assert_true(ok > 0);
 }
 
-/* A straight program of n random instructions: opcodes that exist, no
- * flow, address register, condition test or indexing, LAST on the last. */
-static void random_straight(unsigned n)
-{
-	static const uint32_t vops[] = {
-#define VOP_(name, value, reads) value,
-		NV40_VP_VEC_OPS(VOP_)
-#undef VOP_
-	};
-	static const uint32_t sops[] = {
-#define SOP_(name, value) value,
-		NV40_VP_SCA_OPS(SOP_)
-#undef SOP_
-	};
-	for (unsigned k = 0; k < n; k++) {
-		uint32_t *i = code[k], v, o;
-		for (unsigned w = 0; w < 4; w++)
-			i[w] = rnd();
-		do
-			v = vops[rnd() % (sizeof vops / sizeof vops[0])];
-		while (v == NV40_VP_VEC_ARL || v == NV40_VP_VEC_ARR || v == NV40_VP_VEC_ARA ||
-		       v == NV40_VP_VEC_TXL);
-		do
-			o = sops[rnd() % (sizeof sops / sizeof sops[0])];
-		while (o == NV40_VP_SCA_BRA || o == NV40_VP_SCA_CAL || o == NV40_VP_SCA_RET ||
-		       o == NV40_VP_SCA_PUSHA || o == NV40_VP_SCA_POPA);
-		nv40_vp_set_VEC_OPCODE(i, v);
-		nv40_vp_set_SCA_OPCODE(i, o);
-		nv40_vp_set_COND_TEST_EN(i, 0);
-		nv40_vp_set_INDEX_INPUT(i, 0);
-		nv40_vp_set_INDEX_OUTPUT(i, 0);
-		nv40_vp_set_INDEX_CONST(i, 0);
-		nv40_vp_set_LAST(i, k == n - 1);
-	}
-}
-
 /* Values IEEE treats specially a quarter of the time: random bits. */
 static uint32_t rnd_value(void)
 {
@@ -1081,7 +1046,7 @@ static void straight_programs_run_as_the_interpreter_runs_them(void **state)
 
 	(void)state;
 	for (unsigned prog = 0; prog < 3000; prog++) {
-		random_straight(1 + rnd() % 16);
+		vp_random_straight(code, 1 + rnd() % 16, rnd);
 		for (unsigned k = 0; k < 16; k++)
 			for (unsigned c = 0; c < 4; c++)
 				in[k][c] = u2f(rnd_value());

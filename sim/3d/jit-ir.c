@@ -1,0 +1,58 @@
+/* The IR builder's basics shared by the program compilers (jit-ir.h). */
+#include "jit-ir.h"
+#include "jit-fp.h"
+
+#include <string.h>
+
+void jit_ir_begin(struct jit_ir *ir, LLVMModuleRef m, const char *name, unsigned nargs)
+{
+	LLVMTypeRef args[4];
+
+	ir->m = m;
+	ir->cx = LLVMGetModuleContext(m);
+	ir->f32 = LLVMFloatTypeInContext(ir->cx);
+	ir->i32 = LLVMInt32TypeInContext(ir->cx);
+	ir->v4 = LLVMVectorType(ir->f32, 4);
+	ir->v4i = LLVMVectorType(ir->i32, 4);
+	ir->ptr = LLVMPointerTypeInContext(ir->cx, 0);
+	for (unsigned i = 0; i < nargs && i < 4; i++)
+		args[i] = ir->ptr;
+	ir->fn = LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(ir->cx), args,
+							   nargs < 4 ? nargs : 4, 0));
+	ir->b = LLVMCreateBuilderInContext(ir->cx);
+	LLVMPositionBuilderAtEnd(ir->b, LLVMAppendBasicBlockInContext(ir->cx, ir->fn, "entry"));
+
+	LLVMValueRef signs = LLVMAddGlobal(m, LLVMArrayType(ir->i32, 8), JIT_FP_SIGNS);
+	LLVMValueRef sixteen = LLVMConstInt(ir->i32, 16, 0);
+	ir->neg_mask = LLVMBuildLoad2(ir->b, ir->v4i, signs, "");
+	ir->abs_mask = LLVMBuildLoad2(ir->b, ir->v4i,
+				      LLVMBuildGEP2(ir->b, LLVMInt8TypeInContext(ir->cx), signs, &sixteen, 1, ""),
+				      "");
+	LLVMSetAlignment(ir->neg_mask, 16);
+	LLVMSetAlignment(ir->abs_mask, 16);
+}
+
+LLVMValueRef jit_ir_splat(struct jit_ir *ir, float v)
+{
+	LLVMValueRef e = LLVMConstReal(ir->f32, v), l[4] = { e, e, e, e };
+	return LLVMConstVector(l, 4);
+}
+
+LLVMValueRef jit_ir_sel(struct jit_ir *ir, LLVMRealPredicate pr, LLVMValueRef a, LLVMValueRef b,
+			LLVMValueRef t, LLVMValueRef f)
+{
+	return LLVMBuildSelect(ir->b, LLVMBuildFCmp(ir->b, pr, a, b, ""), t, f, "");
+}
+
+LLVMValueRef jit_ir_signbit(struct jit_ir *ir, LLVMValueRef x, LLVMOpcode op, LLVMValueRef mask)
+{
+	LLVMValueRef u = LLVMBuildBitCast(ir->b, x, ir->v4i, "");
+	return LLVMBuildBitCast(ir->b, LLVMBuildBinOp(ir->b, op, u, mask, ""), ir->v4, "");
+}
+
+LLVMValueRef jit_ir_intrinsic(struct jit_ir *ir, const char *name, LLVMTypeRef t, LLVMValueRef a)
+{
+	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+	LLVMValueRef f = LLVMGetIntrinsicDeclaration(ir->m, id, &t, 1);
+	return LLVMBuildCall2(ir->b, LLVMIntrinsicGetType(ir->cx, id, &t, 1), f, &a, 1, "");
+}

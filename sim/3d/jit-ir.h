@@ -1,0 +1,35 @@
+/* What jit-fp.c and jit-vp.c build their IR with (jit-ir.c): the
+ * function being built and its types, <4 x float> constants,
+ * compare-and-select, sign-bit operations, intrinsics. */
+#ifndef NV_SIM_3D_JIT_IR_H
+#define NV_SIM_3D_JIT_IR_H
+
+#include <llvm-c/Core.h>
+
+struct jit_ir {
+	LLVMContextRef cx;
+	LLVMModuleRef m;
+	LLVMBuilderRef b;
+	LLVMValueRef fn;
+	LLVMTypeRef f32, i32, v4, v4i, ptr;
+	LLVMValueRef neg_mask, abs_mask;   /* <4 x i32>: 0x80000000, 0x7fffffff */
+};
+
+/* Starts function `void name(ptr, ...)` of nargs pointers in m, the
+ * builder at its entry, the sign masks loaded (JIT_FP_SIGNS). */
+void jit_ir_begin(struct jit_ir *ir, LLVMModuleRef m, const char *name, unsigned nargs);
+
+LLVMValueRef jit_ir_splat(struct jit_ir *ir, float v);
+/* pr(a, b) ? t : f */
+LLVMValueRef jit_ir_sel(struct jit_ir *ir, LLVMRealPredicate pr, LLVMValueRef a, LLVMValueRef b,
+			LLVMValueRef t, LLVMValueRef f);
+/* |x| (op LLVMAnd, abs_mask) or -x (LLVMXor, neg_mask) as an integer
+ * operation with a mask LLVM cannot see: an fneg, fabs, or an xor or and it
+ * recognises as one, it moves through multiplications (-x * c into
+ * x * -c, -x * -y into x * y), which changes the sign of a NaN that the
+ * interpreters keep. */
+LLVMValueRef jit_ir_signbit(struct jit_ir *ir, LLVMValueRef x, LLVMOpcode op, LLVMValueRef mask);
+/* The overloaded intrinsic `name` of type t on a. */
+LLVMValueRef jit_ir_intrinsic(struct jit_ir *ir, const char *name, LLVMTypeRef t, LLVMValueRef a);
+
+#endif
