@@ -12,7 +12,7 @@ OBJCOPY   ?= objcopy
 DEPS_PKGS := build-essential pkg-config libevent-dev libpciaccess-dev libcmocka-dev \
              libpng-dev qemu-user-static gcc-s390x-linux-gnu libc6-dev-s390x-cross \
              libdrm-dev libgbm-dev libegl-dev libgles-dev libgl-dev libegl-mesa0 \
-             libgl1-mesa-dri mesa-utils ioquake3 openarena piglit waffle-utils glmark2-drm kmscube \
+             libgl1-mesa-dri mesa-utils ioquake3 openarena piglit waffle-utils glmark2-drm glmark2-x11 kmscube \
              xserver-xorg-core xserver-xorg-dev x11-xserver-utils x11-utils x11-apps xvfb \
              xserver-xorg-video-dummy libx11-dev libxext-dev libxrender-dev llvm-15-dev \
              scdoc man-db groff-base libsystemd-dev libinih-dev systemd tmux python3 \
