@@ -383,6 +383,7 @@ static void *sim_worker(void *arg)
 		uint64_t wait = sim_crtc_wait_ns(s);
 		if (s->acquire_waiting && wait > 200000)
 			wait = 200000;
+		s->worker_idle = 1;
 		if (wait != UINT64_MAX) {
 			struct timespec ts;
 			clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -392,10 +393,8 @@ static void *sim_worker(void *arg)
 				ts.tv_sec++;
 				ts.tv_nsec -= 1000000000;
 			}
-			s->worker_idle = 1;
 			pthread_cond_timedwait(&s->wake, &s->lock, &ts);
 		} else {
-			s->worker_idle = 1;
 			pthread_cond_wait(&s->wake, &s->lock);
 		}
 		s->worker_idle = 0;
