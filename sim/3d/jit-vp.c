@@ -193,10 +193,9 @@ static LLVMValueRef jv_sca(struct jv *j, unsigned op, LLVMValueRef s)
 	LLVMTypeRef args[3] = { j->ir.i32, j->ir.ptr, j->ir.ptr };
 	LLVMValueRef a[3] = { jv_idx(j, op), j->sarg, j->sres };
 	LLVMSetAlignment(LLVMBuildStore(j->ir.b, s, j->sarg), 16);
-	LLVMValueRef r = jv_call(j, JIT_VP_SCA, LLVMFunctionType(j->ir.i32, args, 3, 0), a, 3);
+	jv_call(j, JIT_VP_SCA, LLVMFunctionType(j->ir.i32, args, 3, 0), a, 3);   /* these write d */
 	LLVMValueRef d = LLVMBuildLoad2(j->ir.b, j->ir.v4, j->sres, "");
 	LLVMSetAlignment(d, 16);
-	(void)r;   /* these ops always write */
 	return d;
 }
 
