@@ -27,7 +27,9 @@ static double gx_fps(const char *out)
 {
 	double best = 0;
 	unsigned n = 0;
-	for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+	char l[256];
+	for (const char *p = out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		snprintf(l, sizeof(l), "%.*s", (int)strcspn(p, "\n"), p);   /* this line alone */
 		const char *eq = strstr(l, "FPS");
 		const char *at = strstr(l, " = ");
 		if (!eq || !at || at > eq)
