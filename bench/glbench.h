@@ -101,6 +101,22 @@ GLB_API int glb_run(const char *const *argv, int software, const char *gallium, 
 	return code;
 }
 
+/* For a program started by argv (env-style: NAME=VALUE words first):
+ * the words at argv[n] that run it on llvmpipe (software) or under nvd_run
+ * on nvd's socket sock; returns the next n. */
+GLB_API unsigned glb_gl_runner(const char **argv, unsigned n, int software, const char *nvd_run,
+			       const char *sock)
+{
+	if (software) {
+		argv[n++] = "LIBGL_ALWAYS_SOFTWARE=1";
+	} else {
+		argv[n++] = nvd_run;
+		argv[n++] = "--socket";
+		argv[n++] = sock;
+	}
+	return n;
+}
+
 /* ---- options ---- */
 
 /* Bad usage: what is wrong, under this program's name, and where the

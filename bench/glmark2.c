@@ -61,13 +61,7 @@ static void gm_run(const struct nvt_x *x, const char *nvd_run, const char *sock,
 	unsigned n = 2;
 	char *out = NULL;
 
-	if (software) {
-		argv[n++] = "LIBGL_ALWAYS_SOFTWARE=1";
-	} else {
-		argv[n++] = nvd_run;
-		argv[n++] = "--socket";
-		argv[n++] = sock;
-	}
+	n = glb_gl_runner(argv, n, software, nvd_run, sock);
 	argv[n++] = GM_GLMARK2;
 	argv[n++] = "--off-screen";
 	argv[n++] = "--size";

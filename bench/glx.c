@@ -51,13 +51,7 @@ static double gx_run(const struct nvt_x *x, const char *nvd_run, const char *soc
 	unsigned n = 4;
 	char *out = NULL;
 
-	if (software) {
-		argv[n++] = "LIBGL_ALWAYS_SOFTWARE=1";
-	} else {
-		argv[n++] = nvd_run;
-		argv[n++] = "--socket";
-		argv[n++] = sock;
-	}
+	n = glb_gl_runner(argv, n, software, nvd_run, sock);
 	argv[n++] = "glxgears";
 	argv[n] = NULL;
 	int r = nvt_x_run(x, argv, &out, NULL);

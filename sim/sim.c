@@ -542,31 +542,34 @@ static int sim_cmp_float(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* One kind's part of sim_jit_describe's line: its compile times sorted. */
+static int sim_jit_kind_describe(char *buf, size_t len, const char *kind, struct sim_jit_kind *k,
+				 const char *unit)
+{
+	qsort(k->compile_ms, k->ntimes, sizeof(float), sim_cmp_float);
+	return snprintf(buf, len, "%s programs: %u, %u compiled (median %.1f ms, p99 %.1f ms), "
+			"%u refused, %u failed; code ready for %llu of %llu primitives; verified "
+			"%llu %s: %llu differed, %llu NaN payloads", kind, k->programs, k->compiled,
+			k->ntimes ? k->compile_ms[k->ntimes / 2] : 0.0f,
+			k->ntimes ? k->compile_ms[k->ntimes * 99 / 100] : 0.0f, k->refused, k->failed,
+			(unsigned long long)k->hits, (unsigned long long)k->lookups,
+			(unsigned long long)k->verified, unit, (unsigned long long)k->mismatches,
+			(unsigned long long)k->nan_payloads);
+}
+
 void sim_jit_describe(struct sim *s, char *buf, size_t len)
 {
 	static struct sim_jit_stats st;     /* big; the caller's thread only */
-	struct sim_jit_kind *f = &st.fp, *v = &st.vp;
 
 	buf[0] = 0;
 	if (!s->jit)
 		return;
 	sim_jit_stats(s->jit, &st);
-	qsort(f->compile_ms, f->ntimes, sizeof(float), sim_cmp_float);
-	qsort(v->compile_ms, v->ntimes, sizeof(float), sim_cmp_float);
-	snprintf(buf, len, "%u programs, %u compiled (median %.1f ms, p99 %.1f ms), %u refused, "
-		 "%u failed; code ready for %llu of %llu primitives; verified %llu quads: %llu "
-		 "differed, %llu NaN payloads; vertex programs: %u, %u compiled (median %.1f ms), "
-		 "%u refused, %u failed; code ready for %llu of %llu lookups; verified %llu "
-		 "vertices: %llu differed, %llu NaN payloads", f->programs, f->compiled,
-		 f->ntimes ? f->compile_ms[f->ntimes / 2] : 0.0f,
-		 f->ntimes ? f->compile_ms[f->ntimes * 99 / 100] : 0.0f, f->refused, f->failed,
-		 (unsigned long long)f->hits, (unsigned long long)f->lookups,
-		 (unsigned long long)f->verified, (unsigned long long)f->mismatches,
-		 (unsigned long long)f->nan_payloads, v->programs, v->compiled,
-		 v->ntimes ? v->compile_ms[v->ntimes / 2] : 0.0f, v->refused, v->failed,
-		 (unsigned long long)v->hits, (unsigned long long)v->lookups,
-		 (unsigned long long)v->verified, (unsigned long long)v->mismatches,
-		 (unsigned long long)v->nan_payloads);
+	int n = sim_jit_kind_describe(buf, len, "fragment", &st.fp, "quads");
+	if (n >= 0 && (size_t)n + 2 < len) {
+		memcpy(buf + n, "; ", 3);
+		sim_jit_kind_describe(buf + n + 2, len - (size_t)n - 2, "vertex", &st.vp, "vertices");
+	}
 }
 
 void sim_free(struct sim *s)

@@ -728,6 +728,7 @@ static sim_jit_vp_fn *draw_vp_code(struct draw_call *c, unsigned start)
 static int draw_vp(struct draw_call *c, const float in[NV40_VP_INPUTS][4], struct draw_vtx *v)
 {
 	struct sim_grctx *g = c->g;
+	const uint32_t (*code)[4] = (const uint32_t (*)[4])g->c3d.vp_code;
 	const uint32_t (*cst)[4] = (const uint32_t (*)[4])g->c3d.vp_const;
 	unsigned start = DRAW_C(g, VP_START_FROM_ID);
 	sim_jit_vp_fn *fn = draw_vp_code(c, start);
@@ -739,12 +740,12 @@ static int draw_vp(struct draw_call *c, const float in[NV40_VP_INPUTS][4], struc
 	if (fn && sim_jit_verifying(c->s->jit)) {
 		float o[NV40_VP_OUTPUTS][4];
 		memcpy(o, v->o, sizeof(o));
-		sim_vp_run((const uint32_t (*)[4])g->c3d.vp_code, start, cst, in, o);
+		sim_vp_run(code, start, cst, in, o);
 		fn(cst, in, v->o);
 		sim_jit_verify_vp(c->s->jit, (const float (*)[4])v->o, (const float (*)[4])o);
 	} else if (fn) {
 		fn(cst, in, v->o);
-	} else if (sim_vp_run((const uint32_t (*)[4])g->c3d.vp_code, start, cst, in, v->o) < 0) {
+	} else if (sim_vp_run(code, start, cst, in, v->o) < 0) {
 		sim_gr_trap(c->s, NV_PGRAPH_NSOURCE_DATA_ERROR);
 		return -1;
 	}

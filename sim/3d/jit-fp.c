@@ -36,22 +36,16 @@ static LLVMValueRef jf_splat_i(struct jf *j, uint32_t v)
 	return LLVMConstVector(l, 4);
 }
 
-static LLVMValueRef jf_at(struct jf *j, LLVMValueRef base, size_t off)
-{
-	LLVMValueRef i = LLVMConstInt(j->ir.i32, off, 0);
-	return LLVMBuildGEP2(j->ir.b, LLVMInt8TypeInContext(j->ir.cx), base, &i, 1, "");
-}
-
 static LLVMValueRef jf_load(struct jf *j, LLVMValueRef base, size_t off)
 {
-	LLVMValueRef v = LLVMBuildLoad2(j->ir.b, j->ir.f32, jf_at(j, base, off), "");
+	LLVMValueRef v = LLVMBuildLoad2(j->ir.b, j->ir.f32, jit_ir_at(&j->ir, base, off), "");
 	LLVMSetAlignment(v, 4);
 	return v;
 }
 
 static void jf_store(struct jf *j, LLVMValueRef v, LLVMValueRef base, size_t off)
 {
-	LLVMSetAlignment(LLVMBuildStore(j->ir.b, v, jf_at(j, base, off)), 4);
+	LLVMSetAlignment(LLVMBuildStore(j->ir.b, v, jit_ir_at(&j->ir, base, off)), 4);
 }
 
 /* Four floats at base + off + p * stride as a vector. */
@@ -75,24 +69,14 @@ static void jf_scatter(struct jf *j, LLVMValueRef v, LLVMValueRef base, size_t o
 static LLVMValueRef jf_libm(struct jf *j, const char *name, LLVMValueRef a)
 {
 	LLVMTypeRef ft = LLVMFunctionType(j->ir.f32, &j->ir.f32, 1, 0);
-	LLVMValueRef f = LLVMGetNamedFunction(j->ir.m, name), v = LLVMGetUndef(j->ir.v4);
+	LLVMValueRef v = LLVMGetUndef(j->ir.v4);
 
-	if (!f)
-		f = LLVMAddFunction(j->ir.m, name, ft);
 	for (unsigned p = 0; p < 4; p++) {
 		LLVMValueRef i = LLVMConstInt(j->ir.i32, p, 0);
 		LLVMValueRef x = LLVMBuildExtractElement(j->ir.b, a, i, "");
-		v = LLVMBuildInsertElement(j->ir.b, v, LLVMBuildCall2(j->ir.b, ft, f, &x, 1, ""), i, "");
+		v = LLVMBuildInsertElement(j->ir.b, v, jit_ir_call(&j->ir, name, ft, &x, 1), i, "");
 	}
 	return v;
-}
-
-static LLVMValueRef jf_shuffle(struct jf *j, LLVMValueRef v, const unsigned lanes[4])
-{
-	LLVMValueRef m[4];
-	for (unsigned i = 0; i < 4; i++)
-		m[i] = LLVMConstInt(j->ir.i32, lanes[i], 0);
-	return LLVMBuildShuffleVector(j->ir.b, v, LLVMGetUndef(j->ir.v4), LLVMConstVector(m, 4), "");
 }
 
 /* ---- number formats (fp.c's fp_half, fp_fixed, fp_sat) ---- */
@@ -126,11 +110,8 @@ static LLVMValueRef jf_half(struct jf *j, LLVMValueRef v)
 
 	LLVMPositionBuilderAtEnd(b, slow);
 	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(j->ir.cx), &j->ir.ptr, 1, 0);
-	LLVMValueRef f = LLVMGetNamedFunction(j->ir.m, JIT_FP_HALF4);
-	if (!f)
-		f = LLVMAddFunction(j->ir.m, JIT_FP_HALF4, ft);
 	LLVMSetAlignment(LLVMBuildStore(b, v, j->tmp), 4);
-	LLVMBuildCall2(b, ft, f, &j->tmp, 1, "");
+	jit_ir_call(&j->ir, JIT_FP_HALF4, ft, &j->tmp, 1);
 	LLVMValueRef h = LLVMBuildLoad2(b, j->ir.v4, j->tmp, "");
 	LLVMSetAlignment(h, 4);
 	LLVMValueRef mixed = LLVMBuildSelect(b, normal, inl, h, "");
@@ -227,9 +208,7 @@ static void jf_src(struct jf *j, unsigned i, unsigned n, LLVMValueRef out[4])
 		} else {
 			size_t off = (size_t)j->p->slot[i] * sizeof(struct sim_fp_dec) +
 				     offsetof(struct sim_fp_dec, cst) + 4 * c;
-			LLVMValueRef e = jf_load(j, j->dec, off);
-			v[c] = LLVMBuildInsertElement(j->ir.b, LLVMGetUndef(j->ir.v4), e, LLVMConstInt(j->ir.i32, 0, 0), "");
-			v[c] = jf_shuffle(j, v[c], (const unsigned[4]){ 0, 0, 0, 0 });
+			v[c] = jit_ir_fill(&j->ir, jf_load(j, j->dec, off));
 		}
 	}
 	for (unsigned c = 0; c < 4; c++) {
@@ -404,10 +383,10 @@ static int jf_alu(struct jf *j, unsigned op, LLVMValueRef a[4], LLVMValueRef b[4
 					     LLVMBuildFMul(bd, LLVMBuildFSub(bd, one, a[i], ""), c[i], ""), "");
 			break;
 		case NV40_FP_OP_DDX:
-			r[i] = LLVMBuildFSub(bd, jf_shuffle(j, a[i], ddx_hi), jf_shuffle(j, a[i], ddx_lo), "");
+			r[i] = LLVMBuildFSub(bd, jit_ir_shuffle(&j->ir, a[i], NULL, ddx_hi), jit_ir_shuffle(&j->ir, a[i], NULL, ddx_lo), "");
 			break;
 		case NV40_FP_OP_DDY:
-			r[i] = LLVMBuildFSub(bd, jf_shuffle(j, a[i], ddy_hi), jf_shuffle(j, a[i], ddy_lo), "");
+			r[i] = LLVMBuildFSub(bd, jit_ir_shuffle(&j->ir, a[i], NULL, ddy_hi), jit_ir_shuffle(&j->ir, a[i], NULL, ddy_lo), "");
 			break;
 		default:
 			return -1;
@@ -426,9 +405,9 @@ static void jf_tex(struct jf *j, const struct sim_fp_dec *d, LLVMValueRef s[3][4
 	LLVMBuilderRef b = j->ir.b;
 
 	LLVMSetAlignment(LLVMBuildStore(b, LLVMConstInt(j->ir.i32, NV40_FP_GET(d->w, TEX_UNIT), 0),
-					jf_at(j, j->rq, offsetof(struct sim_tex_req, unit))), 4);
+					jit_ir_at(&j->ir, j->rq, offsetof(struct sim_tex_req, unit))), 4);
 	LLVMSetAlignment(LLVMBuildStore(b, LLVMConstInt(j->ir.i32, rop, 0),
-					jf_at(j, j->rq, offsetof(struct sim_tex_req, op))), 4);
+					jit_ir_at(&j->ir, j->rq, offsetof(struct sim_tex_req, op))), 4);
 	for (unsigned c = 0; c < 4; c++) {
 		jf_scatter(j, s[0][c], j->rq, offsetof(struct sim_tex_req, coord) + 4 * c, 16);
 		if (op != NV40_FP_OP_TXD)
@@ -509,7 +488,7 @@ static LLVMValueRef jf_kill_bits(struct jf *j)
 		LLVMValueRef b = LLVMBuildExtractElement(j->ir.b, lanes, LLVMConstInt(j->ir.i32, p, 0), "");
 		bits = bits ? LLVMBuildOr(j->ir.b, bits, b, "") : b;
 	}
-	LLVMValueRef live = LLVMBuildLoad2(j->ir.b, j->ir.i32, jf_at(j, j->q, offsetof(struct sim_fp_quad, live)), "");
+	LLVMValueRef live = LLVMBuildLoad2(j->ir.b, j->ir.i32, jit_ir_at(&j->ir, j->q, offsetof(struct sim_fp_quad, live)), "");
 	LLVMSetAlignment(live, 4);
 	return LLVMBuildAnd(j->ir.b, bits, live, "");
 }
@@ -533,9 +512,9 @@ static void jf_outputs(struct jf *j)
 	if (depth)
 		jf_scatter(j, jf_get(j, j->r[1][2]), j->q, offsetof(struct sim_fp_quad, depth), 4);
 	LLVMSetAlignment(LLVMBuildStore(b, LLVMConstInt(j->ir.i32, (unsigned)depth, 0),
-					jf_at(j, j->q, offsetof(struct sim_fp_quad, depth_written))), 4);
+					jit_ir_at(&j->ir, j->q, offsetof(struct sim_fp_quad, depth_written))), 4);
 	LLVMSetAlignment(LLVMBuildStore(b, jf_kill_bits(j),
-					jf_at(j, j->q, offsetof(struct sim_fp_quad, kill))), 4);
+					jit_ir_at(&j->ir, j->q, offsetof(struct sim_fp_quad, kill))), 4);
 	LLVMBuildRetVoid(b);
 }
 

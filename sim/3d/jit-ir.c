@@ -23,11 +23,8 @@ void jit_ir_begin(struct jit_ir *ir, LLVMModuleRef m, const char *name, unsigned
 	LLVMPositionBuilderAtEnd(ir->b, LLVMAppendBasicBlockInContext(ir->cx, ir->fn, "entry"));
 
 	LLVMValueRef signs = LLVMAddGlobal(m, LLVMArrayType(ir->i32, 8), JIT_FP_SIGNS);
-	LLVMValueRef sixteen = LLVMConstInt(ir->i32, 16, 0);
 	ir->neg_mask = LLVMBuildLoad2(ir->b, ir->v4i, signs, "");
-	ir->abs_mask = LLVMBuildLoad2(ir->b, ir->v4i,
-				      LLVMBuildGEP2(ir->b, LLVMInt8TypeInContext(ir->cx), signs, &sixteen, 1, ""),
-				      "");
+	ir->abs_mask = LLVMBuildLoad2(ir->b, ir->v4i, jit_ir_at(ir, signs, 16), "");
 	LLVMSetAlignment(ir->neg_mask, 16);
 	LLVMSetAlignment(ir->abs_mask, 16);
 }
@@ -55,4 +52,33 @@ LLVMValueRef jit_ir_intrinsic(struct jit_ir *ir, const char *name, LLVMTypeRef t
 	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
 	LLVMValueRef f = LLVMGetIntrinsicDeclaration(ir->m, id, &t, 1);
 	return LLVMBuildCall2(ir->b, LLVMIntrinsicGetType(ir->cx, id, &t, 1), f, &a, 1, "");
+}
+
+LLVMValueRef jit_ir_at(struct jit_ir *ir, LLVMValueRef base, size_t off)
+{
+	LLVMValueRef i = LLVMConstInt(ir->i32, off, 0);
+	return LLVMBuildGEP2(ir->b, LLVMInt8TypeInContext(ir->cx), base, &i, 1, "");
+}
+
+LLVMValueRef jit_ir_shuffle(struct jit_ir *ir, LLVMValueRef a, LLVMValueRef b, const unsigned lanes[4])
+{
+	LLVMValueRef m[4];
+	for (unsigned i = 0; i < 4; i++)
+		m[i] = LLVMConstInt(ir->i32, lanes[i], 0);
+	return LLVMBuildShuffleVector(ir->b, a, b ? b : LLVMGetUndef(ir->v4), LLVMConstVector(m, 4), "");
+}
+
+LLVMValueRef jit_ir_fill(struct jit_ir *ir, LLVMValueRef x)
+{
+	LLVMValueRef v = LLVMBuildInsertElement(ir->b, LLVMGetUndef(ir->v4), x, LLVMConstInt(ir->i32, 0, 0), "");
+	return jit_ir_shuffle(ir, v, NULL, (const unsigned[4]){ 0, 0, 0, 0 });
+}
+
+LLVMValueRef jit_ir_call(struct jit_ir *ir, const char *name, LLVMTypeRef ft, LLVMValueRef *args,
+			 unsigned n)
+{
+	LLVMValueRef f = LLVMGetNamedFunction(ir->m, name);
+	if (!f)
+		f = LLVMAddFunction(ir->m, name, ft);
+	return LLVMBuildCall2(ir->b, ft, f, args, n, "");
 }

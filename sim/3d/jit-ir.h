@@ -5,6 +5,7 @@
 #define NV_SIM_3D_JIT_IR_H
 
 #include <llvm-c/Core.h>
+#include <stddef.h>
 
 struct jit_ir {
 	LLVMContextRef cx;
@@ -29,6 +30,16 @@ LLVMValueRef jit_ir_sel(struct jit_ir *ir, LLVMRealPredicate pr, LLVMValueRef a,
  * x * -c, -x * -y into x * y), which changes the sign of a NaN that the
  * interpreters keep. */
 LLVMValueRef jit_ir_signbit(struct jit_ir *ir, LLVMValueRef x, LLVMOpcode op, LLVMValueRef mask);
+/* The float x on every lane. */
+LLVMValueRef jit_ir_fill(struct jit_ir *ir, LLVMValueRef x);
+/* base + off bytes. */
+LLVMValueRef jit_ir_at(struct jit_ir *ir, LLVMValueRef base, size_t off);
+/* The <4 x float> of lanes[] from a (0-3) and b (4-7; NULL: a alone). */
+LLVMValueRef jit_ir_shuffle(struct jit_ir *ir, LLVMValueRef a, LLVMValueRef b, const unsigned lanes[4]);
+/* A call of the helper `name` of type ft (declared in the module on first
+ * use; jit.c defines the helpers). */
+LLVMValueRef jit_ir_call(struct jit_ir *ir, const char *name, LLVMTypeRef ft, LLVMValueRef *args,
+			 unsigned n);
 /* The overloaded intrinsic `name` of type t on a. */
 LLVMValueRef jit_ir_intrinsic(struct jit_ir *ir, const char *name, LLVMTypeRef t, LLVMValueRef a);
 

@@ -34,45 +34,17 @@ static LLVMValueRef jv_lane(struct jv *j, LLVMValueRef v, unsigned c)
 	return LLVMBuildExtractElement(j->ir.b, v, jv_idx(j, c), "");
 }
 
-static LLVMValueRef jv_shuffle(struct jv *j, LLVMValueRef a, LLVMValueRef b, const unsigned lanes[4])
-{
-	LLVMValueRef m[4];
-	for (unsigned i = 0; i < 4; i++)
-		m[i] = jv_idx(j, lanes[i]);
-	return LLVMBuildShuffleVector(j->ir.b, a, b, LLVMConstVector(m, 4), "");
-}
-
-/* A scalar on every lane. */
-static LLVMValueRef jv_fill(struct jv *j, LLVMValueRef x)
-{
-	LLVMValueRef v = LLVMBuildInsertElement(j->ir.b, LLVMGetUndef(j->ir.v4), x, jv_idx(j, 0), "");
-	return jv_shuffle(j, v, LLVMGetUndef(j->ir.v4), (const unsigned[4]){ 0, 0, 0, 0 });
-}
-
 /* The vec4 at base + off. */
 static LLVMValueRef jv_load4(struct jv *j, LLVMValueRef base, size_t off)
 {
-	LLVMValueRef i = LLVMConstInt(j->ir.i32, off, 0);
-	LLVMValueRef p = LLVMBuildGEP2(j->ir.b, LLVMInt8TypeInContext(j->ir.cx), base, &i, 1, "");
-	LLVMValueRef v = LLVMBuildLoad2(j->ir.b, j->ir.v4, p, "");
+	LLVMValueRef v = LLVMBuildLoad2(j->ir.b, j->ir.v4, jit_ir_at(&j->ir, base, off), "");
 	LLVMSetAlignment(v, 4);
 	return v;
 }
 
 static void jv_store4(struct jv *j, LLVMValueRef v, LLVMValueRef base, size_t off)
 {
-	LLVMValueRef i = LLVMConstInt(j->ir.i32, off, 0);
-	LLVMValueRef p = LLVMBuildGEP2(j->ir.b, LLVMInt8TypeInContext(j->ir.cx), base, &i, 1, "");
-	LLVMSetAlignment(LLVMBuildStore(j->ir.b, v, p), 4);
-}
-
-static LLVMValueRef jv_call(struct jv *j, const char *name, LLVMTypeRef ft, LLVMValueRef *args,
-			    unsigned n)
-{
-	LLVMValueRef f = LLVMGetNamedFunction(j->ir.m, name);
-	if (!f)
-		f = LLVMAddFunction(j->ir.m, name, ft);
-	return LLVMBuildCall2(j->ir.b, ft, f, args, n, "");
+	LLVMSetAlignment(LLVMBuildStore(j->ir.b, v, jit_ir_at(&j->ir, base, off)), 4);
 }
 
 /* ---- sources ---- */
@@ -89,7 +61,7 @@ static LLVMValueRef jv_src(struct jv *j, const struct sim_vp_dec *d, unsigned n)
 		raw = jv_load4(j, j->in, (size_t)d->input * 16);
 	else if (sd->type == NV40_VP_SRC_CONST && d->cnst < NV40_VP_CONSTS)
 		raw = jv_load4(j, j->cst, (size_t)d->cnst * 16);
-	LLVMValueRef v = jv_shuffle(j, raw, LLVMGetUndef(j->ir.v4),
+	LLVMValueRef v = jit_ir_shuffle(&j->ir, raw, NULL,
 				    (const unsigned[4]){ sd->swz[0], sd->swz[1], sd->swz[2], sd->swz[3] });
 	if (sd->abs)
 		v = jit_ir_signbit(&j->ir, v, LLVMAnd, j->ir.abs_mask);
@@ -131,15 +103,15 @@ static LLVMValueRef jv_vec(struct jv *j, unsigned op, LLVMValueRef a, LLVMValueR
 	case NV40_VP_VEC_MUL: return jv_mul(j, a, b);
 	case NV40_VP_VEC_ADD: return LLVMBuildFAdd(bd, a, c, "");
 	case NV40_VP_VEC_MAD: return LLVMBuildFAdd(bd, jv_mul(j, a, b), c, "");
-	case NV40_VP_VEC_DP3: return jv_fill(j, jv_dot(j, a, b, 3));
+	case NV40_VP_VEC_DP3: return jit_ir_fill(&j->ir, jv_dot(j, a, b, 3));
 	case NV40_VP_VEC_DPH:
-		return jv_fill(j, LLVMBuildFAdd(bd, jv_dot(j, a, b, 3), jv_lane(j, b, 3), ""));
-	case NV40_VP_VEC_DP4: return jv_fill(j, jv_dot(j, a, b, 4));
+		return jit_ir_fill(&j->ir, LLVMBuildFAdd(bd, jv_dot(j, a, b, 3), jv_lane(j, b, 3), ""));
+	case NV40_VP_VEC_DP4: return jit_ir_fill(&j->ir, jv_dot(j, a, b, 4));
 	case NV40_VP_VEC_DST: {
 		/* (1, a.y * b.y, a.z, b.w): lanes of a, b and the product */
-		LLVMValueRef ab = jv_shuffle(j, a, b, (const unsigned[4]){ 0, 1, 2, 7 });
+		LLVMValueRef ab = jit_ir_shuffle(&j->ir, a, b, (const unsigned[4]){ 0, 1, 2, 7 });
 		LLVMValueRef p = jv_mul(j, a, b);
-		LLVMValueRef v = jv_shuffle(j, ab, p, (const unsigned[4]){ 0, 5, 2, 3 });
+		LLVMValueRef v = jit_ir_shuffle(&j->ir, ab, p, (const unsigned[4]){ 0, 5, 2, 3 });
 		return LLVMBuildInsertElement(bd, v, LLVMConstReal(j->ir.f32, 1.0), jv_idx(j, 0), "");
 	}
 	case NV40_VP_VEC_MIN: return jit_ir_sel(&j->ir, LLVMRealOLT, a, b, a, b);
@@ -169,7 +141,7 @@ static LLVMValueRef jv_vec(struct jv *j, unsigned op, LLVMValueRef a, LLVMValueR
 
 static LLVMValueRef jv_libm(struct jv *j, const char *name, LLVMValueRef x)
 {
-	return jv_call(j, name, LLVMFunctionType(j->ir.f32, &j->ir.f32, 1, 0), &x, 1);
+	return jit_ir_call(&j->ir, name, LLVMFunctionType(j->ir.f32, &j->ir.f32, 1, 0), &x, 1);
 }
 
 /* The scalar half's result on source s, NULL when it writes none. */
@@ -180,20 +152,20 @@ static LLVMValueRef jv_sca(struct jv *j, unsigned op, LLVMValueRef s)
 
 	switch (op) {
 	case NV40_VP_SCA_NOP: return NULL;
-	case NV40_VP_SCA_MOV: return jv_fill(j, x);
-	case NV40_VP_SCA_RCP: return jv_fill(j, LLVMBuildFDiv(j->ir.b, one, x, ""));
+	case NV40_VP_SCA_MOV: return jit_ir_fill(&j->ir, x);
+	case NV40_VP_SCA_RCP: return jit_ir_fill(&j->ir, LLVMBuildFDiv(j->ir.b, one, x, ""));
 	case NV40_VP_SCA_RSQ:
-		return jv_fill(j, LLVMBuildFDiv(j->ir.b, one, jit_ir_intrinsic(&j->ir, "llvm.sqrt", j->ir.f32, ax), ""));
-	case NV40_VP_SCA_LG2: return jv_fill(j, jv_libm(j, JIT_FP_LOG2F, ax));
-	case NV40_VP_SCA_EX2: return jv_fill(j, jv_libm(j, JIT_FP_EXP2F, x));
-	case NV40_VP_SCA_SIN: return jv_fill(j, jv_libm(j, JIT_FP_SINF, x));
-	case NV40_VP_SCA_COS: return jv_fill(j, jv_libm(j, JIT_FP_COSF, x));
+		return jit_ir_fill(&j->ir, LLVMBuildFDiv(j->ir.b, one, jit_ir_intrinsic(&j->ir, "llvm.sqrt", j->ir.f32, ax), ""));
+	case NV40_VP_SCA_LG2: return jit_ir_fill(&j->ir, jv_libm(j, JIT_FP_LOG2F, ax));
+	case NV40_VP_SCA_EX2: return jit_ir_fill(&j->ir, jv_libm(j, JIT_FP_EXP2F, x));
+	case NV40_VP_SCA_SIN: return jit_ir_fill(&j->ir, jv_libm(j, JIT_FP_SINF, x));
+	case NV40_VP_SCA_COS: return jit_ir_fill(&j->ir, jv_libm(j, JIT_FP_COSF, x));
 	}
 	/* RCC, EXP, LOG, LIT: vp.c's code through memory */
 	LLVMTypeRef args[3] = { j->ir.i32, j->ir.ptr, j->ir.ptr };
 	LLVMValueRef a[3] = { jv_idx(j, op), j->sarg, j->sres };
 	LLVMSetAlignment(LLVMBuildStore(j->ir.b, s, j->sarg), 16);
-	jv_call(j, JIT_VP_SCA, LLVMFunctionType(j->ir.i32, args, 3, 0), a, 3);   /* these write d */
+	jit_ir_call(&j->ir, JIT_VP_SCA, LLVMFunctionType(j->ir.i32, args, 3, 0), a, 3);   /* these write d */
 	LLVMValueRef d = LLVMBuildLoad2(j->ir.b, j->ir.v4, j->sres, "");
 	LLVMSetAlignment(d, 16);
 	return d;
@@ -215,7 +187,7 @@ static LLVMValueRef jv_masked(struct jv *j, LLVMValueRef old, LLVMValueRef v, un
 	unsigned l[4];
 	for (unsigned c = 0; c < 4; c++)
 		l[c] = mask & (8u >> c) ? 4 + c : c;
-	return jv_shuffle(j, old, v, l);
+	return jit_ir_shuffle(&j->ir, old, v, l);
 }
 
 static void jv_write(struct jv *j, const struct sim_vp_dec *d, LLVMValueRef v, unsigned temp,

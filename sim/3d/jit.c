@@ -137,6 +137,15 @@ static LLVMTargetMachineRef jit_tm(const char *triple)
 
 static void *jit_thread(void *arg);
 
+static void jit_entry_free(struct jit_entry *e)
+{
+	free(e->words);
+	free(e->slot);
+	free(e->dec);
+	free(e->vdec);
+	free(e);
+}
+
 int sim_jit_built(void)
 {
 	return 1;
@@ -208,11 +217,7 @@ void sim_jit_free(struct sim_jit *j)
 	for (unsigned b = 0; b < JIT_BUCKETS; b++)
 		for (struct jit_entry *e = j->bucket[b], *n; e; e = n) {
 			n = e->next;
-			free(e->words);
-			free(e->slot);
-			free(e->dec);
-			free(e->vdec);
-			free(e);
+			jit_entry_free(e);
 		}
 	if (j->lljit)
 		LLVMOrcDisposeLLJIT(j->lljit);
@@ -387,11 +392,7 @@ static struct jit_entry *jit_entry_new(struct sim_jit *j, const struct jit_key *
 		e->vdec = malloc(sizeof(*e->vdec) * k->n + 1);
 	}
 	if (!e->words || (fp ? !e->slot || !e->dec : !e->vdec)) {
-		free(e->words);
-		free(e->slot);
-		free(e->dec);
-		free(e->vdec);
-		free(e);
+		jit_entry_free(e);
 		return NULL;
 	}
 	e->kind = k->kind;

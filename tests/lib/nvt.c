@@ -146,7 +146,7 @@ int nvt_daemon_jit(const struct nvt_daemon *d, struct nvt_jit *j)
 		const char *at = strstr(line, "sim-jit: "), *v = at ? strstr(at, "verified ") : NULL;
 		const char *vp = v ? strstr(v, "vertex programs: ") : NULL;
 		const char *vv = vp ? strstr(vp, "verified ") : NULL;
-		found = vv && sscanf(at, "sim-jit: %u programs, %u compiled", &j->programs,
+		found = vv && sscanf(at, "sim-jit: fragment programs: %u, %u compiled", &j->programs,
 				     &j->compiled) == 2 &&
 			sscanf(v, "verified %llu quads: %llu differed", &j->quads, &j->differed) == 2 &&
 			sscanf(vp, "vertex programs: %u, %u compiled", &j->vp_programs,
