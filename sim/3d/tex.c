@@ -22,6 +22,9 @@
 #include "tex.h"
 #include "half.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
@@ -1083,6 +1086,31 @@ TEX_INLINE void tex_taps4(const float *const lut[4], unsigned nlut, const uint8_
 	}
 }
 
+#ifdef __SSE2__
+/* tex_taps4 where every channel is 8-bit UNORM: the table's value of a
+ * byte b is (float)b / 255.0f, a correctly rounded division, so dividing
+ * the four bytes of a texel at once gives the table's floats
+ * (test_sim_fastpaths samples every byte value this way). */
+TEX_INLINE void tex_taps4_unorm8(const uint8_t *mem, const tex_u4 o[4], const tex_v4 wt[4],
+				 tex_v4 val[4])
+{
+	const __m128i zero = _mm_setzero_si128();
+
+	for (unsigned p = 0; p < 4; p++) {
+		tex_v4 acc = { 0.0f, 0.0f, 0.0f, 0.0f };
+#pragma GCC unroll 4
+		for (unsigned k = 0; k < 4; k++) {
+			uint32_t w;
+			memcpy(&w, mem + o[k][p], sizeof(w));
+			__m128i b = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)w), zero),
+						       zero);
+			acc += wt[k][p] * ((tex_v4)_mm_cvtepi32_ps(b) / 255.0f);
+		}
+		val[p] = acc;
+	}
+}
+#endif
+
 /* tex_bilinear_bgra8 at level lvl (face 0) for the four pixels of a quad
  * at s, t: the wraps, weights and texel addresses of the four at once,
  * then each pixel's four taps summed in tex_bilinear_bgra8's order. */
@@ -1104,6 +1132,12 @@ TEX_INLINE void tex_bilinear4_bgra8(const struct sim_tex_view *w, unsigned lvl, 
 	tex_u4 ax0 = tex_addr_x4(l, L, (tex_u4)ix[0]), ax1 = tex_addr_x4(l, L, (tex_u4)ix[1]);
 	tex_u4 ay0 = tex_addr_y4(l, L, lv, (tex_u4)iy[0]), ay1 = tex_addr_y4(l, L, lv, (tex_u4)iy[1]);
 	const tex_u4 o[4] = { ax0 + ay0, ax1 + ay0, ax0 + ay1, ax1 + ay1 };
+#ifdef __SSE2__
+	if (lut[1] == lut[0] && lut[2] == lut[0] && lut[3] == lut[0] &&
+	    lut[0] == tex_lut8[7][TEX_LUT_UNORM])
+		tex_taps4_unorm8(mem, o, wt, val);
+	else
+#endif
 	if (lut[1] == lut[0] && lut[2] == lut[0] && lut[3] == lut[0])
 		tex_taps4(lut, 1, mem, o, wt, val);       /* one table: UNORM */
 	else

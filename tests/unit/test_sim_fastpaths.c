@@ -449,6 +449,51 @@ static void a8r8g8b8_differential_notices_one_ulp(void **state)
 	}
 }
 
+/* The quad path converts UNORM bytes to floats by division, not through
+ * the table: every byte value in every channel, each texel sampled alone
+ * (linear, at its centre), gives the generic decoder's bits. */
+static void a8r8g8b8_quad_path_decodes_every_byte(void **state)
+{
+	(void)state;
+	static struct sim_tex_view f, g;
+	struct sim_tex_unit t;
+	struct sim_tex_req rq[64];
+
+	memset(&t, 0, sizeof(t));
+	t.npot_size = 16u << 16 | 16;
+	t.size1 = 1u << NV40_TEX_SIZE1_DEPTH_SHIFT;
+	t.wrap = NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_S_SHIFT | NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_T_SHIFT;
+	t.enable = NV40_TEX_ENABLE_ENABLE | 15u * 256 << NV40_TEX_ENABLE_MAX_LOD_SHIFT;
+	t.swizzle = tex_swz_channels(0);
+	t.format = NV40_TEX_FORMAT_DMA0 | NV40_TEX_FORMAT_NO_BORDER | NV40_TEX_FORMAT_UNK15 |
+		   2u << NV40_TEX_FORMAT_DIMS_SHIFT | NV40_TEX_FMT_A8R8G8B8 << NV40_TEX_FORMAT_FORMAT_SHIFT |
+		   1u << NV40_TEX_FORMAT_MIPMAP_COUNT_SHIFT;
+	t.filter = NV40_TEX_FILTER_UNK13 | NV40_TEX_FILTER_LINEAR << NV40_TEX_FILTER_MIN_SHIFT |
+		   NV40_TEX_FILTER_LINEAR << NV40_TEX_FILTER_MAG_SHIFT;
+	for (unsigned k = 0; k < 256; k++) {              /* texel k holds k in a channel */
+		texmem[4 * k] = (uint8_t)k;
+		texmem[4 * k + 1] = (uint8_t)(255 - k);
+		texmem[4 * k + 2] = (uint8_t)(k * 7);
+		texmem[4 * k + 3] = (uint8_t)(k * 13 + 5);
+	}
+	for (unsigned i = 0; i < 64; i++) {
+		memset(&rq[i], 0, sizeof(rq[i]));
+		for (unsigned p = 0; p < 4; p++) {
+			unsigned x = (i % 8) * 2 + (p & 1), y = (i / 8) * 2 + (p >> 1);
+			rq[i].coord[p][0] = ((float)x + 0.5f) / 16.0f;
+			rq[i].coord[p][1] = ((float)y + 0.5f) / 16.0f;
+			rq[i].coord[p][3] = 1.0f;
+		}
+	}
+	sim_tex_prepare(&f, &t, texmem);
+	assert_true(f.ok);
+	g = f;
+	sim_tex_view_generic(&g);
+	for (unsigned i = 0; i < 64; i++)
+		assert_true(tex_quad_path(&f, &rq[i]));
+	assert_int_equal(tex_diff(&t, &g, &f, rq, 64), 0);
+}
+
 /* The quad LOD a thread keeps for the fast view (the generic one has no
  * stamp and computes it each time) is found again only by the stamp of
  * the sim_tex_prepare that chose it: a view prepared again in place with
@@ -742,6 +787,7 @@ int main(void)
 		cmocka_unit_test(straight_line_differential_notices_one_ulp),
 		cmocka_unit_test(a8r8g8b8_sampler_matches_the_generic_decoder),
 		cmocka_unit_test(a8r8g8b8_differential_notices_one_ulp),
+		cmocka_unit_test(a8r8g8b8_quad_path_decodes_every_byte),
 		cmocka_unit_test(quad_lod_follows_the_view),
 		cmocka_unit_test(rop8_matches_the_generic_rop),
 		cmocka_unit_test(rop8_differential_notices_one_lsb),
