@@ -9,7 +9,10 @@
  *    interpreter (sim_fp_run_cached), same programs, same quads;
  *  - vertex programs: N random straight programs of 1 to 24 instructions
  *    (tests/lib/vp-random.h), their compile latency and vertices per
- *    second through the code against sim_vp_run's decoded copy.
+ *    second through the code against sim_vp_run's decoded copy;
+ *  - ROP states: N random states of the 8-bit-channel ROP
+ *    (tests/lib/rop-random.h), their compile latency and quads per second
+ *    through the code against rop.c.
  * Prints; never passes or fails. */
 #include <getopt.h>
 #include <stdio.h>
@@ -20,6 +23,7 @@
 #include "bench/glbench.h"
 #include "sim/3d/jit.h"
 #include "tests/lib/fp-random.h"
+#include "tests/lib/rop-random.h"
 #include "tests/lib/vp-random.h"
 
 #define JB_QUADS     64          /* per primitive */
@@ -217,13 +221,59 @@ static int jb_vertex(unsigned n, unsigned vertices)
 	return 0;
 }
 
+/* n random ROP states (tests/lib/rop-random.h): compile latency, then
+ * quads per second through the code and through rop.c. */
+static int jb_rop(unsigned n, unsigned quads)
+{
+	static uint8_t mem[5][ROP_RBYTES];
+	static struct draw_setup d;
+	static struct sim_fp_quad q[16];
+	static struct sim_jit_stats st;
+	struct sim_jit *j = jb_jit(SIM_JIT_SYNC);
+	uint32_t samples = 0;
+	float z[16][4];
+	double tj = 0, ti = 0;
+
+	if (!j)
+		return -1;
+	for (unsigned k = 0; k < 16; k++)
+		rop_random_quad(&q[k], z[k], rnd);
+	for (unsigned i = 0; i < n; i++) {
+		rop_random_state(&d, rnd);
+		rop_bind(&d, mem);
+		const struct sim_jit_rop *r = sim_jit_rop(j, sim_jit_rop_find(j, &d));
+		if (!r)
+			continue;
+		double t0 = jb_now();
+		for (unsigned k = 0; k < quads; k++)
+			r->quad(&d, &samples, (int)(k & 3) * 2 - 1, (int)(k >> 2 & 3) * 2 - 1, 0xf, z[k & 15],
+				&q[k & 15]);
+		double t1 = jb_now();
+		for (unsigned k = 0; k < quads; k++)
+			sim_rop_quad(&d, &samples, (int)(k & 3) * 2 - 1, (int)(k >> 2 & 3) * 2 - 1, 0xf,
+				     z[k & 15], 1, &q[k & 15]);
+		tj += t1 - t0;
+		ti += jb_now() - t1;
+	}
+	sim_jit_stats(j, &st);
+	sim_jit_free(j);
+	if (!st.rop.ntimes || tj <= 0)
+		return -1;
+	printf("ROP states, %u compiled:\n", st.rop.compiled);
+	jb_print_latency(&st.rop);
+	printf("  compiled %.2f Mquads/s, rop.c %.2f Mquads/s, ratio %.2f\n",
+	       st.rop.compiled * (double)quads / tj / 1e6, st.rop.compiled * (double)quads / ti / 1e6,
+	       ti / tj);
+	return 0;
+}
+
 static void jb_usage(FILE *f)
 {
 	fprintf(f,
 "usage: jit [-n N]\n"
 "The program compiler on N random fragment programs (compile latency, the\n"
 "background compiler's cache hit rate, compiled against interpreted speed)\n"
-"and N random vertex programs (compile latency, speed).\n"
+"N random vertex programs and N random ROP states (compile latency, speed).\n"
 "\n"
 "  -n, --programs N  random programs (default 200)\n"
 "  -h, --help        show this help\n"
@@ -263,7 +313,7 @@ int main(int argc, char **argv)
 		ps[i].control = rnd_below(2) ? NV40_FP_CONTROL_DEPTH : 0;
 	}
 	int r = jb_latency(ps, n) < 0 || jb_stream(ps, n) < 0 || jb_speed(ps, n, 20000) < 0 ||
-		jb_vertex(n, 20000) < 0;
+		jb_vertex(n, 20000) < 0 || jb_rop(n, 20000) < 0;
 	free(ps);
 	return r;
 }

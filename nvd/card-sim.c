@@ -69,7 +69,7 @@ static int sim_card_unplace(struct nvd_card *c, int gart, uint64_t addr, uint64_
 
 static void sim_card_destroy(struct nvd_card *c)
 {
-	char jit[512];
+	char jit[1024];
 
 	sim_jit_describe(simof(c), jit, sizeof(jit));
 	if (jit[0])

@@ -547,7 +547,7 @@ static int sim_jit_kind_describe(char *buf, size_t len, const char *kind, struct
 				 const char *unit)
 {
 	qsort(k->compile_ms, k->ntimes, sizeof(float), sim_cmp_float);
-	return snprintf(buf, len, "%s programs: %u, %u compiled (median %.1f ms, p99 %.1f ms), "
+	return snprintf(buf, len, "%s: %u, %u compiled (median %.1f ms, p99 %.1f ms), "
 			"%u refused, %u failed; code ready for %llu of %llu primitives; verified "
 			"%llu %s: %llu differed, %llu NaN payloads", kind, k->programs, k->compiled,
 			k->ntimes ? k->compile_ms[k->ntimes / 2] : 0.0f,
@@ -565,10 +565,21 @@ void sim_jit_describe(struct sim *s, char *buf, size_t len)
 	if (!s->jit)
 		return;
 	sim_jit_stats(s->jit, &st);
-	int n = sim_jit_kind_describe(buf, len, "fragment", &st.fp, "quads");
-	if (n >= 0 && (size_t)n + 2 < len) {
-		memcpy(buf + n, "; ", 3);
-		sim_jit_kind_describe(buf + n + 2, len - (size_t)n - 2, "vertex", &st.vp, "vertices");
+	const struct { const char *what, *unit; struct sim_jit_kind *k; } k[] = {
+		{ "fragment programs", "quads", &st.fp },
+		{ "vertex programs", "vertices", &st.vp },
+		{ "ROP states", "quads", &st.rop },
+	};
+	size_t n = 0;
+	for (unsigned i = 0; i < sizeof(k) / sizeof(k[0]) && n + 2 < len; i++) {
+		if (i) {
+			memcpy(buf + n, "; ", 3);
+			n += 2;
+		}
+		int w = sim_jit_kind_describe(buf + n, len - n, k[i].what, k[i].k, k[i].unit);
+		if (w < 0)
+			break;
+		n += (size_t)w;
 	}
 }
 

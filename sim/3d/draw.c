@@ -372,6 +372,7 @@ static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 	nv40_acc_draw(&view, &l);
 	d->broken = 0;
 	d->split = 0;
+	d->rop_jit = NULL;
 	d->render = l.trap || (l.n && draw_render_cond(s, g, &l));
 	d->window_space = !!(DRAW_C(g, ENGINE) & NV40_ENGINE_WINDOW_SPACE);
 	for (unsigned i = 0; i < 4; i++) {
@@ -466,6 +467,7 @@ static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 		d->broken = 1;
 	}
 	d->split = !d->broken && draw_split_ok(d);
+	d->rop_jit = d->broken ? NULL : sim_jit_rop_find(s->jit, d);
 }
 
 struct draw_setup *sim_draw_setup(struct sim *s, struct sim_grctx *g)

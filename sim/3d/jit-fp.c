@@ -531,7 +531,7 @@ int jit_fp_build(LLVMModuleRef m, const char *name, const struct jit_fp_prog *p)
 
 	memset(&j, 0, sizeof(j));
 	j.p = p;
-	jit_ir_begin(&j.ir, m, name, 4);
+	jit_ir_begin(&j.ir, m, name, "vpppp");
 	j.q = LLVMGetParam(j.ir.fn, 0);
 	j.dec = LLVMGetParam(j.ir.fn, 1);
 	j.sample = LLVMGetParam(j.ir.fn, 2);

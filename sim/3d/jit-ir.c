@@ -4,9 +4,10 @@
 
 #include <string.h>
 
-void jit_ir_begin(struct jit_ir *ir, LLVMModuleRef m, const char *name, unsigned nargs)
+void jit_ir_begin(struct jit_ir *ir, LLVMModuleRef m, const char *name, const char *sig)
 {
-	LLVMTypeRef args[4];
+	LLVMTypeRef args[8];
+	unsigned n = 0;
 
 	ir->m = m;
 	ir->cx = LLVMGetModuleContext(m);
@@ -15,10 +16,10 @@ void jit_ir_begin(struct jit_ir *ir, LLVMModuleRef m, const char *name, unsigned
 	ir->v4 = LLVMVectorType(ir->f32, 4);
 	ir->v4i = LLVMVectorType(ir->i32, 4);
 	ir->ptr = LLVMPointerTypeInContext(ir->cx, 0);
-	for (unsigned i = 0; i < nargs && i < 4; i++)
-		args[i] = ir->ptr;
-	ir->fn = LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(ir->cx), args,
-							   nargs < 4 ? nargs : 4, 0));
+	for (const char *c = sig + 1; *c && n < 8; c++)
+		args[n++] = *c == 'i' ? ir->i32 : ir->ptr;
+	LLVMTypeRef ret = sig[0] == 'i' ? ir->i32 : LLVMVoidTypeInContext(ir->cx);
+	ir->fn = LLVMAddFunction(m, name, LLVMFunctionType(ret, args, n, 0));
 	ir->b = LLVMCreateBuilderInContext(ir->cx);
 	LLVMPositionBuilderAtEnd(ir->b, LLVMAppendBasicBlockInContext(ir->cx, ir->fn, "entry"));
 

@@ -16,9 +16,11 @@ struct jit_ir {
 	LLVMValueRef neg_mask, abs_mask;   /* <4 x i32>: 0x80000000, 0x7fffffff */
 };
 
-/* Starts function `void name(ptr, ...)` of nargs pointers in m, the
- * builder at its entry, the sign masks loaded (JIT_FP_SIGNS). */
-void jit_ir_begin(struct jit_ir *ir, LLVMModuleRef m, const char *name, unsigned nargs);
+/* Starts function `name` in m of signature sig: its return type, then
+ * up to 8 arguments, each 'v' void (return only), 'i' i32 or 'p' pointer
+ * ("vpp": void name(ptr, ptr)); the builder at its entry, the sign masks
+ * loaded (JIT_FP_SIGNS). */
+void jit_ir_begin(struct jit_ir *ir, LLVMModuleRef m, const char *name, const char *sig);
 
 LLVMValueRef jit_ir_splat(struct jit_ir *ir, float v);
 /* pr(a, b) ? t : f */

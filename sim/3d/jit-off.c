@@ -37,6 +37,20 @@ sim_jit_vp_fn *sim_jit_vp(struct sim_jit *j, const struct sim_vp_straight *p)
 	return NULL;
 }
 
+const void *sim_jit_rop_find(struct sim_jit *j, const struct draw_setup *d)
+{
+	(void)j;
+	(void)d;
+	return NULL;
+}
+
+const struct sim_jit_rop *sim_jit_rop(struct sim_jit *j, const void *entry)
+{
+	(void)j;
+	(void)entry;
+	return NULL;
+}
+
 void sim_jit_stats(struct sim_jit *j, struct sim_jit_stats *st)
 {
 	(void)j;
@@ -63,6 +77,12 @@ void sim_jit_verify_vp(struct sim_jit *j, const float compiled[NV40_VP_OUTPUTS][
 	(void)j;
 	(void)compiled;
 	(void)interpreted;
+}
+
+void sim_jit_verify_rop(struct sim_jit *j, int differ)
+{
+	(void)j;
+	(void)differ;
 }
 
 void sim_jit_perturb(struct sim_jit *j, int ulps)

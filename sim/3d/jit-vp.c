@@ -210,7 +210,7 @@ int jit_vp_build(LLVMModuleRef m, const char *name, const struct jit_vp_prog *p)
 	struct jv j;
 
 	memset(&j, 0, sizeof(j));
-	jit_ir_begin(&j.ir, m, name, 3);
+	jit_ir_begin(&j.ir, m, name, "vppp");
 	j.cst = LLVMGetParam(j.ir.fn, 0);
 	j.in = LLVMGetParam(j.ir.fn, 1);
 	j.outp = LLVMGetParam(j.ir.fn, 2);

@@ -9,6 +9,7 @@
 #include "jit.h"
 #include "jit-fp.h"
 #include "jit-vp.h"
+#include "jit-rop.h"
 #include "half.h"
 
 #include <llvm-c/Analysis.h>
@@ -31,7 +32,7 @@
 #define JIT_BUCKETS      256
 
 enum { JE_QUEUED, JE_READY, JE_REFUSED, JE_FAILED };
-enum { JK_FP, JK_VP };
+enum { JK_FP, JK_VP, JK_ROP };
 
 struct jit_entry {
 	struct jit_entry *next;      /* in its bucket */
@@ -40,10 +41,11 @@ struct jit_entry {
 	uint32_t hash, control;
 	unsigned n, id;
 	int perturb;
-	uint32_t *words;             /* the n instructions' words */
+	uint32_t *words;             /* the n instructions' words (JK_ROP: the jit_rop_key) */
 	uint8_t *slot;               /* JK_FP: */
 	struct sim_fp_dec *dec;      /*   the compiler's copy */
 	struct sim_vp_dec *vdec;     /* JK_VP: the compiler's copy */
+	struct sim_jit_rop rop;      /* JK_ROP: the code fn points at */
 	void *fn;                    /* atomic: set once, when ready */
 };
 
@@ -253,7 +255,10 @@ static LLVMModuleRef jit_module(struct sim_jit *j, struct jit_entry *e, LLVMCont
 	LLVMTargetDataRef td = LLVMCreateTargetDataLayout(j->tm);
 	LLVMSetModuleDataLayout(m, td);
 	LLVMDisposeTargetData(td);
-	if ((e->kind == JK_VP ? jit_vp_build(m, name, &vp) : jit_fp_build(m, name, &fp)) < 0) {
+	int r = e->kind == JK_VP ? jit_vp_build(m, name, &vp) :
+		e->kind == JK_ROP ? jit_rop_build(m, name, (const struct jit_rop_key *)e->words, e->perturb) :
+		jit_fp_build(m, name, &fp);
+	if (r < 0) {
 		*state = JE_REFUSED;
 		LLVMDisposeModule(m);
 		return NULL;
@@ -276,7 +281,28 @@ static LLVMModuleRef jit_module(struct sim_jit *j, struct jit_entry *e, LLVMCont
 
 static struct sim_jit_kind *jit_kind(struct sim_jit *j, unsigned kind)
 {
-	return kind == JK_VP ? &j->st.vp : &j->st.fp;
+	return kind == JK_VP ? &j->st.vp : kind == JK_ROP ? &j->st.rop : &j->st.fp;
+}
+
+/* A ROP entry's code: quad at *addr, its early depth test beside it when
+ * there is one; *addr then the pair's. */
+static LLVMErrorRef jit_rop_code(struct sim_jit *j, struct jit_entry *e, const char *name,
+				 LLVMOrcExecutorAddress *addr)
+{
+	const struct jit_rop_key *k = (const struct jit_rop_key *)e->words;
+	LLVMOrcExecutorAddress z = 0;
+	char zname[40];
+
+	e->rop.quad = (sim_jit_rop_fn *)(uintptr_t)*addr;
+	if (k->zbits && k->depth_test) {
+		snprintf(zname, sizeof(zname), "%s_z", name);
+		LLVMErrorRef err = LLVMOrcLLJITLookup(j->lljit, &z, zname);
+		if (err)
+			return err;
+	}
+	e->rop.early_z = (sim_jit_ez_fn *)(uintptr_t)z;
+	*addr = (LLVMOrcExecutorAddress)(uintptr_t)&e->rop;
+	return NULL;
 }
 
 static void jit_compile(struct sim_jit *j, struct jit_entry *e)
@@ -285,7 +311,8 @@ static void jit_compile(struct sim_jit *j, struct jit_entry *e)
 	int state = JE_READY;
 	LLVMOrcExecutorAddress addr = 0;
 
-	snprintf(name, sizeof(name), "nvd_%cp%u", e->kind == JK_VP ? 'v' : 'f', e->id);
+	static const char *const prefix[] = { [JK_FP] = "fp", [JK_VP] = "vp", [JK_ROP] = "rop" };
+	snprintf(name, sizeof(name), "nvd_%s%u", prefix[e->kind], e->id);
 	pthread_mutex_lock(&j->compile);
 	double t0 = jit_now_ms();
 	LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
@@ -295,6 +322,8 @@ static void jit_compile(struct sim_jit *j, struct jit_entry *e)
 		LLVMErrorRef err = LLVMOrcLLJITAddLLVMIRModule(j->lljit, LLVMOrcLLJITGetMainJITDylib(j->lljit), tsm);
 		if (!err)
 			err = LLVMOrcLLJITLookup(j->lljit, &addr, name);
+		if (!err && e->kind == JK_ROP)
+			err = jit_rop_code(j, e, name, &addr);
 		if (err) {
 			LLVMConsumeError(err);
 			state = JE_FAILED;
@@ -344,16 +373,19 @@ static void *jit_thread(void *arg)
 /* ---- the cache ---- */
 
 /* What a lookup looks for: a fragment program (c, and FP_CONTROL's bits
- * in control) or a vertex program (p). */
+ * in control), a vertex program (p) or a ROP state (rop). */
 struct jit_key {
 	unsigned kind, n;
 	uint32_t control;
 	const struct sim_fp_cache *c;
 	const struct sim_vp_straight *p;
+	const struct jit_rop_key *rop;
 };
 
 static const uint32_t *jit_key_insn(const struct jit_key *k, unsigned i)
 {
+	if (k->kind == JK_ROP)
+		return (const uint32_t *)k->rop + 4 * i;
 	return k->kind == JK_VP ? k->p->words[i] : k->c->dec[k->c->seq[i]].w;
 }
 
@@ -388,10 +420,10 @@ static struct jit_entry *jit_entry_new(struct sim_jit *j, const struct jit_key *
 	if (fp) {
 		e->slot = malloc(k->n + 1);
 		e->dec = malloc(sizeof(*e->dec) * k->n + 1);
-	} else {
+	} else if (k->kind == JK_VP) {
 		e->vdec = malloc(sizeof(*e->vdec) * k->n + 1);
 	}
-	if (!e->words || (fp ? !e->slot || !e->dec : !e->vdec)) {
+	if (!e->words || (fp ? !e->slot || !e->dec : k->kind == JK_VP && !e->vdec)) {
 		jit_entry_free(e);
 		return NULL;
 	}
@@ -406,7 +438,7 @@ static struct jit_entry *jit_entry_new(struct sim_jit *j, const struct jit_key *
 		if (fp) {
 			e->slot[i] = k->c->seq[i];
 			e->dec[i] = k->c->dec[k->c->seq[i]];
-		} else {
+		} else if (k->kind == JK_VP) {
 			e->vdec[i] = k->p->dec[i];
 		}
 	}
@@ -463,7 +495,7 @@ sim_jit_fp_fn *sim_jit_fp(struct sim_jit *j, struct sim_fp_cache *c, uint32_t co
 	/* a thread's cache (draw.c's without fragment threads) outlives a card
 	 * and its compiler: its entry is another's unless the serial is ours */
 	if (!c->jit || c->jit_control != control || c->jit_serial != j->serial) {
-		const struct jit_key k = { JK_FP, c->nseq, control, c, NULL };
+		const struct jit_key k = { JK_FP, c->nseq, control, c, NULL, NULL };
 		c->jit = jit_find(j, &k);
 		c->jit_control = control;
 		c->jit_serial = j->serial;
@@ -475,8 +507,31 @@ sim_jit_vp_fn *sim_jit_vp(struct sim_jit *j, const struct sim_vp_straight *p)
 {
 	if (!j || !p->ok)
 		return NULL;
-	const struct jit_key k = { JK_VP, p->n, 0, NULL, p };
+	const struct jit_key k = { JK_VP, p->n, 0, NULL, p, NULL };
 	return (sim_jit_vp_fn *)(uintptr_t)jit_code(j, JK_VP, jit_find(j, &k));
+}
+
+const void *sim_jit_rop_find(struct sim_jit *j, const struct draw_setup *d)
+{
+	struct jit_rop_key rk;
+
+	if (!j)
+		return NULL;
+	if (jit_rop_key_of(d, &rk) < 0) {
+		pthread_mutex_lock(&j->lock);
+		j->st.rop.refused++;
+		pthread_mutex_unlock(&j->lock);
+		return NULL;
+	}
+	const struct jit_key k = { JK_ROP, sizeof(rk) / 16, 0, NULL, NULL, &rk };
+	return jit_find(j, &k);
+}
+
+const struct sim_jit_rop *sim_jit_rop(struct sim_jit *j, const void *entry)
+{
+	if (!j || !entry)
+		return NULL;
+	return jit_code(j, JK_ROP, entry);
 }
 
 static void jit_kind_read(struct sim_jit_kind *to, const struct sim_jit_kind *k)
@@ -497,6 +552,7 @@ void sim_jit_stats(struct sim_jit *j, struct sim_jit_stats *st)
 	pthread_mutex_lock(&j->lock);
 	jit_kind_read(&st->fp, &j->st.fp);
 	jit_kind_read(&st->vp, &j->st.vp);
+	jit_kind_read(&st->rop, &j->st.rop);
 	pthread_mutex_unlock(&j->lock);
 }
 
@@ -552,6 +608,11 @@ void sim_jit_verify_vp(struct sim_jit *j, const float compiled[NV40_VP_OUTPUTS][
 		       const float interpreted[NV40_VP_OUTPUTS][4])
 {
 	jit_count(&j->st.vp, jit_differ(&compiled[0][0], &interpreted[0][0], NV40_VP_OUTPUTS * 4));
+}
+
+void sim_jit_verify_rop(struct sim_jit *j, int differ)
+{
+	jit_count(&j->st.rop, differ ? 2 : 0);
 }
 
 void sim_jit_perturb(struct sim_jit *j, int ulps)

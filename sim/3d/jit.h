@@ -1,8 +1,9 @@
-/* The compiled shader pipeline (jit.c, jit-fp.c, jit-vp.c; jit-off.c
- * without LLVM): straight-line fragment and vertex programs compiled per
- * program with LLVM, on a background thread, giving bit for bit what
- * fp.c's and vp.c's interpreters give.  Until a program's code is ready,
- * or when the compiler refuses it, the interpreter runs it. */
+/* The compiled shader pipeline (jit.c, jit-fp.c, jit-vp.c, jit-rop.c;
+ * jit-off.c without LLVM): straight-line fragment and vertex programs
+ * compiled per program, and the ROP per state, with LLVM on a background
+ * thread, giving bit for bit what fp.c's and vp.c's interpreters and
+ * rop.c give.  Until the code is ready, or when the compiler refuses a
+ * program or state, those run it. */
 #ifndef NV_SIM_3D_JIT_H
 #define NV_SIM_3D_JIT_H
 
@@ -44,14 +45,33 @@ typedef void sim_jit_vp_fn(const uint32_t cst[NV40_VP_CONSTS][4],
  * the answer while the program stays (a lookup hashes its words). */
 sim_jit_vp_fn *sim_jit_vp(struct sim_jit *j, const struct sim_vp_straight *p);
 
+/* The ROP for one draw's state (jit-rop.c): what sim_rop_quad and
+ * sim_rop_early_z do for it, the 8-bit-channel colour buffers' case. */
+struct draw_setup;
+typedef void sim_jit_rop_fn(const struct draw_setup *d, uint32_t *samples, int x, int y,
+			    unsigned live, const float z[4], const struct sim_fp_quad *q);
+typedef unsigned sim_jit_ez_fn(const struct draw_setup *d, int x, int y, unsigned live,
+			       const float z[4]);
+struct sim_jit_rop {
+	sim_jit_rop_fn *quad;
+	sim_jit_ez_fn *early_z;      /* NULL without a depth test */
+};
+
+/* At set-up, on the thread that resolves d: the entry for d's ROP state
+ * (a miss queues it once; SYNC: compiles it now), NULL when rop.c alone
+ * handles the state.  The entry lives as long as j. */
+const void *sim_jit_rop_find(struct sim_jit *j, const struct draw_setup *d);
+/* Per primitive, any thread: the entry's code once it is ready, else NULL. */
+const struct sim_jit_rop *sim_jit_rop(struct sim_jit *j, const void *entry);
+
 /* What the compiler did, for each kind of program; compile_ms: up to
  * SIM_JIT_TIMES compile times, in the order they finished. */
 #define SIM_JIT_TIMES 1024
 struct sim_jit_kind {
-	uint64_t lookups;        /* sim_jit_fp calls (one per primitive and thread), sim_jit_vp calls */
+	uint64_t lookups;        /* sim_jit_fp and sim_jit_rop calls (one per primitive and thread), sim_jit_vp calls */
 	uint64_t hits;           /* of those, code was ready */
 	unsigned programs;       /* keys seen */
-	unsigned compiled, refused, failed;
+	unsigned compiled, refused, failed;   /* rop: refused counts set-ups rop.c keeps */
 	uint64_t verified;       /* SIM_JIT_VERIFY: quads or vertices checked, */
 	uint64_t mismatches;     /* those whose results differed */
 	uint64_t nan_payloads;   /* values that differed only as one NaN for another */
@@ -59,7 +79,7 @@ struct sim_jit_kind {
 	float compile_ms[SIM_JIT_TIMES];
 };
 struct sim_jit_stats {
-	struct sim_jit_kind fp, vp;
+	struct sim_jit_kind fp, vp, rop;    /* rop: "programs" are ROP states */
 };
 void sim_jit_stats(struct sim_jit *j, struct sim_jit_stats *st);
 
@@ -73,9 +93,15 @@ void sim_jit_verify(struct sim_jit *j, const struct sim_fp_quad *compiled,
 void sim_jit_verify_vp(struct sim_jit *j, const float compiled[NV40_VP_OUTPUTS][4],
 		       const float interpreted[NV40_VP_OUTPUTS][4]);
 
+/* The same for one quad through the ROP: differ, whether the compiled
+ * code left other bytes or another sample count than rop.c (rop.c's
+ * sim_rop_verify compares). */
+void sim_jit_verify_rop(struct sim_jit *j, int differ);
+
 /* Tests only: code compiled from now on adds `ulps` to colour 0's red bits
- * (a vertex program's: to the position's x, when it writes it),
- * so a differential test can show it notices. */
+ * (a vertex program's: to the position's x, when it writes it; the ROP's:
+ * to the red byte it stores in buffer 0), so a differential test can show
+ * it notices. */
 void sim_jit_perturb(struct sim_jit *j, int ulps);
 
 #endif

@@ -111,6 +111,7 @@ struct draw_setup {
 	unsigned query;
 	unsigned render;              /* render condition passed */
 	unsigned split;               /* fragment threads may share it (no pixel aliases another) */
+	const void *rop_jit;          /* sim_jit_rop_find's entry for the ROP state */
 };
 
 /* ---- draw.c ---- */
@@ -253,6 +254,19 @@ void sim_rop_quad(const struct draw_setup *d, uint32_t *samples, int x, int y, u
  * also makes sure the program cannot fail (sim_fp_cache_check). */
 int sim_rop_early_z_ok(const struct draw_setup *d, int front);
 unsigned sim_rop_early_z(const struct draw_setup *d, int x, int y, unsigned live, const float z[4]);
+
+/* SIM_JIT_VERIFY: the quad through the compiled ROP r, then again, from
+ * the pixels as they were, through sim_rop_quad (and the same for the
+ * early depth test when early_z); counts whether the two left the same
+ * bytes and samples.  rop.c's results stay. */
+struct sim_jit;
+struct sim_jit_rop;
+void sim_rop_verify(const struct draw_setup *d, struct sim_jit *j, const struct sim_jit_rop *r,
+		    uint32_t *samples, int x, int y, unsigned live, const float z[4], int front,
+		    const struct sim_fp_quad *q);
+unsigned sim_rop_verify_early_z(const struct draw_setup *d, struct sim_jit *j,
+				const struct sim_jit_rop *r, int x, int y, unsigned live,
+				const float z[4]);
 
 static inline uint32_t draw_rd16le(const uint8_t *p)
 {

@@ -206,6 +206,9 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 	/* its compiled code, once ready: the interpreter's results, faster */
 	sim_jit_fp_fn *jfn = sim_jit_fp(d->s->jit, l->fpc, d->fp_control);
 	int verify = jfn && sim_jit_verifying(d->s->jit);
+	/* the ROP's, for the draw's state */
+	const struct sim_jit_rop *rj = sim_jit_rop(d->s->jit, d->rop_jit);
+	int rverify = rj && sim_jit_verifying(d->s->jit);
 	/* a fragment's depth has readers: the zeta buffer's tests, WPOS */
 	int need_z = d->zbits || (l->fpc->inputs >> NV40_FPI_WPOS & 1);
 	/* only the inputs it may read are interpolated, their planes' four
@@ -281,7 +284,9 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 				float dy = (float)(qy + (p >> 1)) + 0.5f - fy0;
 				z[p] = (float)((double)j->z0 + zdx * dx + zdy * dy + zoff);
 			}
-			if (early_z && !(m = sim_rop_early_z(d, qx, qy, m, z)))
+			if (early_z && !(m = !rj ? sim_rop_early_z(d, qx, qy, m, z) :
+				  rverify ? sim_rop_verify_early_z(d, d->s->jit, rj, qx, qy, m, z) :
+				  rj->early_z(d, qx, qy, m, z)))
 				continue;
 			for (unsigned p = 0; p < 4; p++) {
 				float px = (float)(qx + (p & 1)) + 0.5f, py = (float)(qy + (p >> 1)) + 0.5f;
@@ -316,8 +321,14 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 				return;
 			}
 			m &= ~q->kill;
-			if (m)
+			if (!m)
+				continue;
+			if (!rj)
 				sim_rop_quad(d, l->samples, qx, qy, m, z, front, q);
+			else if (rverify)
+				sim_rop_verify(d, d->s->jit, rj, l->samples, qx, qy, m, z, front, q);
+			else
+				rj->quad(d, l->samples, qx, qy, m, z, q);
 		}
 	}
 }

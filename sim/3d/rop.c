@@ -3,6 +3,7 @@
  * logic op and channel masks (GL semantics, GL enums).  Depth compares in
  * the zeta buffer's integer domain so EQUAL/LEQUAL multi-pass is exact. */
 #include "pipe.h"
+#include "jit.h"
 
 #include <math.h>
 #include <string.h>
@@ -462,4 +463,78 @@ unsigned sim_rop_early_z(const struct draw_setup *d, int x, int y, unsigned live
 			live &= ~(1u << p);
 	}
 	return live;
+}
+
+/* ---- the compiled ROP against this one ---- */
+
+/* The bytes a quad's ROP may write: each live pixel's in the zeta buffer
+ * and the colour buffers. */
+struct rop_bytes {
+	uint8_t *at[4][5];
+	unsigned n[4][5];
+	uint8_t v[4][5][16];
+};
+
+static void rop_bytes_save(const struct draw_setup *d, int x, int y, unsigned live,
+			   struct rop_bytes *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (unsigned p = 0; p < 4; p++) {
+		int px = x + (int)(p & 1) + d->tx, py = y + (int)(p >> 1) + d->ty;
+		if (!(live >> p & 1) || px < 0 || py < 0)
+			continue;
+		for (unsigned i = 0; i < 5; i++) {
+			const struct sim_rt *rt = i < 4 ? &d->rts.color[i] : &d->rts.zeta;
+			uint8_t *b = (i < 4 ? d->rt_mask >> i & 1 : d->zbits) ?
+				     rop_pixel(rt, (unsigned)px, (unsigned)py) : NULL;
+			if (!b)
+				continue;
+			s->at[p][i] = b;
+			s->n[p][i] = rt->bpp < 16 ? rt->bpp : 16;
+			memcpy(s->v[p][i], b, s->n[p][i]);
+		}
+	}
+}
+
+/* Restore the saved bytes (back: 1), or compare them with memory (0:
+ * whether all are the same). */
+static int rop_bytes_back(const struct rop_bytes *s, int back)
+{
+	int same = 1;
+
+	for (unsigned p = 0; p < 4; p++)
+		for (unsigned i = 0; i < 5; i++) {
+			if (!s->at[p][i])
+				continue;
+			if (back)
+				memcpy(s->at[p][i], s->v[p][i], s->n[p][i]);
+			else
+				same &= !memcmp(s->at[p][i], s->v[p][i], s->n[p][i]);
+		}
+	return same;
+}
+
+void sim_rop_verify(const struct draw_setup *d, struct sim_jit *j, const struct sim_jit_rop *r,
+		    uint32_t *samples, int x, int y, unsigned live, const float z[4], int front,
+		    const struct sim_fp_quad *q)
+{
+	struct rop_bytes before, after;
+	uint32_t n = *samples;
+
+	rop_bytes_save(d, x, y, live, &before);
+	r->quad(d, &n, x, y, live, z, q);
+	rop_bytes_save(d, x, y, live, &after);
+	rop_bytes_back(&before, 1);
+	sim_rop_quad(d, samples, x, y, live, z, front, q);
+	sim_jit_verify_rop(j, n != *samples || !rop_bytes_back(&after, 0));
+}
+
+unsigned sim_rop_verify_early_z(const struct draw_setup *d, struct sim_jit *j,
+				const struct sim_jit_rop *r, int x, int y, unsigned live,
+				const float z[4])
+{
+	unsigned a = r->early_z(d, x, y, live, z), b = sim_rop_early_z(d, x, y, live, z);
+
+	sim_jit_verify_rop(j, a != b);
+	return b;
 }

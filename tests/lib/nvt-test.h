@@ -185,8 +185,8 @@ static inline void nvt_attack(struct nvt_daemon *d,
 /* A --sim-jit verify daemon, stopped: its compiled fragment programs ran
  * (at least min_compiled of them, on min_quads quads that the interpreter
  * shaded too) and gave the interpreter's bits on every quad; its compiled
- * vertex programs (at least one) on every vertex too.  what: whose draws
- * they were. */
+ * vertex programs (at least one) on every vertex too, and its compiled ROP
+ * (at least one state) rop.c's bytes.  what: whose draws they were. */
 static inline void nvt_assert_jit_lockstep(const struct nvt_daemon *d, unsigned min_compiled,
 					   unsigned long long min_quads, const char *what)
 {
@@ -205,6 +205,11 @@ static inline void nvt_assert_jit_lockstep(const struct nvt_daemon *d, unsigned 
 	if (j.vp_differed)
 		fail_msg("%llu of %llu vertices transformed by compiled code differ from the "
 			 "interpreter's", j.vp_differed, j.vertices);
+	if (!j.rop_compiled || !j.rop_quads)
+		fail_msg("no quad of %s went through a compiled ROP", what);
+	if (j.rop_differed)
+		fail_msg("%llu of %llu quads through the compiled ROP left other bytes than rop.c's",
+			 j.rop_differed, j.rop_quads);
 }
 
 #endif

@@ -146,13 +146,18 @@ int nvt_daemon_jit(const struct nvt_daemon *d, struct nvt_jit *j)
 		const char *at = strstr(line, "sim-jit: "), *v = at ? strstr(at, "verified ") : NULL;
 		const char *vp = v ? strstr(v, "vertex programs: ") : NULL;
 		const char *vv = vp ? strstr(vp, "verified ") : NULL;
-		found = vv && sscanf(at, "sim-jit: fragment programs: %u, %u compiled", &j->programs,
+		const char *rp = vv ? strstr(vv, "ROP states: ") : NULL;
+		const char *rv = rp ? strstr(rp, "verified ") : NULL;
+		found = rv && sscanf(at, "sim-jit: fragment programs: %u, %u compiled", &j->programs,
 				     &j->compiled) == 2 &&
 			sscanf(v, "verified %llu quads: %llu differed", &j->quads, &j->differed) == 2 &&
 			sscanf(vp, "vertex programs: %u, %u compiled", &j->vp_programs,
 			       &j->vp_compiled) == 2 &&
 			sscanf(vv, "verified %llu vertices: %llu differed", &j->vertices,
-			       &j->vp_differed) == 2;
+			       &j->vp_differed) == 2 &&
+			sscanf(rp, "ROP states: %u, %u compiled", &j->rop_states, &j->rop_compiled) == 2 &&
+			sscanf(rv, "verified %llu quads: %llu differed", &j->rop_quads,
+			       &j->rop_differed) == 2;
 		if (found)
 			snprintf(j->line, sizeof(j->line), "%.*s", (int)strcspn(at, "\n"), at);
 	}

@@ -87,8 +87,8 @@ int nvt_log_contains(const struct nvt_daemon *d, const char *text);
  * checked and those that differed; the same for vertex programs and
  * vertices.  0, or -1 when the log holds no such line. */
 struct nvt_jit {
-	unsigned programs, compiled, vp_programs, vp_compiled;
-	unsigned long long quads, differed, vertices, vp_differed;
+	unsigned programs, compiled, vp_programs, vp_compiled, rop_states, rop_compiled;
+	unsigned long long quads, differed, vertices, vp_differed, rop_quads, rop_differed;
 	char line[1024];
 };
 int nvt_daemon_jit(const struct nvt_daemon *d, struct nvt_jit *j);
