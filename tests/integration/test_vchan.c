@@ -4,11 +4,13 @@
  * channel has been unloaded and loaded again on whichever hardware channel
  * was free, so a grctx, RAMFC or RAMHT entry restored wrongly shows up as
  * wrong bytes against the CPU reference. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -19,6 +21,21 @@
 
 static const char *const timeslice_min[] = { "--timeslice", "1", NULL };
 
+/* The children's barrier: each writes a byte to vc_ready once its clients
+ * are open, then reads vc_go until the parent closes it, so every channel
+ * is open before any draws (the unloads the test counts do not then
+ * depend on how the children's lives overlap). */
+static int vc_ready[2], vc_go[2];
+
+static void vc_barrier(void)
+{
+	char c;
+	if (write(vc_ready[1], "r", 1) != 1)
+		return;
+	while (read(vc_go[0], &c, 1) < 0 && errno == EINTR)
+		;
+}
+
 /* One child: VC_PER_CHILD connections, each with a channel; everyone
  * submits, three rounds, before anyone waits; then every picture is checked. */
 static int vc_child(void *arg)
@@ -28,11 +45,14 @@ static int vc_child(void *arg)
 	struct nvt_vc x[VC_PER_CHILD];
 	int bad = 0;
 
+	close(vc_go[1]);
 	for (unsigned i = 0; i < VC_PER_CHILD; i++)
 		if (nvt_vc_open(&x[i], sock, "vchan", first + i) < 0) {
 			fprintf(stderr, "vchan child: client %u: %s\n", first + i, nvc_error());
+			vc_barrier();
 			return 1;
 		}
+	vc_barrier();
 	for (unsigned round = 0; round < 3; round++)
 		for (unsigned i = 0; i < VC_PER_CHILD; i++)
 			if (nvt_vc_draw(&x[i], 40) < 0) {
@@ -58,8 +78,21 @@ static void vc_run(struct nvt_daemon *d, unsigned children)
 	pid_t pid[16];
 
 	setenv("NVT_VC_SOCK", d->sock, 1);
+	NVT_OK(pipe(vc_ready));
+	NVT_OK(pipe(vc_go));
 	for (unsigned i = 0; i < children; i++)
 		pid[i] = nvt_fork(vc_child, (void *)(uintptr_t)(i * VC_PER_CHILD));
+	close(vc_ready[1]);          /* a child that died before it got there: EOF */
+	close(vc_go[0]);
+	for (unsigned i = 0; i < children; i++) {
+		char c;
+		ssize_t r;
+		while ((r = read(vc_ready[0], &c, 1)) < 0 && errno == EINTR)
+			;
+		assert_int_equal(r, 1);
+	}
+	close(vc_go[1]);             /* everyone's clients are open: go */
+	close(vc_ready[0]);
 	for (unsigned i = 0; i < children; i++) {
 		int code = nvt_wait_child(pid[i], 80000);
 		if (code)
