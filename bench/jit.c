@@ -47,6 +47,8 @@ static int jb_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static const struct sim_jit_interp from_quad;   /* every input read from the quad */
+
 static void jb_sample(void *ctx, const struct sim_tex_req *rq, float out[4][4])
 {
 	(void)ctx;
@@ -119,7 +121,7 @@ static int jb_stream(const struct jb_prog *ps, unsigned n)
 			for (unsigned k = 0; k < JB_QUADS; k++) {
 				rnd_quad(&q);
 				if (fn)
-					fn(&q, c.dec, jb_sample, NULL);
+					fn(&q, c.dec, jb_sample, NULL, &from_quad);
 				else
 					sim_fp_run_cached(&c, ps[i].p.b, ps[i].p.len, ps[i].control, &q, jb_sample, NULL);
 			}
@@ -156,7 +158,7 @@ static int jb_speed(const struct jb_prog *ps, unsigned n, unsigned quads)
 		double t0 = jb_now();
 		for (unsigned k = 0; k < quads; k++) {
 			struct sim_fp_quad q = in[k & 255];
-			fn(&q, c.dec, jb_sample, NULL);
+			fn(&q, c.dec, jb_sample, NULL, &from_quad);
 		}
 		double t1 = jb_now();
 		for (unsigned k = 0; k < quads; k++) {

@@ -5,9 +5,11 @@
  * and with its operand order (NaN payloads follow the first operand): no
  * fused multiply-add, no fast-math flags, min/max as compare and select,
  * libm through private names; texturing calls the caller's sampler.  The
- * inline constants are read from the decode cache at run time. */
+ * inline constants are read from the decode cache at run time, and the
+ * inputs interpolated from the rasteriser's planes as raster.c does. */
 #include "jit-fp.h"
 #include "jit-ir.h"
+#include "jit.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -20,7 +22,8 @@
 
 struct jf {
 	struct jit_ir ir;
-	LLVMValueRef q, dec, sample, ctx;      /* the arguments */
+	LLVMValueRef q, dec, sample, ctx, ip;  /* the arguments */
+	LLVMValueRef dx, dy, w;                /* the pixels' offsets from the planes' origin, w */
 	LLVMValueRef rq, out, tmp;             /* allocas: a sampler request, its result, fp16 lanes */
 	LLVMValueRef r[JF_REGS][4], hodd[JF_HODD][4], cc[4];
 	LLVMValueRef kill;                     /* <4 x i1>: lanes a KIL took, NULL: none */
@@ -176,11 +179,68 @@ static LLVMValueRef jf_get(struct jf *j, LLVMValueRef v)
 	return v ? v : jit_ir_splat(&j->ir, 0.0f);
 }
 
+/* A float of the interpolation block, on every lane. */
+static LLVMValueRef jf_ip(struct jf *j, size_t off)
+{
+	return jit_ir_fill(&j->ir, jf_load(j, j->ip, off));
+}
+
+/* sim_raster_inputs' dx, dy and w of the four pixels, once. */
+static void jf_planes(struct jf *j)
+{
+	LLVMBuilderRef b = j->ir.b;
+	LLVMValueRef xy[2];
+
+	if (j->dx)
+		return;
+	for (unsigned a = 0; a < 2; a++) {        /* (float)(qx + (p & 1)) + 0.5f - fx0 */
+		LLVMValueRef v = LLVMBuildLoad2(b, j->ir.i32, jit_ir_at(&j->ir, j->ip, a * 4), "");
+		LLVMSetAlignment(v, 4);
+		v = LLVMBuildInsertElement(b, LLVMGetUndef(j->ir.v4i), v, LLVMConstInt(j->ir.i32, 0, 0), "");
+		v = LLVMBuildShuffleVector(b, v, LLVMGetUndef(j->ir.v4i), LLVMConstNull(j->ir.v4i), "");
+		LLVMValueRef step[4];
+		for (unsigned p = 0; p < 4; p++)
+			step[p] = LLVMConstInt(j->ir.i32, a ? p >> 1 : p & 1, 0);
+		v = LLVMBuildSIToFP(b, LLVMBuildAdd(b, v, LLVMConstVector(step, 4), ""), j->ir.v4, "");
+		v = LLVMBuildFAdd(b, v, jit_ir_splat(&j->ir, 0.5f), "");
+		xy[a] = LLVMBuildFSub(b, v, jf_ip(j, offsetof(struct sim_jit_interp, fx0) + 4 * a), "");
+	}
+	j->dx = xy[0];
+	j->dy = xy[1];
+	size_t pq = offsetof(struct sim_jit_interp, pq);
+	LLVMValueRef qq = LLVMBuildFAdd(b, LLVMBuildFAdd(b, jf_ip(j, pq),
+		LLVMBuildFMul(b, jf_ip(j, pq + 4), j->dx, ""), ""),
+		LLVMBuildFMul(b, jf_ip(j, pq + 8), j->dy, ""), "");
+	LLVMValueRef aff = LLVMBuildLoad2(b, j->ir.i32, jit_ir_at(&j->ir, j->ip, offsetof(struct sim_jit_interp, affine)), "");
+	LLVMSetAlignment(aff, 4);
+	j->w = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, aff, LLVMConstInt(j->ir.i32, 0, 0), ""),
+			       jf_ip(j, offsetof(struct sim_jit_interp, winv)),
+			       LLVMBuildFDiv(b, jit_ir_splat(&j->ir, 1.0f), qq, ""), "");
+}
+
+/* Input `in`, component c: read from the quad, or interpolated as
+ * sim_raster_inputs does ((dx * x + a0 + dy * y) * w; flat: dx). */
 static LLVMValueRef jf_input(struct jf *j, unsigned in, unsigned c)
 {
-	if (!j->in[in][c])
-		j->in[in][c] = jf_gather(j, j->q, offsetof(struct sim_fp_quad, in) + (in * 4 + c) * 4,
-					 NV40_FP_INPUTS * 16);
+	LLVMBuilderRef b = j->ir.b;
+	size_t at = offsetof(struct sim_jit_interp, in) + in * sizeof(struct sim_jit_vary);
+
+	if (j->in[in][c])
+		return j->in[in][c];
+	jf_planes(j);
+	LLVMValueRef mode = LLVMBuildLoad2(b, j->ir.i32, jit_ir_at(&j->ir, j->ip, at), "");
+	LLVMSetAlignment(mode, 4);
+	LLVMValueRef quad = jf_gather(j, j->q, offsetof(struct sim_fp_quad, in) + (in * 4 + c) * 4,
+				      NV40_FP_INPUTS * 16);
+	LLVMValueRef vx = jf_ip(j, at + offsetof(struct sim_jit_vary, dx) + 4 * c);
+	LLVMValueRef vy = jf_ip(j, at + offsetof(struct sim_jit_vary, dy) + 4 * c);
+	LLVMValueRef a0 = jf_ip(j, at + offsetof(struct sim_jit_vary, a0) + 4 * c);
+	LLVMValueRef smooth = LLVMBuildFMul(b, LLVMBuildFAdd(b, LLVMBuildFAdd(b,
+		LLVMBuildFMul(b, vx, j->dx, ""), a0, ""), LLVMBuildFMul(b, vy, j->dy, ""), ""), j->w, "");
+	LLVMValueRef v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, mode,
+			 LLVMConstInt(j->ir.i32, SIM_JIT_IN_FLAT, 0), ""), vx, quad, "");
+	j->in[in][c] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, mode,
+				       LLVMConstInt(j->ir.i32, SIM_JIT_IN_SMOOTH, 0), ""), smooth, v, "");
 	return j->in[in][c];
 }
 
@@ -531,11 +591,12 @@ int jit_fp_build(LLVMModuleRef m, const char *name, const struct jit_fp_prog *p)
 
 	memset(&j, 0, sizeof(j));
 	j.p = p;
-	jit_ir_begin(&j.ir, m, name, "vpppp");
+	jit_ir_begin(&j.ir, m, name, "vppppp");
 	j.q = LLVMGetParam(j.ir.fn, 0);
 	j.dec = LLVMGetParam(j.ir.fn, 1);
 	j.sample = LLVMGetParam(j.ir.fn, 2);
 	j.ctx = LLVMGetParam(j.ir.fn, 3);
+	j.ip = LLVMGetParam(j.ir.fn, 4);
 	j.rq = jf_alloca(&j, sizeof(struct sim_tex_req));
 	j.out = jf_alloca(&j, sizeof(float) * 16);
 	j.tmp = jf_alloca(&j, sizeof(float) * 4);

@@ -16,12 +16,37 @@
 
 struct sim_jit;
 
+/* The rasteriser's planes of one primitive and the quad being shaded,
+ * from which the compiled program interpolates the inputs it reads as
+ * raster.c's sim_raster_inputs does; an input in mode SIM_JIT_IN_QUAD is
+ * read from the quad (the defaults, FACING, WPOS). */
+enum { SIM_JIT_IN_QUAD, SIM_JIT_IN_FLAT, SIM_JIT_IN_SMOOTH };
+struct sim_jit_vary {
+	uint32_t mode;
+	float a0[4], dx[4], dy[4];        /* FLAT: the value in dx */
+};
+struct sim_jit_interp {
+	int32_t qx, qy;               /* the quad's top-left pixel */
+	float fx0, fy0;               /* the planes' origin */
+	float pq[3];                  /* 1/w's plane: a0, dx, dy */
+	uint32_t affine;              /* pq's dx and dy are 0: w is winv */
+	float winv;
+	struct sim_jit_vary in[NV40_FP_INPUTS];
+	/* for sim_raster_inputs: the inputs not in SIM_JIT_IN_QUAD in the
+	 * order it writes them, and WPOS (when wpos) as COORD_CONV says */
+	unsigned n;
+	uint8_t slot[NV40_FP_INPUTS];
+	unsigned wpos, wy_inv;
+	float wy_h, wc;
+};
+
 /* One quad through the program: what sim_fp_run_cached leaves in q (colours,
  * depth, depth_written, kill) for the program and FP_CONTROL it was
- * compiled for.  dec: the cache's decoded slots, whose inline constants it
- * reads (they are not part of the code: Mesa rewrites them per uniform). */
+ * compiled for, its inputs interpolated from ip.  dec: the cache's decoded
+ * slots, whose inline constants it reads (they are not part of the code:
+ * Mesa rewrites them per uniform). */
 typedef void sim_jit_fp_fn(struct sim_fp_quad *q, const struct sim_fp_dec *dec,
-			   sim_fp_sample_fn *sample, void *ctx);
+			   sim_fp_sample_fn *sample, void *ctx, const struct sim_jit_interp *ip);
 
 /* mode: enum sim_jit_mode.  NULL when it is SIM_JIT_OFF, or with a message in err when the
  * compiler cannot start (then the interpreter does everything). */

@@ -221,6 +221,13 @@ int sim_raster_setup(const struct draw_setup *d, const struct draw_svtx *a,
 void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struct draw_tri_job *j,
 		    int ylo, int yhi);
 
+/* The fragment program's inputs of quad (ip->qx, ip->qy) from ip (jit.h:
+ * the planes raster.c set up for its primitive) into q: WPOS (depths z)
+ * when ip->wpos, the interpolated inputs when varyings. */
+struct sim_jit_interp;
+void sim_raster_inputs(const struct sim_jit_interp *ip, const float z[4], int varyings,
+		       struct sim_fp_quad *q);
+
 /* ---- bands.c: fragment threads ---- */
 /* Queue j (set up for d, the current draw of g) for the fragment threads;
  * 0 when there are none (the caller rasterises it now). */

@@ -181,10 +181,79 @@ int sim_raster_setup(const struct draw_setup *d, const struct draw_svtx *a,
 	return 1;
 }
 
+/* j's planes of the inputs in reads (a bit per input) into ip: a flat
+ * one's a0 (all its plane has) is its value, kept in dx; the others keep
+ * the quad's.  Then 1/w's plane and WPOS's conventions. */
+static void raster_interp(const struct draw_setup *d, const struct draw_tri_job *j, uint32_t reads,
+			  struct sim_jit_interp *ip)
+{
+	uint32_t cc = d->coord_conv;
+
+	ip->n = 0;
+	for (unsigned i = 0; i < NV40_FP_INPUTS; i++)
+		ip->in[i].mode = SIM_JIT_IN_QUAD;
+	for (unsigned k = 0; k < d->nvary; k++) {
+		unsigned fpi = d->vary[k].fpi, flat = d->vary[k].flat;
+		if (!(reads >> fpi & 1) || fpi >= NV40_FP_INPUTS)
+			continue;
+		const struct draw_plane *pk = &j->pv[k][0];
+		struct sim_jit_vary *v = &ip->in[fpi];
+		v->mode = flat ? SIM_JIT_IN_FLAT : SIM_JIT_IN_SMOOTH;
+		for (unsigned c = 0; c < 4; c++) {
+			v->a0[c] = pk[c].a0;
+			v->dx[c] = flat ? pk[c].a0 : pk[c].dx;
+			v->dy[c] = flat ? 0.0f : pk[c].dy;
+		}
+		ip->slot[ip->n++] = (uint8_t)fpi;
+	}
+	ip->fx0 = j->fx0;
+	ip->fy0 = j->fy0;
+	ip->pq[0] = j->pq.a0;
+	ip->pq[1] = j->pq.dx;
+	ip->pq[2] = j->pq.dy;
+	/* all vertices at one w: no division per pixel */
+	ip->affine = j->pq.dx == 0.0f && j->pq.dy == 0.0f;
+	ip->winv = 1.0f / j->pq.a0;
+	ip->wpos = reads >> NV40_FPI_WPOS & 1;
+	ip->wy_h = (float)NV40_COORD_CONV_HEIGHT(cc);
+	ip->wy_inv = !!(cc & NV40_COORD_CONV_ORIGIN_INVERTED);
+	ip->wc = cc & NV40_COORD_CONV_CENTER_INTEGER ? 0.0f : 0.5f;
+}
+
+void sim_raster_inputs(const struct sim_jit_interp *ip, const float z[4], int varyings,
+		       struct sim_fp_quad *q)
+{
+	for (unsigned p = 0; p < 4; p++) {
+		float px = (float)(ip->qx + (int)(p & 1)) + 0.5f, py = (float)(ip->qy + (int)(p >> 1)) + 0.5f;
+		float dx = px - ip->fx0, dy = py - ip->fy0;
+		float qq = ip->pq[0] + ip->pq[1] * dx + ip->pq[2] * dy;
+		float w = ip->affine ? ip->winv : 1.0f / qq;
+		if (ip->wpos) {
+			float *wp = q->in[p][NV40_FPI_WPOS];
+			wp[0] = px - 0.5f + ip->wc;
+			/* inverted: rows count from the bottom, then the centre */
+			wp[1] = ip->wy_inv ? ip->wy_h - (py + 0.5f - ip->wc) : py - 0.5f + ip->wc;
+			wp[2] = z[p];
+			wp[3] = qq;
+		}
+		for (unsigned i = 0; varyings && i < ip->n; i++) {
+			/* per component (dx * x + a0 + dy * y) w, the four side by
+			 * side; the product first in the add, as in scalar code,
+			 * so that two NaNs give the same one */
+			const struct sim_jit_vary *v = &ip->in[ip->slot[i]];
+			raster_v4 vdx, va0, vdy, o;
+			memcpy(&vdx, v->dx, sizeof(vdx));
+			memcpy(&va0, v->a0, sizeof(va0));
+			memcpy(&vdy, v->dy, sizeof(vdy));
+			o = v->mode == SIM_JIT_IN_FLAT ? vdx : (vdx * dx + va0 + vdy * dy) * w;
+			memcpy(q->in[p][ip->slot[i]], &o, sizeof(o));
+		}
+	}
+}
+
 void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struct draw_tri_job *j,
 		    int ylo, int yhi)
 {
-	const struct draw_plane *pv = &j->pv[0][0];
 	int x0 = j->x0, x1 = j->x1, qx0 = j->qx0, front = j->front;
 	int y0 = j->y0 > ylo ? j->y0 : ylo, y1 = j->y1 < yhi ? j->y1 : yhi;
 	float fx0 = j->fx0, fy0 = j->fy0, zoff = j->zoff;
@@ -211,36 +280,10 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 	int rverify = rj && sim_jit_verifying(d->s->jit);
 	/* a fragment's depth has readers: the zeta buffer's tests, WPOS */
 	int need_z = d->zbits || (l->fpc->inputs >> NV40_FPI_WPOS & 1);
-	/* only the inputs it may read are interpolated, their planes' four
-	 * components side by side; a flat one's a0 (all its plane has) is
-	 * its value, kept in vdx: read first in both cases, the product
-	 * pdx dx is then the first operand of the add, as it is in the
-	 * scalar code, so that two NaNs give the same one */
-	uint32_t reads = l->fpc->inputs;
-	unsigned vfpi[DRAW_MAX_VARY], vflat[DRAW_MAX_VARY], nvk = 0;
-	raster_v4 va0[DRAW_MAX_VARY], vdx[DRAW_MAX_VARY], vdy[DRAW_MAX_VARY];
-	for (unsigned k = 0; k < d->nvary; k++) {
-		if (!(reads >> d->vary[k].fpi & 1))
-			continue;
-		const struct draw_plane *pk = pv + 4 * k;
-		vfpi[nvk] = d->vary[k].fpi;
-		vflat[nvk] = d->vary[k].flat;
-		for (unsigned cc = 0; cc < 4; cc++) {
-			va0[nvk][cc] = pk[cc].a0;
-			vdx[nvk][cc] = vflat[nvk] ? pk[cc].a0 : pk[cc].dx;
-			vdy[nvk][cc] = vflat[nvk] ? 0.0f : pk[cc].dy;
-		}
-		nvk++;
-	}
-
-	/* all vertices at one w: no division per pixel */
-	int affine = j->pq.dx == 0.0f && j->pq.dy == 0.0f;
-	float winv = 1.0f / j->pq.a0;
+	/* only the inputs it may read are interpolated */
+	struct sim_jit_interp ip;
+	raster_interp(d, j, l->fpc->inputs, &ip);
 	struct sim_fp_quad *q = l->q;
-	uint32_t cc_ = d->coord_conv;
-	float wy_h = (float)NV40_COORD_CONV_HEIGHT(cc_);
-	int wy_inv = !!(cc_ & NV40_COORD_CONV_ORIGIN_INVERTED);
-	float wc = cc_ & NV40_COORD_CONV_CENTER_INTEGER ? 0.0f : 0.5f;
 	for (unsigned p = 0; p < 4; p++) {
 		q->in[p][NV40_FPI_FACING][0] = front ? 1.0f : -1.0f;
 		q->in[p][NV40_FPI_FACING][1] = 0.0f;
@@ -288,31 +331,16 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 				  rverify ? sim_rop_verify_early_z(d, d->s->jit, rj, qx, qy, m, z) :
 				  rj->early_z(d, qx, qy, m, z)))
 				continue;
-			for (unsigned p = 0; p < 4; p++) {
-				float px = (float)(qx + (p & 1)) + 0.5f, py = (float)(qy + (p >> 1)) + 0.5f;
-				float dx = px - fx0, dy = py - fy0;
-				float qq = j->pq.a0 + j->pq.dx * dx + j->pq.dy * dy;
-				float w = affine ? winv : 1.0f / qq;
-				if (reads >> NV40_FPI_WPOS & 1) {
-					float *wp = q->in[p][NV40_FPI_WPOS];
-					wp[0] = px - 0.5f + wc;
-					/* inverted: rows count from the bottom, then the centre */
-					wp[1] = wy_inv ? wy_h - (py + 0.5f - wc) : py - 0.5f + wc;
-					wp[2] = z[p];
-					wp[3] = qq;
-				}
-				for (unsigned i = 0; i < nvk; i++) {
-					/* per component (a0 + pdx dx + pdy dy) w */
-					raster_v4 o = vflat[i] ? vdx[i] :
-						      (vdx[i] * dx + va0[i] + vdy[i] * dy) * w;
-					memcpy(q->in[p][vfpi[i]], &o, sizeof(o));
-				}
-			}
+			ip.qx = qx;
+			ip.qy = qy;
+			/* the compiled code interpolates what it reads itself */
+			if (!jfn || verify || ip.wpos)
+				sim_raster_inputs(&ip, z, !jfn || verify, q);
 			q->live = m;
 			q->kill = 0;
 			q->depth_written = 0;
 			if (jfn) {
-				jfn(q, l->fpc->dec, raster_sample, (void *)d);
+				jfn(q, l->fpc->dec, raster_sample, (void *)d, &ip);
 				if (verify)
 					raster_verify(d, l, q);
 			} else if (sim_fp_run_cached(l->fpc, d->fp, d->fp_len, d->fp_control, q, raster_sample,

@@ -22,6 +22,7 @@
 #include "hw/fp-isa.h"
 #include "hw/ramin.h"
 #include "sim/3d/jit.h"
+#include "sim/3d/pipe.h"
 #include "tests/lib/fp-random.h"
 #include "tests/lib/vp-random.h"
 
@@ -43,6 +44,7 @@ static void sample(void *ctx, const struct sim_tex_req *rq, float out[4][4])
 
 static int quiet;
 static unsigned nan_payloads;     /* NaNs that differed only as NaNs */
+static const struct sim_jit_interp from_quad;   /* every input read from the quad */
 
 /* The same bits, but that a NaN may be another NaN: when two NaNs meet in
  * an add or multiply, x86 returns the first operand's, and gcc (as LLVM)
@@ -108,7 +110,7 @@ static int diff_program(struct sim_jit *j, const struct prog *p, uint32_t contro
 		assert_int_equal(sim_fp_run_cached(&c, p->b, p->len, control, &a, sample, NULL), 0);
 		b.kill = 0x5;              /* the code must clear them */
 		b.depth_written = 7;
-		fn(&b, c.dec, sample, NULL);
+		fn(&b, c.dec, sample, NULL, &from_quad);
 		if (!same(&a.color[0][0][0], &b.color[0][0][0], 64) || a.kill != b.kill ||
 		    a.depth_written != b.depth_written ||
 		    (a.depth_written && !same(a.depth, b.depth, 4))) {
@@ -162,6 +164,88 @@ static void random_programs_compile_to_the_interpreters_bits(void **state)
 	assert_int_equal(st.fp.compiled + st.fp.refused, st.fp.programs);
 	assert_int_equal(st.fp.failed, 0);
 	assert_true(refused > 0 && st.fp.refused > 0);
+	sim_jit_free(j);
+}
+
+/* A primitive's planes as raster.c sets them up, at random: each input
+ * read from the quad, flat or interpolated (NaNs, infinities and
+ * denormals among the values), w constant or not, WPOS or not; the quad
+ * anywhere on an 8192-pixel target. */
+static void rnd_interp(struct sim_jit_interp *ip)
+{
+	memset(ip, 0, sizeof(*ip));
+	ip->qx = (int32_t)rnd_below(4096) * 2;
+	ip->qy = (int32_t)rnd_below(4096) * 2;
+	ip->fx0 = (float)rnd_below(8192) + (float)rnd_below(256) / 256.0f;
+	ip->fy0 = (float)rnd_below(8192) + (float)rnd_below(256) / 256.0f;
+	ip->affine = rnd_below(2);
+	for (unsigned k = 0; k < 3; k++)
+		ip->pq[k] = rnd_below(8) ? ((float)rnd() / 4294967296.0f + 0.01f) / (k ? 4096.0f : 1.0f) :
+					   rnd_float();
+	if (ip->affine)
+		ip->pq[1] = ip->pq[2] = 0.0f;
+	ip->winv = 1.0f / ip->pq[0];
+	for (unsigned i = 0; i < NV40_FP_INPUTS; i++) {
+		struct sim_jit_vary *v = &ip->in[i];
+		v->mode = i == NV40_FP_INPUT_WPOS || i == NV40_FP_INPUT_FACING ? SIM_JIT_IN_QUAD : rnd_below(3);
+		for (unsigned c = 0; c < 4; c++) {
+			v->a0[c] = rnd_below(4) ? (float)rnd() / 4294967296.0f * 2.0f - 1.0f : rnd_float();
+			v->dx[c] = rnd_below(4) ? (float)rnd() / 4294967296.0f / 64.0f : rnd_float();
+			v->dy[c] = rnd_below(4) ? (float)rnd() / 4294967296.0f / 64.0f : rnd_float();
+		}
+		if (v->mode != SIM_JIT_IN_QUAD)
+			ip->slot[ip->n++] = (uint8_t)i;
+	}
+	ip->wpos = rnd_below(2);
+	ip->wy_inv = rnd_below(2);
+	ip->wy_h = (float)rnd_below(8193);
+	ip->wc = rnd_below(2) ? 0.5f : 0.0f;
+}
+
+/* Random programs on quads whose inputs the code interpolates from random
+ * planes, against the interpreter on the quads sim_raster_inputs fills
+ * from them: the rasteriser's values, bit for bit.  The varyings' slots of
+ * the compiled side's quad hold a NaN it must not read. */
+static void inputs_interpolate_as_the_rasteriser_does(void **state)
+{
+	(void)state;
+	struct sim_jit *j = jit_new(SIM_JIT_SYNC);
+	static struct sim_fp_cache c;
+	static struct prog p;
+	unsigned quads = 0, bad = 0;
+
+	rng_state = 31;
+	for (unsigned i = 0; i < 400; i++) {
+		rnd_prog(&p, 1 + rnd_below(8));
+		memset(&c, 0, sizeof(c));
+		sim_fp_cache_reset(&c);
+		assert_int_equal(sim_fp_cache_check(&c, p.b, p.len), 1);
+		sim_jit_fp_fn *fn = sim_jit_fp(j, &c, 0);
+		if (!fn)
+			continue;
+		for (unsigned k = 0; k < 16; k++, quads++) {
+			struct sim_jit_interp ip;
+			struct sim_fp_quad a, b;
+			float z[4];
+			rnd_interp(&ip);
+			rnd_quad(&a);
+			for (unsigned px = 0; px < 4; px++)
+				z[px] = rnd_float();
+			b = a;
+			sim_raster_inputs(&ip, z, 1, &a);
+			sim_raster_inputs(&ip, z, 0, &b);
+			for (unsigned n = 0; n < ip.n; n++)
+				for (unsigned px = 0; px < 4; px++)
+					memset(b.in[px][ip.slot[n]], 0xff, 16);
+			assert_int_equal(sim_fp_run_cached(&c, p.b, p.len, 0, &a, sample, NULL), 0);
+			fn(&b, c.dec, sample, NULL, &ip);
+			if (!same(&a.color[0][0][0], &b.color[0][0][0], 64) && !bad++)
+				report(&c, &p, &a, &b);
+		}
+	}
+	printf("%u quads on interpolated inputs, %u differ\n", quads, bad);
+	assert_int_equal(bad, 0);
+	assert_true(quads > 4000);
 	sim_jit_free(j);
 }
 
@@ -219,7 +303,7 @@ static void fp16_rounding_matches_at_every_edge(void **state)
 					bits_f((edge[e] + (uint32_t)d * 0x101u) ^ (q & 1 ? 0x80000000u : 0));
 			b = a;
 			assert_int_equal(sim_fp_run_cached(&c, p.b, p.len, 0, &a, sample, NULL), 0);
-			fn(&b, c.dec, sample, NULL);
+			fn(&b, c.dec, sample, NULL, &from_quad);
 			assert_memory_equal(a.color, b.color, sizeof(a.color));
 		}
 	sim_jit_free(j);
@@ -437,6 +521,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(random_programs_compile_to_the_interpreters_bits),
 		cmocka_unit_test(harness_notices_one_ulp),
+		cmocka_unit_test(inputs_interpolate_as_the_rasteriser_does),
 		cmocka_unit_test(fp16_rounding_matches_at_every_edge),
 		cmocka_unit_test(constants_are_read_at_run_time),
 		cmocka_unit_test(background_compile_arrives_and_matches),
