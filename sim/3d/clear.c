@@ -79,13 +79,22 @@ static void clear_fill(const struct sim_rt *rt, struct clear_rect r, const uint8
 			continue;
 		}
 		if (n == 4) {
-			/* four bytes at once (depth without stencil: every
-			 * Z24S8 clear of a GL depth buffer), as the loop below */
+			/* four pixels at once, then one (depth without stencil:
+			 * every Z24S8 clear of a GL depth buffer), as the loop
+			 * below */
+			typedef uint32_t clear_u4 __attribute__((vector_size(16)));
 			uint32_t m, v, w;
 			memcpy(&m, msk, 4);
 			memcpy(&v, pat, 4);
 			v &= m;
-			for (size_t o = 0; o < row; o += 4) {
+			clear_u4 m4 = { m, m, m, m }, v4 = { v, v, v, v }, w4;
+			size_t o = 0;
+			for (; o + 16 <= row; o += 16) {
+				memcpy(&w4, p + o, 16);
+				w4 = (w4 & ~m4) | v4;
+				memcpy(p + o, &w4, 16);
+			}
+			for (; o < row; o += 4) {
 				memcpy(&w, p + o, 4);
 				w = (w & ~m) | v;
 				memcpy(p + o, &w, 4);

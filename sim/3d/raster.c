@@ -19,6 +19,7 @@
 /* Four components at once (GCC's generic vectors: every lane is the scalar
  * operation, on any target). */
 typedef float raster_v4 __attribute__((vector_size(16)));
+typedef double raster_d4 __attribute__((vector_size(32)));
 
 static void raster_plane(struct draw_plane *p, float fa, float fb, float fc, float ex1, float ey1,
 			 float ex2, float ey2, float inv)
@@ -322,10 +323,16 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 				continue;
 
 			float z[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
-			for (unsigned p = 0; need_z && p < 4; p++) {
-				float dx = (float)(qx + (p & 1)) + 0.5f - fx0;
-				float dy = (float)(qy + (p >> 1)) + 0.5f - fy0;
-				z[p] = (float)((double)j->z0 + zdx * dx + zdy * dy + zoff);
+			if (need_z) {
+				/* per pixel (float)((double)z0 + zdx dx + zdy dy + zoff),
+				 * dx and dy floats, the four at once */
+				raster_v4 fx = (float)qx + (raster_v4){ 0.0f, 1.0f, 0.0f, 1.0f };
+				raster_v4 fy = (float)qy + (raster_v4){ 0.0f, 0.0f, 1.0f, 1.0f };
+				raster_d4 dx = __builtin_convertvector(fx + 0.5f - fx0, raster_d4);
+				raster_d4 dy = __builtin_convertvector(fy + 0.5f - fy0, raster_d4);
+				raster_v4 zv = __builtin_convertvector((double)j->z0 + zdx * dx + zdy * dy +
+								       (double)zoff, raster_v4);
+				memcpy(z, &zv, sizeof(z));
 			}
 			if (early_z && !(m = !rj ? sim_rop_early_z(d, qx, qy, m, z) :
 				  rverify ? sim_rop_verify_early_z(d, d->s->jit, rj, qx, qy, m, z) :

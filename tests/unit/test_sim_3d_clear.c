@@ -81,9 +81,10 @@ static uint8_t *vram(struct host *h, uint32_t off)
 	return sim_vram(h->s) + off;
 }
 
-/* A8R8G8B8 64x40, pitch 512, scissor (5,3) 20x10, mask R|A only: inside
+/* A8R8G8B8 64x40, pitch 512, scissor (5,3) 21x10, mask R|A only: inside
  * the rectangle bytes 2 and 3 of each pixel take the value, elsewhere the
- * old contents stay. */
+ * old contents stay (a row of 21 pixels: clear.c's four at once, then
+ * one). */
 static void test_clear_linear_argb_scissor_and_mask(void **state)
 {
 	struct host *h = *state;
@@ -92,7 +93,7 @@ static void test_clear_linear_argb_scissor_and_mask(void **state)
 		m[i] = (uint8_t)(i * 7);
 	fb(h, 0, NV40_RT_COLOR_A8R8G8B8 | NV40_RT_ZETA_Z24S8 << 5 | NV40_RT_TYPE_LINEAR << 8,
 	   64, 40, 512, RT0);
-	INC(h, 0, NV_CURIE_SCISSOR_HORIZ, 20u << 16 | 5, 10u << 16 | 3);
+	INC(h, 0, NV_CURIE_SCISSOR_HORIZ, 21u << 16 | 5, 10u << 16 | 3);
 	INC(h, 0, NV_CURIE_CLEAR_DEPTH_VALUE, 0, 0x11223344, NV40_CLEAR_COLOR_R | NV40_CLEAR_COLOR_A);
 	run(h);
 	for (unsigned y = 0; y < 40; y++)
@@ -100,7 +101,7 @@ static void test_clear_linear_argb_scissor_and_mask(void **state)
 			for (unsigned b = 0; b < 4; b++) {
 				unsigned i = y * 512 + x * 4 + b;
 				uint8_t want = (uint8_t)(i * 7);
-				if (x >= 5 && x < 25 && y >= 3 && y < 13 && b >= 2)
+				if (x >= 5 && x < 26 && y >= 3 && y < 13 && b >= 2)
 					want = b == 2 ? 0x22 : 0x11;
 				if (m[i] != want)
 					fail_msg("(%u,%u) byte %u: %02x, want %02x", x, y, b, m[i], want);
