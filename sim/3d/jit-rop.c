@@ -32,7 +32,8 @@ int jit_rop_key_of(const struct draw_setup *d, struct jit_rop_key *k)
 	memset(k, 0, sizeof(*k));
 	if (d->logic_enable)
 		return -1;
-	if (d->zbits && (d->zbounds || d->rts.zeta.swizzled))
+	/* the code takes a Z24S8 pixel as 4 bytes, a Z16 one as 2 */
+	if (d->zbits && (d->zbounds || d->rts.zeta.swizzled || d->rts.zeta.bpp != (d->zbits == 24 ? 4u : 2u)))
 		return -1;
 	if (d->zbits == 24 && (d->st[0].enable || (d->two_sided_stencil && d->st[1].enable)))
 		return -1;
@@ -48,7 +49,7 @@ int jit_rop_key_of(const struct draw_setup *d, struct jit_rop_key *k)
 	for (unsigned i = 0; i < 4; i++) {
 		if (!(d->rt_mask >> i & 1) || !d->cmask[i])
 			continue;
-		if (!d->rt8[i].on || d->rts.color[i].swizzled)
+		if (!d->rt8[i].on || d->rts.color[i].swizzled || d->rts.color[i].bpp != 4)
 			return -1;
 		k->bufs |= 1u << i;
 		k->cmask[i] = d->cmask[i];
@@ -79,6 +80,12 @@ static LLVMValueRef jr_ld(struct jr *j, LLVMTypeRef t, LLVMValueRef base, size_t
 	LLVMValueRef v = LLVMBuildLoad2(j->ir.b, t, jit_ir_at(&j->ir, base, off), "");
 	LLVMSetAlignment(v, 1);
 	return v;
+}
+
+/* A field of the draw's setup (read-only while the code runs). */
+static LLVMValueRef jr_setup(struct jr *j, LLVMTypeRef t, size_t off)
+{
+	return jr_ld(j, t, j->d, off);
 }
 
 static void jr_st(struct jr *j, LLVMValueRef v, LLVMValueRef base, size_t off)
@@ -112,7 +119,8 @@ static LLVMValueRef jr_cmp(struct jr *j, uint32_t func, int fl, LLVMValueRef a, 
 		if (t[i].func == func)
 			return fl ? LLVMBuildFCmp(j->ir.b, t[i].r, a, b, "") :
 				    LLVMBuildICmp(j->ir.b, t[i].i, a, b, "");
-	return LLVMConstInt(j->i1, func != NV40_CMP_NEVER, 0);
+	LLVMValueRef c = LLVMConstInt(j->i1, func != NV40_CMP_NEVER, 0), l[4] = { c, c, c, c };
+	return LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMVectorTypeKind ? LLVMConstVector(l, 4) : c;
 }
 
 /* sim_sat / rop_sat4: x > 0 ? x : 0 (NaN 0), then below 1 or 1. */
@@ -128,10 +136,10 @@ static LLVMValueRef jr_pixel(struct jr *j, size_t rt, LLVMValueRef px, LLVMValue
 			     LLVMValueRef *ok)
 {
 	LLVMBuilderRef b = j->ir.b;
-	LLVMValueRef mem = jr_ld(j, j->ir.ptr, j->d, rt + offsetof(struct sim_rt, mem));
-	LLVMValueRef len = jr_ld(j, j->i64, j->d, rt + offsetof(struct sim_rt, len));
-	LLVMValueRef pitch = LLVMBuildZExt(b, jr_ld(j, j->ir.i32, j->d, rt + offsetof(struct sim_rt, pitch)), j->i64, "");
-	LLVMValueRef bpp = LLVMBuildZExt(b, jr_ld(j, j->ir.i32, j->d, rt + offsetof(struct sim_rt, bpp)), j->i64, "");
+	LLVMValueRef mem = jr_setup(j, j->ir.ptr, rt + offsetof(struct sim_rt, mem));
+	LLVMValueRef len = jr_setup(j, j->i64, rt + offsetof(struct sim_rt, len));
+	LLVMValueRef pitch = LLVMBuildZExt(b, jr_setup(j, j->ir.i32, rt + offsetof(struct sim_rt, pitch)), j->i64, "");
+	LLVMValueRef bpp = LLVMBuildZExt(b, jr_setup(j, j->ir.i32, rt + offsetof(struct sim_rt, bpp)), j->i64, "");
 	LLVMValueRef off = LLVMBuildAdd(b, LLVMBuildMul(b, LLVMBuildZExt(b, py, j->i64, ""), pitch, ""),
 					LLVMBuildMul(b, LLVMBuildZExt(b, px, j->i64, ""), bpp, ""), "");
 
@@ -145,8 +153,8 @@ static LLVMValueRef jr_pixel(struct jr *j, size_t rt, LLVMValueRef px, LLVMValue
 static LLVMValueRef jr_position(struct jr *j, unsigned p, LLVMValueRef *px, LLVMValueRef *py)
 {
 	LLVMBuilderRef b = j->ir.b;
-	LLVMValueRef tx = jr_ld(j, j->ir.i32, j->d, offsetof(struct draw_setup, tx));
-	LLVMValueRef ty = jr_ld(j, j->ir.i32, j->d, offsetof(struct draw_setup, ty));
+	LLVMValueRef tx = jr_setup(j, j->ir.i32, offsetof(struct draw_setup, tx));
+	LLVMValueRef ty = jr_setup(j, j->ir.i32, offsetof(struct draw_setup, ty));
 
 	*px = LLVMBuildAdd(b, LLVMBuildAdd(b, j->x, jr_i32(j, p & 1), ""), tx, "");
 	*py = LLVMBuildAdd(b, LLVMBuildAdd(b, j->y, jr_i32(j, p >> 1), ""), ty, "");
@@ -239,7 +247,7 @@ static LLVMValueRef jr_split(struct jr *j, LLVMValueRef rgb, LLVMValueRef a)
 static LLVMValueRef jr_blend(struct jr *j, LLVMValueRef c, LLVMValueRef dst)
 {
 	const struct jit_rop_key *k = j->k;
-	LLVMValueRef kc = jr_ld(j, j->ir.v4, j->d, offsetof(struct draw_setup, bconst));
+	LLVMValueRef kc = jr_setup(j, j->ir.v4, offsetof(struct draw_setup, bconst));
 	LLVMValueRef fs = jr_factor(j, k->bsrc_rgb, c, dst, kc);
 	LLVMValueRef fd = jr_factor(j, k->bdst_rgb, c, dst, kc);
 
@@ -255,12 +263,12 @@ static LLVMValueRef jr_blend(struct jr *j, LLVMValueRef c, LLVMValueRef dst)
 
 /* ---- colour ---- */
 
-/* rop_read8: R G B A from the bytes at p8 (A 1 for the X formats). */
-static LLVMValueRef jr_read8(struct jr *j, unsigned i, LLVMValueRef p8)
+/* rop_read8: R G B A from the pixel's word (A 1 for the X formats). */
+static LLVMValueRef jr_read8(struct jr *j, unsigned i, LLVMValueRef word)
 {
 	LLVMBuilderRef b = j->ir.b;
 	const int8_t *at = j->k->at[i];
-	LLVMValueRef bytes = LLVMBuildBitCast(b, jr_ld(j, j->ir.i32, p8, 0), j->v4i8, "");
+	LLVMValueRef bytes = LLVMBuildBitCast(b, word, j->v4i8, "");
 	LLVMValueRef v = LLVMBuildUIToFP(b, LLVMBuildZExt(b, bytes, j->ir.v4i, ""), j->ir.v4, "");
 
 	v = LLVMBuildFDiv(b, v, jit_ir_splat(&j->ir, 255.0f), "");
@@ -269,44 +277,55 @@ static LLVMValueRef jr_read8(struct jr *j, unsigned i, LLVMValueRef p8)
 						   at[3] < 0 ? 4u : (unsigned)at[3] });
 }
 
-/* rop_write8 of saturated c to buffer i's pixel at p8. */
-static void jr_write8(struct jr *j, unsigned i, LLVMValueRef p8, LLVMValueRef c)
+/* rop_write8 of saturated c to the pixel word old of buffer i: the word
+ * with the bytes it writes (byte at[k] channel k under the colour mask,
+ * byte 3 A, or x for the X formats whenever the pixel is written). */
+static LLVMValueRef jr_write8(struct jr *j, unsigned i, LLVMValueRef c, LLVMValueRef old)
 {
 	LLVMBuilderRef b = j->ir.b;
 	const int8_t *at = j->k->at[i];
-	LLVMValueRef x = jr_ld(j, j->i8, j->d, offsetof(struct draw_setup, rt8) +
-				      i * sizeof(struct sim_rt8) + offsetof(struct sim_rt8, x));
+	LLVMValueRef x = jr_setup(j, j->i8, offsetof(struct draw_setup, rt8) +
+				  i * sizeof(struct sim_rt8) + offsetof(struct sim_rt8, x));
 	LLVMValueRef v = LLVMBuildFAdd(b, LLVMBuildFMul(b, c, jit_ir_splat(&j->ir, 255.0f), ""),
 				       jit_ir_splat(&j->ir, 0.5f), "");
 	LLVMValueRef bi = LLVMBuildFPToSI(b, v, j->ir.v4i, "");
-	unsigned mask = j->k->cmask[i];
+	unsigned mask = j->k->cmask[i], lane[4] = { 0, 0, 0, 3 };
+	uint32_t bytes = at[3] < 0 ? 0xff000000u : 0;
 
 	if (i == 0 && j->perturb)
 		bi = LLVMBuildAdd(b, bi, LLVMConstVector((LLVMValueRef[4]){
 			jr_i32(j, (uint32_t)j->perturb), jr_i32(j, 0), jr_i32(j, 0), jr_i32(j, 0) }, 4), "");
-	LLVMValueRef by = LLVMBuildTrunc(b, bi, j->v4i8, "");
-	if ((mask | (at[3] < 0 ? 8u : 0)) == 0xf) {
-		/* every byte: byte at[k] is channel k, byte 3 A or x */
-		unsigned lane[4] = { 0, 0, 0, 3 };
-		for (unsigned k = 0; k < 3; k++)
-			lane[at[k]] = k;
-		LLVMValueRef m[4];
-		for (unsigned k = 0; k < 4; k++)
-			m[k] = jr_i32(j, lane[k]);
-		LLVMValueRef w = LLVMBuildShuffleVector(b, by, LLVMGetUndef(j->v4i8), LLVMConstVector(m, 4), "");
-		if (at[3] < 0)
-			w = LLVMBuildInsertElement(b, w, x, jr_i32(j, 3), "");
-		jr_st(j, LLVMBuildBitCast(b, w, j->ir.i32, ""), p8, 0);
-		return;
-	}
 	for (unsigned k = 0; k < 4; k++)
-		if ((mask >> k & 1) && at[k] >= 0)
-			jr_st(j, LLVMBuildExtractElement(b, by, jr_i32(j, k), ""), p8, (size_t)at[k]);
+		if (at[k] >= 0) {
+			lane[at[k]] = k;
+			bytes |= (mask >> k & 1) ? 0xffu << (8 * at[k]) : 0;
+		}
+	LLVMValueRef m[4];
+	for (unsigned k = 0; k < 4; k++)
+		m[k] = jr_i32(j, lane[k]);
+	LLVMValueRef w = LLVMBuildShuffleVector(b, LLVMBuildTrunc(b, bi, j->v4i8, ""),
+						LLVMGetUndef(j->v4i8), LLVMConstVector(m, 4), "");
 	if (at[3] < 0)
-		jr_st(j, x, p8, 3);
+		w = LLVMBuildInsertElement(b, w, x, jr_i32(j, 3), "");
+	w = LLVMBuildBitCast(b, w, j->ir.i32, "");
+	if (bytes == 0xffffffffu)
+		return w;
+	return LLVMBuildOr(b, LLVMBuildAnd(b, old, jr_i32(j, ~bytes), ""),
+			   LLVMBuildAnd(b, w, jr_i32(j, bytes), ""), "");
 }
 
-/* rop_color8 for buffer i at pixel p of the quad. */
+/* rop_color8 of pixel p into buffer i's word old: the new word. */
+static LLVMValueRef jr_color8(struct jr *j, unsigned i, unsigned p, LLVMValueRef old)
+{
+	LLVMValueRef c = LLVMBuildLoad2(j->ir.b, j->ir.v4, jit_ir_at(&j->ir, j->q, JR_COLOR(p, i)), "");
+	LLVMSetAlignment(c, 4);
+	c = jr_sat(j, c, jit_ir_splat(&j->ir, 0.0f), jit_ir_splat(&j->ir, 1.0f));
+	if (j->k->blend[i])
+		c = jr_blend(j, c, jr_read8(j, i, old));
+	return jr_write8(j, i, c, old);
+}
+
+/* rop_color8 for buffer i at pixel p of the quad, when inside the buffer. */
 static void jr_color(struct jr *j, unsigned i, unsigned p, LLVMValueRef px, LLVMValueRef py)
 {
 	LLVMValueRef ok;
@@ -314,12 +333,7 @@ static void jr_color(struct jr *j, unsigned i, unsigned p, LLVMValueRef px, LLVM
 	LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(j->ir.cx, j->ir.fn, "");
 
 	jr_require(j, ok, done);
-	LLVMValueRef c = LLVMBuildLoad2(j->ir.b, j->ir.v4, jit_ir_at(&j->ir, j->q, JR_COLOR(p, i)), "");
-	LLVMSetAlignment(c, 4);
-	c = jr_sat(j, c, jit_ir_splat(&j->ir, 0.0f), jit_ir_splat(&j->ir, 1.0f));
-	if (j->k->blend[i])
-		c = jr_blend(j, c, jr_read8(j, i, p8));
-	jr_write8(j, i, p8, c);
+	jr_st(j, jr_color8(j, i, p, jr_ld(j, j->ir.i32, p8, 0)), p8, 0);
 	LLVMBuildBr(j->ir.b, done);
 	LLVMPositionBuilderAtEnd(j->ir.b, done);
 }
@@ -339,7 +353,7 @@ static void jr_quad_pixel(struct jr *j, unsigned p)
 	jr_require(j, LLVMBuildAnd(b, live, jr_position(j, p, &px, &py), ""), next);
 	if (k->alpha_func) {
 		LLVMValueRef a = jr_ld(j, j->ir.f32, j->q, JR_COLOR(p, 0) + 12);
-		LLVMValueRef ref = jr_ld(j, j->ir.f32, j->d, offsetof(struct draw_setup, alpha_ref));
+		LLVMValueRef ref = jr_setup(j, j->ir.f32, offsetof(struct draw_setup, alpha_ref));
 		jr_require(j, jr_cmp(j, k->alpha_func, 1, a, ref), next);
 	}
 	if (k->zbits) {
@@ -401,6 +415,207 @@ static void jr_early_z_pixel(struct jr *j, unsigned p, LLVMValueRef m)
 	LLVMPositionBuilderAtEnd(b, next);
 }
 
+/* ---- the quad at once ---- */
+
+/* Where the quad's pixels are when all four are inside every surface it
+ * touches (at positions >= 0, its last pixel inside: then the others
+ * are): each surface's first pixel and its pitch. */
+struct jr_quad {
+	LLVMValueRef z, zpitch, c[4], cpitch[4];
+};
+
+/* Pixel (px, py)'s address in the surface at offset rt and its pitch;
+ * and in *fits whether (px + 1, py + 1) is inside. */
+static LLVMValueRef jr_quad_at(struct jr *j, size_t rt, LLVMValueRef px, LLVMValueRef py,
+			       LLVMValueRef *pitch, LLVMValueRef *fits)
+{
+	LLVMBuilderRef b = j->ir.b;
+	LLVMValueRef ok, one = jr_i32(j, 1);
+	LLVMValueRef p0 = jr_pixel(j, rt, px, py, &ok);
+
+	jr_pixel(j, rt, LLVMBuildAdd(b, px, one, ""), LLVMBuildAdd(b, py, one, ""), fits);
+	*pitch = LLVMBuildZExt(b, jr_setup(j, j->ir.i32, rt + offsetof(struct sim_rt, pitch)), j->i64, "");
+	return p0;
+}
+
+/* Whether the quad is inside every surface it touches, qd filled. */
+static LLVMValueRef jr_quad_fits(struct jr *j, struct jr_quad *qd)
+{
+	LLVMBuilderRef b = j->ir.b;
+	LLVMValueRef px, py, f;
+	LLVMValueRef fits = jr_position(j, 0, &px, &py);
+
+	if (j->k->zbits) {
+		qd->z = jr_quad_at(j, JR_RT(zeta), px, py, &qd->zpitch, &f);
+		fits = LLVMBuildAnd(b, fits, f, "");
+	}
+	for (unsigned i = 0; i < 4; i++)
+		if (j->k->bufs >> i & 1) {
+			qd->c[i] = jr_quad_at(j, JR_RT(color) + i * sizeof(struct sim_rt), px, py,
+					      &qd->cpitch[i], &f);
+			fits = LLVMBuildAnd(b, fits, f, "");
+		}
+	return fits;
+}
+
+/* Pixel p's address: row p >> 1, column p & 1 of bpp bytes. */
+static LLVMValueRef jr_quad_pixel_at(struct jr *j, LLVMValueRef p0, LLVMValueRef pitch, unsigned p,
+				     unsigned bpp)
+{
+	LLVMBuilderRef b = j->ir.b;
+	LLVMValueRef off = LLVMConstInt(j->i64, (p & 1) * bpp, 0);
+
+	if (p >> 1)
+		off = LLVMBuildAdd(b, pitch, off, "");
+	return LLVMBuildGEP2(b, j->i8, p0, &off, 1, "");
+}
+
+/* The quad's live pixels as lanes. */
+static LLVMValueRef jr_live4(struct jr *j)
+{
+	LLVMBuilderRef b = j->ir.b;
+	LLVMValueRef bit[4] = { jr_i32(j, 1), jr_i32(j, 2), jr_i32(j, 4), jr_i32(j, 8) };
+	LLVMValueRef l = LLVMBuildInsertElement(b, LLVMGetUndef(j->ir.v4i), j->live, jr_i32(j, 0), "");
+	l = LLVMBuildShuffleVector(b, l, LLVMGetUndef(j->ir.v4i), LLVMConstNull(j->ir.v4i), "");
+	return LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, l, LLVMConstVector(bit, 4), ""),
+			     LLVMConstNull(j->ir.v4i), "");
+}
+
+/* The zeta buffer's four words and depths (lanes by pixel). */
+static LLVMValueRef jr_zwords4(struct jr *j, const struct jr_quad *qd, LLVMValueRef *zb)
+{
+	LLVMBuilderRef b = j->ir.b;
+	unsigned bpp = j->k->zbits == 24 ? 4 : 2;
+	LLVMTypeRef t = LLVMVectorType(bpp == 4 ? j->ir.i32 : j->i16, 2);
+	LLVMValueRef r[2];
+
+	for (unsigned row = 0; row < 2; row++) {
+		r[row] = LLVMBuildLoad2(b, t, jr_quad_pixel_at(j, qd->z, qd->zpitch, 2 * row, bpp), "");
+		LLVMSetAlignment(r[row], 1);
+	}
+	LLVMValueRef m[4] = { jr_i32(j, 0), jr_i32(j, 1), jr_i32(j, 2), jr_i32(j, 3) };
+	LLVMValueRef w = LLVMBuildShuffleVector(b, r[0], r[1], LLVMConstVector(m, 4), "");
+	if (bpp == 2)
+		w = LLVMBuildZExt(b, w, j->ir.v4i, "");
+	*zb = bpp == 4 ? LLVMBuildLShr(b, w, LLVMConstVector((LLVMValueRef[4]){
+		jr_i32(j, 8), jr_i32(j, 8), jr_i32(j, 8), jr_i32(j, 8) }, 4), "") : w;
+	return w;
+}
+
+static void jr_zstore4(struct jr *j, const struct jr_quad *qd, LLVMValueRef w)
+{
+	LLVMBuilderRef b = j->ir.b;
+	unsigned bpp = j->k->zbits == 24 ? 4 : 2;
+
+	if (bpp == 2)
+		w = LLVMBuildTrunc(b, w, LLVMVectorType(j->i16, 4), "");
+	for (unsigned row = 0; row < 2; row++) {
+		LLVMValueRef m[2] = { jr_i32(j, 2 * row), jr_i32(j, 2 * row + 1) };
+		LLVMValueRef h = LLVMBuildShuffleVector(b, w, LLVMGetUndef(LLVMTypeOf(w)), LLVMConstVector(m, 2), "");
+		LLVMSetAlignment(LLVMBuildStore(b, h, jr_quad_pixel_at(j, qd->z, qd->zpitch, 2 * row, bpp)), 1);
+	}
+}
+
+/* jr_zfixed of the four lanes. */
+static LLVMValueRef jr_zfixed4(struct jr *j, LLVMValueRef fz)
+{
+	LLVMBuilderRef b = j->ir.b;
+	LLVMTypeRef d4 = LLVMVectorType(j->f64, 4);
+	double zmax = j->k->zbits == 24 ? 16777215.0 : 65535.0;
+	LLVMValueRef zm = LLVMConstReal(j->f64, zmax), h = LLVMConstReal(j->f64, 0.5);
+
+	fz = jr_sat(j, fz, jit_ir_splat(&j->ir, 0.0f), jit_ir_splat(&j->ir, 1.0f));
+	LLVMValueRef v = LLVMBuildFMul(b, LLVMBuildFPExt(b, fz, d4, ""),
+				       LLVMConstVector((LLVMValueRef[4]){ zm, zm, zm, zm }, 4), "");
+	v = LLVMBuildFAdd(b, v, LLVMConstVector((LLVMValueRef[4]){ h, h, h, h }, 4), "");
+	return LLVMBuildFPToUI(b, v, j->ir.v4i, "");
+}
+
+/* The four pixels' lane of a float at off + p * stride from base. */
+static LLVMValueRef jr_lanes(struct jr *j, LLVMValueRef base, size_t off, size_t stride)
+{
+	LLVMValueRef v = LLVMGetUndef(j->ir.v4);
+	for (unsigned p = 0; p < 4; p++)
+		v = LLVMBuildInsertElement(j->ir.b, v, jr_ld(j, j->ir.f32, base, off + p * stride),
+					   jr_i32(j, p), "");
+	return v;
+}
+
+/* sim_rop_quad for a quad inside its surfaces: the tests on the four
+ * pixels at once, then the stores, each pixel's masked by its tests (the
+ * bytes of a pixel that fails are written back as they were). */
+static void jr_quad_all(struct jr *j, const struct jr_quad *qd)
+{
+	const struct jit_rop_key *k = j->k;
+	LLVMBuilderRef b = j->ir.b;
+	LLVMValueRef mask = jr_live4(j);
+
+	if (k->alpha_func) {
+		LLVMValueRef a = jr_lanes(j, j->q, JR_COLOR(0, 0) + 12, NV40_FP_RTS * 16);
+		LLVMValueRef ref = jit_ir_fill(&j->ir, jr_setup(j, j->ir.f32, offsetof(struct draw_setup, alpha_ref)));
+		mask = LLVMBuildAnd(b, mask, jr_cmp(j, k->alpha_func, 1, a, ref), "");
+	}
+	if (k->zbits) {
+		LLVMValueRef dw = jr_ld(j, j->ir.i32, j->q, offsetof(struct sim_fp_quad, depth_written)), zb;
+		LLVMValueRef fz = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, dw, jr_i32(j, 0), ""),
+			jr_ld(j, j->ir.v4, j->q, offsetof(struct sim_fp_quad, depth)),
+			jr_ld(j, j->ir.v4, j->z, 0), "");
+		LLVMValueRef zf = jr_zfixed4(j, fz);
+		LLVMValueRef word = jr_zwords4(j, qd, &zb);
+		if (k->depth_test)
+			mask = LLVMBuildAnd(b, mask, jr_cmp(j, k->depth_func, 0, zf, zb), "");
+		if (k->depth_write) {
+			LLVMValueRef nw = zf;
+			if (k->zbits == 24) {
+				LLVMValueRef ff = jr_i32(j, 0xff), e = jr_i32(j, 8);
+				nw = LLVMBuildOr(b, LLVMBuildAnd(b, word, LLVMConstVector((LLVMValueRef[4]){ ff, ff, ff, ff }, 4), ""),
+						 LLVMBuildShl(b, zf, LLVMConstVector((LLVMValueRef[4]){ e, e, e, e }, 4), ""), "");
+			}
+			jr_zstore4(j, qd, LLVMBuildSelect(b, mask, nw, word, ""));
+		}
+	}
+	if (k->query) {
+		LLVMValueRef n = jr_ld(j, j->ir.i32, j->samples, 0);
+		for (unsigned p = 0; p < 4; p++)
+			n = LLVMBuildAdd(b, n, LLVMBuildZExt(b, LLVMBuildExtractElement(b, mask, jr_i32(j, p), ""),
+							      j->ir.i32, ""), "");
+		jr_st(j, n, j->samples, 0);
+	}
+	for (unsigned i = 0; i < 4; i++)
+		for (unsigned p = 0; (k->bufs >> i & 1) && p < 4; p++) {
+			LLVMValueRef at = jr_quad_pixel_at(j, qd->c[i], qd->cpitch[i], p, 4);
+			LLVMValueRef old = jr_ld(j, j->ir.i32, at, 0);
+			LLVMValueRef keep = LLVMBuildExtractElement(b, mask, jr_i32(j, p), "");
+			jr_st(j, LLVMBuildSelect(b, keep, jr_color8(j, i, p, old), old, ""), at, 0);
+		}
+}
+
+/* sim_rop_early_z for a quad inside the zeta buffer: the live pixels
+ * whose depth passes. */
+static LLVMValueRef jr_early_z_all(struct jr *j, const struct jr_quad *qd)
+{
+	LLVMBuilderRef b = j->ir.b;
+	LLVMValueRef zb;
+
+	jr_zwords4(j, qd, &zb);
+	LLVMValueRef pass = LLVMBuildAnd(b, jr_live4(j), jr_cmp(j, j->k->depth_func, 0,
+					 jr_zfixed4(j, jr_ld(j, j->ir.v4, j->z, 0)), zb), "");
+	return LLVMBuildZExt(b, LLVMBuildBitCast(b, pass, LLVMIntTypeInContext(j->ir.cx, 4), ""),
+			     j->ir.i32, "");
+}
+
+/* Start of a function: the quad at once when it fits (*fits's block),
+ * pixel by pixel else (the builder left there). */
+static LLVMBasicBlockRef jr_split_quad(struct jr *j, struct jr_quad *qd)
+{
+	LLVMBasicBlockRef all = LLVMAppendBasicBlockInContext(j->ir.cx, j->ir.fn, "quad");
+	LLVMBasicBlockRef each = LLVMAppendBasicBlockInContext(j->ir.cx, j->ir.fn, "pixels");
+
+	LLVMBuildCondBr(j->ir.b, jr_quad_fits(j, qd), all, each);
+	LLVMPositionBuilderAtEnd(j->ir.b, each);
+	return all;
+}
+
 static void jr_types(struct jr *j)
 {
 	LLVMContextRef cx = j->ir.cx;
@@ -427,8 +642,13 @@ int jit_rop_build(LLVMModuleRef m, const char *name, const struct jit_rop_key *k
 	j.live = LLVMGetParam(j.ir.fn, 4);
 	j.z = LLVMGetParam(j.ir.fn, 5);
 	j.q = LLVMGetParam(j.ir.fn, 6);
+	struct jr_quad qd;
+	LLVMBasicBlockRef all = jr_split_quad(&j, &qd);
 	for (unsigned p = 0; p < 4; p++)
 		jr_quad_pixel(&j, p);
+	LLVMBuildRetVoid(j.ir.b);
+	LLVMPositionBuilderAtEnd(j.ir.b, all);
+	jr_quad_all(&j, &qd);
 	LLVMBuildRetVoid(j.ir.b);
 	LLVMDisposeBuilder(j.ir.b);
 	if (!k->zbits || !k->depth_test)
@@ -443,9 +663,14 @@ int jit_rop_build(LLVMModuleRef m, const char *name, const struct jit_rop_key *k
 	j.z = LLVMGetParam(j.ir.fn, 4);
 	LLVMValueRef live = LLVMBuildAlloca(j.ir.b, j.ir.i32, "");
 	LLVMBuildStore(j.ir.b, j.live, live);
+	j.k = &(struct jit_rop_key){ .zbits = k->zbits, .depth_func = k->depth_func };
+	all = jr_split_quad(&j, &qd);                 /* the zeta buffer alone */
+	j.k = k;
 	for (unsigned p = 0; p < 4; p++)
 		jr_early_z_pixel(&j, p, live);
 	LLVMBuildRet(j.ir.b, LLVMBuildLoad2(j.ir.b, j.ir.i32, live, ""));
+	LLVMPositionBuilderAtEnd(j.ir.b, all);
+	LLVMBuildRet(j.ir.b, jr_early_z_all(&j, &qd));
 	LLVMDisposeBuilder(j.ir.b);
 	return 0;
 }

@@ -86,7 +86,7 @@ static void rop_random_state(struct draw_setup *d, uint32_t (*rnd)(void))
 	d->zbits = z == 0 ? 0 : z == 1 ? 16 : 24;
 	if (d->zbits)
 		rop_surface(&d->rts.zeta, d->zbits == 24 ? NV40_RT_ZETA_Z24S8 : NV40_RT_ZETA_Z16,
-			    d->zbits / 8, rnd);
+			    d->zbits == 24 ? 4 : 2, rnd);
 	d->depth_test = rop_below(rnd, 4) != 0;
 	d->depth_func = ROP_PICK(cmp_funcs);
 	d->depth_write = rop_below(rnd, 2);

@@ -137,6 +137,10 @@ static void states_rop_c_keeps_are_refused(void **state)
 	assert_null(sim_jit_rop_find(j, &d));
 	d.logic_enable = 0;
 	d.zbits = 24;
+	d.rts.zeta.bpp = 2;                 /* a Z24S8 pixel is 4 bytes: the code assumes it */
+	assert_null(sim_jit_rop_find(j, &d));
+	d.rts.zeta.bpp = 4;
+	assert_non_null(sim_jit_rop_find(j, &d));
 	d.st[0].enable = 1;
 	assert_null(sim_jit_rop_find(j, &d));
 	d.st[0].enable = 0;
