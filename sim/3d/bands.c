@@ -43,13 +43,14 @@
 #include "pipe.h"
 
 #define BANDS_ROWS         16       /* even: 2x2 quads never straddle bands */
-#define BANDS_PERIOD       6        /* bands the ownership pattern repeats after */
+#define BANDS_PERIOD       12       /* bands the ownership pattern repeats after: the
+					   worker's share moves by a twelfth */
 #define BANDS_JOBS         4096     /* triangles one batch holds */
 #define BANDS_SETUPS       32       /* draws one batch may span */
 #define BANDS_SPLIT_AREA   4096     /* bounding-box pixels before helpers join */
 #define BANDS_WORKER_STEP  32
 #define BANDS_SPIN_NS      200000   /* spin this long before sleeping */
-#define BANDS_MAX          BANDS_PERIOD   /* every lane owns a band of a period */
+#define BANDS_MAX          6        /* lanes; each owns a band of a period at least */
 #define BANDS_BALANCE_NS   20000    /* difference in waits that moves a band */
 
 /* A lane's scratch and the first draw whose program failed on it. */
