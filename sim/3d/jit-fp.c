@@ -33,12 +33,6 @@ struct jf {
 
 /* ---- values ---- */
 
-static LLVMValueRef jf_splat_i(struct jf *j, uint32_t v)
-{
-	LLVMValueRef e = LLVMConstInt(j->ir.i32, v, 0), l[4] = { e, e, e, e };
-	return LLVMConstVector(l, 4);
-}
-
 static LLVMValueRef jf_load(struct jf *j, LLVMValueRef base, size_t off)
 {
 	LLVMValueRef v = LLVMBuildLoad2(j->ir.b, j->ir.f32, jit_ir_at(&j->ir, base, off), "");
@@ -51,15 +45,6 @@ static void jf_store(struct jf *j, LLVMValueRef v, LLVMValueRef base, size_t off
 	LLVMSetAlignment(LLVMBuildStore(j->ir.b, v, jit_ir_at(&j->ir, base, off)), 4);
 }
 
-/* Four floats at base + off + p * stride as a vector. */
-static LLVMValueRef jf_gather(struct jf *j, LLVMValueRef base, size_t off, size_t stride)
-{
-	LLVMValueRef v = LLVMGetUndef(j->ir.v4);
-	for (unsigned p = 0; p < 4; p++)
-		v = LLVMBuildInsertElement(j->ir.b, v, jf_load(j, base, off + p * stride),
-					   LLVMConstInt(j->ir.i32, p, 0), "");
-	return v;
-}
 
 static void jf_scatter(struct jf *j, LLVMValueRef v, LLVMValueRef base, size_t off, size_t stride)
 {
@@ -90,17 +75,17 @@ static LLVMValueRef jf_half(struct jf *j, LLVMValueRef v)
 {
 	LLVMBuilderRef b = j->ir.b;
 	LLVMValueRef u = LLVMBuildBitCast(b, v, j->ir.v4i, "");
-	LLVMValueRef a = LLVMBuildAnd(b, u, jf_splat_i(j, 0x7fffffff), "");
+	LLVMValueRef a = LLVMBuildAnd(b, u, jit_ir_splat_i(&j->ir, 0x7fffffff), "");
 	/* the rounding leaves zeros and infinities as they are, as fp.c does */
 	LLVMValueRef normal = LLVMBuildOr(b, LLVMBuildAnd(b,
-		LLVMBuildICmp(b, LLVMIntUGE, a, jf_splat_i(j, 0x38800000), ""),
-		LLVMBuildICmp(b, LLVMIntULT, a, jf_splat_i(j, 0x477ff000), ""), ""),
-		LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, a, jf_splat_i(j, 0), ""),
-			    LLVMBuildICmp(b, LLVMIntEQ, a, jf_splat_i(j, 0x7f800000), ""), ""), "");
-	LLVMValueRef odd = LLVMBuildAnd(b, LLVMBuildLShr(b, a, jf_splat_i(j, 13), ""), jf_splat_i(j, 1), "");
-	LLVMValueRef rnd = LLVMBuildAnd(b, LLVMBuildAdd(b, LLVMBuildAdd(b, a, jf_splat_i(j, 0x0fff), ""),
-							odd, ""), jf_splat_i(j, ~0x1fffu), "");
-	LLVMValueRef inl = LLVMBuildBitCast(b, LLVMBuildOr(b, LLVMBuildAnd(b, u, jf_splat_i(j, 0x80000000u), ""),
+		LLVMBuildICmp(b, LLVMIntUGE, a, jit_ir_splat_i(&j->ir, 0x38800000), ""),
+		LLVMBuildICmp(b, LLVMIntULT, a, jit_ir_splat_i(&j->ir, 0x477ff000), ""), ""),
+		LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, a, jit_ir_splat_i(&j->ir, 0), ""),
+			    LLVMBuildICmp(b, LLVMIntEQ, a, jit_ir_splat_i(&j->ir, 0x7f800000), ""), ""), "");
+	LLVMValueRef odd = LLVMBuildAnd(b, LLVMBuildLShr(b, a, jit_ir_splat_i(&j->ir, 13), ""), jit_ir_splat_i(&j->ir, 1), "");
+	LLVMValueRef rnd = LLVMBuildAnd(b, LLVMBuildAdd(b, LLVMBuildAdd(b, a, jit_ir_splat_i(&j->ir, 0x0fff), ""),
+							odd, ""), jit_ir_splat_i(&j->ir, ~0x1fffu), "");
+	LLVMValueRef inl = LLVMBuildBitCast(b, LLVMBuildOr(b, LLVMBuildAnd(b, u, jit_ir_splat_i(&j->ir, 0x80000000u), ""),
 							    rnd, ""), j->ir.v4, "");
 
 	/* any lane not normal: the slow block */
@@ -196,8 +181,7 @@ static void jf_planes(struct jf *j)
 	for (unsigned a = 0; a < 2; a++) {        /* (float)(qx + (p & 1)) + 0.5f - fx0 */
 		LLVMValueRef v = LLVMBuildLoad2(b, j->ir.i32, jit_ir_at(&j->ir, j->ip, a * 4), "");
 		LLVMSetAlignment(v, 4);
-		v = LLVMBuildInsertElement(b, LLVMGetUndef(j->ir.v4i), v, LLVMConstInt(j->ir.i32, 0, 0), "");
-		v = LLVMBuildShuffleVector(b, v, LLVMGetUndef(j->ir.v4i), LLVMConstNull(j->ir.v4i), "");
+		v = jit_ir_fill(&j->ir, v);
 		LLVMValueRef step[4];
 		for (unsigned p = 0; p < 4; p++)
 			step[p] = LLVMConstInt(j->ir.i32, a ? p >> 1 : p & 1, 0);
@@ -230,7 +214,7 @@ static LLVMValueRef jf_input(struct jf *j, unsigned in, unsigned c)
 	jf_planes(j);
 	LLVMValueRef mode = LLVMBuildLoad2(b, j->ir.i32, jit_ir_at(&j->ir, j->ip, at), "");
 	LLVMSetAlignment(mode, 4);
-	LLVMValueRef quad = jf_gather(j, j->q, offsetof(struct sim_fp_quad, in) + (in * 4 + c) * 4,
+	LLVMValueRef quad = jit_ir_gather(&j->ir, j->q, offsetof(struct sim_fp_quad, in) + (in * 4 + c) * 4,
 				      NV40_FP_INPUTS * 16);
 	LLVMValueRef vx = jf_ip(j, at + offsetof(struct sim_jit_vary, dx) + 4 * c);
 	LLVMValueRef vy = jf_ip(j, at + offsetof(struct sim_jit_vary, dy) + 4 * c);
@@ -308,7 +292,7 @@ static LLVMValueRef jf_pack(struct jf *j, unsigned op, LLVMValueRef a[4])
 {
 	LLVMBuilderRef b = j->ir.b;
 	unsigned n = op == NV40_FP_OP_PK2US ? 2 : 4, bits = op == NV40_FP_OP_PK2US ? 16 : 8;
-	LLVMValueRef u = jf_splat_i(j, 0);
+	LLVMValueRef u = jit_ir_splat_i(&j->ir, 0);
 
 	for (unsigned i = 0; i < n; i++) {
 		LLVMValueRef v;
@@ -321,7 +305,7 @@ static LLVMValueRef jf_pack(struct jf *j, unsigned op, LLVMValueRef a[4])
 		} else {
 			v = jf_round_u(j, jf_sat(j, a[i]), op == NV40_FP_OP_PK4UB ? 255.0f : 65535.0f);
 		}
-		u = LLVMBuildOr(b, u, LLVMBuildShl(b, v, jf_splat_i(j, bits * i), ""), "");
+		u = LLVMBuildOr(b, u, LLVMBuildShl(b, v, jit_ir_splat_i(&j->ir, bits * i), ""), "");
 	}
 	return LLVMBuildBitCast(b, u, j->ir.v4, "");
 }
@@ -335,8 +319,8 @@ static void jf_unpack(struct jf *j, unsigned op, LLVMValueRef a, LLVMValueRef r[
 	for (unsigned i = 0; i < 4; i++) {
 		unsigned sh = op == NV40_FP_OP_UP2US ? 16 * (i & 1) : 8 * i;
 		uint32_t m = op == NV40_FP_OP_UP2US ? 0xffff : 0xff;
-		LLVMValueRef f = LLVMBuildUIToFP(b, LLVMBuildAnd(b, LLVMBuildLShr(b, u, jf_splat_i(j, sh), ""),
-							   jf_splat_i(j, m), ""), j->ir.v4, "");
+		LLVMValueRef f = LLVMBuildUIToFP(b, LLVMBuildAnd(b, LLVMBuildLShr(b, u, jit_ir_splat_i(&j->ir, sh), ""),
+							   jit_ir_splat_i(&j->ir, m), ""), j->ir.v4, "");
 		if (op == NV40_FP_OP_UP4B)
 			r[i] = LLVMBuildFDiv(b, LLVMBuildFSub(b, f, jit_ir_splat(&j->ir, 128.0f), ""), jit_ir_splat(&j->ir, 127.0f), "");
 		else
@@ -482,7 +466,7 @@ static void jf_tex(struct jf *j, const struct sim_fp_dec *d, LLVMValueRef s[3][4
 	LLVMValueRef args[3] = { j->ctx, j->rq, j->out };
 	LLVMBuildCall2(b, ft, j->sample, args, 3, "");
 	for (unsigned c = 0; c < 4; c++) {
-		r[c] = jf_gather(j, j->out, 4 * c, 16);
+		r[c] = jit_ir_gather(&j->ir, j->out, 4 * c, 16);
 		if (NV40_FP_GET(d->w, TEX_EXPAND))
 			r[c] = LLVMBuildFSub(b, LLVMBuildFMul(b, r[c], jit_ir_splat(&j->ir, 2.0f), ""),
 					     jit_ir_splat(&j->ir, 1.0f), "");
@@ -543,7 +527,7 @@ static LLVMValueRef jf_kill_bits(struct jf *j)
 	LLVMValueRef bit[4], bits = NULL;
 	for (unsigned p = 0; p < 4; p++)
 		bit[p] = LLVMConstInt(j->ir.i32, 1u << p, 0);
-	LLVMValueRef lanes = LLVMBuildSelect(j->ir.b, j->kill, LLVMConstVector(bit, 4), jf_splat_i(j, 0), "");
+	LLVMValueRef lanes = LLVMBuildSelect(j->ir.b, j->kill, LLVMConstVector(bit, 4), jit_ir_splat_i(&j->ir, 0), "");
 	for (unsigned p = 0; p < 4; p++) {
 		LLVMValueRef b = LLVMBuildExtractElement(j->ir.b, lanes, LLVMConstInt(j->ir.i32, p, 0), "");
 		bits = bits ? LLVMBuildOr(j->ir.b, bits, b, "") : b;
@@ -561,7 +545,7 @@ static void jf_outputs(struct jf *j)
 
 	if (j->p->perturb) {
 		LLVMValueRef u = LLVMBuildBitCast(b, jf_get(j, j->r[0][0]), j->ir.v4i, "");
-		u = LLVMBuildAdd(b, u, jf_splat_i(j, (uint32_t)j->p->perturb), "");
+		u = LLVMBuildAdd(b, u, jit_ir_splat_i(&j->ir, (uint32_t)j->p->perturb), "");
 		j->r[0][0] = LLVMBuildBitCast(b, u, j->ir.v4, "");
 	}
 	for (unsigned t = 0; t < NV40_FP_RTS; t++)

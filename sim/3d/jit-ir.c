@@ -71,8 +71,26 @@ LLVMValueRef jit_ir_shuffle(struct jit_ir *ir, LLVMValueRef a, LLVMValueRef b, c
 
 LLVMValueRef jit_ir_fill(struct jit_ir *ir, LLVMValueRef x)
 {
-	LLVMValueRef v = LLVMBuildInsertElement(ir->b, LLVMGetUndef(ir->v4), x, LLVMConstInt(ir->i32, 0, 0), "");
-	return jit_ir_shuffle(ir, v, NULL, (const unsigned[4]){ 0, 0, 0, 0 });
+	LLVMTypeRef t = LLVMVectorType(LLVMTypeOf(x), 4);
+	LLVMValueRef v = LLVMBuildInsertElement(ir->b, LLVMGetUndef(t), x, LLVMConstInt(ir->i32, 0, 0), "");
+	return LLVMBuildShuffleVector(ir->b, v, LLVMGetUndef(t), LLVMConstNull(ir->v4i), "");
+}
+
+LLVMValueRef jit_ir_splat_i(struct jit_ir *ir, uint32_t v)
+{
+	LLVMValueRef e = LLVMConstInt(ir->i32, v, 0), l[4] = { e, e, e, e };
+	return LLVMConstVector(l, 4);
+}
+
+LLVMValueRef jit_ir_gather(struct jit_ir *ir, LLVMValueRef base, size_t off, size_t stride)
+{
+	LLVMValueRef v = LLVMGetUndef(ir->v4);
+	for (unsigned p = 0; p < 4; p++) {
+		LLVMValueRef x = LLVMBuildLoad2(ir->b, ir->f32, jit_ir_at(ir, base, off + p * stride), "");
+		LLVMSetAlignment(x, 4);
+		v = LLVMBuildInsertElement(ir->b, v, x, LLVMConstInt(ir->i32, p, 0), "");
+	}
+	return v;
 }
 
 LLVMValueRef jit_ir_call(struct jit_ir *ir, const char *name, LLVMTypeRef ft, LLVMValueRef *args,

@@ -6,6 +6,7 @@
 
 #include <llvm-c/Core.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct jit_ir {
 	LLVMContextRef cx;
@@ -32,8 +33,12 @@ LLVMValueRef jit_ir_sel(struct jit_ir *ir, LLVMRealPredicate pr, LLVMValueRef a,
  * x * -c, -x * -y into x * y), which changes the sign of a NaN that the
  * interpreters keep. */
 LLVMValueRef jit_ir_signbit(struct jit_ir *ir, LLVMValueRef x, LLVMOpcode op, LLVMValueRef mask);
-/* The float x on every lane. */
+/* The scalar x (float, double, i32) on every lane of four. */
 LLVMValueRef jit_ir_fill(struct jit_ir *ir, LLVMValueRef x);
+/* The <4 x i32> constant v on every lane. */
+LLVMValueRef jit_ir_splat_i(struct jit_ir *ir, uint32_t v);
+/* Four floats at base + off + p * stride (p = 0..3) as a vector. */
+LLVMValueRef jit_ir_gather(struct jit_ir *ir, LLVMValueRef base, size_t off, size_t stride);
 /* base + off bytes. */
 LLVMValueRef jit_ir_at(struct jit_ir *ir, LLVMValueRef base, size_t off);
 /* The <4 x float> of lanes[] from a (0-3) and b (4-7; NULL: a alone). */

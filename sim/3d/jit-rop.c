@@ -176,15 +176,24 @@ static LLVMValueRef jr_zword(struct jr *j, LLVMValueRef zp, LLVMValueRef *zb)
 	return *zb;
 }
 
-/* (uint32_t)((double)sim_sat(fz) * zmax + 0.5) */
+/* (uint32_t)((double)sim_sat(fz) * zmax + 0.5) of a float, or of four */
 static LLVMValueRef jr_zfixed(struct jr *j, LLVMValueRef fz)
 {
 	LLVMBuilderRef b = j->ir.b;
-	double zmax = j->k->zbits == 24 ? 16777215.0 : 65535.0;
+	int four = LLVMGetTypeKind(LLVMTypeOf(fz)) == LLVMVectorTypeKind;
+	LLVMValueRef zmax = LLVMConstReal(j->f64, j->k->zbits == 24 ? 16777215.0 : 65535.0);
+	LLVMValueRef half = LLVMConstReal(j->f64, 0.5);
+	LLVMValueRef zero = LLVMConstReal(j->ir.f32, 0.0), one = LLVMConstReal(j->ir.f32, 1.0);
 
-	fz = jr_sat(j, fz, LLVMConstReal(j->ir.f32, 0.0), LLVMConstReal(j->ir.f32, 1.0));
-	LLVMValueRef v = LLVMBuildFMul(b, LLVMBuildFPExt(b, fz, j->f64, ""), LLVMConstReal(j->f64, zmax), "");
-	return LLVMBuildFPToUI(b, LLVMBuildFAdd(b, v, LLVMConstReal(j->f64, 0.5), ""), j->ir.i32, "");
+	if (four) {
+		zmax = jit_ir_fill(&j->ir, zmax);
+		half = jit_ir_fill(&j->ir, half);
+		zero = jit_ir_fill(&j->ir, zero);
+		one = jit_ir_fill(&j->ir, one);
+	}
+	fz = jr_sat(j, fz, zero, one);
+	LLVMValueRef v = LLVMBuildFMul(b, LLVMBuildFPExt(b, fz, LLVMTypeOf(zmax), ""), zmax, "");
+	return LLVMBuildFPToUI(b, LLVMBuildFAdd(b, v, half, ""), four ? j->ir.v4i : j->ir.i32, "");
 }
 
 /* ---- blending (rop_factor4, rop_eq4, ROP_SPLIT) ---- */
@@ -475,8 +484,7 @@ static LLVMValueRef jr_live4(struct jr *j)
 {
 	LLVMBuilderRef b = j->ir.b;
 	LLVMValueRef bit[4] = { jr_i32(j, 1), jr_i32(j, 2), jr_i32(j, 4), jr_i32(j, 8) };
-	LLVMValueRef l = LLVMBuildInsertElement(b, LLVMGetUndef(j->ir.v4i), j->live, jr_i32(j, 0), "");
-	l = LLVMBuildShuffleVector(b, l, LLVMGetUndef(j->ir.v4i), LLVMConstNull(j->ir.v4i), "");
+	LLVMValueRef l = jit_ir_fill(&j->ir, j->live);
 	return LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, l, LLVMConstVector(bit, 4), ""),
 			     LLVMConstNull(j->ir.v4i), "");
 }
@@ -497,8 +505,7 @@ static LLVMValueRef jr_zwords4(struct jr *j, const struct jr_quad *qd, LLVMValue
 	LLVMValueRef w = LLVMBuildShuffleVector(b, r[0], r[1], LLVMConstVector(m, 4), "");
 	if (bpp == 2)
 		w = LLVMBuildZExt(b, w, j->ir.v4i, "");
-	*zb = bpp == 4 ? LLVMBuildLShr(b, w, LLVMConstVector((LLVMValueRef[4]){
-		jr_i32(j, 8), jr_i32(j, 8), jr_i32(j, 8), jr_i32(j, 8) }, 4), "") : w;
+	*zb = bpp == 4 ? LLVMBuildLShr(b, w, jit_ir_splat_i(&j->ir, 8), "") : w;
 	return w;
 }
 
@@ -516,31 +523,6 @@ static void jr_zstore4(struct jr *j, const struct jr_quad *qd, LLVMValueRef w)
 	}
 }
 
-/* jr_zfixed of the four lanes. */
-static LLVMValueRef jr_zfixed4(struct jr *j, LLVMValueRef fz)
-{
-	LLVMBuilderRef b = j->ir.b;
-	LLVMTypeRef d4 = LLVMVectorType(j->f64, 4);
-	double zmax = j->k->zbits == 24 ? 16777215.0 : 65535.0;
-	LLVMValueRef zm = LLVMConstReal(j->f64, zmax), h = LLVMConstReal(j->f64, 0.5);
-
-	fz = jr_sat(j, fz, jit_ir_splat(&j->ir, 0.0f), jit_ir_splat(&j->ir, 1.0f));
-	LLVMValueRef v = LLVMBuildFMul(b, LLVMBuildFPExt(b, fz, d4, ""),
-				       LLVMConstVector((LLVMValueRef[4]){ zm, zm, zm, zm }, 4), "");
-	v = LLVMBuildFAdd(b, v, LLVMConstVector((LLVMValueRef[4]){ h, h, h, h }, 4), "");
-	return LLVMBuildFPToUI(b, v, j->ir.v4i, "");
-}
-
-/* The four pixels' lane of a float at off + p * stride from base. */
-static LLVMValueRef jr_lanes(struct jr *j, LLVMValueRef base, size_t off, size_t stride)
-{
-	LLVMValueRef v = LLVMGetUndef(j->ir.v4);
-	for (unsigned p = 0; p < 4; p++)
-		v = LLVMBuildInsertElement(j->ir.b, v, jr_ld(j, j->ir.f32, base, off + p * stride),
-					   jr_i32(j, p), "");
-	return v;
-}
-
 /* sim_rop_quad for a quad inside its surfaces: the tests on the four
  * pixels at once, then the stores, each pixel's masked by its tests (the
  * bytes of a pixel that fails are written back as they were). */
@@ -551,7 +533,7 @@ static void jr_quad_all(struct jr *j, const struct jr_quad *qd)
 	LLVMValueRef mask = jr_live4(j);
 
 	if (k->alpha_func) {
-		LLVMValueRef a = jr_lanes(j, j->q, JR_COLOR(0, 0) + 12, NV40_FP_RTS * 16);
+		LLVMValueRef a = jit_ir_gather(&j->ir, j->q, JR_COLOR(0, 0) + 12, NV40_FP_RTS * 16);
 		LLVMValueRef ref = jit_ir_fill(&j->ir, jr_setup(j, j->ir.f32, offsetof(struct draw_setup, alpha_ref)));
 		mask = LLVMBuildAnd(b, mask, jr_cmp(j, k->alpha_func, 1, a, ref), "");
 	}
@@ -560,17 +542,15 @@ static void jr_quad_all(struct jr *j, const struct jr_quad *qd)
 		LLVMValueRef fz = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, dw, jr_i32(j, 0), ""),
 			jr_ld(j, j->ir.v4, j->q, offsetof(struct sim_fp_quad, depth)),
 			jr_ld(j, j->ir.v4, j->z, 0), "");
-		LLVMValueRef zf = jr_zfixed4(j, fz);
+		LLVMValueRef zf = jr_zfixed(j, fz);
 		LLVMValueRef word = jr_zwords4(j, qd, &zb);
 		if (k->depth_test)
 			mask = LLVMBuildAnd(b, mask, jr_cmp(j, k->depth_func, 0, zf, zb), "");
 		if (k->depth_write) {
 			LLVMValueRef nw = zf;
-			if (k->zbits == 24) {
-				LLVMValueRef ff = jr_i32(j, 0xff), e = jr_i32(j, 8);
-				nw = LLVMBuildOr(b, LLVMBuildAnd(b, word, LLVMConstVector((LLVMValueRef[4]){ ff, ff, ff, ff }, 4), ""),
-						 LLVMBuildShl(b, zf, LLVMConstVector((LLVMValueRef[4]){ e, e, e, e }, 4), ""), "");
-			}
+			if (k->zbits == 24)
+				nw = LLVMBuildOr(b, LLVMBuildAnd(b, word, jit_ir_splat_i(&j->ir, 0xff), ""),
+						 LLVMBuildShl(b, zf, jit_ir_splat_i(&j->ir, 8), ""), "");
 			jr_zstore4(j, qd, LLVMBuildSelect(b, mask, nw, word, ""));
 		}
 	}
@@ -599,7 +579,7 @@ static LLVMValueRef jr_early_z_all(struct jr *j, const struct jr_quad *qd)
 
 	jr_zwords4(j, qd, &zb);
 	LLVMValueRef pass = LLVMBuildAnd(b, jr_live4(j), jr_cmp(j, j->k->depth_func, 0,
-					 jr_zfixed4(j, jr_ld(j, j->ir.v4, j->z, 0)), zb), "");
+					 jr_zfixed(j, jr_ld(j, j->ir.v4, j->z, 0)), zb), "");
 	return LLVMBuildZExt(b, LLVMBuildBitCast(b, pass, LLVMIntTypeInContext(j->ir.cx, 4), ""),
 			     j->ir.i32, "");
 }

@@ -373,6 +373,23 @@ static void a8r8g8b8_sampler_matches_the_generic_decoder(void **state)
 	assert_true(mips > quads / 8);
 }
 
+/* A 2D A8R8G8B8 unit of n x n texels and `levels` levels, swizzled,
+ * REPEAT on S and T, GL's channel order, filters minf and magf. */
+static void tex_square_unit(struct sim_tex_unit *t, unsigned n, unsigned levels, unsigned minf,
+			    unsigned magf)
+{
+	memset(t, 0, sizeof(*t));
+	t->format = NV40_TEX_FORMAT_DMA0 | NV40_TEX_FORMAT_NO_BORDER | NV40_TEX_FORMAT_UNK15 |
+		    2u << NV40_TEX_FORMAT_DIMS_SHIFT | NV40_TEX_FMT_A8R8G8B8 << NV40_TEX_FORMAT_FORMAT_SHIFT |
+		    levels << NV40_TEX_FORMAT_MIPMAP_COUNT_SHIFT;
+	t->npot_size = n << 16 | n;
+	t->size1 = 1u << NV40_TEX_SIZE1_DEPTH_SHIFT;
+	t->wrap = NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_S_SHIFT | NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_T_SHIFT;
+	t->enable = NV40_TEX_ENABLE_ENABLE | 15u * 256 << NV40_TEX_ENABLE_MAX_LOD_SHIFT;
+	t->swizzle = tex_swz_channels(0);
+	t->filter = NV40_TEX_FILTER_UNK13 | minf << NV40_TEX_FILTER_MIN_SHIFT | magf << NV40_TEX_FILTER_MAG_SHIFT;
+}
+
 /* The fast views decode a byte through a table, the generic one computes
  * it: one byte value one ulp off in the fast view's tables must show in
  * every texel of that value, filtered nearest or linear at texel centres
@@ -393,12 +410,6 @@ static void a8r8g8b8_differential_notices_one_ulp(void **state)
 	unsigned bad[3][2];
 
 	rng_state = seed ^ 4;
-	memset(&t, 0, sizeof(t));
-	t.npot_size = 8u << 16 | 8;
-	t.size1 = 1u << NV40_TEX_SIZE1_DEPTH_SHIFT;
-	t.wrap = NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_S_SHIFT | NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_T_SHIFT;
-	t.enable = NV40_TEX_ENABLE_ENABLE | 15u * 256 << NV40_TEX_ENABLE_MAX_LOD_SHIFT;
-	t.swizzle = tex_swz_channels(0);
 	memset(texmem, 0x5a, (8 * 8 + 4 * 4) * 4);
 	for (unsigned k = 0; k < 3; k++)
 		for (unsigned i = 0; i < 16; i++) {
@@ -413,12 +424,7 @@ static void a8r8g8b8_differential_notices_one_ulp(void **state)
 			}
 		}
 	for (unsigned k = 0; k < 3; k++) {
-		t.format = NV40_TEX_FORMAT_DMA0 | NV40_TEX_FORMAT_NO_BORDER | NV40_TEX_FORMAT_UNK15 |
-			   2u << NV40_TEX_FORMAT_DIMS_SHIFT |
-			   NV40_TEX_FMT_A8R8G8B8 << NV40_TEX_FORMAT_FORMAT_SHIFT |
-			   (k < 2 ? 1u : 2u) << NV40_TEX_FORMAT_MIPMAP_COUNT_SHIFT;
-		t.filter = NV40_TEX_FILTER_UNK13 | filt[k][0] << NV40_TEX_FILTER_MIN_SHIFT |
-			   filt[k][1] << NV40_TEX_FILTER_MAG_SHIFT;
+		tex_square_unit(&t, 8, k < 2 ? 1 : 2, filt[k][0], filt[k][1]);
 		sim_tex_prepare(&f, &t, texmem);
 		g = f;
 		sim_tex_view_generic(&g);
@@ -459,17 +465,7 @@ static void a8r8g8b8_quad_path_decodes_every_byte(void **state)
 	struct sim_tex_unit t;
 	struct sim_tex_req rq[64];
 
-	memset(&t, 0, sizeof(t));
-	t.npot_size = 16u << 16 | 16;
-	t.size1 = 1u << NV40_TEX_SIZE1_DEPTH_SHIFT;
-	t.wrap = NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_S_SHIFT | NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_T_SHIFT;
-	t.enable = NV40_TEX_ENABLE_ENABLE | 15u * 256 << NV40_TEX_ENABLE_MAX_LOD_SHIFT;
-	t.swizzle = tex_swz_channels(0);
-	t.format = NV40_TEX_FORMAT_DMA0 | NV40_TEX_FORMAT_NO_BORDER | NV40_TEX_FORMAT_UNK15 |
-		   2u << NV40_TEX_FORMAT_DIMS_SHIFT | NV40_TEX_FMT_A8R8G8B8 << NV40_TEX_FORMAT_FORMAT_SHIFT |
-		   1u << NV40_TEX_FORMAT_MIPMAP_COUNT_SHIFT;
-	t.filter = NV40_TEX_FILTER_UNK13 | NV40_TEX_FILTER_LINEAR << NV40_TEX_FILTER_MIN_SHIFT |
-		   NV40_TEX_FILTER_LINEAR << NV40_TEX_FILTER_MAG_SHIFT;
+	tex_square_unit(&t, 16, 1, NV40_TEX_FILTER_LINEAR, NV40_TEX_FILTER_LINEAR);
 	for (unsigned k = 0; k < 256; k++) {              /* texel k holds k in a channel */
 		texmem[4 * k] = (uint8_t)k;
 		texmem[4 * k + 1] = (uint8_t)(255 - k);
@@ -508,17 +504,7 @@ static void quad_lod_follows_the_view(void **state)
 	float a[4][4], b[4][4];
 
 	rng_state = seed ^ 7;
-	memset(&t, 0, sizeof(t));
-	t.format = NV40_TEX_FORMAT_DMA0 | NV40_TEX_FORMAT_NO_BORDER | NV40_TEX_FORMAT_UNK15 |
-		   2u << NV40_TEX_FORMAT_DIMS_SHIFT | NV40_TEX_FMT_A8R8G8B8 << NV40_TEX_FORMAT_FORMAT_SHIFT |
-		   4u << NV40_TEX_FORMAT_MIPMAP_COUNT_SHIFT;
-	t.npot_size = 8u << 16 | 8;
-	t.size1 = 1u << NV40_TEX_SIZE1_DEPTH_SHIFT;
-	t.wrap = NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_S_SHIFT | NV40_TEX_WRAP_REPEAT << NV40_TEX_WRAP_T_SHIFT;
-	t.enable = NV40_TEX_ENABLE_ENABLE | 15u * 256 << NV40_TEX_ENABLE_MAX_LOD_SHIFT;
-	t.swizzle = tex_swz_channels(0);
-	t.filter = NV40_TEX_FILTER_UNK13 | NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR << NV40_TEX_FILTER_MIN_SHIFT |
-		   NV40_TEX_FILTER_LINEAR << NV40_TEX_FILTER_MAG_SHIFT;
+	tex_square_unit(&t, 8, 4, NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR, NV40_TEX_FILTER_LINEAR);
 	for (unsigned i = 0; i < (8 * 8 + 4 * 4 + 2 * 2 + 1) * 4; i++)
 		texmem[i] = (uint8_t)rnd();
 	memset(&rq, 0, sizeof(rq));
