@@ -154,18 +154,27 @@ static int draw_tex_resolve(struct sim *s, struct sim_grctx *g, const struct nv_
 		t->npot_size = DRAW_CI(g, TEX_NPOT_SIZE, u);
 		t->border = DRAW_CI(g, TEX_BORDER_COLOR, u);
 		t->size1 = DRAW_CI(g, TEX_SIZE1, u);
-		d->texv[u].ok = 0;
 	}
+	unsigned sampled = 0;
 	for (unsigned i = 0; i < l->n; i++) {
 		const struct nv_acc *a = &l->a[i];
 		if (a->kind != NV_ACC_TEXTURE)
 			continue;
 		unsigned u = a->unit;
 		d->texmem[u] = sim_dma_map(s, g->curie[a->dma], (uint64_t)a->off, a->len, 0);
+		d->texlen[u] = a->len;
 		if (!d->texmem[u])
 			return NV_PGRAPH_NSOURCE_DMA_R_PROTECTION;
-		sim_tex_prepare(&d->texv[u], &d->tex[u], d->texmem[u]);
+		/* a setup is rebuilt for every scissor, mostly on the units its
+		 * last draw had: their views as they are */
+		struct sim_tex_view *v = &d->texv[u];
+		if (!v->ok || v->mem != d->texmem[u] || memcmp(&v->unit, &d->tex[u], sizeof(v->unit)))
+			sim_tex_prepare(v, &d->tex[u], d->texmem[u]);
+		sampled |= 1u << u;
 	}
+	for (unsigned u = 0; u < NV40_TEX_UNITS; u++)
+		if (!(sampled >> u & 1))
+			d->texv[u].ok = 0;
 	return 0;
 }
 
@@ -311,7 +320,7 @@ static int draw_reads_any(const struct draw_setup *d, const struct sim_rt *const
 	for (unsigned u = 0; u < NV40_TEX_UNITS; u++) {
 		if (!d->texmem[u])
 			continue;
-		struct draw_range r = { d->texmem[u], d->texmem[u] + sim_tex_extent(&d->tex[u]) };
+		struct draw_range r = { d->texmem[u], d->texmem[u] + d->texlen[u] };
 		for (unsigned k = 0; k < n; k++)
 			if (draw_overlap(r, draw_rt_range(w[k])))
 				return 1;
