@@ -237,6 +237,28 @@ static void tex_border(const struct tex_ctx *c, float v[4])
 	v[3] = w->border[3];
 }
 
+/* Four channels at once (GCC's generic vectors: every lane is the scalar
+ * operation, on any target). */
+typedef float tex_v4 __attribute__((vector_size(16)));
+
+/* The texel at p through the table decoder dec (TEX_DEC_BGRA8 or
+ * TEX_DEC_SMALL) as native floats, in one register. */
+TEX_INLINE tex_v4 tex_texel_lut(const struct sim_tex_view *w, const uint8_t *p, unsigned dec,
+				unsigned bytes)
+{
+	if (dec == TEX_DEC_BGRA8)
+		return (tex_v4){ w->lut[0][p[0]], w->lut[1][p[1]], w->lut[2][p[2]], w->lut[3][p[3]] };
+	uint32_t t = p[0];
+	if (bytes > 1)
+		t |= (uint32_t)p[1] << 8;
+	if (bytes > 2)
+		t |= (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return (tex_v4){ w->lut[0][(t >> w->lo[0]) & w->cmask[0]],
+			 w->lut[1][(t >> w->lo[1]) & w->cmask[1]],
+			 w->lut[2][(t >> w->lo[2]) & w->cmask[2]],
+			 w->lut[3][(t >> w->lo[3]) & w->cmask[3]] };
+}
+
 /* The texel at p (x, y: its place, for DXT's texel in the block) as
  * native floats, through decoder dec (the view's: a constant where the
  * caller is specialised for one). */
@@ -248,19 +270,9 @@ TEX_INLINE void tex_decode(struct tex_ctx *c, const uint8_t *p, uint32_t x, uint
 
 	switch (dec) {
 	case TEX_DEC_BGRA8:
-		v[0] = w->lut[0][p[0]];
-		v[1] = w->lut[1][p[1]];
-		v[2] = w->lut[2][p[2]];
-		v[3] = w->lut[3][p[3]];
-		return;
 	case TEX_DEC_SMALL: {
-		uint32_t t = p[0];
-		if (c->l->bytes > 1)
-			t |= (uint32_t)p[1] << 8;
-		if (c->l->bytes > 2)
-			t |= (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-		for (i = 0; i < 4; i++)
-			v[i] = w->lut[i][(t >> w->lo[i]) & w->cmask[i]];
+		tex_v4 t = tex_texel_lut(w, p, dec, c->l->bytes);
+		memcpy(v, &t, sizeof(t));
 		return;
 	}
 	case TEX_DEC_DXT: {
@@ -535,18 +547,12 @@ TEX_INLINE void tex_level2d(struct tex_ctx *c, unsigned face, unsigned lvl, int 
 	tex_tap(c, wx[1] * wy[1], ix[1], iy[1], ax[1], ay[1], v, dec);
 }
 
-/* Four channels at once (GCC's generic vectors: every lane is the scalar
- * operation, on any target). */
-typedef float tex_v4 __attribute__((vector_size(16)));
-
 /* An A8R8G8B8 texel at byte offset off as native floats (tex_fetch2d). */
 TEX_INLINE tex_v4 tex_texel_bgra8(const struct sim_tex_view *w, uint64_t off)
 {
-	const uint8_t *p = w->mem + off;
-
 	if (off + 4 > w->l.extent)   /* cannot happen: the layout bounds it */
 		return (tex_v4){ 0.0f, 0.0f, 0.0f, 0.0f };
-	return (tex_v4){ w->lut[0][p[0]], w->lut[1][p[1]], w->lut[2][p[2]], w->lut[3][p[3]] };
+	return tex_texel_lut(w, w->mem + off, TEX_DEC_BGRA8, 4);
 }
 
 /* tex_level2d's linear filter for A8R8G8B8 texels whose S and T wrap modes
@@ -1038,22 +1044,23 @@ static inline tex_u4 tex_spread4(tex_u4 v)
 	return (v | v << 1) & 0x55555555u;
 }
 
-/* tex_addr_x and tex_addr_y of four A8R8G8B8 texels of level L, lv (not
- * DXT; a level's offsets fit in 32 bits: tex_quad_fits). */
+/* tex_addr_x and tex_addr_y of four texels of `bytes` bytes (the layout's:
+ * a constant where inlined) of level L, lv (not DXT; a level's offsets fit
+ * in 32 bits: tex_quad_fits). */
 TEX_INLINE tex_u4 tex_addr_x4(const struct nv40_tex_layout *l, const struct sim_tex_lvl *L,
-			      tex_u4 x)
+			      tex_u4 x, unsigned bytes)
 {
 	if (l->linear)
-		return x * 4;
-	return (tex_spread4(x & L->km) + ((x >> L->k) << (2 * L->k))) * 4;
+		return x * bytes;
+	return (tex_spread4(x & L->km) + ((x >> L->k) << (2 * L->k))) * bytes;
 }
 
 TEX_INLINE tex_u4 tex_addr_y4(const struct nv40_tex_layout *l, const struct sim_tex_lvl *L,
-			      const struct nv40_tex_level *lv, tex_u4 y)
+			      const struct nv40_tex_level *lv, tex_u4 y, unsigned bytes)
 {
 	if (l->linear)
 		return y * lv->pitch;
-	return ((tex_spread4(y & L->km) << 1) + (((y >> L->k) << L->ysh) << (2 * L->k))) * 4;
+	return ((tex_spread4(y & L->km) << 1) + (((y >> L->k) << L->ysh) << (2 * L->k))) * bytes;
 }
 
 /* May tex_bilinear4_bgra8 read level lvl of face 0 without bounds checks?
@@ -1129,8 +1136,9 @@ TEX_INLINE void tex_bilinear4_bgra8(const struct sim_tex_view *w, unsigned lvl, 
 	tex_wrap_linear4(t * L->fs[1], L->h, mt, iy, &fy);
 	tex_v4 wx0 = 1.0f - fx, wy0 = 1.0f - fy;
 	const tex_v4 wt[4] = { wx0 * wy0, fx * wy0, wx0 * fy, fx * fy };
-	tex_u4 ax0 = tex_addr_x4(l, L, (tex_u4)ix[0]), ax1 = tex_addr_x4(l, L, (tex_u4)ix[1]);
-	tex_u4 ay0 = tex_addr_y4(l, L, lv, (tex_u4)iy[0]), ay1 = tex_addr_y4(l, L, lv, (tex_u4)iy[1]);
+	tex_u4 ax0 = tex_addr_x4(l, L, (tex_u4)ix[0], 4), ax1 = tex_addr_x4(l, L, (tex_u4)ix[1], 4);
+	tex_u4 ay0 = tex_addr_y4(l, L, lv, (tex_u4)iy[0], 4);
+	tex_u4 ay1 = tex_addr_y4(l, L, lv, (tex_u4)iy[1], 4);
 	const tex_u4 o[4] = { ax0 + ay0, ax1 + ay0, ax0 + ay1, ax1 + ay1 };
 #ifdef __SSE2__
 	if (lut[1] == lut[0] && lut[2] == lut[0] && lut[3] == lut[0] &&
@@ -1190,6 +1198,93 @@ static int tex_quad_bgra8(const struct sim_tex_view *w, const float pc[4][4],
 	case TEX_WRAP_ST(E, E): tex_quad_bgra8_wrap(w, pc, sel, out, E, E); return 1;
 	}
 	return 0;
+}
+
+/* ---- a quad of 8-bit texels, nearest ---- */
+
+/* tex_wrap of four coordinates, nearest, in mode REPEAT, CLAMP_TO_EDGE,
+ * CLAMP or CLAMP_TO_BORDER (-1: the border): each lane the scalar
+ * operations (CLAMP's clamp to [0, n] first, then tex_ifloor). */
+TEX_INLINE tex_i4 tex_wrap_nearest4(tex_v4 x, int32_t n, unsigned mode)
+{
+	const tex_v4 zero = { 0.0f, 0.0f, 0.0f, 0.0f }, lim = zero + 16777216.0f;
+	const tex_i4 izero = { 0, 0, 0, 0 };
+
+	if (mode == NV40_TEX_WRAP_CLAMP) {
+		x = tex_pick4(x < 0.0f, zero, tex_pick4(x > (float)n, zero + (float)n, x));
+		mode = NV40_TEX_WRAP_CLAMP_TO_EDGE;                /* for nearest */
+	}
+	x = (tex_v4)((tex_i4)x & (x == x));                      /* NaN: 0 */
+	x = tex_pick4(x < -lim, -lim, x);
+	x = tex_pick4(x > lim, lim, x);
+	tex_i4 t = __builtin_convertvector(x, tex_i4);
+	t += __builtin_convertvector(t, tex_v4) > x;            /* -1 where it rounded up */
+	if (mode == NV40_TEX_WRAP_CLAMP_TO_BORDER)
+		return tex_ipick4((t < 0) | (t >= n), izero - 1, t);
+	return tex_wrap_index4(t, n, mode);
+}
+
+/* May tex_quad_nearest take wrap mode m? */
+static inline int tex_nearest_mode(unsigned m)
+{
+	return m == NV40_TEX_WRAP_REPEAT || m == NV40_TEX_WRAP_CLAMP_TO_EDGE ||
+	       m == NV40_TEX_WRAP_CLAMP || m == NV40_TEX_WRAP_CLAMP_TO_BORDER;
+}
+
+/* tex_level2d, nearest, of the quad's pixels at level lvl through decoder
+ * dec (A8R8G8B8 or one of up to 4 bytes: a constant where inlined), then
+ * TEX_SWIZZLE: the indices and addresses of the four at once, each texel
+ * decoded as tex_fetch2d does. */
+TEX_INLINE void tex_nearest4(struct tex_ctx *c, unsigned lvl, const float pc[4][4],
+			     float out[4][4], unsigned dec)
+{
+	const struct sim_tex_view *w = c->v;
+	const struct nv40_tex_layout *l = &w->l;
+	const struct sim_tex_lvl *L = &w->lv[lvl];
+	const struct nv40_tex_level *lv = &l->level[lvl];
+	tex_v4 s = { pc[0][0], pc[1][0], pc[2][0], pc[3][0] };
+	tex_v4 t = { pc[0][1], pc[1][1], pc[2][1], pc[3][1] };
+	tex_i4 ix = tex_wrap_nearest4(s * L->fs[0], L->w, w->modes[0]);
+	tex_i4 iy = tex_wrap_nearest4(t * L->fs[1], L->h, w->modes[1]);
+	unsigned bytes = dec == TEX_DEC_BGRA8 ? 4 : l->bytes;
+	tex_u4 o = tex_addr_x4(l, L, (tex_u4)ix, bytes) + tex_addr_y4(l, L, lv, (tex_u4)iy, bytes);
+
+	for (unsigned p = 0; p < 4; p++) {
+		tex_v4 tv;
+		if (ix[p] < 0 || iy[p] < 0) {
+			float b[4];
+			tex_border(c, b);
+			memcpy(&tv, b, sizeof(tv));
+		} else {
+			tv = tex_texel_lut(w, w->mem + lv->offset + o[p], dec, bytes);
+		}
+		tv += 0.0f;                               /* as tex_level2d gives it */
+		float v[6] = { tv[0], tv[1], tv[2], tv[3], 0.0f, 1.0f };
+		for (unsigned i = 0; i < 4; i++)
+			out[p][i] = v[w->swz_idx[i]];
+	}
+}
+
+/* The quad's pixels through a nearest filter of one level of texels the
+ * table decoders read, in wrap modes tex_wrap_nearest4 takes; 0 for any
+ * other view. */
+static int tex_quad_nearest(const struct sim_tex_view *w, const float pc[4][4],
+			    const struct tex_sel *sel, float out[4][4])
+{
+	struct tex_ctx c;
+
+	c.v = w;
+	c.l = &w->l;
+	if (sel->linear || sel->mip || w->compare || !tex_quad_fits(w, sel->lvl) ||
+	    !tex_nearest_mode(w->modes[0]) || !tex_nearest_mode(w->modes[1]))
+		return 0;
+	if (w->level == tex_level2d_bgra8)
+		tex_nearest4(&c, sel->lvl, pc, out, TEX_DEC_BGRA8);
+	else if (w->level == tex_level2d_any && w->dec == TEX_DEC_SMALL)
+		tex_nearest4(&c, sel->lvl, pc, out, TEX_DEC_SMALL);
+	else
+		return 0;
+	return 1;
 }
 
 /* One probe at coordinates st and clamped LOD lambda. */
@@ -1328,7 +1423,7 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 		float val[6];
 		if (!quad_sel)
 			tex_select(v, tex_clamp_lod(v, qlambda + v->bias), &sel);
-		if (tex_quad_bgra8(v, pc, &sel, out))
+		if (tex_quad_bgra8(v, pc, &sel, out) || tex_quad_nearest(v, pc, &sel, out))
 			return;
 		val[4] = 0.0f;
 		val[5] = 1.0f;

@@ -2,9 +2,10 @@
  * for bit, on random inputs full of the values IEEE treats specially:
  * straight-line fragment programs, which fp.c's cache runs without flow
  * control, against sim_fp_run, the interpreter that decodes and steers
- * every instruction; A8R8G8B8 textures through tex.c's table decoder,
- * bilinear and quad paths and its kept quad LOD against its generic
- * decoder and level sampler (sim_tex_view_generic); the ROP's 8-bit colour path (rt8) against
+ * every instruction; A8R8G8B8 and the other textures of 8-bit channels
+ * through tex.c's table decoders, bilinear and nearest quad paths and its
+ * kept quad LOD against its generic decoder and level sampler
+ * (sim_tex_view_generic); the ROP's 8-bit colour path (rt8) against
  * sim_rt_read, rop_blend and sim_rt_write, on the buffers' bytes.  Each
  * differential is also shown to notice a one-ulp (one-LSB) change made to
  * its fast side.  The seed is printed; NVD_TEST_SEED sets another. */
@@ -181,11 +182,12 @@ static uint32_t tex_swz_channels(int random)
 	return v;
 }
 
-/* A random A8R8G8B8 unit the layout accepts: 1D or 2D (cube sometimes),
- * swizzled (powers of two) or pitch-linear (any size), normalised or RECT,
- * some levels, any wrap, filter, LOD bias and clamps, anisotropy, sRGB,
- * SNORM channels, swizzle and border. */
-static void tex_rnd_unit(struct sim_tex_unit *t)
+/* A random unit of texel format code (of `bytes` bytes) the layout
+ * accepts: 1D or 2D (cube sometimes), swizzled (powers of two) or
+ * pitch-linear (any size), normalised or RECT, some levels, any wrap,
+ * filter, LOD bias and clamps, anisotropy, sRGB, SNORM channels, swizzle
+ * and border. */
+static void tex_rnd_unit(struct sim_tex_unit *t, unsigned code, unsigned bytes)
 {
 	do {
 		unsigned dims = rnd_below(5) ? 2 : 1, lin = rnd_below(2);
@@ -200,10 +202,10 @@ static void tex_rnd_unit(struct sim_tex_unit *t)
 		memset(t, 0, sizeof(*t));
 		t->format = NV40_TEX_FORMAT_DMA0 | NV40_TEX_FORMAT_NO_BORDER | NV40_TEX_FORMAT_UNK15 |
 			    dims << NV40_TEX_FORMAT_DIMS_SHIFT |
-			    NV40_TEX_FMT_A8R8G8B8 << NV40_TEX_FORMAT_FORMAT_SHIFT |
+			    code << NV40_TEX_FORMAT_FORMAT_SHIFT |
 			    (1 + rnd_below(8)) << NV40_TEX_FORMAT_MIPMAP_COUNT_SHIFT | flags;
 		t->npot_size = w << 16 | h;
-		t->size1 = 1u << NV40_TEX_SIZE1_DEPTH_SHIFT | (w * 4 + 4 * rnd_below(3) * rnd_below(5));
+		t->size1 = 1u << NV40_TEX_SIZE1_DEPTH_SHIFT | (w + rnd_below(3) * rnd_below(5)) * bytes;
 		t->wrap = tex_rnd_wrap() << NV40_TEX_WRAP_S_SHIFT | tex_rnd_wrap() << NV40_TEX_WRAP_T_SHIFT |
 			  tex_rnd_wrap() << NV40_TEX_WRAP_R_SHIFT;
 		if (!rnd_below(4))
@@ -292,17 +294,37 @@ static void tex_report(const struct sim_tex_unit *t, const struct sim_tex_req *r
 	}
 }
 
-/* May request rq on the fast view f take tex.c's quad path (one LOD for
- * the quad, a linear filter on S and T wrapping as the bilinear path
- * takes)?  As far as the unit tells: the LOD picks the filter. */
+/* Does wrap mode m give tex.c's bilinear quad path (REPEAT,
+ * CLAMP_TO_EDGE) or its nearest one (those, CLAMP and CLAMP_TO_BORDER)? */
+static int tex_bilinear_wrap(unsigned m)
+{
+	return m == NV40_TEX_WRAP_REPEAT || m == NV40_TEX_WRAP_CLAMP_TO_EDGE;
+}
+
+static int tex_nearest_wrap(unsigned m)
+{
+	return tex_bilinear_wrap(m) || m == NV40_TEX_WRAP_CLAMP || m == NV40_TEX_WRAP_CLAMP_TO_BORDER;
+}
+
+/* May request rq on the fast view f take one of tex.c's quad paths (one
+ * LOD for the quad; a linear filter on S and T wrapping as the bilinear
+ * path takes, or a nearest one without a mip blend wrapping as the
+ * nearest path takes)?  As far as the unit tells: the LOD picks the
+ * filter.  1 bilinear, 2 nearest. */
 static int tex_quad_path(const struct sim_tex_view *f, const struct sim_tex_req *rq)
 {
 	unsigned s = f->modes[0], t = f->modes[1];
 
-	return (rq->op == SIM_TEX || rq->op == SIM_TXP) && !f->l.cube && f->aniso == 1 &&
-	       (s == NV40_TEX_WRAP_REPEAT || s == NV40_TEX_WRAP_CLAMP_TO_EDGE) &&
-	       (t == NV40_TEX_WRAP_REPEAT || t == NV40_TEX_WRAP_CLAMP_TO_EDGE) &&
-	       f->magf == NV40_TEX_FILTER_LINEAR && f->minf % 2 == 0 && f->minf && f->minf <= 6;
+	if (!(rq->op == SIM_TEX || rq->op == SIM_TXP) || f->l.cube || f->aniso != 1)
+		return 0;
+	if (f->l.code == NV40_TEX_FMT_A8R8G8B8 && tex_bilinear_wrap(s) && tex_bilinear_wrap(t) &&
+	    f->magf == NV40_TEX_FILTER_LINEAR &&
+	    f->minf % 2 == 0 && f->minf && f->minf <= 6)
+		return 1;
+	if (tex_nearest_wrap(s) && tex_nearest_wrap(t) && f->magf == NV40_TEX_FILTER_NEAREST &&
+	    (f->minf == NV40_TEX_FILTER_NEAREST || f->minf == NV40_TEX_FILTER_NEAREST_MIPMAP_NEAREST))
+		return 2;
+	return 0;
 }
 
 /* Requests of rqs whose four pixels sample differently through the
@@ -326,18 +348,19 @@ enum { TEX_UNITS = 10000, TEX_REQS = 48 };
 
 static uint8_t texmem[6 << 16];
 
-static void a8r8g8b8_sampler_matches_the_generic_decoder(void **state)
+/* Random units of texel format code (bytes each) and requests on them,
+ * sampled through the fast view and the generic one: none may differ, and
+ * enough must take the fast paths. */
+static void tex_sampler_differential(const char *name, unsigned code, unsigned bytes)
 {
-	(void)state;
 	static struct sim_tex_view f, g;
 	struct sim_tex_unit t;
 	struct sim_tex_req rq[TEX_REQS];
 	unsigned differ = 0, fast = 0;   /* fast: S and T wrap as the bilinear path takes */
-	unsigned quads = 0, mips = 0;    /* requests for the quad path, of them mip-linear */
+	unsigned quads[3] = { 0 }, mips = 0; /* requests per quad path; bilinear mip-linear */
 
-	rng_state = seed ^ 3;
 	for (unsigned u = 0; u < TEX_UNITS; u++) {
-		tex_rnd_unit(&t);
+		tex_rnd_unit(&t, code, bytes);
 		uint64_t ext = sim_tex_extent(&t);
 		assert_true(ext <= sizeof(texmem));
 		for (uint64_t i = 0; i < ext; i++)
@@ -346,31 +369,55 @@ static void a8r8g8b8_sampler_matches_the_generic_decoder(void **state)
 		assert_true(f.ok);
 		g = f;
 		sim_tex_view_generic(&g);
-		assert_true(g.level != f.level);
-		unsigned s = t.wrap & 0xf, tt = t.wrap >> 8 & 0xf;
-		fast += (s == NV40_TEX_WRAP_REPEAT || s == NV40_TEX_WRAP_CLAMP_TO_EDGE) &&
-			(tt == NV40_TEX_WRAP_REPEAT || tt == NV40_TEX_WRAP_CLAMP_TO_EDGE);
+		assert_true(g.level != f.level || g.dec != f.dec);
+		fast += tex_bilinear_wrap(t.wrap & 0xf) && tex_bilinear_wrap(t.wrap >> 8 & 0xf);
 		for (unsigned i = 0; i < TEX_REQS; i++) {
 			/* a repeat finds the quad LOD the last request left */
 			if (i && !rnd_below(4))
 				rq[i] = rq[i - 1];
 			else
 				tex_rnd_req(&t, &rq[i]);
-			quads += tex_quad_path(&f, &rq[i]);
-			mips += tex_quad_path(&f, &rq[i]) && f.minf == NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR &&
-				f.l.levels > 1;
+			quads[tex_quad_path(&f, &rq[i])]++;
+			mips += tex_quad_path(&f, &rq[i]) == 1 &&
+				f.minf == NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR && f.l.levels > 1;
 		}
 		unsigned bad = tex_diff(&t, &g, &f, rq, TEX_REQS);
 		if (bad && !differ++)
 			fprintf(stderr, "unit %u: %u of %u requests differ\n", u, bad, TEX_REQS);
 	}
-	printf("A8R8G8B8 sampler: %u textures (%u wrapping for the bilinear path) x %u pixels, %u differ; "
-	       "%u requests for the quad path, %u of them mip-linear\n", TEX_UNITS, fast, 4 * TEX_REQS,
-	       differ, quads, mips);
+	printf("%s sampler: %u textures (%u wrapping for the bilinear path) x %u pixels, %u differ; "
+	       "%u requests for the bilinear quad path, %u of them mip-linear, %u for the nearest "
+	       "one\n", name, TEX_UNITS, fast, 4 * TEX_REQS, differ, quads[1], mips, quads[2]);
 	assert_int_equal(differ, 0);
 	assert_true(fast > TEX_UNITS / 8);
-	assert_true(quads > TEX_UNITS * TEX_REQS / 64);
-	assert_true(mips > quads / 8);
+	assert_true(quads[2] > TEX_UNITS * TEX_REQS / 256);
+	if (code == NV40_TEX_FMT_A8R8G8B8) {
+		assert_true(quads[1] > TEX_UNITS * TEX_REQS / 64);
+		assert_true(mips > quads[1] / 8);
+	}
+}
+
+static void a8r8g8b8_sampler_matches_the_generic_decoder(void **state)
+{
+	(void)state;
+	rng_state = seed ^ 3;
+	tex_sampler_differential("A8R8G8B8", NV40_TEX_FMT_A8R8G8B8, 4);
+}
+
+/* The formats of up to 4 bytes with channels of up to 8 bits, which the
+ * table decoder reads (and the nearest quad path with it). */
+static void small_texel_sampler_matches_the_generic_decoder(void **state)
+{
+	static const struct { const char *name; unsigned code, bytes; } fmts[] = {
+		{ "L8", NV40_TEX_FMT_L8, 1 },             { "A1R5G5B5", NV40_TEX_FMT_A1R5G5B5, 2 },
+		{ "A4R4G4B4", NV40_TEX_FMT_A4R4G4B4, 2 }, { "R5G6B5", NV40_TEX_FMT_R5G6B5, 2 },
+		{ "A8L8", NV40_TEX_FMT_A8L8, 2 },         { "HILO8", NV40_TEX_FMT_HILO8, 2 },
+	};
+
+	(void)state;
+	rng_state = seed ^ 7;
+	for (unsigned i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
+		tex_sampler_differential(fmts[i].name, fmts[i].code, fmts[i].bytes);
 }
 
 /* A 2D A8R8G8B8 unit of n x n texels and `levels` levels, swizzled,
@@ -772,6 +819,7 @@ int main(void)
 		cmocka_unit_test(straight_line_programs_match_the_interpreter),
 		cmocka_unit_test(straight_line_differential_notices_one_ulp),
 		cmocka_unit_test(a8r8g8b8_sampler_matches_the_generic_decoder),
+		cmocka_unit_test(small_texel_sampler_matches_the_generic_decoder),
 		cmocka_unit_test(a8r8g8b8_differential_notices_one_ulp),
 		cmocka_unit_test(a8r8g8b8_quad_path_decodes_every_byte),
 		cmocka_unit_test(quad_lod_follows_the_view),
