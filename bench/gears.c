@@ -295,11 +295,12 @@ static int gr_child(unsigned n, const char *renderer, unsigned w, unsigned h, in
 	gr_init(&f, &gl, &sc, lists);
 	gr_reshape(&f, &gl, w, h);
 	gl.ClearColor(0.0f, 0.0f, 0.0f, 0.0f);
-	/* warm up: shaders compiled, buffers placed */
-	for (unsigned i = 0; i < 3; i++)
-		gr_frame(&f, &gl, &sc, 0.0f);
-	gl.Finish();
 	double t0 = glc_now();
+	for (unsigned i = 0; i < 3 || glc_now() - t0 < GLB_WARMUP_S; i++) {
+		gr_frame(&f, &gl, &sc, 0.0f);
+		gl.Finish();
+	}
+	t0 = glc_now();
 	for (unsigned i = 0; i < n; i++) {
 		gr_frame(&f, &gl, &sc, 2.0f * (float)i);
 		gl.Finish();
@@ -452,8 +453,8 @@ int main(int argc, char **argv)
 	const char *nvd_why = glb_daemon_start(&d, &sock, !!(modes & 1u << GR_NVD), at.nvd_run,
 					       NULL, &own);
 
-	printf("glxgears scene offscreen (%s), %u frames + glFinish each per run\n",
-	       lists ? "display lists" : "immediate mode", n);
+	printf("glxgears scene offscreen (%s), %u frames + glFinish each per run after %.1f s of "
+	       "warm-up\n", lists ? "display lists" : "immediate mode", n, GLB_WARMUP_S);
 	for (unsigned s = 0; s < nsizes; s++) {
 		struct gr_run r[GR_MODES];
 		snprintf(gbuf, sizeof(gbuf), "%ux%u", sizes[s][0], sizes[s][1]);

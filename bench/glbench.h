@@ -22,6 +22,12 @@
 
 #define GLB_API static __attribute__((unused))
 
+/* Seconds of frames every renderer draws before the GL benches time any:
+ * shaders compiled, buffers placed.  nvd compiles its pipeline on a thread
+ * of its own and interprets meanwhile, so a few frames would time the
+ * compiler (bench/jit measures that). */
+#define GLB_WARMUP_S 0.5
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 GLB_API int64_t glb_now_ns(void)
 {
