@@ -20,6 +20,7 @@
  * operation, on any target). */
 typedef float raster_v4 __attribute__((vector_size(16)));
 typedef double raster_d4 __attribute__((vector_size(32)));
+typedef double raster_d2 __attribute__((vector_size(16)));
 
 static void raster_plane(struct draw_plane *p, float fa, float fb, float fc, float ex1, float ey1,
 			 float ex2, float ey2, float inv)
@@ -86,6 +87,14 @@ static int raster_span(const int64_t E0[3], const int64_t A[3], const int64_t B[
 	*lo = l;
 	*hi = h;
 	return l <= h;
+}
+
+/* The quad's pixels inside an edge whose value at its top-left pixel is e,
+ * stepping a to the right and b down. */
+static inline unsigned raster_corners(int64_t e, int64_t a, int64_t b)
+{
+	return (e >= 0 ? 1u : 0) | (e + a >= 0 ? 2u : 0) | (e + b >= 0 ? 4u : 0) |
+	       (e + a + b >= 0 ? 8u : 0);
 }
 
 static int raster_stipple(const struct draw_setup *d, int x, int y)
@@ -297,21 +306,20 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 		int64_t lo, hi;
 		if (!raster_span(E0, A, B, qx0, x0, x1, &lo, &hi))
 			continue;
+		/* a pixel's depth is (float)(((double)z0 + zdx dx) + zdy dy + zoff),
+		 * dx and dy floats: the row pair's zdy dy once */
+		double zy0 = zdy * (double)((float)qy + 0.5f - fy0);
+		double zy1 = zdy * (double)((float)(qy + 1) + 0.5f - fy0);
 		int qxs = (int)lo & ~1;
-		int64_t E[3];
-		for (unsigned i = 0; i < 3; i++)
-			E[i] = E0[i] + A[i] * (qxs - qx0);
-		for (int qx = qxs; qx <= hi; qx += 2) {
-			unsigned m = 0xf;
+		/* the edges at the quad's top-left pixel, in registers */
+		const int64_t a0 = A[0], a1 = A[1], a2 = A[2], b0 = B[0], b1 = B[1], b2 = B[2];
+		int64_t e0 = E0[0] + a0 * (qxs - qx0), e1 = E0[1] + a1 * (qxs - qx0);
+		int64_t e2 = E0[2] + a2 * (qxs - qx0);
+		for (int qx = qxs; qx <= hi; qx += 2, e0 += 2 * a0, e1 += 2 * a1, e2 += 2 * a2) {
 			if (sim_gr_preempted(l->sim, l->worker))
 				return;          /* abandoned: PGRAPH was reset */
-			for (unsigned i = 0; i < 3; i++) {
-				int64_t e = E[i];
-				m &= (e >= 0 ? 1u : 0) | (e + A[i] >= 0 ? 2u : 0) |
-				     (e + B[i] >= 0 ? 4u : 0) |
-				     (e + A[i] + B[i] >= 0 ? 8u : 0);
-				E[i] += 2 * A[i];
-			}
+			unsigned m = raster_corners(e0, a0, b0) & raster_corners(e1, a1, b1) &
+				     raster_corners(e2, a2, b2);
 			m &= rowmask & ((qx >= x0 ? 0x5u : 0) | (qx + 1 < x1 ? 0xau : 0));
 			if (!m)
 				continue;
@@ -324,14 +332,12 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 
 			float z[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
 			if (need_z) {
-				/* per pixel (float)((double)z0 + zdx dx + zdy dy + zoff),
-				 * dx and dy floats, the four at once */
-				raster_v4 fx = (float)qx + (raster_v4){ 0.0f, 1.0f, 0.0f, 1.0f };
-				raster_v4 fy = (float)qy + (raster_v4){ 0.0f, 0.0f, 1.0f, 1.0f };
-				raster_d4 dx = __builtin_convertvector(fx + 0.5f - fx0, raster_d4);
-				raster_d4 dy = __builtin_convertvector(fy + 0.5f - fy0, raster_d4);
-				raster_v4 zv = __builtin_convertvector((double)j->z0 + zdx * dx + zdy * dy +
-								       (double)zoff, raster_v4);
+				/* the columns' z0 + zdx dx, then the four at once */
+				raster_d2 dx = { (double)((float)qx + 0.5f - fx0),
+						 (double)((float)(qx + 1) + 0.5f - fx0) };
+				raster_d2 zx = (double)j->z0 + zdx * dx;
+				raster_d4 zp = { zx[0] + zy0, zx[1] + zy0, zx[0] + zy1, zx[1] + zy1 };
+				raster_v4 zv = __builtin_convertvector(zp + (double)zoff, raster_v4);
 				memcpy(z, &zv, sizeof(z));
 			}
 			if (early_z && !(m = !rj ? sim_rop_early_z(d, qx, qy, m, z) :
