@@ -1073,50 +1073,44 @@ static inline int tex_quad_fits(const struct sim_tex_view *w, unsigned lvl)
 	return lv->size <= UINT32_MAX && lv->offset + lv->size <= w->l.extent;
 }
 
+/* How tex_taps4 decodes a texel: through one table (every channel UNORM),
+ * through four, or (SSE2) dividing the UNORM bytes by 255: the table's
+ * value of a byte b is (float)b / 255.0f, a correctly rounded division,
+ * so dividing a texel's four bytes at once gives the table's floats
+ * (test_sim_fastpaths samples every byte value this way). */
+enum { TEX_TAPS_LUT1, TEX_TAPS_LUT4, TEX_TAPS_DIV255 };
+
+/* The A8R8G8B8 texel at t as native floats, decoded as `how` says (a
+ * constant where inlined). */
+TEX_INLINE tex_v4 tex_tap_texel(const float *const lut[4], unsigned how, const uint8_t *t)
+{
+#ifdef __SSE2__
+	if (how == TEX_TAPS_DIV255) {
+		const __m128i zero = _mm_setzero_si128();
+		uint32_t w;
+		memcpy(&w, t, sizeof(w));
+		__m128i b = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)w), zero), zero);
+		return (tex_v4)_mm_cvtepi32_ps(b) / 255.0f;
+	}
+#endif
+	if (how == TEX_TAPS_LUT1)
+		return (tex_v4){ lut[0][t[0]], lut[0][t[1]], lut[0][t[2]], lut[0][t[3]] };
+	return (tex_v4){ lut[0][t[0]], lut[1][t[1]], lut[2][t[2]], lut[3][t[3]] };
+}
+
 /* The four pixels' sums of their taps at offsets o[] from mem, weighted
- * wt[], in tex_bilinear_bgra8's order; nlut: 1 when every channel reads
- * lut[0] (a constant where inlined: one register for the tables). */
-TEX_INLINE void tex_taps4(const float *const lut[4], unsigned nlut, const uint8_t *mem,
+ * wt[], in tex_bilinear_bgra8's order. */
+TEX_INLINE void tex_taps4(const float *const lut[4], unsigned how, const uint8_t *mem,
 			  const tex_u4 o[4], const tex_v4 wt[4], tex_v4 val[4])
 {
-	const float *l0 = lut[0], *l1 = lut[nlut > 1], *l2 = lut[nlut > 1 ? 2 : 0];
-	const float *l3 = lut[nlut > 1 ? 3 : 0];
-
 	for (unsigned p = 0; p < 4; p++) {
 		tex_v4 acc = { 0.0f, 0.0f, 0.0f, 0.0f };
 #pragma GCC unroll 4
-		for (unsigned k = 0; k < 4; k++) {
-			const uint8_t *t = mem + o[k][p];
-			acc += wt[k][p] * (tex_v4){ l0[t[0]], l1[t[1]], l2[t[2]], l3[t[3]] };
-		}
+		for (unsigned k = 0; k < 4; k++)
+			acc += wt[k][p] * tex_tap_texel(lut, how, mem + o[k][p]);
 		val[p] = acc;
 	}
 }
-
-#ifdef __SSE2__
-/* tex_taps4 where every channel is 8-bit UNORM: the table's value of a
- * byte b is (float)b / 255.0f, a correctly rounded division, so dividing
- * the four bytes of a texel at once gives the table's floats
- * (test_sim_fastpaths samples every byte value this way). */
-TEX_INLINE void tex_taps4_unorm8(const uint8_t *mem, const tex_u4 o[4], const tex_v4 wt[4],
-				 tex_v4 val[4])
-{
-	const __m128i zero = _mm_setzero_si128();
-
-	for (unsigned p = 0; p < 4; p++) {
-		tex_v4 acc = { 0.0f, 0.0f, 0.0f, 0.0f };
-#pragma GCC unroll 4
-		for (unsigned k = 0; k < 4; k++) {
-			uint32_t w;
-			memcpy(&w, mem + o[k][p], sizeof(w));
-			__m128i b = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)w), zero),
-						       zero);
-			acc += wt[k][p] * ((tex_v4)_mm_cvtepi32_ps(b) / 255.0f);
-		}
-		val[p] = acc;
-	}
-}
-#endif
 
 /* tex_bilinear_bgra8 at level lvl (face 0) for the four pixels of a quad
  * at s, t: the wraps, weights and texel addresses of the four at once,
@@ -1143,13 +1137,13 @@ TEX_INLINE void tex_bilinear4_bgra8(const struct sim_tex_view *w, unsigned lvl, 
 #ifdef __SSE2__
 	if (lut[1] == lut[0] && lut[2] == lut[0] && lut[3] == lut[0] &&
 	    lut[0] == tex_lut8[7][TEX_LUT_UNORM])
-		tex_taps4_unorm8(mem, o, wt, val);
+		tex_taps4(lut, TEX_TAPS_DIV255, mem, o, wt, val);
 	else
 #endif
 	if (lut[1] == lut[0] && lut[2] == lut[0] && lut[3] == lut[0])
-		tex_taps4(lut, 1, mem, o, wt, val);       /* one table: UNORM */
+		tex_taps4(lut, TEX_TAPS_LUT1, mem, o, wt, val);
 	else
-		tex_taps4(lut, 4, mem, o, wt, val);
+		tex_taps4(lut, TEX_TAPS_LUT4, mem, o, wt, val);
 }
 
 /* tex_filter_sel and TEX_SWIZZLE for the quad's pixels at coordinates pc
@@ -1331,31 +1325,34 @@ static inline float tex_clamp_lod(const struct sim_tex_view *v, float lambda)
 	return lambda;
 }
 
-/* The selection of an isotropic quad with derivatives dx, dy: tex_select
- * of its clamped, biased tex_lambda.  The quads of a primitive mostly
- * have the same derivatives (all of them under an affine mapping), so a
- * thread keeps its last, found again by the view's stamp and the
- * derivatives' bits: what the computation would give. */
-static void tex_quad_select(const struct sim_tex_view *v, tex_v4 dx, tex_v4 dy,
+/* The selection of an isotropic quad with derivatives dx, dy on unit u:
+ * tex_select of its clamped, biased tex_lambda.  The quads of a primitive
+ * mostly have the same derivatives (all of them under an affine mapping),
+ * so a thread keeps each unit's last (programs sample units in turn: a
+ * texture and its light map, EXA's source and mask), found again by the
+ * view's stamp and the derivatives' bits: what the computation would
+ * give. */
+static void tex_quad_select(const struct sim_tex_view *v, unsigned u, tex_v4 dx, tex_v4 dy,
 			    struct tex_sel *sel)
 {
-	static __thread struct { uint64_t gen; tex_i4 dx, dy; struct tex_sel sel; } last;
+	static __thread struct { uint64_t gen; tex_i4 dx, dy; struct tex_sel sel; } lasts[NV40_TEX_UNITS];
 	const tex_i4 xyz = { -1, -1, -1, 0 };
 	tex_i4 kx = (tex_i4)dx & xyz, ky = (tex_i4)dy & xyz;
-	tex_i4 ne = (kx != last.dx) | (ky != last.dy);
+	__typeof__(lasts[0]) *last = &lasts[u % NV40_TEX_UNITS];
+	tex_i4 ne = (kx != last->dx) | (ky != last->dy);
 	float fx[4], fy[4];
 
-	if (v->gen && last.gen == v->gen && !(ne[0] | ne[1] | ne[2])) {
-		*sel = last.sel;
+	if (v->gen && last->gen == v->gen && !(ne[0] | ne[1] | ne[2])) {
+		*sel = last->sel;
 		return;
 	}
 	memcpy(fx, &dx, sizeof(fx));
 	memcpy(fy, &dy, sizeof(fy));
 	tex_select(v, tex_clamp_lod(v, tex_lambda(v, fx, fy) + v->bias), sel);
-	last.gen = v->gen;
-	last.dx = kx;
-	last.dy = ky;
-	last.sel = *sel;
+	last->gen = v->gen;
+	last->dx = kx;
+	last->dy = ky;
+	last->sel = *sel;
 }
 
 /* The depth reference a compare takes, in [0, 1] (NaN: 0). */
@@ -1405,7 +1402,7 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 		memcpy(&p2, pc[2], sizeof(p2));
 		tex_v4 dxv = p1 - p0, dyv = p2 - p0;          /* s t r, and q unread */
 		if (v->aniso == 1 && rq->op != SIM_TXB) {
-			tex_quad_select(v, dxv, dyv, &sel);
+			tex_quad_select(v, rq->unit, dxv, dyv, &sel);
 			quad_sel = 1;
 		} else {
 			memcpy(dx, &dxv, sizeof(dx));
