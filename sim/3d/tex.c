@@ -1098,6 +1098,18 @@ TEX_INLINE tex_v4 tex_tap_texel(const float *const lut[4], unsigned how, const u
 	return (tex_v4){ lut[0][t[0]], lut[1][t[1]], lut[2][t[2]], lut[3][t[3]] };
 }
 
+/* How view w's A8R8G8B8 texels are best decoded (tex_tap_texel). */
+static inline unsigned tex_taps_how(const struct sim_tex_view *w)
+{
+	if (w->lut[1] != w->lut[0] || w->lut[2] != w->lut[0] || w->lut[3] != w->lut[0])
+		return TEX_TAPS_LUT4;
+#ifdef __SSE2__
+	if (w->lut[0] == tex_lut8[7][TEX_LUT_UNORM])
+		return TEX_TAPS_DIV255;
+#endif
+	return TEX_TAPS_LUT1;
+}
+
 /* The four pixels' sums of their taps at offsets o[] from mem, weighted
  * wt[], in tex_bilinear_bgra8's order. */
 TEX_INLINE void tex_taps4(const float *const lut[4], unsigned how, const uint8_t *mem,
@@ -1134,16 +1146,39 @@ TEX_INLINE void tex_bilinear4_bgra8(const struct sim_tex_view *w, unsigned lvl, 
 	tex_u4 ay0 = tex_addr_y4(l, L, lv, (tex_u4)iy[0], 4);
 	tex_u4 ay1 = tex_addr_y4(l, L, lv, (tex_u4)iy[1], 4);
 	const tex_u4 o[4] = { ax0 + ay0, ax1 + ay0, ax0 + ay1, ax1 + ay1 };
-#ifdef __SSE2__
-	if (lut[1] == lut[0] && lut[2] == lut[0] && lut[3] == lut[0] &&
-	    lut[0] == tex_lut8[7][TEX_LUT_UNORM])
-		tex_taps4(lut, TEX_TAPS_DIV255, mem, o, wt, val);
-	else
-#endif
-	if (lut[1] == lut[0] && lut[2] == lut[0] && lut[3] == lut[0])
-		tex_taps4(lut, TEX_TAPS_LUT1, mem, o, wt, val);
-	else
-		tex_taps4(lut, TEX_TAPS_LUT4, mem, o, wt, val);
+	switch (tex_taps_how(w)) {
+	case TEX_TAPS_DIV255: tex_taps4(lut, TEX_TAPS_DIV255, mem, o, wt, val); break;
+	case TEX_TAPS_LUT1: tex_taps4(lut, TEX_TAPS_LUT1, mem, o, wt, val); break;
+	default: tex_taps4(lut, TEX_TAPS_LUT4, mem, o, wt, val); break;
+	}
+}
+
+/* TEX_SWIZZLE of the quad's native channels val into out: the native
+ * order and A8R8G8B8's in GL's (R and B exchanged, alpha or one) as
+ * shuffles, any other through the indices. */
+TEX_INLINE void tex_swizzle4(const struct sim_tex_view *w, const tex_v4 val[4], float out[4][4])
+{
+	const uint8_t *x = w->swz_idx;
+	uint32_t k = (uint32_t)x[0] | (uint32_t)x[1] << 8 | (uint32_t)x[2] << 16 | (uint32_t)x[3] << 24;
+	unsigned p;
+
+	for (p = 0; p < 4; p++) {
+		tex_v4 r;
+		if (k == 0x03020100u) {
+			r = val[p];
+		} else if (k == 0x03000102u) {
+			r = __builtin_shufflevector(val[p], val[p], 2, 1, 0, 3);
+		} else if (k == 0x05000102u) {
+			r = __builtin_shufflevector(val[p], val[p], 2, 1, 0, 3);
+			r[3] = 1.0f;
+		} else {
+			/* the indices in registers: out may alias them */
+			const unsigned i0 = x[0], i1 = x[1], i2 = x[2], i3 = x[3];
+			float c[6] = { val[p][0], val[p][1], val[p][2], val[p][3], 0.0f, 1.0f };
+			r = (tex_v4){ c[i0], c[i1], c[i2], c[i3] };
+		}
+		memcpy(out[p], &r, sizeof(r));
+	}
 }
 
 /* tex_filter_sel and TEX_SWIZZLE for the quad's pixels at coordinates pc
@@ -1163,16 +1198,7 @@ TEX_INLINE void tex_quad_bgra8_wrap(const struct sim_tex_view *w, const float pc
 		for (p = 0; p < 4; p++)
 			val[p] += sel->mfrac * (v2[p] - val[p]);
 	}
-	/* the swizzle's indices in registers: out may alias them */
-	const unsigned i0 = w->swz_idx[0], i1 = w->swz_idx[1], i2 = w->swz_idx[2],
-		       i3 = w->swz_idx[3];
-	for (p = 0; p < 4; p++) {
-		float c[6] = { val[p][0], val[p][1], val[p][2], val[p][3], 0.0f, 1.0f };
-		out[p][0] = c[i0];
-		out[p][1] = c[i1];
-		out[p][2] = c[i2];
-		out[p][3] = c[i3];
-	}
+	tex_swizzle4(w, val, out);
 }
 
 /* The quad's pixels through a linear filter of A8R8G8B8 texels where S
@@ -1226,11 +1252,11 @@ static inline int tex_nearest_mode(unsigned m)
 }
 
 /* tex_level2d, nearest, of the quad's pixels at level lvl through decoder
- * dec (A8R8G8B8 or one of up to 4 bytes: a constant where inlined), then
- * TEX_SWIZZLE: the indices and addresses of the four at once, each texel
- * decoded as tex_fetch2d does. */
+ * dec (A8R8G8B8, decoded as `how` says, or one of up to 4 bytes: constants
+ * where inlined), then TEX_SWIZZLE: the indices and addresses of the four
+ * at once, each texel decoded as tex_fetch2d does. */
 TEX_INLINE void tex_nearest4(struct tex_ctx *c, unsigned lvl, const float pc[4][4],
-			     float out[4][4], unsigned dec)
+			     float out[4][4], unsigned dec, unsigned how)
 {
 	const struct sim_tex_view *w = c->v;
 	const struct nv40_tex_layout *l = &w->l;
@@ -1243,20 +1269,22 @@ TEX_INLINE void tex_nearest4(struct tex_ctx *c, unsigned lvl, const float pc[4][
 	unsigned bytes = dec == TEX_DEC_BGRA8 ? 4 : l->bytes;
 	tex_u4 o = tex_addr_x4(l, L, (tex_u4)ix, bytes) + tex_addr_y4(l, L, lv, (tex_u4)iy, bytes);
 
+	const float *const lut[4] = { w->lut[0], w->lut[1], w->lut[2], w->lut[3] };
+	tex_v4 val[4];
+
 	for (unsigned p = 0; p < 4; p++) {
-		tex_v4 tv;
+		const uint8_t *t = w->mem + lv->offset + o[p];
 		if (ix[p] < 0 || iy[p] < 0) {
 			float b[4];
 			tex_border(c, b);
-			memcpy(&tv, b, sizeof(tv));
+			memcpy(&val[p], b, sizeof(val[p]));
 		} else {
-			tv = tex_texel_lut(w, w->mem + lv->offset + o[p], dec, bytes);
+			val[p] = dec == TEX_DEC_BGRA8 ? tex_tap_texel(lut, how, t) :
+							tex_texel_lut(w, t, dec, bytes);
 		}
-		tv += 0.0f;                               /* as tex_level2d gives it */
-		float v[6] = { tv[0], tv[1], tv[2], tv[3], 0.0f, 1.0f };
-		for (unsigned i = 0; i < 4; i++)
-			out[p][i] = v[w->swz_idx[i]];
+		val[p] += 0.0f;                           /* as tex_level2d gives it */
 	}
+	tex_swizzle4(w, val, out);
 }
 
 /* The quad's pixels through a nearest filter of one level of texels the
@@ -1272,12 +1300,17 @@ static int tex_quad_nearest(const struct sim_tex_view *w, const float pc[4][4],
 	if (sel->linear || sel->mip || w->compare || !tex_quad_fits(w, sel->lvl) ||
 	    !tex_nearest_mode(w->modes[0]) || !tex_nearest_mode(w->modes[1]))
 		return 0;
-	if (w->level == tex_level2d_bgra8)
-		tex_nearest4(&c, sel->lvl, pc, out, TEX_DEC_BGRA8);
-	else if (w->level == tex_level2d_any && w->dec == TEX_DEC_SMALL)
-		tex_nearest4(&c, sel->lvl, pc, out, TEX_DEC_SMALL);
-	else
+	if (w->level == tex_level2d_any && w->dec == TEX_DEC_SMALL) {
+		tex_nearest4(&c, sel->lvl, pc, out, TEX_DEC_SMALL, 0);
+		return 1;
+	}
+	if (w->level != tex_level2d_bgra8)
 		return 0;
+	switch (tex_taps_how(w)) {
+	case TEX_TAPS_DIV255: tex_nearest4(&c, sel->lvl, pc, out, TEX_DEC_BGRA8, TEX_TAPS_DIV255); break;
+	case TEX_TAPS_LUT1: tex_nearest4(&c, sel->lvl, pc, out, TEX_DEC_BGRA8, TEX_TAPS_LUT1); break;
+	default: tex_nearest4(&c, sel->lvl, pc, out, TEX_DEC_BGRA8, TEX_TAPS_LUT4); break;
+	}
 	return 1;
 }
 
