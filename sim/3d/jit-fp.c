@@ -46,11 +46,23 @@ static void jf_store(struct jf *j, LLVMValueRef v, LLVMValueRef base, size_t off
 }
 
 
-static void jf_scatter(struct jf *j, LLVMValueRef v, LLVMValueRef base, size_t off, size_t stride)
+/* Four components c (lanes: the pixels) as each pixel's four floats at
+ * base + off + p stride: transposed in registers and stored a pixel at a
+ * time, so that whoever reads a pixel's vector (the sampler, the ROP)
+ * reads one store, not four (a store-forwarding stall each). */
+static void jf_rows(struct jf *j, LLVMValueRef c[4], LLVMValueRef base, size_t off, size_t stride)
 {
-	for (unsigned p = 0; p < 4; p++)
-		jf_store(j, LLVMBuildExtractElement(j->ir.b, v, LLVMConstInt(j->ir.i32, p, 0), ""), base,
-			 off + p * stride);
+	struct jit_ir *ir = &j->ir;
+	LLVMValueRef lo01 = jit_ir_shuffle(ir, c[0], c[1], (const unsigned[4]){ 0, 4, 1, 5 });
+	LLVMValueRef lo23 = jit_ir_shuffle(ir, c[2], c[3], (const unsigned[4]){ 0, 4, 1, 5 });
+	LLVMValueRef hi01 = jit_ir_shuffle(ir, c[0], c[1], (const unsigned[4]){ 2, 6, 3, 7 });
+	LLVMValueRef hi23 = jit_ir_shuffle(ir, c[2], c[3], (const unsigned[4]){ 2, 6, 3, 7 });
+	static const unsigned first[4] = { 0, 1, 4, 5 }, second[4] = { 2, 3, 6, 7 };
+
+	jf_store(j, jit_ir_shuffle(ir, lo01, lo23, first), base, off);
+	jf_store(j, jit_ir_shuffle(ir, lo01, lo23, second), base, off + stride);
+	jf_store(j, jit_ir_shuffle(ir, hi01, hi23, first), base, off + 2 * stride);
+	jf_store(j, jit_ir_shuffle(ir, hi01, hi23, second), base, off + 3 * stride);
 }
 
 /* A libm function of one float (private name) on every lane. */
@@ -452,15 +464,13 @@ static void jf_tex(struct jf *j, const struct sim_fp_dec *d, LLVMValueRef s[3][4
 					jit_ir_at(&j->ir, j->rq, offsetof(struct sim_tex_req, unit))), 4);
 	LLVMSetAlignment(LLVMBuildStore(b, LLVMConstInt(j->ir.i32, rop, 0),
 					jit_ir_at(&j->ir, j->rq, offsetof(struct sim_tex_req, op))), 4);
-	for (unsigned c = 0; c < 4; c++) {
-		jf_scatter(j, s[0][c], j->rq, offsetof(struct sim_tex_req, coord) + 4 * c, 16);
-		if (op != NV40_FP_OP_TXD)
-			continue;
-		jf_scatter(j, s[1][c], j->rq, offsetof(struct sim_tex_req, ddx) + 4 * c, 16);
-		jf_scatter(j, s[2][c], j->rq, offsetof(struct sim_tex_req, ddy) + 4 * c, 16);
+	jf_rows(j, s[0], j->rq, offsetof(struct sim_tex_req, coord), 16);
+	if (op == NV40_FP_OP_TXD) {
+		jf_rows(j, s[1], j->rq, offsetof(struct sim_tex_req, ddx), 16);
+		jf_rows(j, s[2], j->rq, offsetof(struct sim_tex_req, ddy), 16);
 	}
-	for (unsigned c = 0; c < 4; c++)
-		jf_scatter(j, jit_ir_splat(&j->ir, 0.0f), j->out, 4 * c, 16);
+	for (unsigned p = 0; p < 4; p++)         /* zeros where a sampler writes nothing */
+		jf_store(j, jit_ir_splat(&j->ir, 0.0f), j->out, 16 * p);
 	LLVMTypeRef pt[3] = { j->ir.ptr, j->ir.ptr, j->ir.ptr };
 	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(j->ir.cx), pt, 3, 0);
 	LLVMValueRef args[3] = { j->ctx, j->rq, j->out };
@@ -548,13 +558,15 @@ static void jf_outputs(struct jf *j)
 		u = LLVMBuildAdd(b, u, jit_ir_splat_i(&j->ir, (uint32_t)j->p->perturb), "");
 		j->r[0][0] = LLVMBuildBitCast(b, u, j->ir.v4, "");
 	}
-	for (unsigned t = 0; t < NV40_FP_RTS; t++)
-		for (unsigned c = 0; c < 4; c++)
-			jf_scatter(j, jf_get(j, j->r[rt_reg[t]][c]), j->q,
-				   offsetof(struct sim_fp_quad, color) + (t * 4 + c) * 4, NV40_FP_RTS * 16);
+	for (unsigned t = 0; t < NV40_FP_RTS; t++) {
+		LLVMValueRef c[4];
+		for (unsigned k = 0; k < 4; k++)
+			c[k] = jf_get(j, j->r[rt_reg[t]][k]);
+		jf_rows(j, c, j->q, offsetof(struct sim_fp_quad, color) + t * 16, NV40_FP_RTS * 16);
+	}
 	int depth = !!(j->p->control & NV40_FP_CONTROL_DEPTH);
 	if (depth)
-		jf_scatter(j, jf_get(j, j->r[1][2]), j->q, offsetof(struct sim_fp_quad, depth), 4);
+		jf_store(j, jf_get(j, j->r[1][2]), j->q, offsetof(struct sim_fp_quad, depth));
 	LLVMSetAlignment(LLVMBuildStore(b, LLVMConstInt(j->ir.i32, (unsigned)depth, 0),
 					jit_ir_at(&j->ir, j->q, offsetof(struct sim_fp_quad, depth_written))), 4);
 	LLVMSetAlignment(LLVMBuildStore(b, jf_kill_bits(j),
