@@ -55,13 +55,14 @@ static void raster_verify(const struct draw_setup *d, struct draw_lane *l,
 	sim_jit_verify(d->s->jit, q, &v);
 }
 
-/* The pixels [lo, hi] of the row pair at E0 (edge values at pixel qx0 of
- * the top row) that can be inside all three edges, clipped to [x0, x1). */
-static int raster_span(const int64_t E0[3], const int64_t A[3], const int64_t B[3], int qx0,
-		       int x0, int x1, int64_t *lo, int64_t *hi)
+/* The pixels [lo[r], hi[r]] of row r of the pair at E0 (edge values at
+ * pixel qx0 of the top row) inside all three edges, clipped to [x0, x1)
+ * (lo > hi: none).  Exact for every pixel from qx0 on: an edge's value
+ * at pixel qx0 + k is e + A k, and the integer divisions give the k
+ * where that is >= 0. */
+static void raster_rows(const int64_t E0[3], const int64_t A[3], const int64_t B[3], int qx0,
+			int x0, int x1, int64_t lo[2], int64_t hi[2])
 {
-	int64_t l = INT64_MAX, h = INT64_MIN;
-
 	for (unsigned r = 0; r < 2; r++) {
 		int64_t rl = x0, rh = x1 - 1;
 		for (unsigned i = 0; i < 3 && rl <= rh; i++) {
@@ -79,22 +80,9 @@ static int raster_span(const int64_t E0[3], const int64_t A[3], const int64_t B[
 				rh = rl - 1;
 			}
 		}
-		if (rl <= rh) {
-			l = rl < l ? rl : l;
-			h = rh > h ? rh : h;
-		}
+		lo[r] = rl;
+		hi[r] = rh;
 	}
-	*lo = l;
-	*hi = h;
-	return l <= h;
-}
-
-/* The quad's pixels inside an edge whose value at its top-left pixel is e,
- * stepping a to the right and b down. */
-static inline unsigned raster_corners(int64_t e, int64_t a, int64_t b)
-{
-	return (e >= 0 ? 1u : 0) | (e + a >= 0 ? 2u : 0) | (e + b >= 0 ? 4u : 0) |
-	       (e + a + b >= 0 ? 8u : 0);
 }
 
 static int raster_stipple(const struct draw_setup *d, int x, int y)
@@ -302,25 +290,33 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 	}
 
 	for (int qy = qy0; qy < y1; qy += 2, E0[0] += 2 * B[0], E0[1] += 2 * B[1], E0[2] += 2 * B[2]) {
-		unsigned rowmask = (qy >= y0 ? 0x3u : 0) | (qy + 1 < y1 ? 0xcu : 0);
-		int64_t lo, hi;
-		if (!raster_span(E0, A, B, qx0, x0, x1, &lo, &hi))
+		/* each row's pixels inside the triangle; none in a row outside
+		 * [y0, y1) */
+		int64_t lo[2], hi[2];
+		raster_rows(E0, A, B, qx0, x0, x1, lo, hi);
+		if (qy < y0)
+			hi[0] = lo[0] - 1;
+		if (qy + 1 >= y1)
+			hi[1] = lo[1] - 1;
+		int64_t xl = INT64_MAX, xh = INT64_MIN;
+		for (unsigned r = 0; r < 2; r++)
+			if (lo[r] <= hi[r]) {
+				xl = lo[r] < xl ? lo[r] : xl;
+				xh = hi[r] > xh ? hi[r] : xh;
+			}
+		if (xl > xh)
 			continue;
 		/* a pixel's depth is (float)(((double)z0 + zdx dx) + zdy dy + zoff),
 		 * dx and dy floats: the row pair's zdy dy once */
 		double zy0 = zdy * (double)((float)qy + 0.5f - fy0);
 		double zy1 = zdy * (double)((float)(qy + 1) + 0.5f - fy0);
-		int qxs = (int)lo & ~1;
-		/* the edges at the quad's top-left pixel, in registers */
-		const int64_t a0 = A[0], a1 = A[1], a2 = A[2], b0 = B[0], b1 = B[1], b2 = B[2];
-		int64_t e0 = E0[0] + a0 * (qxs - qx0), e1 = E0[1] + a1 * (qxs - qx0);
-		int64_t e2 = E0[2] + a2 * (qxs - qx0);
-		for (int qx = qxs; qx <= hi; qx += 2, e0 += 2 * a0, e1 += 2 * a1, e2 += 2 * a2) {
+		for (int qx = (int)xl & ~1; qx <= xh; qx += 2) {
 			if (sim_gr_preempted(l->sim, l->worker))
 				return;          /* abandoned: PGRAPH was reset */
-			unsigned m = raster_corners(e0, a0, b0) & raster_corners(e1, a1, b1) &
-				     raster_corners(e2, a2, b2);
-			m &= rowmask & ((qx >= x0 ? 0x5u : 0) | (qx + 1 < x1 ? 0xau : 0));
+			unsigned m = (qx >= lo[0] && qx <= hi[0] ? 1u : 0) |
+				     (qx + 1 >= lo[0] && qx + 1 <= hi[0] ? 2u : 0) |
+				     (qx >= lo[1] && qx <= hi[1] ? 4u : 0) |
+				     (qx + 1 >= lo[1] && qx + 1 <= hi[1] ? 8u : 0);
 			if (!m)
 				continue;
 			if (j->stipple)
