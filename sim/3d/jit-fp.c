@@ -46,23 +46,44 @@ static void jf_store(struct jf *j, LLVMValueRef v, LLVMValueRef base, size_t off
 }
 
 
-/* Four components c (lanes: the pixels) as each pixel's four floats at
- * base + off + p stride: transposed in registers and stored a pixel at a
- * time, so that whoever reads a pixel's vector (the sampler, the ROP)
- * reads one store, not four (a store-forwarding stall each). */
-static void jf_rows(struct jf *j, LLVMValueRef c[4], LLVMValueRef base, size_t off, size_t stride)
+/* The 4x4 transpose of a[] into t[]: lane p of t[k] is lane k of a[p]. */
+static void jf_transpose(struct jf *j, LLVMValueRef a[4], LLVMValueRef t[4])
 {
 	struct jit_ir *ir = &j->ir;
-	LLVMValueRef lo01 = jit_ir_shuffle(ir, c[0], c[1], (const unsigned[4]){ 0, 4, 1, 5 });
-	LLVMValueRef lo23 = jit_ir_shuffle(ir, c[2], c[3], (const unsigned[4]){ 0, 4, 1, 5 });
-	LLVMValueRef hi01 = jit_ir_shuffle(ir, c[0], c[1], (const unsigned[4]){ 2, 6, 3, 7 });
-	LLVMValueRef hi23 = jit_ir_shuffle(ir, c[2], c[3], (const unsigned[4]){ 2, 6, 3, 7 });
+	LLVMValueRef lo01 = jit_ir_shuffle(ir, a[0], a[1], (const unsigned[4]){ 0, 4, 1, 5 });
+	LLVMValueRef lo23 = jit_ir_shuffle(ir, a[2], a[3], (const unsigned[4]){ 0, 4, 1, 5 });
+	LLVMValueRef hi01 = jit_ir_shuffle(ir, a[0], a[1], (const unsigned[4]){ 2, 6, 3, 7 });
+	LLVMValueRef hi23 = jit_ir_shuffle(ir, a[2], a[3], (const unsigned[4]){ 2, 6, 3, 7 });
 	static const unsigned first[4] = { 0, 1, 4, 5 }, second[4] = { 2, 3, 6, 7 };
 
-	jf_store(j, jit_ir_shuffle(ir, lo01, lo23, first), base, off);
-	jf_store(j, jit_ir_shuffle(ir, lo01, lo23, second), base, off + stride);
-	jf_store(j, jit_ir_shuffle(ir, hi01, hi23, first), base, off + 2 * stride);
-	jf_store(j, jit_ir_shuffle(ir, hi01, hi23, second), base, off + 3 * stride);
+	t[0] = jit_ir_shuffle(ir, lo01, lo23, first);
+	t[1] = jit_ir_shuffle(ir, lo01, lo23, second);
+	t[2] = jit_ir_shuffle(ir, hi01, hi23, first);
+	t[3] = jit_ir_shuffle(ir, hi01, hi23, second);
+}
+
+/* Four components c (lanes: the pixels) as each pixel's four floats at
+ * base + off + p stride, a pixel at a time, and back: whoever reads a
+ * pixel's vector (the sampler, the ROP) reads one store, not four (a
+ * store-forwarding stall each), and a pixel's four come in one load. */
+static void jf_rows(struct jf *j, LLVMValueRef c[4], LLVMValueRef base, size_t off, size_t stride)
+{
+	LLVMValueRef row[4];
+
+	jf_transpose(j, c, row);
+	for (unsigned p = 0; p < 4; p++)
+		jf_store(j, row[p], base, off + p * stride);
+}
+
+static void jf_cols(struct jf *j, LLVMValueRef base, size_t off, size_t stride, LLVMValueRef c[4])
+{
+	LLVMValueRef row[4];
+
+	for (unsigned p = 0; p < 4; p++) {
+		row[p] = LLVMBuildLoad2(j->ir.b, j->ir.v4, jit_ir_at(&j->ir, base, off + p * stride), "");
+		LLVMSetAlignment(row[p], 4);
+	}
+	jf_transpose(j, row, c);
 }
 
 /* A libm function of one float (private name) on every lane. */
@@ -475,12 +496,10 @@ static void jf_tex(struct jf *j, const struct sim_fp_dec *d, LLVMValueRef s[3][4
 	LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(j->ir.cx), pt, 3, 0);
 	LLVMValueRef args[3] = { j->ctx, j->rq, j->out };
 	LLVMBuildCall2(b, ft, j->sample, args, 3, "");
-	for (unsigned c = 0; c < 4; c++) {
-		r[c] = jit_ir_gather(&j->ir, j->out, 4 * c, 16);
-		if (NV40_FP_GET(d->w, TEX_EXPAND))
-			r[c] = LLVMBuildFSub(b, LLVMBuildFMul(b, r[c], jit_ir_splat(&j->ir, 2.0f), ""),
-					     jit_ir_splat(&j->ir, 1.0f), "");
-	}
+	jf_cols(j, j->out, 0, 16, r);
+	for (unsigned c = 0; NV40_FP_GET(d->w, TEX_EXPAND) && c < 4; c++)
+		r[c] = LLVMBuildFSub(b, LLVMBuildFMul(b, r[c], jit_ir_splat(&j->ir, 2.0f), ""),
+				     jit_ir_splat(&j->ir, 1.0f), "");
 }
 
 /* fp.c's fp_write with every pixel executing: scale, precision, saturate,
