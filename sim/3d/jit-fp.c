@@ -45,7 +45,6 @@ static void jf_store(struct jf *j, LLVMValueRef v, LLVMValueRef base, size_t off
 	LLVMSetAlignment(LLVMBuildStore(j->ir.b, v, jit_ir_at(&j->ir, base, off)), 4);
 }
 
-
 /* The 4x4 transpose of a[] into t[]: lane p of t[k] is lane k of a[p]. */
 static void jf_transpose(struct jf *j, LLVMValueRef a[4], LLVMValueRef t[4])
 {

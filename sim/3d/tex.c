@@ -241,13 +241,51 @@ static void tex_border(const struct tex_ctx *c, float v[4])
  * operation, on any target). */
 typedef float tex_v4 __attribute__((vector_size(16)));
 
+/* How an A8R8G8B8 texel is decoded (the quad paths choose once per view):
+ * through one table (every channel UNORM), through four, or (SSE2)
+ * dividing the UNORM bytes by 255: the table's value of a byte b is
+ * (float)b / 255.0f, a correctly rounded division, so dividing a texel's
+ * four bytes at once gives the table's floats (test_sim_fastpaths samples
+ * every byte value this way). */
+enum { TEX_TAPS_LUT1, TEX_TAPS_LUT4, TEX_TAPS_DIV255 };
+
+/* The A8R8G8B8 texel at t as native floats, decoded as `how` says (a
+ * constant where inlined). */
+TEX_INLINE tex_v4 tex_tap_texel(const float *const lut[4], unsigned how, const uint8_t *t)
+{
+#ifdef __SSE2__
+	if (how == TEX_TAPS_DIV255) {
+		const __m128i zero = _mm_setzero_si128();
+		uint32_t w;
+		memcpy(&w, t, sizeof(w));
+		__m128i b = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)w), zero), zero);
+		return (tex_v4)_mm_cvtepi32_ps(b) / 255.0f;
+	}
+#endif
+	if (how == TEX_TAPS_LUT1)
+		return (tex_v4){ lut[0][t[0]], lut[0][t[1]], lut[0][t[2]], lut[0][t[3]] };
+	return (tex_v4){ lut[0][t[0]], lut[1][t[1]], lut[2][t[2]], lut[3][t[3]] };
+}
+
+/* How view w's A8R8G8B8 texels are best decoded (tex_tap_texel). */
+static inline unsigned tex_taps_how(const struct sim_tex_view *w)
+{
+	if (w->lut[1] != w->lut[0] || w->lut[2] != w->lut[0] || w->lut[3] != w->lut[0])
+		return TEX_TAPS_LUT4;
+#ifdef __SSE2__
+	if (w->lut[0] == tex_lut8[7][TEX_LUT_UNORM])
+		return TEX_TAPS_DIV255;
+#endif
+	return TEX_TAPS_LUT1;
+}
+
 /* The texel at p through the table decoder dec (TEX_DEC_BGRA8 or
  * TEX_DEC_SMALL) as native floats, in one register. */
 TEX_INLINE tex_v4 tex_texel_lut(const struct sim_tex_view *w, const uint8_t *p, unsigned dec,
 				unsigned bytes)
 {
 	if (dec == TEX_DEC_BGRA8)
-		return (tex_v4){ w->lut[0][p[0]], w->lut[1][p[1]], w->lut[2][p[2]], w->lut[3][p[3]] };
+		return tex_tap_texel(w->lut, TEX_TAPS_LUT4, p);
 	uint32_t t = p[0];
 	if (bytes > 1)
 		t |= (uint32_t)p[1] << 8;
@@ -1073,43 +1111,6 @@ static inline int tex_quad_fits(const struct sim_tex_view *w, unsigned lvl)
 	return lv->size <= UINT32_MAX && lv->offset + lv->size <= w->l.extent;
 }
 
-/* How tex_taps4 decodes a texel: through one table (every channel UNORM),
- * through four, or (SSE2) dividing the UNORM bytes by 255: the table's
- * value of a byte b is (float)b / 255.0f, a correctly rounded division,
- * so dividing a texel's four bytes at once gives the table's floats
- * (test_sim_fastpaths samples every byte value this way). */
-enum { TEX_TAPS_LUT1, TEX_TAPS_LUT4, TEX_TAPS_DIV255 };
-
-/* The A8R8G8B8 texel at t as native floats, decoded as `how` says (a
- * constant where inlined). */
-TEX_INLINE tex_v4 tex_tap_texel(const float *const lut[4], unsigned how, const uint8_t *t)
-{
-#ifdef __SSE2__
-	if (how == TEX_TAPS_DIV255) {
-		const __m128i zero = _mm_setzero_si128();
-		uint32_t w;
-		memcpy(&w, t, sizeof(w));
-		__m128i b = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)w), zero), zero);
-		return (tex_v4)_mm_cvtepi32_ps(b) / 255.0f;
-	}
-#endif
-	if (how == TEX_TAPS_LUT1)
-		return (tex_v4){ lut[0][t[0]], lut[0][t[1]], lut[0][t[2]], lut[0][t[3]] };
-	return (tex_v4){ lut[0][t[0]], lut[1][t[1]], lut[2][t[2]], lut[3][t[3]] };
-}
-
-/* How view w's A8R8G8B8 texels are best decoded (tex_tap_texel). */
-static inline unsigned tex_taps_how(const struct sim_tex_view *w)
-{
-	if (w->lut[1] != w->lut[0] || w->lut[2] != w->lut[0] || w->lut[3] != w->lut[0])
-		return TEX_TAPS_LUT4;
-#ifdef __SSE2__
-	if (w->lut[0] == tex_lut8[7][TEX_LUT_UNORM])
-		return TEX_TAPS_DIV255;
-#endif
-	return TEX_TAPS_LUT1;
-}
-
 /* The four pixels' sums of their taps at offsets o[] from mem, weighted
  * wt[], in tex_bilinear_bgra8's order. */
 TEX_INLINE void tex_taps4(const float *const lut[4], unsigned how, const uint8_t *mem,
@@ -1268,19 +1269,17 @@ TEX_INLINE void tex_nearest4(struct tex_ctx *c, unsigned lvl, const float pc[4][
 	tex_i4 iy = tex_wrap_nearest4(t * L->fs[1], L->h, w->modes[1]);
 	unsigned bytes = dec == TEX_DEC_BGRA8 ? 4 : l->bytes;
 	tex_u4 o = tex_addr_x4(l, L, (tex_u4)ix, bytes) + tex_addr_y4(l, L, lv, (tex_u4)iy, bytes);
-
-	const float *const lut[4] = { w->lut[0], w->lut[1], w->lut[2], w->lut[3] };
 	tex_v4 val[4];
 
 	for (unsigned p = 0; p < 4; p++) {
-		const uint8_t *t = w->mem + lv->offset + o[p];
+		const uint8_t *texel = w->mem + lv->offset + o[p];
 		if (ix[p] < 0 || iy[p] < 0) {
 			float b[4];
 			tex_border(c, b);
 			memcpy(&val[p], b, sizeof(val[p]));
 		} else {
-			val[p] = dec == TEX_DEC_BGRA8 ? tex_tap_texel(lut, how, t) :
-							tex_texel_lut(w, t, dec, bytes);
+			val[p] = dec == TEX_DEC_BGRA8 ? tex_tap_texel(w->lut, how, texel) :
+							tex_texel_lut(w, texel, dec, bytes);
 		}
 		val[p] += 0.0f;                           /* as tex_level2d gives it */
 	}
