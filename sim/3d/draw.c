@@ -162,7 +162,6 @@ static int draw_tex_resolve(struct sim *s, struct sim_grctx *g, const struct nv_
 			continue;
 		unsigned u = a->unit;
 		d->texmem[u] = sim_dma_map(s, g->curie[a->dma], (uint64_t)a->off, a->len, 0);
-		d->texlen[u] = a->len;
 		if (!d->texmem[u])
 			return NV_PGRAPH_NSOURCE_DMA_R_PROTECTION;
 		/* a setup is rebuilt for every scissor, mostly on the units its
@@ -320,7 +319,7 @@ static int draw_reads_any(const struct draw_setup *d, const struct sim_rt *const
 	for (unsigned u = 0; u < NV40_TEX_UNITS; u++) {
 		if (!d->texmem[u])
 			continue;
-		struct draw_range r = { d->texmem[u], d->texmem[u] + d->texlen[u] };
+		struct draw_range r = { d->texmem[u], d->texmem[u] + d->texv[u].l.extent };
 		for (unsigned k = 0; k < n; k++)
 			if (draw_overlap(r, draw_rt_range(w[k])))
 				return 1;

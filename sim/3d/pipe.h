@@ -89,7 +89,6 @@ struct draw_setup {
 	/* textures */
 	struct sim_tex_unit tex[NV40_TEX_UNITS];
 	const uint8_t *texmem[NV40_TEX_UNITS];
-	uint64_t texlen[NV40_TEX_UNITS];            /* the bytes the card model says it samples */
 	struct sim_tex_view texv[NV40_TEX_UNITS];   /* tex + texmem resolved for sampling */
 
 	/* render targets and ROP */

@@ -1050,19 +1050,26 @@ TEX_INLINE tex_i4 tex_wrap_index4(tex_i4 i, int32_t n, unsigned mode)
 	return i + (n & (i < 0));
 }
 
+/* tex_ifloor of four numbers, NaN already zeroed: the clamp to 2^24 and
+ * the floor through a truncation. */
+TEX_INLINE tex_i4 tex_ifloor4(tex_v4 x)
+{
+	const tex_v4 lim = { 16777216.0f, 16777216.0f, 16777216.0f, 16777216.0f };
+
+	x = tex_pick4(x < -lim, -lim, x);
+	x = tex_pick4(x > lim, lim, x);
+	tex_i4 t = __builtin_convertvector(x, tex_i4);
+	return t + (__builtin_convertvector(t, tex_v4) > x);    /* -1 where it rounded up */
+}
+
 /* tex_wrap of four coordinates, linear, in mode REPEAT or CLAMP_TO_EDGE:
  * each lane the scalar operations (tex_ifloor's clamp, the floor through
  * a truncation, the fraction's bounds). */
 TEX_INLINE void tex_wrap_linear4(tex_v4 x, int32_t n, unsigned mode, tex_i4 idx[2], tex_v4 *frac)
 {
-	const tex_v4 zero = { 0.0f, 0.0f, 0.0f, 0.0f }, lim = zero + 16777216.0f;
-
 	x = (tex_v4)((tex_i4)x & (x == x));                      /* NaN: 0 */
 	x -= 0.5f;
-	tex_v4 xc = tex_pick4(x < -lim, -lim, x);
-	xc = tex_pick4(xc > lim, lim, xc);
-	tex_i4 t = __builtin_convertvector(xc, tex_i4);
-	t += __builtin_convertvector(t, tex_v4) > xc;           /* -1 where it rounded up */
+	tex_i4 t = tex_ifloor4(x);
 	tex_v4 ax = (tex_v4)((tex_i4)x & 0x7fffffff);
 	tex_v4 f = x - tex_pick4(ax < 8388608.0f, __builtin_convertvector(t, tex_v4), x);
 	*frac = (tex_v4)((tex_i4)f & (f >= 0.0f) & (f <= 1.0f));
@@ -1228,18 +1235,14 @@ static int tex_quad_bgra8(const struct sim_tex_view *w, const float pc[4][4],
  * operations (CLAMP's clamp to [0, n] first, then tex_ifloor). */
 TEX_INLINE tex_i4 tex_wrap_nearest4(tex_v4 x, int32_t n, unsigned mode)
 {
-	const tex_v4 zero = { 0.0f, 0.0f, 0.0f, 0.0f }, lim = zero + 16777216.0f;
+	const tex_v4 zero = { 0.0f, 0.0f, 0.0f, 0.0f };
 	const tex_i4 izero = { 0, 0, 0, 0 };
 
 	if (mode == NV40_TEX_WRAP_CLAMP) {
 		x = tex_pick4(x < 0.0f, zero, tex_pick4(x > (float)n, zero + (float)n, x));
 		mode = NV40_TEX_WRAP_CLAMP_TO_EDGE;                /* for nearest */
 	}
-	x = (tex_v4)((tex_i4)x & (x == x));                      /* NaN: 0 */
-	x = tex_pick4(x < -lim, -lim, x);
-	x = tex_pick4(x > lim, lim, x);
-	tex_i4 t = __builtin_convertvector(x, tex_i4);
-	t += __builtin_convertvector(t, tex_v4) > x;            /* -1 where it rounded up */
+	tex_i4 t = tex_ifloor4((tex_v4)((tex_i4)x & (x == x)));  /* NaN: 0 */
 	if (mode == NV40_TEX_WRAP_CLAMP_TO_BORDER)
 		return tex_ipick4((t < 0) | (t >= n), izero - 1, t);
 	return tex_wrap_index4(t, n, mode);
@@ -1400,9 +1403,10 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 	float pc[4][4];             /* projected coordinates per pixel */
 	unsigned p, i;
 
-	memset(out, 0, 16 * sizeof(float));
-	if (!v || !v->ok || !rq)
-		return;
+	if (!v || !v->ok || !rq) {
+		memset(out, 0, 16 * sizeof(float));
+		return;                 /* every path below writes all of out */
+	}
 	c.v = v;
 	c.l = &v->l;
 	c.ref = 0.0f;
