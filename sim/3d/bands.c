@@ -23,6 +23,10 @@
  * every BANDS_WORKER_STEP triangles and at sync, where it waits for them
  * (spinning briefly, then sleeping).
  *
+ * Other work on rows (a clear) goes the same way as one job without a
+ * setup (sim_bands_rows): queued alone, each lane calling back for its
+ * bands, done by the time sim_bands_rows returns.
+ *
  * A fragment program failure (sim_raster_run's lane fail) traps at sync,
  * on the last method executed, and stops that lane's part of the draw: the
  * pixels a failing draw leaves may differ from one thread's then, but
@@ -49,6 +53,7 @@
 #define BANDS_SETUPS       32       /* draws one batch may span */
 #define BANDS_SPLIT_AREA   4096     /* bounding-box pixels before helpers join */
 #define BANDS_WORKER_STEP  32
+#define BANDS_ROWS_AREA    65536    /* pixels before sim_bands_rows shares the rows */
 #define BANDS_SPIN_NS      200000   /* spin this long before sleeping */
 #define BANDS_MAX          6        /* lanes; each owns a band of a period at least */
 #define BANDS_BALANCE_NS   20000    /* difference in waits that moves a band */
@@ -90,6 +95,8 @@ struct sim_bands {
 	unsigned chid, subc;
 	struct bands_lane wl;
 	unsigned share;                   /* bands of a period the worker owns */
+	sim_bands_rows_fn *rows;          /* sim_bands_rows' */
+	void *rows_arg;
 
 	/* shared: the owners of a period's bands, set before an epoch starts */
 	uint8_t own[BANDS_PERIOD];
@@ -177,6 +184,14 @@ static void bands_run(const struct sim_bands *b, struct bands_lane *bl, int k,
 	struct draw_lane *l = &bl->l;
 	unsigned band = (unsigned)j->y0 / BANDS_ROWS, r = band % BANDS_PERIOD;
 
+	if (!d) {                    /* sim_bands_rows' job */
+		for (; (int)(band * BANDS_ROWS) < j->y1; band++, r = r + 1 == BANDS_PERIOD ? 0 : r + 1)
+			if (b->own[r] == k) {
+				int lo = (int)(band * BANDS_ROWS), hi = lo + BANDS_ROWS;
+				b->rows(b->rows_arg, lo > j->y0 ? lo : j->y0, hi < j->y1 ? hi : j->y1);
+			}
+		return;
+	}
 	if (l->d != d) {
 		memcpy(l->q->in, d->quad.in, sizeof(l->q->in));
 		l->d = d;
@@ -394,6 +409,20 @@ static int bands_may_join(const struct sim_bands *b, const struct draw_setup *d)
 	return 1;
 }
 
+static void bands_begin(struct sim_bands *b, struct sim_grctx *g)
+{
+	b->pending = 1;
+	b->engaged = 0;
+	b->njobs = 0;
+	b->wpos = 0;
+	b->area = 0;
+	b->nds = 0;
+	b->g = g;
+	b->chid = b->s->gr_chid;
+	b->subc = b->s->gr_subc;
+	bands_lane_init(&b->wl, &g->c3d.query_samples, b->s, 1);
+}
+
 int sim_bands_push(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		   const struct draw_tri_job *j)
 {
@@ -408,18 +437,8 @@ int sim_bands_push(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		return 1;                    /* the sync trapped: the draw is over */
 	if (!d->split)
 		return 0;
-	if (!b->pending) {
-		b->pending = 1;
-		b->engaged = 0;
-		b->njobs = 0;
-		b->wpos = 0;
-		b->area = 0;
-		b->nds = 0;
-		b->g = g;
-		b->chid = s->gr_chid;
-		b->subc = s->gr_subc;
-		bands_lane_init(&b->wl, &g->c3d.query_samples, s, 1);
-	}
+	if (!b->pending)
+		bands_begin(b, g);
 	if (!bands_holds(b, d))
 		b->ds[b->nds++] = d;
 	/* the planes of the varyings the draw has */
@@ -437,6 +456,25 @@ int sim_bands_push(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 			bands_engage(b);
 	}
 	return 1;
+}
+
+void sim_bands_rows(struct sim *s, struct sim_grctx *g, int y0, int y1, uint64_t area,
+		    sim_bands_rows_fn *fn, void *arg)
+{
+	struct sim_bands *b = s->bands;
+
+	if (!b || area < BANDS_ROWS_AREA) {
+		fn(arg, y0, y1);
+		return;
+	}
+	sim_3d_sync(s);
+	bands_begin(b, g);
+	b->rows = fn;
+	b->rows_arg = arg;
+	b->jobs[0] = (struct draw_tri_job){ .d = NULL, .y0 = y0, .y1 = y1 };
+	b->njobs = 1;
+	bands_engage(b);
+	sim_3d_sync(s);
 }
 
 /* ---- life cycle ---- */

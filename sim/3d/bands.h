@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 struct sim;
+struct sim_grctx;
 
 /* Start `threads` fragment threads in all (the worker one of them); 1 or
  * less: none, s->bands stays NULL.  0, or -1 when threads cannot start. */
@@ -30,5 +31,13 @@ void sim_3d_sync(struct sim *s);
 /* The same unless method mthd on chid/subc is more vertex data of the draw
  * the queue belongs to (before PGRAPH sees any method). */
 void sim_3d_sync_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd);
+
+/* fn(arg, lo, hi) over the rows [y0, y1) in pieces that together cover
+ * them once, shared by the fragment threads by their bands when the
+ * area (pixels) is worth a hand-over; all done on return, queued work
+ * first.  fn must touch only its rows' own bytes. */
+typedef void sim_bands_rows_fn(void *arg, int y0, int y1);
+void sim_bands_rows(struct sim *s, struct sim_grctx *g, int y0, int y1, uint64_t area,
+		    sim_bands_rows_fn *fn, void *arg);
 
 #endif

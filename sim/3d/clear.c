@@ -22,6 +22,7 @@
  * hw/access.h's (nv40_acc_clear); all are mapped before anything is
  * written. */
 #include "curie.h"
+#include "bands.h"
 
 #include <string.h>
 
@@ -130,6 +131,28 @@ static void clear_color_pattern(unsigned fmt, unsigned bpp, uint32_t v, uint8_t 
 	}
 }
 
+/* What one CLEAR_BUFFERS writes: each surface's pattern under its mask
+ * over the rectangle, done by rows (sim_bands_rows). */
+struct clear_plan {
+	struct clear_rect r;
+	unsigned n;
+	struct clear_target {
+		const struct sim_rt *rt;
+		uint8_t pat[16], msk[16];
+	} t[5];
+};
+
+static void clear_rows(void *arg, int y0, int y1)
+{
+	const struct clear_plan *p = arg;
+	struct clear_rect r = p->r;
+
+	r.y0 = (unsigned)y0;
+	r.y1 = (unsigned)y1;
+	for (unsigned i = 0; i < p->n; i++)
+		clear_fill(p->t[i].rt, r, p->t[i].pat, p->t[i].msk);
+}
+
 void sim_3d_clear(struct sim *s, struct sim_grctx *g, uint32_t mode)
 {
 	const uint32_t *c = g->curie;
@@ -137,7 +160,8 @@ void sim_3d_clear(struct sim *s, struct sim_grctx *g, uint32_t mode)
 	struct nv_acc_state view;
 	struct nv_acc_list l;
 	struct sim_rts rts;
-	struct clear_rect r;
+	struct clear_plan p = { .n = 0 };
+	struct clear_rect *r = &p.r;
 
 	sim_acc_view(s, g, &view);
 	nv40_acc_clear(&view, 0, mode, &l);
@@ -151,30 +175,28 @@ void sim_3d_clear(struct sim *s, struct sim_grctx *g, uint32_t mode)
 	uint32_t sh = c[NV_CURIE_SCISSOR_HORIZ__SLOT], sv = c[NV_CURIE_SCISSOR_VERT__SLOT];
 	uint32_t sx0 = NV40_RECT_ORIGIN(sh), sx1 = sx0 + NV40_RECT_SIZE(sh);
 	uint32_t sy0 = NV40_RECT_ORIGIN(sv), sy1 = sy0 + NV40_RECT_SIZE(sv);
-	r.x0 = rts.x > sx0 ? rts.x : sx0;
-	r.y0 = rts.y > sy0 ? rts.y : sy0;
-	r.x1 = rts.x + rts.w < sx1 ? rts.x + rts.w : sx1;
-	r.y1 = rts.y + rts.h < sy1 ? rts.y + rts.h : sy1;
-	if (r.x0 >= r.x1 || r.y0 >= r.y1)
+	r->x0 = rts.x > sx0 ? rts.x : sx0;
+	r->y0 = rts.y > sy0 ? rts.y : sy0;
+	r->x1 = rts.x + rts.w < sx1 ? rts.x + rts.w : sx1;
+	r->y1 = rts.y + rts.h < sy1 ? rts.y + rts.h : sy1;
+	if (r->x0 >= r->x1 || r->y0 >= r->y1)
 		return;
 
-	if (cmask) {
+	for (unsigned i = 0; cmask && i < 4; i++) {
 		static const float zero[4];
-		for (unsigned i = 0; i < 4; i++) {
-			const struct sim_rt *rt = &rts.color[i];
-			uint8_t pat[16], msk[16];
-			if (!rt->mem)
-				continue;
-			/* the masks of the channels; the pattern is the packed value */
-			sim_rt_pack(rt->format, zero, cmask, pat, msk);
-			clear_color_pattern(rt->format, rt->bpp, c[NV_CURIE_CLEAR_COLOR_VALUE__SLOT], pat);
-			clear_fill(rt, r, pat, msk);
-		}
+		struct clear_target *t = &p.t[p.n];
+		if (!rts.color[i].mem)
+			continue;
+		/* the masks of the channels; the pattern is the packed value */
+		t->rt = &rts.color[i];
+		sim_rt_pack(t->rt->format, zero, cmask, t->pat, t->msk);
+		clear_color_pattern(t->rt->format, t->rt->bpp, c[NV_CURIE_CLEAR_COLOR_VALUE__SLOT], t->pat);
+		p.n++;
 	}
 
 	if (rts.zeta.mem) {
 		uint32_t v = c[NV_CURIE_CLEAR_DEPTH_VALUE__SLOT], m = 0;
-		uint8_t pat[16] = { 0 }, msk[16] = { 0 };
+		struct clear_target *t = &p.t[p.n];
 		if (rts.zeta.format == NV40_RT_ZETA_Z24S8) {
 			if (mode & NV40_CLEAR_DEPTH)
 				m |= 0xffffff00u;
@@ -183,11 +205,23 @@ void sim_3d_clear(struct sim *s, struct sim_grctx *g, uint32_t mode)
 		} else if (mode & NV40_CLEAR_DEPTH) {
 			m = 0xffff;
 		}
+		memset(t, 0, sizeof(*t));
+		t->rt = &rts.zeta;
 		for (unsigned i = 0; i < rts.zeta.bpp; i++) {
-			pat[i] = (uint8_t)(v >> (8 * i));
-			msk[i] = (uint8_t)(m >> (8 * i));
+			t->pat[i] = (uint8_t)(v >> (8 * i));
+			t->msk[i] = (uint8_t)(m >> (8 * i));
 		}
-		if (m)
-			clear_fill(&rts.zeta, r, pat, msk);
+		p.n += m != 0;
 	}
+
+	/* the fragment threads' bands share it when no row's bytes are
+	 * another's; else one thread, surface after surface */
+	const struct sim_rt *w[5];
+	for (unsigned i = 0; i < p.n; i++)
+		w[i] = p.t[i].rt;
+	if (sim_rt_rows_apart(w, p.n, r->x1))
+		sim_bands_rows(s, g, (int)r->y0, (int)r->y1,
+			       (uint64_t)(r->x1 - r->x0) * (r->y1 - r->y0), clear_rows, &p);
+	else
+		clear_rows(&p, (int)r->y0, (int)r->y1);
 }

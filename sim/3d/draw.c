@@ -282,11 +282,6 @@ static int draw_render_cond(struct sim *s, struct sim_grctx *g, const struct nv_
 	return 1;
 }
 
-/* [lo, hi) of a surface the draw writes or reads. */
-struct draw_range {
-	const uint8_t *lo, *hi;
-};
-
 /* The surfaces d writes: colour buffers with a channel on, zeta when
  * used.  Their number. */
 static unsigned draw_writes(const struct draw_setup *d, const struct sim_rt *w[5])
@@ -303,27 +298,13 @@ static unsigned draw_writes(const struct draw_setup *d, const struct sim_rt *w[5
 	return n;
 }
 
-static struct draw_range draw_rt_range(const struct sim_rt *rt)
-{
-	return (struct draw_range){ rt->mem, rt->mem + rt->len };
-}
-
-static int draw_overlap(struct draw_range a, struct draw_range b)
-{
-	return a.lo < b.hi && b.lo < a.hi;
-}
-
 /* Does d sample memory one of the n surfaces w lies in? */
 static int draw_reads_any(const struct draw_setup *d, const struct sim_rt *const w[], unsigned n)
 {
-	for (unsigned u = 0; u < NV40_TEX_UNITS; u++) {
-		if (!d->texmem[u])
-			continue;
-		struct draw_range r = { d->texmem[u], d->texmem[u] + d->texv[u].l.extent };
-		for (unsigned k = 0; k < n; k++)
-			if (draw_overlap(r, draw_rt_range(w[k])))
+	for (unsigned u = 0; u < NV40_TEX_UNITS; u++)
+		for (unsigned k = 0; d->texmem[u] && k < n; k++)
+			if (sim_rt_overlaps(w[k], d->texmem[u], d->texv[u].l.extent))
 				return 1;
-	}
 	return 0;
 }
 
@@ -335,16 +316,8 @@ static int draw_split_ok(const struct draw_setup *d)
 {
 	const struct sim_rt *w[5];
 	unsigned nw = draw_writes(d, w);
-	int xmax = d->cx1 + (d->tx > 0 ? d->tx : 0);
 
-	for (unsigned i = 0; i < nw; i++) {
-		if (!w[i]->swizzled && (uint64_t)xmax * w[i]->bpp > w[i]->pitch)
-			return 0;
-		for (unsigned k = 0; k < i; k++)
-			if (draw_overlap(draw_rt_range(w[i]), draw_rt_range(w[k])))
-				return 0;
-	}
-	return !draw_reads_any(d, w, nw);
+	return sim_rt_rows_apart(w, nw, d->cx1 + (d->tx > 0 ? d->tx : 0)) && !draw_reads_any(d, w, nw);
 }
 
 /* Do a pixel of a and the same pixel of b lie at the same bytes? */
@@ -363,7 +336,7 @@ int sim_draw_may_follow(const struct draw_setup *a, const struct draw_setup *b)
 
 	for (unsigned i = 0; i < na; i++)
 		for (unsigned k = 0; k < nb; k++)
-			if (draw_overlap(draw_rt_range(wa[i]), draw_rt_range(wb[k])) &&
+			if (sim_rt_overlaps(wa[i], wb[k]->mem, wb[k]->len) &&
 			    !draw_same_layout(a, wa[i], b, wb[k]))
 				return 0;
 	return !draw_reads_any(a, wb, nb) && !draw_reads_any(b, wa, na);

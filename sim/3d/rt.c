@@ -61,6 +61,23 @@ int sim_rt_resolve(struct sim *s, struct sim_grctx *g, const struct nv_acc_list 
 	return 0;
 }
 
+int sim_rt_overlaps(const struct sim_rt *rt, const uint8_t *lo, uint64_t len)
+{
+	return lo < rt->mem + rt->len && rt->mem < lo + len;
+}
+
+int sim_rt_rows_apart(const struct sim_rt *const w[], unsigned n, int64_t xmax)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (!w[i]->swizzled && (uint64_t)xmax * w[i]->bpp > w[i]->pitch)
+			return 0;
+		for (unsigned k = 0; k < i; k++)
+			if (sim_rt_overlaps(w[i], w[k]->mem, w[k]->len))
+				return 0;
+	}
+	return 1;
+}
+
 uint8_t *sim_rt_pixel(const struct sim_rt *rt, unsigned x, unsigned y)
 {
 	uint64_t off;

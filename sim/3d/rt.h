@@ -28,6 +28,14 @@ struct sim_rts {
 int sim_rt_resolve(struct sim *s, struct sim_grctx *g, const struct nv_acc_list *l,
 		   struct sim_rts *rts);
 
+/* Do the n surfaces w keep every pixel's bytes apart from the other
+ * pixels' when columns [0, xmax) are written: no linear row reaching into
+ * the next, no two surfaces overlapping?  Then threads may share them by
+ * rows (bands.c). */
+int sim_rt_rows_apart(const struct sim_rt *const w[], unsigned n, int64_t xmax);
+/* Does [lo, lo + len) overlap rt's memory? */
+int sim_rt_overlaps(const struct sim_rt *rt, const uint8_t *lo, uint64_t len);
+
 /* Byte address of pixel (x, y) in rt (linear or swizzled), NULL outside. */
 uint8_t *sim_rt_pixel(const struct sim_rt *rt, unsigned x, unsigned y);
 /* Colour pixel as RGBA floats / written from RGBA floats under mask (bit 0

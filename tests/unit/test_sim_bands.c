@@ -6,11 +6,17 @@
  * worker, a wide stippled line loop, a full-screen one, a query read
  * between draws; then draws the threads may not take together: triangles
  * into a texture and a quad sampling it right after, a quad written at
- * another origin (VIEWPORT_TX_ORIGIN) over the same buffer. */
+ * another origin (VIEWPORT_TX_ORIGIN) over the same buffer; a clear large
+ * enough for the threads to share, under a scissor and channel masks, and
+ * a draw over it.  sim_bands_rows itself covers every row once, a band's
+ * rows on one thread, and shares only large areas. */
 #include "sim-host.h"
 #include "hw/enums-3d.h"
 #include "hw/enums-3d-pipe.h"
 #include "hw/tex.h"
+#include "sim/3d/bands.h"
+
+#include <pthread.h>
 
 #define SUBC_3D 7
 #define H_3D    0xbeef3097u
@@ -25,6 +31,10 @@
 #define DST_AT  0x200000u
 #define ZETA_AT 0x300000u
 #define QRY_AT  0x300000u        /* system memory */
+#define BIG_AT  0x400000u        /* BIG_W x BIG_H A8R8G8B8, cleared */
+#define BIGZ_AT 0x480000u        /* its Z24S8 */
+#define BIG_W   512
+#define BIG_H   200
 
 #define RT_W 160
 #define RT_H 120
@@ -200,6 +210,38 @@ static void dependent_draws(struct host *h)
 	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
 }
 
+/* A clear of the large buffer the threads share by rows: R, G and A and
+ * depth (stencil kept) inside a scissor, over what is there; then a
+ * depth-tested triangle across it, in the scissor too. */
+static void big_clear(struct host *h)
+{
+	uint32_t rt[5] = { BIG_W << 16, BIG_H << 16,
+			   NV40_RT_COLOR_A8R8G8B8 | NV40_RT_ZETA_Z24S8 << 5 | NV40_RT_TYPE_LINEAR << 8,
+			   BIG_W * 4, BIG_AT };
+	mn(h, NV_CURIE_RT_HORIZ, 5, rt);
+	m1(h, NV_CURIE_ZETA_OFFSET, BIGZ_AT);
+	m1(h, NV_CURIE_ZETA_PITCH, BIG_W * 4);
+	m1(h, NV_CURIE_VIEWPORT_HORIZ, BIG_W << 16);
+	m1(h, NV_CURIE_VIEWPORT_VERT, BIG_H << 16);
+	m1(h, NV_CURIE_SCISSOR_HORIZ, (BIG_W - 19) << 16 | 7);
+	m1(h, NV_CURIE_SCISSOR_VERT, (BIG_H - 6) << 16 | 3);
+	m1(h, NV_CURIE_CLEAR_COLOR_VALUE, 0x11223344u);
+	m1(h, NV_CURIE_CLEAR_DEPTH_VALUE, 0x5a5a5a00u);
+	m1(h, NV_CURIE_CLEAR_BUFFERS, NV40_CLEAR_COLOR_R | NV40_CLEAR_COLOR_G | NV40_CLEAR_COLOR_A |
+					   NV40_CLEAR_DEPTH);
+	const float c[4] = { 0.9f, 0.1f, 0.6f, 0.7f };
+	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	vertex(h, 3.5f, 190.25f, 0.1f, c);
+	vertex(h, 500.75f, 2.5f, 0.45f, c);
+	vertex(h, 260.0f, 199.5f, 0.3f, c);
+	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+	m1(h, NV_CURIE_SCISSOR_HORIZ, 0x10000000);
+	m1(h, NV_CURIE_SCISSOR_VERT, 0x10000000);
+	m1(h, NV_CURIE_ZETA_OFFSET, ZETA_AT);
+	m1(h, NV_CURIE_ZETA_PITCH, RT_PITCH);
+	target(h, DST_AT, RT_W, RT_H);
+}
+
 /* The scene; the push buffer is the same for every thread count. */
 static void scene(struct host *h)
 {
@@ -207,6 +249,10 @@ static void scene(struct host *h)
 	for (unsigned i = 0; i < RT_W * RT_H; i++) {
 		nv_wr32le(sim_vram(h->s) + DST_AT + 4 * i, 0x80402010u);
 		nv_wr32le(sim_vram(h->s) + ZETA_AT + 4 * i, 0xffffff00u);
+	}
+	for (unsigned i = 0; i < BIG_W * BIG_H; i++) {
+		nv_wr32le(sim_vram(h->s) + BIG_AT + 4 * i, i * 0x01020304u);
+		nv_wr32le(sim_vram(h->s) + BIGZ_AT + 4 * i, i * 0x9e3779b1u);
 	}
 	for (unsigned i = 0; i < 4; i++)
 		nv_wr32le(sim_vram(h->s) + FP_AT + 4 * i, fp_col0[i]);
@@ -222,6 +268,7 @@ static void scene(struct host *h)
 	m1(h, NV_CURIE_BLEND_FUNC_SRC, NV40_BF_SRC_ALPHA << 16 | NV40_BF_SRC_ALPHA);
 	m1(h, NV_CURIE_BLEND_FUNC_DST, NV40_BF_ONE_MINUS_SRC_ALPHA << 16 | NV40_BF_ONE_MINUS_SRC_ALPHA);
 	m1(h, NV_CURIE_BLEND_EQUATION, NV40_BEQ_FUNC_ADD << 16 | NV40_BEQ_FUNC_ADD);
+	big_clear(h);
 	m1(h, NV_CURIE_QUERY_RESET, 1);
 	m1(h, NV_CURIE_QUERY_ENABLE, 1);
 
@@ -275,6 +322,7 @@ static void scene(struct host *h)
 
 struct picture {
 	uint8_t color[RT_W * RT_H * 4], zeta[RT_W * RT_H * 4], tex[TEX_W * TEX_W * 4];
+	uint8_t big[BIG_W * BIG_H * 4], bigz[BIG_W * BIG_H * 4];
 	uint32_t samples[2];
 	uint32_t intr;
 };
@@ -289,6 +337,8 @@ static void render(unsigned threads, struct picture *p)
 	memcpy(p->color, sim_vram(h.s) + DST_AT, sizeof(p->color));
 	memcpy(p->zeta, sim_vram(h.s) + ZETA_AT, sizeof(p->zeta));
 	memcpy(p->tex, sim_vram(h.s) + TEX_AT, sizeof(p->tex));
+	memcpy(p->big, sim_vram(h.s) + BIG_AT, sizeof(p->big));
+	memcpy(p->bigz, sim_vram(h.s) + BIGZ_AT, sizeof(p->bigz));
 	p->samples[0] = nv_rd32le(h.sysmem + QRY_AT + 8);
 	p->samples[1] = nv_rd32le(h.sysmem + QRY_AT + 0x10 + 8);
 	p->intr = sim_rd32(h.s, NV_PGRAPH_INTR);
@@ -313,6 +363,26 @@ static void two_to_four_threads_render_what_one_renders_byte_for_byte(void **sta
 	assert_true(blended > RT_W * RT_H / 4);
 	assert_true(one.samples[0] > 1000);
 	assert_true(one.samples[1] > one.samples[0]);
+	/* the clear: inside the scissor R, G, A and depth, B (byte 0) and stencil
+	 * kept; outside untouched; the triangle over part of it */
+	unsigned cleared = 0, drawn = 0;
+	for (unsigned y = 0; y < BIG_H; y++)
+		for (unsigned x = 0; x < BIG_W; x++) {
+			unsigned i = y * BIG_W + x;
+			uint32_t c = nv_rd32le(one.big + 4 * i), z = nv_rd32le(one.bigz + 4 * i);
+			uint32_t c0 = i * 0x01020304u, z0 = i * 0x9e3779b1u;
+			if (x < 7 || x >= BIG_W - 12 || y < 3 || y >= BIG_H - 3) {
+				assert_int_equal(c, c0);
+				assert_int_equal(z, z0);
+			} else if (z == (0x5a5a5a00u | (z0 & 0xff))) {
+				assert_int_equal(c, 0x11223300u | (c0 & 0xff));
+				cleared++;
+			} else {
+				drawn++;
+			}
+		}
+	assert_true(cleared > BIG_W * BIG_H / 2);
+	assert_true(drawn > BIG_W * BIG_H / 16);
 
 	for (unsigned n = 2; n <= 4; n++) {
 		memset(&many, 0, sizeof(many));
@@ -321,15 +391,79 @@ static void two_to_four_threads_render_what_one_renders_byte_for_byte(void **sta
 		assert_memory_equal(one.color, many.color, sizeof(one.color));
 		assert_memory_equal(one.zeta, many.zeta, sizeof(one.zeta));
 		assert_memory_equal(one.tex, many.tex, sizeof(one.tex));
+		assert_memory_equal(one.big, many.big, sizeof(one.big));
+		assert_memory_equal(one.bigz, many.bigz, sizeof(one.bigz));
 		assert_int_equal(one.samples[0], many.samples[0]);
 		assert_int_equal(one.samples[1], many.samples[1]);
 	}
+}
+
+/* Which thread did each row of [ROWS_Y0, ROWS_Y1), and how often. */
+#define ROWS_Y0 5
+#define ROWS_Y1 1003
+
+struct rows_seen {
+	pthread_t who[ROWS_Y1];
+	int times[ROWS_Y1];
+};
+
+static void rows_note(void *arg, int y0, int y1)
+{
+	struct rows_seen *r = arg;
+
+	for (int y = y0; y < y1; y++) {
+		if (y < 0 || y >= ROWS_Y1)
+			continue;             /* outside: times[] stays right, the test sees it below */
+		r->who[y] = pthread_self();
+		__atomic_add_fetch(&r->times[y], 1, __ATOMIC_SEQ_CST);
+	}
+	if (y0 < ROWS_Y0 || y1 > ROWS_Y1)
+		__atomic_add_fetch(&r->times[0], 1, __ATOMIC_SEQ_CST);
+}
+
+/* Rows [ROWS_Y0, ROWS_Y1) over `area` pixels on `threads` threads: the
+ * number of threads that took part (every row once, the rows of a band of
+ * 16 on one thread). */
+static unsigned rows_run(unsigned threads, uint64_t area)
+{
+	static struct rows_seen r;
+	struct host h;
+	unsigned nwho = 0;
+	pthread_t who[8];
+
+	memset(&r, 0, sizeof(r));
+	host_new_threads(&h, 0x43, 1, threads);
+	pthread_mutex_lock(&h.s->lock);
+	sim_bands_rows(h.s, &h.s->gr, ROWS_Y0, ROWS_Y1, area, rows_note, &r);
+	pthread_mutex_unlock(&h.s->lock);
+	host_free(&h);
+	assert_int_equal(r.times[0], 0);
+	for (int y = ROWS_Y0; y < ROWS_Y1; y++) {
+		assert_int_equal(r.times[y], 1);
+		if (y % 16 && y > ROWS_Y0)
+			assert_true(pthread_equal(r.who[y], r.who[y - 1]));
+		unsigned k = 0;
+		while (k < nwho && !pthread_equal(who[k], r.who[y]))
+			k++;
+		if (k == nwho && nwho < 8)
+			who[nwho++] = r.who[y];
+	}
+	return nwho;
+}
+
+static void large_row_work_is_shared_every_row_once_small_stays_on_the_caller(void **state)
+{
+	(void)state;
+	assert_int_equal(rows_run(1, 1u << 20), 1);
+	assert_int_equal(rows_run(3, 1u << 20), 3);
+	assert_int_equal(rows_run(3, 64), 1);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(two_to_four_threads_render_what_one_renders_byte_for_byte),
+		cmocka_unit_test(large_row_work_is_shared_every_row_once_small_stays_on_the_caller),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
