@@ -820,6 +820,7 @@ int sim_fp_cache_check(struct sim_fp_cache *c, const uint8_t *prog, size_t len)
 		c->simple = 0;
 		c->nseq = 0;
 		c->inputs = ~0u;
+		c->kills = 0;
 		for (unsigned i = 0; prog && i < SIM_FP_CACHE_SLOTS; i++) {
 			struct sim_fp_dec tmp;
 			if (pc > len || len - pc < NV40_FP_INSN_BYTES || pc / NV40_FP_INSN_BYTES >= SIM_FP_CACHE_SLOTS)
@@ -828,6 +829,7 @@ int sim_fp_cache_check(struct sim_fp_cache *c, const uint8_t *prog, size_t len)
 			if (d->branch || d->size < 0)
 				break;
 			c->seq[c->nseq++] = (uint8_t)(pc / NV40_FP_INSN_BYTES);
+			c->kills |= d->kind == NV40_FP_KIND_KIL;
 			for (unsigned n = 0; n < d->nsrc; n++)
 				if (d->src[n].type == NV40_FP_SRC_INPUT)
 					inputs |= d->src[n].indexed ? ((1u << NV40_FP_INPUT_TC_COUNT) - 1) << NV40_FP_INPUT_TC0 :

@@ -62,6 +62,7 @@ struct sim_fp_cache {
 	size_t hi;                   /* raw holds prog[0, hi) */
 	int simple;                  /* straight line to END: cannot fail */
 	uint32_t inputs;             /* bit i: input i may be read (simple: those it reads) */
+	int kills;                   /* simple: a KIL among its instructions */
 	unsigned nseq;               /* simple: its instructions' slots, in order */
 	uint8_t seq[SIM_FP_CACHE_SLOTS];
 	uint8_t have[SIM_FP_CACHE_SLOTS];

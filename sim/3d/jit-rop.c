@@ -349,6 +349,32 @@ static void jr_color(struct jr *j, unsigned i, unsigned p, LLVMValueRef px, LLVM
 
 /* ---- the functions ---- */
 
+/* The zeta word with depth zf (the stencil byte of a Z24S8 one kept), of
+ * one pixel or four. */
+static LLVMValueRef jr_znew(struct jr *j, LLVMValueRef word, LLVMValueRef zf)
+{
+	LLVMBuilderRef b = j->ir.b;
+	int four = LLVMGetTypeKind(LLVMTypeOf(zf)) == LLVMVectorTypeKind;
+
+	if (j->k->zbits != 24)
+		return zf;
+	return LLVMBuildOr(b, LLVMBuildAnd(b, word, four ? jit_ir_splat_i(&j->ir, 0xff) : jr_i32(j, 0xff), ""),
+			   LLVMBuildShl(b, zf, four ? jit_ir_splat_i(&j->ir, 8) : jr_i32(j, 8), ""), "");
+}
+
+/* Pixel zp's depth write: rop.c writes the word when it changes. */
+static void jr_zwrite(struct jr *j, LLVMValueRef zp, LLVMValueRef word, LLVMValueRef zf)
+{
+	LLVMBuilderRef b = j->ir.b;
+	LLVMValueRef nw = jr_znew(j, word, zf);
+	LLVMBasicBlockRef kept = LLVMAppendBasicBlockInContext(j->ir.cx, j->ir.fn, "");
+
+	jr_require(j, LLVMBuildICmp(b, LLVMIntNE, nw, word, ""), kept);
+	jr_st(j, j->k->zbits == 24 ? nw : LLVMBuildTrunc(b, nw, j->i16, ""), zp, 0);
+	LLVMBuildBr(b, kept);
+	LLVMPositionBuilderAtEnd(b, kept);
+}
+
 /* sim_rop_quad's loop body for pixel p; leaves the builder at the next. */
 static void jr_quad_pixel(struct jr *j, unsigned p)
 {
@@ -376,17 +402,8 @@ static void jr_quad_pixel(struct jr *j, unsigned p)
 		LLVMValueRef word = jr_zword(j, zp, &zb);
 		if (k->depth_test)
 			jr_require(j, jr_cmp(j, k->depth_func, 0, zf, zb), next);
-		if (k->depth_write) {
-			/* rop.c writes the word when it changes */
-			LLVMValueRef nw = k->zbits == 24 ?
-				LLVMBuildOr(b, LLVMBuildAnd(b, word, jr_i32(j, 0xff), ""),
-					    LLVMBuildShl(b, zf, jr_i32(j, 8), ""), "") : zf;
-			LLVMBasicBlockRef kept = LLVMAppendBasicBlockInContext(j->ir.cx, j->ir.fn, "");
-			jr_require(j, LLVMBuildICmp(b, LLVMIntNE, nw, word, ""), kept);
-			jr_st(j, k->zbits == 24 ? nw : LLVMBuildTrunc(b, nw, j->i16, ""), zp, 0);
-			LLVMBuildBr(b, kept);
-			LLVMPositionBuilderAtEnd(b, kept);
-		}
+		if (k->depth_write)
+			jr_zwrite(j, zp, word, zf);
 	}
 	if (k->query) {
 		LLVMValueRef n = jr_ld(j, j->ir.i32, j->samples, 0);
@@ -400,8 +417,9 @@ static void jr_quad_pixel(struct jr *j, unsigned p)
 }
 
 /* sim_rop_early_z for pixel p: clears its bit in *m (an alloca) when it
- * cannot pass. */
-static void jr_early_z_pixel(struct jr *j, unsigned p, LLVMValueRef m)
+ * cannot pass; write: a pixel that passes writes its depth as
+ * sim_rop_quad would. */
+static void jr_early_z_pixel(struct jr *j, unsigned p, LLVMValueRef m, int write)
 {
 	LLVMBuilderRef b = j->ir.b;
 	LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(j->ir.cx, j->ir.fn, "");
@@ -414,8 +432,16 @@ static void jr_early_z_pixel(struct jr *j, unsigned p, LLVMValueRef m)
 	LLVMValueRef zp = jr_pixel(j, JR_RT(zeta), px, py, &ok);
 	jr_require(j, ok, drop);
 	LLVMValueRef zf = jr_zfixed(j, jr_ld(j, j->ir.f32, j->z, 4 * p));
-	jr_zword(j, zp, &zb);
-	LLVMBuildCondBr(b, jr_cmp(j, j->k->depth_func, 0, zf, zb), next, drop);
+	LLVMValueRef word = jr_zword(j, zp, &zb);
+	LLVMBasicBlockRef pass = next;
+	if (write)
+		pass = LLVMAppendBasicBlockInContext(j->ir.cx, j->ir.fn, "");
+	LLVMBuildCondBr(b, jr_cmp(j, j->k->depth_func, 0, zf, zb), pass, drop);
+	if (write) {
+		LLVMPositionBuilderAtEnd(b, pass);
+		jr_zwrite(j, zp, word, zf);
+		LLVMBuildBr(b, next);
+	}
 
 	LLVMPositionBuilderAtEnd(b, drop);
 	LLVMValueRef v = LLVMBuildLoad2(b, j->ir.i32, m, "");
@@ -546,13 +572,8 @@ static void jr_quad_all(struct jr *j, const struct jr_quad *qd)
 		LLVMValueRef word = jr_zwords4(j, qd, &zb);
 		if (k->depth_test)
 			mask = LLVMBuildAnd(b, mask, jr_cmp(j, k->depth_func, 0, zf, zb), "");
-		if (k->depth_write) {
-			LLVMValueRef nw = zf;
-			if (k->zbits == 24)
-				nw = LLVMBuildOr(b, LLVMBuildAnd(b, word, jit_ir_splat_i(&j->ir, 0xff), ""),
-						 LLVMBuildShl(b, zf, jit_ir_splat_i(&j->ir, 8), ""), "");
-			jr_zstore4(j, qd, LLVMBuildSelect(b, mask, nw, word, ""));
-		}
+		if (k->depth_write)
+			jr_zstore4(j, qd, LLVMBuildSelect(b, mask, jr_znew(j, word, zf), word, ""));
 	}
 	if (k->query) {
 		LLVMValueRef n = jr_ld(j, j->ir.i32, j->samples, 0);
@@ -571,15 +592,18 @@ static void jr_quad_all(struct jr *j, const struct jr_quad *qd)
 }
 
 /* sim_rop_early_z for a quad inside the zeta buffer: the live pixels
- * whose depth passes. */
-static LLVMValueRef jr_early_z_all(struct jr *j, const struct jr_quad *qd)
+ * whose depth passes; write: their depths written (the others' words
+ * as they were). */
+static LLVMValueRef jr_early_z_all(struct jr *j, const struct jr_quad *qd, int write)
 {
 	LLVMBuilderRef b = j->ir.b;
 	LLVMValueRef zb;
 
-	jr_zwords4(j, qd, &zb);
-	LLVMValueRef pass = LLVMBuildAnd(b, jr_live4(j), jr_cmp(j, j->k->depth_func, 0,
-					 jr_zfixed(j, jr_ld(j, j->ir.v4, j->z, 0)), zb), "");
+	LLVMValueRef word = jr_zwords4(j, qd, &zb);
+	LLVMValueRef zf = jr_zfixed(j, jr_ld(j, j->ir.v4, j->z, 0));
+	LLVMValueRef pass = LLVMBuildAnd(b, jr_live4(j), jr_cmp(j, j->k->depth_func, 0, zf, zb), "");
+	if (write)
+		jr_zstore4(j, qd, LLVMBuildSelect(b, pass, jr_znew(j, word, zf), word, ""));
 	return LLVMBuildZExt(b, LLVMBuildBitCast(b, pass, LLVMIntTypeInContext(j->ir.cx, 4), ""),
 			     j->ir.i32, "");
 }
@@ -608,49 +632,82 @@ static void jr_types(struct jr *j)
 	j->v4i8 = LLVMVectorType(j->i8, 4);
 }
 
+/* Function `name`: sim_rop_quad for k. */
+static void jr_build_quad(struct jr *j, LLVMModuleRef m, const char *name, const struct jit_rop_key *k)
+{
+	struct jr_quad qd;
+
+	j->k = k;
+	jit_ir_begin(&j->ir, m, name, "vppiiipp");
+	jr_types(j);
+	j->d = LLVMGetParam(j->ir.fn, 0);
+	j->samples = LLVMGetParam(j->ir.fn, 1);
+	j->x = LLVMGetParam(j->ir.fn, 2);
+	j->y = LLVMGetParam(j->ir.fn, 3);
+	j->live = LLVMGetParam(j->ir.fn, 4);
+	j->z = LLVMGetParam(j->ir.fn, 5);
+	j->q = LLVMGetParam(j->ir.fn, 6);
+	LLVMBasicBlockRef all = jr_split_quad(j, &qd);
+	for (unsigned p = 0; p < 4; p++)
+		jr_quad_pixel(j, p);
+	LLVMBuildRetVoid(j->ir.b);
+	LLVMPositionBuilderAtEnd(j->ir.b, all);
+	jr_quad_all(j, &qd);
+	LLVMBuildRetVoid(j->ir.b);
+	LLVMDisposeBuilder(j->ir.b);
+}
+
+/* Function `name`: sim_rop_early_z for k, and with write its depth
+ * writes. */
+static void jr_build_early_z(struct jr *j, LLVMModuleRef m, const char *name,
+			     const struct jit_rop_key *k, int write)
+{
+	struct jr_quad qd;
+
+	jit_ir_begin(&j->ir, m, name, "ipiiip");
+	jr_types(j);
+	j->d = LLVMGetParam(j->ir.fn, 0);
+	j->x = LLVMGetParam(j->ir.fn, 1);
+	j->y = LLVMGetParam(j->ir.fn, 2);
+	j->live = LLVMGetParam(j->ir.fn, 3);
+	j->z = LLVMGetParam(j->ir.fn, 4);
+	LLVMValueRef live = LLVMBuildAlloca(j->ir.b, j->ir.i32, "");
+	LLVMBuildStore(j->ir.b, j->live, live);
+	/* the zeta buffer alone */
+	j->k = &(struct jit_rop_key){ .zbits = k->zbits, .depth_func = k->depth_func };
+	LLVMBasicBlockRef all = jr_split_quad(j, &qd);
+	for (unsigned p = 0; p < 4; p++)
+		jr_early_z_pixel(j, p, live, write);
+	LLVMBuildRet(j->ir.b, LLVMBuildLoad2(j->ir.b, j->ir.i32, live, ""));
+	LLVMPositionBuilderAtEnd(j->ir.b, all);
+	LLVMBuildRet(j->ir.b, jr_early_z_all(j, &qd, write));
+	LLVMDisposeBuilder(j->ir.b);
+	j->k = k;
+}
+
 int jit_rop_build(LLVMModuleRef m, const char *name, const struct jit_rop_key *k, int perturb)
 {
 	struct jr j = { .k = k, .perturb = perturb };
-	char zname[64];
+	char fname[64];
 
-	jit_ir_begin(&j.ir, m, name, "vppiiipp");
-	jr_types(&j);
-	j.d = LLVMGetParam(j.ir.fn, 0);
-	j.samples = LLVMGetParam(j.ir.fn, 1);
-	j.x = LLVMGetParam(j.ir.fn, 2);
-	j.y = LLVMGetParam(j.ir.fn, 3);
-	j.live = LLVMGetParam(j.ir.fn, 4);
-	j.z = LLVMGetParam(j.ir.fn, 5);
-	j.q = LLVMGetParam(j.ir.fn, 6);
-	struct jr_quad qd;
-	LLVMBasicBlockRef all = jr_split_quad(&j, &qd);
-	for (unsigned p = 0; p < 4; p++)
-		jr_quad_pixel(&j, p);
-	LLVMBuildRetVoid(j.ir.b);
-	LLVMPositionBuilderAtEnd(j.ir.b, all);
-	jr_quad_all(&j, &qd);
-	LLVMBuildRetVoid(j.ir.b);
-	LLVMDisposeBuilder(j.ir.b);
+	jr_build_quad(&j, m, name, k);
 	if (!k->zbits || !k->depth_test)
 		return 0;
-
-	snprintf(zname, sizeof(zname), "%s_z", name);
-	jit_ir_begin(&j.ir, m, zname, "ipiiip");
-	j.d = LLVMGetParam(j.ir.fn, 0);
-	j.x = LLVMGetParam(j.ir.fn, 1);
-	j.y = LLVMGetParam(j.ir.fn, 2);
-	j.live = LLVMGetParam(j.ir.fn, 3);
-	j.z = LLVMGetParam(j.ir.fn, 4);
-	LLVMValueRef live = LLVMBuildAlloca(j.ir.b, j.ir.i32, "");
-	LLVMBuildStore(j.ir.b, j.live, live);
-	j.k = &(struct jit_rop_key){ .zbits = k->zbits, .depth_func = k->depth_func };
-	all = jr_split_quad(&j, &qd);                 /* the zeta buffer alone */
-	j.k = k;
-	for (unsigned p = 0; p < 4; p++)
-		jr_early_z_pixel(&j, p, live);
-	LLVMBuildRet(j.ir.b, LLVMBuildLoad2(j.ir.b, j.ir.i32, live, ""));
-	LLVMPositionBuilderAtEnd(j.ir.b, all);
-	LLVMBuildRet(j.ir.b, jr_early_z_all(&j, &qd));
-	LLVMDisposeBuilder(j.ir.b);
+	snprintf(fname, sizeof(fname), "%s_z", name);
+	jr_build_early_z(&j, m, fname, k, 0);
+	if (!jit_rop_splits(k))
+		return 0;
+	/* the depth test and write before the program, the rest after */
+	snprintf(fname, sizeof(fname), "%s_zw", name);
+	jr_build_early_z(&j, m, fname, k, 1);
+	struct jit_rop_key c = *k;
+	c.zbits = c.depth_test = c.depth_func = c.depth_write = 0;
+	snprintf(fname, sizeof(fname), "%s_c", name);
+	jr_build_quad(&j, m, fname, &c);
 	return 0;
+}
+
+int jit_rop_splits(const struct jit_rop_key *k)
+{
+	return k->zbits && k->depth_test && k->depth_write && !k->alpha_func;
 }

@@ -29,8 +29,13 @@ _Static_assert(sizeof(struct jit_rop_key) % 16 == 0, "jit.c keys by 16-byte word
 int jit_rop_key_of(const struct draw_setup *d, struct jit_rop_key *k);
 
 /* Adds functions `name` (a sim_jit_rop_fn) and, when k has a depth test,
- * `name`_z (a sim_jit_ez_fn) for k to m.  perturb: added to the red byte
- * of buffer 0 (sim_jit_perturb). */
+ * `name`_z (a sim_jit_ez_fn) for k to m; when jit_rop_splits(k) also
+ * `name`_zw, the early test writing the depths that pass, and `name`_c,
+ * the quad without depth.  perturb: added to the red byte of buffer 0
+ * (sim_jit_perturb). */
 int jit_rop_build(LLVMModuleRef m, const char *name, const struct jit_rop_key *k, int perturb);
+/* Does k's ROP split into _zw and _c: a depth test and write, no alpha
+ * test? */
+int jit_rop_splits(const struct jit_rop_key *k);
 
 #endif

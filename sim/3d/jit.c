@@ -289,7 +289,8 @@ static struct sim_jit_kind *jit_kind(struct sim_jit *j, unsigned kind)
 }
 
 /* A ROP entry's code: quad at *addr, its early depth test beside it when
- * there is one; *addr then the pair's. */
+ * there is one, and the split pair when the key has it; *addr then the
+ * set's. */
 static LLVMErrorRef jit_rop_code(struct sim_jit *j, struct jit_entry *e, const char *name,
 				 LLVMOrcExecutorAddress *addr)
 {
@@ -305,6 +306,20 @@ static LLVMErrorRef jit_rop_code(struct sim_jit *j, struct jit_entry *e, const c
 			return err;
 	}
 	e->rop.early_z = (sim_jit_ez_fn *)(uintptr_t)z;
+	e->rop.early_zw = NULL;
+	e->rop.quad_c = NULL;
+	if (jit_rop_splits(k)) {
+		LLVMOrcExecutorAddress zw, c;
+		snprintf(zname, sizeof(zname), "%s_zw", name);
+		LLVMErrorRef err = LLVMOrcLLJITLookup(j->lljit, &zw, zname);
+		snprintf(zname, sizeof(zname), "%s_c", name);
+		if (!err)
+			err = LLVMOrcLLJITLookup(j->lljit, &c, zname);
+		if (err)
+			return err;
+		e->rop.early_zw = (sim_jit_ez_fn *)(uintptr_t)zw;
+		e->rop.quad_c = (sim_jit_rop_fn *)(uintptr_t)c;
+	}
 	*addr = (LLVMOrcExecutorAddress)(uintptr_t)&e->rop;
 	return NULL;
 }

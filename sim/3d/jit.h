@@ -80,6 +80,12 @@ typedef unsigned sim_jit_ez_fn(const struct draw_setup *d, int x, int y, unsigne
 struct sim_jit_rop {
 	sim_jit_rop_fn *quad;
 	sim_jit_ez_fn *early_z;      /* NULL without a depth test */
+	/* With a depth test and write and no alpha test, also quad split in
+	 * two (else NULL): early_zw, early_z writing the depths that pass,
+	 * then quad_c, the rest; for a program that cannot kill, the bytes
+	 * early_z and quad leave. */
+	sim_jit_ez_fn *early_zw;
+	sim_jit_rop_fn *quad_c;
 };
 
 /* At set-up, on the thread that resolves d: the entry for d's ROP state

@@ -276,6 +276,9 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 	/* the ROP's, for the draw's state */
 	const struct sim_jit_rop *rj = sim_jit_rop(d->s->jit, d->rop_jit);
 	int rverify = rj && sim_jit_verifying(d->s->jit);
+	/* a program that cannot kill: the depths written before it (the
+	 * ROP's test after it would pass the same pixels) */
+	int zw = early_z && rj && !rverify && rj->early_zw && !l->fpc->kills;
 	/* a fragment's depth has readers: the zeta buffer's tests, WPOS */
 	int need_z = d->zbits || (l->fpc->inputs >> NV40_FPI_WPOS & 1);
 	/* only the inputs it may read are interpolated */
@@ -338,7 +341,7 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 			}
 			if (early_z && !(m = !rj ? sim_rop_early_z(d, qx, qy, m, z) :
 				  rverify ? sim_rop_verify_early_z(d, d->s->jit, rj, qx, qy, m, z) :
-				  rj->early_z(d, qx, qy, m, z)))
+				  zw ? rj->early_zw(d, qx, qy, m, z) : rj->early_z(d, qx, qy, m, z)))
 				continue;
 			ip.qx = qx;
 			ip.qy = qy;
@@ -365,7 +368,7 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 			else if (rverify)
 				sim_rop_verify(d, d->s->jit, rj, l->samples, qx, qy, m, z, front, q);
 			else
-				rj->quad(d, l->samples, qx, qy, m, z, q);
+				(zw ? rj->quad_c : rj->quad)(d, l->samples, qx, qy, m, z, q);
 		}
 	}
 }

@@ -9,12 +9,16 @@
  * another origin (VIEWPORT_TX_ORIGIN) over the same buffer; a clear large
  * enough for the threads to share, under a scissor and channel masks, and
  * a draw over it.  sim_bands_rows itself covers every row once, a band's
- * rows on one thread, and shares only large areas. */
+ * rows on one thread, and shares only large areas.  And the compiled
+ * ROP's early depth write: taken for a program that cannot kill, never
+ * for one that kills, the interpreter's bytes either way. */
 #include "sim-host.h"
 #include "hw/enums-3d.h"
 #include "hw/enums-3d-pipe.h"
+#include "hw/fp-isa.h"
 #include "hw/tex.h"
 #include "sim/3d/bands.h"
+#include "sim/3d/jit.h"
 
 #include <pthread.h>
 
@@ -26,6 +30,7 @@
 
 #define FP_AT   0x010000u
 #define FPT_AT  0x010100u        /* the texturing program */
+#define FPK_AT  0x010200u        /* the killing one */
 #define TEX_AT  0x100000u        /* TEX_W x TEX_W A8R8G8B8, linear */
 #define TEX_W   64
 #define DST_AT  0x200000u
@@ -66,6 +71,12 @@ static const uint32_t fp_col0[4] = { 0x01003e01, 0x1c9dc801, 0x0001c800, 0x0001c
 static const uint32_t fp_tex[8] = {
 	0x17009e00, 0x1c9dc801, 0x0001c800, 0x3fe1c800,
 	0x01401e81, 0x1c9dc800, 0x0001c800, 0x0001c800,
+};
+
+/* kil (always); mov r0, i[col0]; end */
+static const uint32_t fp_kil[8] = {
+	(uint32_t)NV40_FP_OP_KIL << 24 | 1u << 30, 0x1c9dc801, 0x0001c800, 0x0001c800,
+	0x01003e01, 0x1c9dc801, 0x0001c800, 0x0001c800,
 };
 
 /* The vertex program o[hpos] = a[0], o[out] = a[input] at slot `at`,
@@ -398,6 +409,79 @@ static void two_to_four_threads_render_what_one_renders_byte_for_byte(void **sta
 	}
 }
 
+/* NTRI random triangles, depth tested (LESS) and written, no alpha test,
+ * through the program at fp over the scene's buffers as scene() fills
+ * them; $NVD_SIM_JIT as jit says.  The ROP states compiled. */
+static unsigned kill_scene(const char *jit, uint32_t fp, struct picture *p)
+{
+	struct host h;
+	struct sim_jit_stats st = { 0 };
+
+	setenv("NVD_SIM_JIT", jit, 1);
+	host_new_threads(&h, 0x43, 1, 2);
+	unsetenv("NVD_SIM_JIT");
+	rnd_state = 9;
+	for (unsigned i = 0; i < RT_W * RT_H; i++) {
+		nv_wr32le(sim_vram(h.s) + DST_AT + 4 * i, 0x80402010u);
+		nv_wr32le(sim_vram(h.s) + ZETA_AT + 4 * i, 0xffffff00u | (i & 0xff));
+	}
+	for (unsigned i = 0; i < 4; i++)
+		nv_wr32le(sim_vram(h.s) + FP_AT + 4 * i, fp_col0[i]);
+	for (unsigned i = 0; i < 8; i++)
+		nv_wr32le(sim_vram(h.s) + FPK_AT + 4 * i, fp_kil[i]);
+	scene_state(&h);
+	m1(&h, NV_CURIE_FP_ACTIVE_PROGRAM, fp | NV40_FP_PROGRAM_DMA0);
+	m1(&h, NV_CURIE_DEPTH_TEST_ENABLE, 1);
+	m1(&h, NV_CURIE_DEPTH_WRITE_ENABLE, 1);
+	m1(&h, NV_CURIE_DEPTH_FUNC, NV40_CMP_LESS);
+	m1(&h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_TRIANGLES);
+	for (unsigned t = 0; t < NTRI; t++) {
+		float cx = rnd(0, RT_W), cy = rnd(0, RT_H), r = rnd(10, 50);
+		for (unsigned v = 0; v < 3; v++) {
+			float col[4] = { rnd(0, 1), rnd(0, 1), rnd(0, 1), 1.0f };
+			vertex(&h, cx + rnd(-r, r), cy + rnd(-r, r), rnd(0, 1), col);
+		}
+	}
+	m1(&h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+	host_kick(&h, 0);
+	sim_run(h.s);
+	memcpy(p->color, sim_vram(h.s) + DST_AT, sizeof(p->color));
+	memcpy(p->zeta, sim_vram(h.s) + ZETA_AT, sizeof(p->zeta));
+	p->intr = sim_rd32(h.s, NV_PGRAPH_INTR);
+	if (h.s->jit)
+		sim_jit_stats(h.s->jit, &st);
+	host_free(&h);
+	return st.rop.compiled;
+}
+
+static void early_depth_writes_only_for_programs_that_cannot_kill(void **state)
+{
+	static struct picture off, on;
+	(void)state;
+
+	/* cannot kill: depth written, the compiled ROP's bytes the
+	 * interpreter's (a build without the compiler: both interpreted) */
+	unsigned compiled = sim_jit_built() ? 1 : 0;
+	const char *jit = compiled ? "sync" : "off";
+	assert_int_equal(kill_scene("off", FP_AT, &off), 0);
+	assert_int_equal(kill_scene(jit, FP_AT, &on), compiled);
+	assert_int_equal(on.intr & NV_PGRAPH_INTR_ERROR, 0);
+	unsigned zw = 0;
+	for (unsigned i = 0; i < RT_W * RT_H; i++)
+		zw += nv_rd32le(on.zeta + 4 * i) != (0xffffff00u | (i & 0xff));
+	assert_true(zw > RT_W * RT_H / 2);
+	assert_memory_equal(off.color, on.color, sizeof(on.color));
+	assert_memory_equal(off.zeta, on.zeta, sizeof(on.zeta));
+
+	/* kills every pixel: no depth written before it, nothing after */
+	assert_int_equal(kill_scene(jit, FPK_AT, &on), compiled);
+	assert_int_equal(on.intr & NV_PGRAPH_INTR_ERROR, 0);
+	for (unsigned i = 0; i < RT_W * RT_H; i++) {
+		assert_int_equal(nv_rd32le(on.zeta + 4 * i), 0xffffff00u | (i & 0xff));
+		assert_int_equal(nv_rd32le(on.color + 4 * i), 0x80402010u);
+	}
+}
+
 /* Which thread did each row of [ROWS_Y0, ROWS_Y1), and how often. */
 #define ROWS_Y0 5
 #define ROWS_Y1 1003
@@ -464,6 +548,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(two_to_four_threads_render_what_one_renders_byte_for_byte),
 		cmocka_unit_test(large_row_work_is_shared_every_row_once_small_stays_on_the_caller),
+		cmocka_unit_test(early_depth_writes_only_for_programs_that_cannot_kill),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,9 @@
  * colour masks and the six 8-bit-channel formats in up to four buffers,
  * over random bytes, with colours and depths full of NaNs, infinities and
  * values outside [0, 1], quads reaching past the surfaces' ends and to
- * negative positions; the early depth test the same way.  The harness is
+ * negative positions; the early depth test the same way, and the split
+ * pair (the test writing depth, then the rest) against rop.c's early test
+ * and quad.  The harness is
  * shown to notice one red byte off by one (sim_jit_perturb), and the
  * states the compiler leaves to rop.c to be refused. */
 #include <setjmp.h>
@@ -20,8 +22,9 @@
 #include "sim/3d/jit.h"
 #include "tests/lib/rop-random.h"
 
-/* The surfaces: [side][buffer 0-3, zeta 4]; side 0 the compiled code's, 1 rop.c's. */
-static uint8_t mem[2][5][ROP_RBYTES];
+/* The surfaces: [side][buffer 0-3, zeta 4]; side 0 the compiled code's,
+ * 1 rop.c's, 2 the compiled split pair's. */
+static uint8_t mem[3][5][ROP_RBYTES];
 static uint64_t rng_state;
 
 static uint32_t rnd(void)
@@ -31,6 +34,7 @@ static uint32_t rnd(void)
 }
 
 static int quiet;
+static unsigned nsplit;             /* quads the split pair took */
 
 /* n random quads of state d through the compiled code and rop.c (and
  * their early depth tests); how many left different bytes or counts. */
@@ -42,6 +46,9 @@ static unsigned diff_quads(struct sim_jit *j, struct draw_setup *d, unsigned n)
 	assert_non_null(r);
 	assert_non_null(r->quad);
 	assert_int_equal(!!r->early_z, d->zbits && d->depth_test);
+	int split = d->zbits && d->depth_test && d->depth_write && !d->alpha_enable;
+	assert_int_equal(!!r->early_zw, split);
+	assert_int_equal(!!r->quad_c, split);
 	for (unsigned t = 0; t < n; t++) {
 		static struct sim_fp_quad q;
 		float z[4];
@@ -52,8 +59,33 @@ static unsigned diff_quads(struct sim_jit *j, struct draw_setup *d, unsigned n)
 		rop_random_quad(&q, z, rnd);
 		for (unsigned b = 0; b < 5; b++)
 			for (unsigned i = 0; i < ROP_RBYTES; i++)
-				mem[0][b][i] = mem[1][b][i] = (uint8_t)rnd();
+				mem[0][b][i] = mem[1][b][i] = mem[2][b][i] = (uint8_t)rnd();
 		samples[0] = samples[1] = rnd();
+		if (split) {
+			/* raster.c's order for a program that cannot kill or
+			 * write depth: the pair against early_z then quad */
+			uint32_t s2[2] = { samples[0], samples[0] };
+			nsplit++;
+			struct sim_fp_quad qs = q;
+			qs.depth_written = 0;
+			rop_bind(d, mem[2]);
+			unsigned m2 = r->early_zw(d, x, y, live, z);
+			if (m2)
+				r->quad_c(d, &s2[0], x, y, m2, z, &qs);
+			uint8_t ref[5][ROP_RBYTES];
+			memcpy(ref, mem[1], sizeof(ref));
+			rop_bind(d, mem[1]);
+			unsigned m1 = sim_rop_early_z(d, x, y, live, z);
+			if (m1)
+				sim_rop_quad(d, &s2[1], x, y, m1, z, 1, &qs);
+			if (memcmp(mem[2], mem[1], sizeof(mem[1])) || s2[0] != s2[1] || m1 != m2) {
+				if (!quiet && bad < 4)
+					print_message("split quad at %d,%d live %x: samples %u/%u, mask %x/%x\n",
+						      x, y, live, s2[0], s2[1], m2, m1);
+				bad++;
+			}
+			memcpy(mem[1], ref, sizeof(ref));
+		}
 		rop_bind(d, mem[0]);
 		r->quad(d, &samples[0], x, y, live, z, &q);
 		unsigned ez0 = r->early_z ? r->early_z(d, x, y, live, z) : 0;
@@ -93,7 +125,8 @@ static void random_states_compile_to_the_rops_bytes(void **state)
 		assert_int_equal(diff_quads(j, &d, 300), 0);
 	}
 	sim_jit_stats(j, &st);
-	print_message("%u states, %u compiled\n", st.rop.programs, st.rop.compiled);
+	print_message("%u states, %u compiled; %u quads split\n", st.rop.programs, st.rop.compiled, nsplit);
+	assert_true(nsplit >= 300 * 10);          /* ten states at least */
 	assert_true(st.rop.compiled >= 250);      /* a few states come twice */
 	assert_int_equal(st.rop.failed, 0);
 	sim_jit_free(j);
