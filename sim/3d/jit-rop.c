@@ -632,21 +632,25 @@ static void jr_types(struct jr *j)
 	j->v4i8 = LLVMVectorType(j->i8, 4);
 }
 
+/* Function `name` of signature sig (jit_ir_begin's) begun, its
+ * arguments in the fields args[] point at. */
+static void jr_begin(struct jr *j, LLVMModuleRef m, const char *name, const char *sig,
+		     LLVMValueRef *const args[])
+{
+	jit_ir_begin(&j->ir, m, name, sig);
+	jr_types(j);
+	for (unsigned i = 0; sig[i + 1]; i++)
+		*args[i] = LLVMGetParam(j->ir.fn, i);
+}
+
 /* Function `name`: sim_rop_quad for k. */
 static void jr_build_quad(struct jr *j, LLVMModuleRef m, const char *name, const struct jit_rop_key *k)
 {
 	struct jr_quad qd;
 
 	j->k = k;
-	jit_ir_begin(&j->ir, m, name, "vppiiipp");
-	jr_types(j);
-	j->d = LLVMGetParam(j->ir.fn, 0);
-	j->samples = LLVMGetParam(j->ir.fn, 1);
-	j->x = LLVMGetParam(j->ir.fn, 2);
-	j->y = LLVMGetParam(j->ir.fn, 3);
-	j->live = LLVMGetParam(j->ir.fn, 4);
-	j->z = LLVMGetParam(j->ir.fn, 5);
-	j->q = LLVMGetParam(j->ir.fn, 6);
+	jr_begin(j, m, name, "vppiiipp",
+		 (LLVMValueRef *const[]){ &j->d, &j->samples, &j->x, &j->y, &j->live, &j->z, &j->q });
 	LLVMBasicBlockRef all = jr_split_quad(j, &qd);
 	for (unsigned p = 0; p < 4; p++)
 		jr_quad_pixel(j, p);
@@ -664,13 +668,7 @@ static void jr_build_early_z(struct jr *j, LLVMModuleRef m, const char *name,
 {
 	struct jr_quad qd;
 
-	jit_ir_begin(&j->ir, m, name, "ipiiip");
-	jr_types(j);
-	j->d = LLVMGetParam(j->ir.fn, 0);
-	j->x = LLVMGetParam(j->ir.fn, 1);
-	j->y = LLVMGetParam(j->ir.fn, 2);
-	j->live = LLVMGetParam(j->ir.fn, 3);
-	j->z = LLVMGetParam(j->ir.fn, 4);
+	jr_begin(j, m, name, "ipiiip", (LLVMValueRef *const[]){ &j->d, &j->x, &j->y, &j->live, &j->z });
 	LLVMValueRef live = LLVMBuildAlloca(j->ir.b, j->ir.i32, "");
 	LLVMBuildStore(j->ir.b, j->live, live);
 	/* the zeta buffer alone */

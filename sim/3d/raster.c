@@ -277,8 +277,11 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 	const struct sim_jit_rop *rj = sim_jit_rop(d->s->jit, d->rop_jit);
 	int rverify = rj && sim_jit_verifying(d->s->jit);
 	/* a program that cannot kill: the depths written before it (the
-	 * ROP's test after it would pass the same pixels) */
-	int zw = early_z && rj && !rverify && rj->early_zw && !l->fpc->kills;
+	 * ROP's test after it would pass the same pixels); verifying checks
+	 * the unsplit pair against rop.c instead */
+	int zw = early_z && rj && rj->early_zw && !l->fpc->kills;
+	sim_jit_ez_fn *rez = rj ? (zw ? rj->early_zw : rj->early_z) : NULL;
+	sim_jit_rop_fn *rquad = rj ? (zw ? rj->quad_c : rj->quad) : NULL;
 	/* a fragment's depth has readers: the zeta buffer's tests, WPOS */
 	int need_z = d->zbits || (l->fpc->inputs >> NV40_FPI_WPOS & 1);
 	/* only the inputs it may read are interpolated */
@@ -341,7 +344,7 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 			}
 			if (early_z && !(m = !rj ? sim_rop_early_z(d, qx, qy, m, z) :
 				  rverify ? sim_rop_verify_early_z(d, d->s->jit, rj, qx, qy, m, z) :
-				  zw ? rj->early_zw(d, qx, qy, m, z) : rj->early_z(d, qx, qy, m, z)))
+				  rez(d, qx, qy, m, z)))
 				continue;
 			ip.qx = qx;
 			ip.qy = qy;
@@ -368,7 +371,7 @@ void sim_raster_run(const struct draw_setup *d, struct draw_lane *l, const struc
 			else if (rverify)
 				sim_rop_verify(d, d->s->jit, rj, l->samples, qx, qy, m, z, front, q);
 			else
-				(zw ? rj->quad_c : rj->quad)(d, l->samples, qx, qy, m, z, q);
+				rquad(d, l->samples, qx, qy, m, z, q);
 		}
 	}
 }
