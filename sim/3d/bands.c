@@ -20,8 +20,10 @@
  * pixels of bounding box: small batches stay on the worker, which
  * rasterises them whole at sync, without a hand-over.  Once joined, the
  * helpers follow the queue as it grows and the worker does its own share
- * every BANDS_WORKER_STEP triangles and at sync, where it waits for them
- * (spinning briefly, then sleeping).
+ * every BANDS_WORKER_STEP triangles or BANDS_WORKER_AREA pixels of
+ * bounding box (large triangles: the helpers would run out of queue
+ * while the worker shades 32 of them) and at sync, where it waits for
+ * them (spinning briefly, then sleeping).
  *
  * Other work on rows (a clear) goes the same way as one job without a
  * setup (sim_bands_rows): queued alone, each lane calling back for its
@@ -53,6 +55,7 @@
 #define BANDS_SETUPS       32       /* draws one batch may span */
 #define BANDS_SPLIT_AREA   4096     /* bounding-box pixels before helpers join */
 #define BANDS_WORKER_STEP  32
+#define BANDS_WORKER_AREA  65536    /* or bounding-box pixels queued since */
 #define BANDS_ROWS_AREA    65536    /* pixels before sim_bands_rows shares the rows */
 #define BANDS_SPIN_NS      200000   /* spin this long before sleeping */
 #define BANDS_MAX          6        /* lanes; each owns a band of a period at least */
@@ -86,7 +89,7 @@ struct sim_bands {
 	/* the worker's */
 	int pending, engaged;
 	unsigned njobs, wpos;
-	uint64_t area;
+	uint64_t area;                    /* bounding-box pixels queued (engaged: since its share) */
 	struct draw_setup *setups;        /* BANDS_SETUPS, a ring (sim_bands_setup) */
 	unsigned cur;
 	struct draw_setup *ds[BANDS_SETUPS];  /* the setups of the queued triangles */
@@ -294,6 +297,7 @@ static void bands_engage(struct sim_bands *b)
 
 static void bands_worker_share(struct sim_bands *b)
 {
+	b->area = 0;
 	for (; b->wpos < b->njobs; b->wpos++)
 		bands_run(b, &b->wl, 0, &b->jobs[b->wpos]);
 }
@@ -445,15 +449,14 @@ int sim_bands_push(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 	struct draw_tri_job *q = &b->jobs[b->njobs++];
 	memcpy(q, j, offsetof(struct draw_tri_job, pv) + d->nvary * sizeof(j->pv[0]));
 	q->d = d;
+	b->area += (uint64_t)(j->x1 - j->x0) * (uint64_t)(j->y1 - j->y0);
 	if (b->engaged) {
 		ST(b->published, b->njobs);
 		bands_wake(b, &b->work, &b->sleepers);
-		if (b->njobs - b->wpos >= BANDS_WORKER_STEP)
+		if (b->njobs - b->wpos >= BANDS_WORKER_STEP || b->area >= BANDS_WORKER_AREA)
 			bands_worker_share(b);
-	} else {
-		b->area += (uint64_t)(j->x1 - j->x0) * (uint64_t)(j->y1 - j->y0);
-		if (b->area >= BANDS_SPLIT_AREA)
-			bands_engage(b);
+	} else if (b->area >= BANDS_SPLIT_AREA) {
+		bands_engage(b);
 	}
 	return 1;
 }
