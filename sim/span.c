@@ -33,7 +33,8 @@ uint32_t sim_span_map(struct sim_span *sp, struct sim *s, uint32_t dma, int64_t 
 	uint64_t span;
 	uint8_t *p;
 
-	*sp = (struct sim_span){ NULL, s, dma, off, pitch, len, access };
+	*sp = (struct sim_span){ .s = s, .dma = dma, .off = off, .pitch = pitch, .len = len,
+				 .access = access };
 	if (!rows || !len || rows > SIM_SPAN_ROWS_MAX || pitch > SIM_SPAN_PITCH_MAX ||
 	    pitch < -SIM_SPAN_PITCH_MAX || len > SIM_SPAN_LEN_MAX)
 		return sim_span_fault(access);
@@ -45,6 +46,8 @@ uint32_t sim_span_map(struct sim_span *sp, struct sim *s, uint32_t dma, int64_t 
 	p = sim_span_map1(s, dma, lo, span, access);
 	if (p) {
 		sp->row0 = p + (off - lo);
+		sp->lo = p;
+		sp->bytes = span;
 		return 0;
 	}
 	/* Otherwise every row on its own (paged ctxdmas), all checked first. */

@@ -213,6 +213,8 @@ static inline int sim_obj_is(struct sim *s, uint32_t inst, uint32_t cls)
 /* rows x len bytes, row r at byte off + r * pitch of ctxdma dma. */
 struct sim_span {
 	uint8_t *row0;        /* row 0 when the whole span mapped at once, else NULL */
+	const uint8_t *lo;    /* then the first of the bytes the rows cover, else NULL */
+	uint64_t bytes;       /* and how many */
 	struct sim *s;
 	uint32_t dma;
 	int64_t off, pitch;

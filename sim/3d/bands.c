@@ -377,7 +377,23 @@ void sim_3d_sync_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd
 		return;
 	if (chid == b->chid && subc == b->subc && sim_curie_keeps_queue(mthd))
 		return;
+	/* Mesa uploads fragment programs (their constants inside) with small
+	 * M2MF copies between draws */
+	if (chid == b->chid && subc != b->subc &&
+	    (mthd == NV_FIFO_OBJECT || (mthd >= 0x100 && s->gr.subc_class[subc] == NV_CLASS_M2MF)))
+		return;
 	sim_3d_sync(s);
+}
+
+void sim_3d_sync_touch(struct sim *s, const uint8_t *lo, uint64_t len)
+{
+	struct sim_bands *b = s->bands;
+
+	for (unsigned i = 0; b && b->pending && i < b->nds; i++)
+		if (!lo || sim_draw_touches(b->ds[i], lo, len)) {
+			sim_3d_sync(s);
+			return;
+		}
 }
 
 static int bands_holds(const struct sim_bands *b, const struct draw_setup *d)
@@ -443,8 +459,14 @@ int sim_bands_push(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		return 0;
 	if (!b->pending)
 		bands_begin(b, g);
-	if (!bands_holds(b, d))
+	if (!bands_holds(b, d)) {
+		/* what of the program lanes read while it is queued: a straight
+		 * one up to its END (what its cache holds), any other the whole
+		 * window; those bytes stay as they are until the sync
+		 * (sim_3d_sync_touch) */
+		d->fp_used = sim_fp_cache_check(&d->fpc, d->fp, d->fp_len) == 1 ? d->fpc.hi : d->fp_len;
 		b->ds[b->nds++] = d;
+	}
 	/* the planes of the varyings the draw has */
 	struct draw_tri_job *q = &b->jobs[b->njobs++];
 	memcpy(q, j, offsetof(struct draw_tri_job, pv) + d->nvary * sizeof(j->pv[0]));

@@ -5,9 +5,10 @@
  * Vertex work, clipping and triangle setup stay on the worker.  Queued
  * work is finished (sim_3d_sync) before anything else may look at memory
  * or state: any method but draws and state of the same 3D object
- * (sim_curie_keeps_queue), a draw the queued ones conflict with, the
- * worker letting MMIO in between chunks, sim_run's return.  MMIO between
- * the pieces of a draw (sim_gr_piece) sees PGRAPH busy instead. */
+ * (sim_curie_keeps_queue) or M2MF's copies elsewhere, a draw the queued
+ * ones conflict with, the worker letting MMIO in between chunks,
+ * sim_run's return.  MMIO between the pieces of a draw (sim_gr_piece)
+ * sees PGRAPH busy instead. */
 #ifndef NV_SIM_3D_BANDS_H
 #define NV_SIM_3D_BANDS_H
 
@@ -29,8 +30,13 @@ void sim_bands_quiesce(struct sim *s);
  * released while the worker waits for the helpers (PGRAPH reads busy). */
 void sim_3d_sync(struct sim *s);
 /* The same unless method mthd on chid/subc is more vertex data of the draw
- * the queue belongs to (before PGRAPH sees any method). */
+ * the queue belongs to, or a method of the queue's channel on another
+ * subchannel that binds an object there or is M2MF's (which syncs with
+ * sim_3d_sync_touch before it copies); before PGRAPH sees any method. */
 void sim_3d_sync_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd);
+/* sim_3d_sync if queued work reads or writes a byte of [lo, lo + len)
+ * (lo NULL: memory that is not in one piece, which it may). */
+void sim_3d_sync_touch(struct sim *s, const uint8_t *lo, uint64_t len);
 
 /* fn(arg, lo, hi) over the rows [y0, y1) in pieces that together cover
  * them once, shared by the fragment threads by their bands when the

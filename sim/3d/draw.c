@@ -342,6 +342,22 @@ int sim_draw_may_follow(const struct draw_setup *a, const struct draw_setup *b)
 	return !draw_reads_any(a, wb, nb) && !draw_reads_any(b, wa, na);
 }
 
+int sim_draw_touches(const struct draw_setup *d, const uint8_t *lo, uint64_t len)
+{
+	const struct sim_rt *w[5];
+	unsigned n = draw_writes(d, w);
+
+	if (d->fp && lo < d->fp + d->fp_used && d->fp < lo + len)
+		return 1;
+	for (unsigned u = 0; u < NV40_TEX_UNITS; u++)
+		if (d->texmem[u] && lo < d->texmem[u] + d->texv[u].l.extent && d->texmem[u] < lo + len)
+			return 1;
+	for (unsigned i = 0; i < n; i++)
+		if (sim_rt_overlaps(w[i], lo, len))
+			return 1;
+	return 0;
+}
+
 static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 {
 	struct nv_acc_state view;

@@ -82,6 +82,7 @@ struct draw_setup {
 	/* fragment program */
 	const uint8_t *fp;
 	size_t fp_len;
+	size_t fp_used;               /* queued (bands.c): the bytes of it lanes read */
 	uint32_t fp_control;
 	struct sim_fp_quad quad;      /* inputs nobody writes keep their default */
 	struct sim_fp_cache fpc;      /* the program decoded (checked per primitive) */
@@ -244,6 +245,9 @@ struct draw_setup *sim_bands_setup(struct sim *s, int fresh);
  * overlapping in another layout or at another origin), or one reads what
  * the other writes (render to texture). */
 int sim_draw_may_follow(const struct draw_setup *a, const struct draw_setup *b);
+/* Do d's fragments read or write a byte of [lo, lo + len): its program,
+ * a texture, a render target? */
+int sim_draw_touches(const struct draw_setup *d, const uint8_t *lo, uint64_t len);
 
 /* ---- rop.c ---- */
 /* The quad's fragments after the fragment program (q->color, q->depth,

@@ -6,7 +6,10 @@
  * worker, a wide stippled line loop, a full-screen one, a query read
  * between draws; then draws the threads may not take together: triangles
  * into a texture and a quad sampling it right after, a quad written at
- * another origin (VIEWPORT_TX_ORIGIN) over the same buffer; a clear large
+ * another origin (VIEWPORT_TX_ORIGIN) over the same buffer; M2MF copies
+ * between draws, into a texture or over the program of a queued draw, out
+ * of the colour buffer a queued draw writes (each fails unless the copy
+ * waits for the draws) and between memory no draw touches; a clear large
  * enough for the threads to share, under a scissor and channel masks, and
  * a draw over it.  sim_bands_rows itself covers every row once, a band's
  * rows on one thread, and shares only large areas.  And the compiled
@@ -23,10 +26,13 @@
 #include <pthread.h>
 
 #define SUBC_3D 7
+#define SUBC_M2MF 1
 #define H_3D    0xbeef3097u
+#define H_M2MF  0xbeef3901u
 #define H_VRAM  0xbeef0201u
 #define H_SYS   0xbeef0202u
 #define OBJ_3D  HOST_OBJ(2)
+#define OBJ_M2MF HOST_OBJ(3)
 
 #define FP_AT   0x010000u
 #define FPT_AT  0x010100u        /* the texturing program */
@@ -40,6 +46,10 @@
 #define BIGZ_AT 0x480000u        /* its Z24S8 */
 #define BIG_W   512
 #define BIG_H   200
+#define SRC_AT  0x500000u        /* bytes the copies bring in */
+#define OUT_AT  0x508000u        /* and where they take the colour buffer's rows */
+#define FAR_AT  0x510000u        /* what a copy between memory no draw touches writes */
+#define COPY_ROWS 12
 
 #define RT_W 160
 #define RT_H 120
@@ -100,8 +110,10 @@ static void vp_pass(struct host *h, unsigned at, unsigned out, unsigned input, u
 static void scene_state(struct host *h)
 {
 	host_grobj(h, OBJ_3D, NV_CLASS_CURIE_NV40);
+	host_grobj(h, OBJ_M2MF, NV_CLASS_M2MF);
 	host_chan_new(h, 0, HOST_PB_DMA);
 	host_ramht_add(h, H_3D, 0, NV_ENGINE_GR, OBJ_3D);
+	host_ramht_add(h, H_M2MF, 0, NV_ENGINE_GR, OBJ_M2MF);
 	host_ramht_add(h, H_VRAM, 0, NV_ENGINE_SW, HOST_VRAM_DMA);
 	host_ramht_add(h, H_SYS, 0, NV_ENGINE_SW, HOST_SYS_DMA);
 	m1(h, NV_FIFO_OBJECT, H_3D);
@@ -144,6 +156,18 @@ static void vertex(struct host *h, float x, float y, float z, const float col[4]
 	uint32_t pw[4] = { fu(x), fu(y), fu(z), fu(1.0f) };
 	mn(h, NV_CURIE_VTX_ATTR_4F + 3 * 16, 4, cw);
 	mn(h, NV_CURIE_VTX_ATTR_4F, 4, pw);
+}
+
+/* A quad over x0..x1, y0..y1 at depth z in colour col. */
+static void quad(struct host *h, float x0, float y0, float x1, float y1, float z,
+		 const float col[4])
+{
+	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_QUADS);
+	vertex(h, x0, y0, z, col);
+	vertex(h, x1, y0, z, col);
+	vertex(h, x1, y1, z, col);
+	vertex(h, x0, y1, z, col);
+	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
 }
 
 static uint32_t rnd_state;
@@ -213,12 +237,68 @@ static void dependent_draws(struct host *h)
 	m1(h, NV_CURIE_FP_ACTIVE_PROGRAM, FP_AT | NV40_FP_PROGRAM_DMA0);
 	m1(h, NV_CURIE_VIEWPORT_TX_ORIGIN, 9u << 16 | 3u);
 	const float c[4] = { 0.2f, 0.4f, 0.9f, 0.6f };
+	quad(h, 10, 5, RT_W - 20, RT_H - 20, 0.1f, c);
+}
+
+/* M2MF copies rows x len bytes, `pitch` apart on both sides. */
+static void copy(struct host *h, uint32_t from, uint32_t to, uint32_t len, uint32_t rows,
+		 uint32_t pitch)
+{
+	host_mthd(h, 0, SUBC_M2MF, NV_M2MF_OFFSET_IN, from);
+	host_mthd(h, 0, SUBC_M2MF, NV_M2MF_OFFSET_OUT, to);
+	host_mthd(h, 0, SUBC_M2MF, NV_M2MF_PITCH_IN, pitch);
+	host_mthd(h, 0, SUBC_M2MF, NV_M2MF_PITCH_OUT, pitch);
+	host_mthd(h, 0, SUBC_M2MF, NV_M2MF_LINE_LENGTH_IN, len);
+	host_mthd(h, 0, SUBC_M2MF, NV_M2MF_LINE_COUNT, rows);
+	host_mthd(h, 0, SUBC_M2MF, NV_M2MF_FORMAT, 0x101);
+	host_mthd(h, 0, SUBC_M2MF, NV_M2MF_BUF_NOTIFY, 0);
+}
+
+/* The texture over x0..x1, y0..y1 (o[tex0] = a[8]), no depth test. */
+static void tex_quad(struct host *h, float x0, float y0, float x1, float y1)
+{
+	const float qx[4] = { x0, x1, x1, x0 }, qy[4] = { y0, y0, y1, y1 };
+
 	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_QUADS);
-	vertex(h, 10, 5, 0.1f, c);
-	vertex(h, RT_W - 20, 5, 0.1f, c);
-	vertex(h, RT_W - 20, RT_H - 20, 0.1f, c);
-	vertex(h, 10, RT_H - 20, 0.1f, c);
+	for (unsigned i = 0; i < 4; i++) {
+		uint32_t tc[4] = { fu(qx[i] / 90.0f), fu(qy[i] / 70.0f), fu(0), fu(1) };
+		uint32_t pw[4] = { fu(qx[i]), fu(qy[i]), fu(0.25f), fu(1.0f) };
+		mn(h, NV_CURIE_VTX_ATTR_4F + 8 * 16, 4, tc);
+		mn(h, NV_CURIE_VTX_ATTR_4F, 4, pw);
+	}
 	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+}
+
+/* M2MF copies between draws, which the queued fragment work goes on past
+ * unless they touch its memory (bands.c): each draw large enough for the
+ * helpers and small enough that the worker leaves its own share to the
+ * sync.  A textured quad, then its texture overwritten in part and the
+ * quad drawn again beside it; a quad, then its program overwritten; the
+ * colour buffer's rows copied out after a quad over them; a copy between
+ * memory no draw touches. */
+static void copies_between_draws(struct host *h)
+{
+	host_mthd(h, 0, SUBC_M2MF, NV_FIFO_OBJECT, H_M2MF);
+	host_mthd(h, 0, SUBC_M2MF, NV_M2MF_DMA_BUFFER_IN, H_VRAM);
+	host_mthd(h, 0, SUBC_M2MF, NV_M2MF_DMA_BUFFER_OUT, H_VRAM);
+	m1(h, NV_CURIE_VIEWPORT_TX_ORIGIN, 0);
+	m1(h, NV_CURIE_DEPTH_TEST_ENABLE, 0);
+	vp_pass(h, 20, NV40_VP_OUT_TC0, 8, NV40_VP_RESULT_TC(0));
+	m1(h, NV_CURIE_FP_ACTIVE_PROGRAM, FPT_AT | NV40_FP_PROGRAM_DMA0);
+	tex_quad(h, 2, 4, 92, 74);
+	copy(h, SRC_AT, TEX_AT + 8 * TEX_W * 4, TEX_W * 4, 40, TEX_W * 4);
+	tex_quad(h, 66, 40, 156, 110);
+
+	vp_pass(h, 10, NV40_VP_OUT_COL0, 3, NV40_VP_RESULT_COL0);
+	m1(h, NV_CURIE_FP_ACTIVE_PROGRAM, FP_AT | NV40_FP_PROGRAM_DMA0);
+	const float c[4] = { 0.7f, 0.3f, 0.1f, 0.9f };
+	quad(h, 4, 2, RT_W - 4, 90, 0.5f, c);
+	/* the texturing program over the one that quad runs, then a quad with it */
+	copy(h, FPT_AT, FP_AT, sizeof(fp_tex), 1, sizeof(fp_tex));
+	quad(h, 30, 10, 120, 100, 0.5f, c);
+	copy(h, DST_AT + 20 * RT_PITCH, OUT_AT, RT_PITCH, COPY_ROWS, RT_PITCH);
+	copy(h, SRC_AT, FAR_AT, RT_PITCH, COPY_ROWS, RT_PITCH);
+	m1(h, NV_CURIE_DEPTH_TEST_ENABLE, 1);
 }
 
 /* A clear of the large buffer the threads share by rows: R, G and A and
@@ -271,6 +351,8 @@ static void scene(struct host *h)
 		nv_wr32le(sim_vram(h->s) + FPT_AT + 4 * i, fp_tex[i]);
 	for (unsigned i = 0; i < TEX_W * TEX_W; i++)
 		nv_wr32le(sim_vram(h->s) + TEX_AT + 4 * i, 0xff000000u | i * 0x010307u);
+	for (unsigned i = 0; i < TEX_W * 40; i++)
+		nv_wr32le(sim_vram(h->s) + SRC_AT + 4 * i, i * 0x2f1e0d3cu);
 	scene_state(h);
 	m1(h, NV_CURIE_DEPTH_TEST_ENABLE, 1);
 	m1(h, NV_CURIE_DEPTH_WRITE_ENABLE, 1);
@@ -319,13 +401,9 @@ static void scene(struct host *h)
 
 	/* a full-screen quad half behind what is there */
 	const float w[4] = { 1.0f, 1.0f, 1.0f, 0.5f };
-	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_QUADS);
-	vertex(h, 0, 0, 0.5f, w);
-	vertex(h, RT_W, 0, 0.5f, w);
-	vertex(h, RT_W, RT_H, 0.5f, w);
-	vertex(h, 0, RT_H, 0.5f, w);
-	m1(h, NV_CURIE_VERTEX_BEGIN_END, NV40_PRIM_STOP);
+	quad(h, 0, 0, RT_W, RT_H, 0.5f, w);
 	dependent_draws(h);
+	copies_between_draws(h);
 	m1(h, NV_CURIE_QUERY_GET, NV40_QUERY_REPORT_SAMPLES << 24 | (QRY_AT + 0x10));
 	host_kick(h, 0);
 	sim_run(h->s);
@@ -334,6 +412,7 @@ static void scene(struct host *h)
 struct picture {
 	uint8_t color[RT_W * RT_H * 4], zeta[RT_W * RT_H * 4], tex[TEX_W * TEX_W * 4];
 	uint8_t big[BIG_W * BIG_H * 4], bigz[BIG_W * BIG_H * 4];
+	uint8_t out[COPY_ROWS * RT_PITCH], far[COPY_ROWS * RT_PITCH];
 	uint32_t samples[2];
 	uint32_t intr;
 };
@@ -350,6 +429,8 @@ static void render(unsigned threads, struct picture *p)
 	memcpy(p->tex, sim_vram(h.s) + TEX_AT, sizeof(p->tex));
 	memcpy(p->big, sim_vram(h.s) + BIG_AT, sizeof(p->big));
 	memcpy(p->bigz, sim_vram(h.s) + BIGZ_AT, sizeof(p->bigz));
+	memcpy(p->out, sim_vram(h.s) + OUT_AT, sizeof(p->out));
+	memcpy(p->far, sim_vram(h.s) + FAR_AT, sizeof(p->far));
 	p->samples[0] = nv_rd32le(h.sysmem + QRY_AT + 8);
 	p->samples[1] = nv_rd32le(h.sysmem + QRY_AT + 0x10 + 8);
 	p->intr = sim_rd32(h.s, NV_PGRAPH_INTR);
@@ -394,6 +475,11 @@ static void two_to_four_threads_render_what_one_renders_byte_for_byte(void **sta
 		}
 	assert_true(cleared > BIG_W * BIG_H / 2);
 	assert_true(drawn > BIG_W * BIG_H / 16);
+	/* the copies: rows taken after the quad over them (nothing drew there
+	 * since), the far one whole */
+	assert_memory_equal(one.out, one.color + 20 * RT_PITCH, sizeof(one.out));
+	for (unsigned i = 0; i < COPY_ROWS * RT_W; i++)
+		assert_int_equal(nv_rd32le(one.far + 4 * i), i * 0x2f1e0d3cu);
 
 	for (unsigned n = 2; n <= 4; n++) {
 		memset(&many, 0, sizeof(many));
@@ -404,6 +490,8 @@ static void two_to_four_threads_render_what_one_renders_byte_for_byte(void **sta
 		assert_memory_equal(one.tex, many.tex, sizeof(one.tex));
 		assert_memory_equal(one.big, many.big, sizeof(one.big));
 		assert_memory_equal(one.bigz, many.bigz, sizeof(one.bigz));
+		assert_memory_equal(one.out, many.out, sizeof(one.out));
+		assert_memory_equal(one.far, many.far, sizeof(one.far));
 		assert_int_equal(one.samples[0], many.samples[0]);
 		assert_int_equal(one.samples[1], many.samples[1]);
 	}
