@@ -99,7 +99,7 @@ const struct nv_mthd_desc *nv_mthd_find(const struct nv_class_desc *c, uint32_t 
 {
 	if (mthd >= 0x2000 || (mthd & 3))
 		return NULL;
-	if (mthd < 0x100)
+	if (mthd < NV_FIFO_MTHD_END)
 		c = &nv_fifo;
 	if (!c)
 		return NULL;

@@ -272,6 +272,9 @@ struct nv_class_desc {
 	unsigned nmthds, nslots;
 };
 
+/* Methods below this are the FIFO's own, on whatever subchannel. */
+#define NV_FIFO_MTHD_END 0x100u
+
 /* Class by number, NULL when unknown. */
 const struct nv_class_desc *nv_class_find(uint32_t cls);
 /* Method of a class (or, below 0x100, of the FIFO) by byte offset; sets

@@ -18,13 +18,11 @@
  * trap DATA_ERROR.  The notifier that follows is PGRAPH's.
  *
  * The 3D engine's queued fragment work goes on past M2MF's methods
- * (sim_3d_sync_mthd) unless the copy touches its memory, or a notifier,
- * which could, is due. */
+ * (sim_3d_sync_mthd); mapping the spans finishes it where the copy
+ * touches its memory (sim_span_map), as the notifier does (gr_notify). */
 #include "surface.h"
 
 #include <string.h>
-
-#include "3d/bands.h"
 
 void sim_m2mf_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned elem,
 		   uint32_t data)
@@ -56,10 +54,6 @@ void sim_m2mf_mthd(struct sim *s, struct sim_grctx *g, uint32_t mthd, unsigned e
 		sim_gr_trap(s, err);
 		return;
 	}
-	if (g->notify_pending)
-		sim_3d_sync(s);
-	sim_3d_sync_touch(s, in.lo, in.bytes);
-	sim_3d_sync_touch(s, out.lo, out.bytes);
 
 	for (uint32_t i = 0; i < count; i++) {
 		if (i && sim_gr_preempted(s, 1))

@@ -307,7 +307,7 @@ static int pull_one(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd, 
 	/* fragment work queued by the draw in progress ends unless this is more
 	 * of its vertex data */
 	sim_3d_sync_mthd(s, chid, subc, mthd);
-	if (mthd < 0x100)
+	if (mthd < NV_FIFO_MTHD_END)
 		return fifo_mthd(s, chid, subc, mthd, data);
 	if ((PF(NV_PFIFO_CACHE1_ENGINE) >> subc * 4 & 0xf) != NV_ENGINE_GR)
 		return cache_error(s, NV_PULL0_DEVICE_SOFTWARE);
@@ -427,7 +427,7 @@ static unsigned push(struct sim *s, unsigned chid, unsigned budget, uint32_t sli
 			unsigned count = NV_DMA_STATE_COUNT(*state) - 1;
 			int ni = *state & NV_DMA_STATE_NONINC;
 
-			if (mthd < 0x100 && !nv_mthd_find(nv_fifo_desc(), mthd, NULL)) {
+			if (mthd < NV_FIFO_MTHD_END && !nv_mthd_find(nv_fifo_desc(), mthd, NULL)) {
 				pusher_error(s, NV_DMA_ERR_INVALID_MTHD);
 				break;
 			}

@@ -210,6 +210,7 @@ static void gr_notify(struct sim *s, const struct gr_class *gc, const uint32_t *
 		sim_gr_trap(s, NV_PGRAPH_NSOURCE_DMA_W_PROTECTION);
 		return;
 	}
+	sim_3d_sync_touch(s, p, l.a[0].len);
 	uint64_t ns = sim_ptimer_ns(s);
 	nv_wr32le(p, (uint32_t)ns);
 	nv_wr32le(p + 4, (uint32_t)(ns >> 32));
@@ -255,7 +256,7 @@ static void gr_mthd(struct sim *s, unsigned subc, uint32_t mthd, uint32_t data)
 	unsigned elem;
 
 	gr_class_lookup(g->subc_class[subc], &gc, &desc);
-	md = desc && desc->is_gr && mthd >= 0x100 ? nv_mthd_find(desc, mthd, &elem) : NULL;
+	md = desc && desc->is_gr && mthd >= NV_FIFO_MTHD_END ? nv_mthd_find(desc, mthd, &elem) : NULL;
 	if (!gc || !md || md->slot + elem >= gc->nslots) {
 		sim_gr_trap(s, NV_PGRAPH_NSOURCE_ILLEGAL_MTHD);
 		return;

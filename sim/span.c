@@ -3,6 +3,8 @@
  * objects an operation is connected to (see surface.h). */
 #include "surface.h"
 
+#include "3d/bands.h"
+
 static uint8_t *sim_span_map1(struct sim *s, uint32_t dma, int64_t off, uint64_t len, int access)
 {
 	uint8_t *p = NULL;
@@ -33,8 +35,7 @@ uint32_t sim_span_map(struct sim_span *sp, struct sim *s, uint32_t dma, int64_t 
 	uint64_t span;
 	uint8_t *p;
 
-	*sp = (struct sim_span){ .s = s, .dma = dma, .off = off, .pitch = pitch, .len = len,
-				 .access = access };
+	*sp = (struct sim_span){ NULL, s, dma, off, pitch, len, access };
 	if (!rows || !len || rows > SIM_SPAN_ROWS_MAX || pitch > SIM_SPAN_PITCH_MAX ||
 	    pitch < -SIM_SPAN_PITCH_MAX || len > SIM_SPAN_LEN_MAX)
 		return sim_span_fault(access);
@@ -46,8 +47,7 @@ uint32_t sim_span_map(struct sim_span *sp, struct sim *s, uint32_t dma, int64_t 
 	p = sim_span_map1(s, dma, lo, span, access);
 	if (p) {
 		sp->row0 = p + (off - lo);
-		sp->lo = p;
-		sp->bytes = span;
+		sim_3d_sync_touch(s, p, span);
 		return 0;
 	}
 	/* Otherwise every row on its own (paged ctxdmas), all checked first. */
@@ -59,6 +59,7 @@ uint32_t sim_span_map(struct sim_span *sp, struct sim *s, uint32_t dma, int64_t 
 				return NV_PGRAPH_NSOURCE_DMA_R_PROTECTION;
 			return sim_span_fault(access);
 		}
+	sim_3d_sync_touch(s, NULL, 0);     /* in pieces: it may */
 	return 0;
 }
 

@@ -213,8 +213,6 @@ static inline int sim_obj_is(struct sim *s, uint32_t inst, uint32_t cls)
 /* rows x len bytes, row r at byte off + r * pitch of ctxdma dma. */
 struct sim_span {
 	uint8_t *row0;        /* row 0 when the whole span mapped at once, else NULL */
-	const uint8_t *lo;    /* then the first of the bytes the rows cover, else NULL */
-	uint64_t bytes;       /* and how many */
 	struct sim *s;
 	uint32_t dma;
 	int64_t off, pitch;
@@ -223,8 +221,10 @@ struct sim_span {
 };
 
 /* Map a span, checking every row against the ctxdma before anything is
- * touched.  0, or the NSOURCE bit of the fault (DMA_R_PROTECTION,
- * DMA_W_PROTECTION).  rows and len must be nonzero and within the limits
+ * touched, and finish the 3D engine's queued work first if it touches
+ * the span (sim_3d_sync_touch).  0, or the NSOURCE bit of the fault
+ * (DMA_R_PROTECTION, DMA_W_PROTECTION).  rows and len must be nonzero and
+ * within the limits
  * below (every engine's are: 16-bit sizes, 32-bit pitches), else it is a
  * fault too. */
 #define SIM_SPAN_ROWS_MAX  0x10000u

@@ -365,7 +365,7 @@ static uint16_t nvdd_handle_class(const struct nvdd *d, const struct nvdd_handle
 static const struct nv_mthd_desc *nvdd_name(const struct nvdd *d, unsigned subc, uint32_t mthd,
 					    char *buf, size_t len)
 {
-	const struct nv_class_desc *c = mthd < 0x100 ? nv_fifo_desc() : d->sub[subc];
+	const struct nv_class_desc *c = mthd < NV_FIFO_MTHD_END ? nv_fifo_desc() : d->sub[subc];
 	unsigned elem = 0;
 	const struct nv_mthd_desc *m = c ? nv_mthd_find(c, mthd, &elem) : NULL;
 

@@ -31,8 +31,9 @@ void sim_bands_quiesce(struct sim *s);
 void sim_3d_sync(struct sim *s);
 /* The same unless method mthd on chid/subc is more vertex data of the draw
  * the queue belongs to, or a method of the queue's channel on another
- * subchannel that binds an object there or is M2MF's (which syncs with
- * sim_3d_sync_touch before it copies); before PGRAPH sees any method. */
+ * subchannel that binds an object there or is M2MF's (its spans and
+ * notifier sync with sim_3d_sync_touch as they are mapped); before
+ * PGRAPH sees any method. */
 void sim_3d_sync_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd);
 /* sim_3d_sync if queued work reads or writes a byte of [lo, lo + len)
  * (lo NULL: memory that is not in one piece, which it may). */

@@ -298,13 +298,21 @@ static unsigned draw_writes(const struct draw_setup *d, const struct sim_rt *w[5
 	return n;
 }
 
+/* Does d sample a byte of [lo, lo + len)? */
+static int draw_samples(const struct draw_setup *d, const uint8_t *lo, uint64_t len)
+{
+	for (unsigned u = 0; u < NV40_TEX_UNITS; u++)
+		if (d->texmem[u] && lo < d->texmem[u] + d->texv[u].l.extent && d->texmem[u] < lo + len)
+			return 1;
+	return 0;
+}
+
 /* Does d sample memory one of the n surfaces w lies in? */
 static int draw_reads_any(const struct draw_setup *d, const struct sim_rt *const w[], unsigned n)
 {
-	for (unsigned u = 0; u < NV40_TEX_UNITS; u++)
-		for (unsigned k = 0; d->texmem[u] && k < n; k++)
-			if (sim_rt_overlaps(w[k], d->texmem[u], d->texv[u].l.extent))
-				return 1;
+	for (unsigned k = 0; k < n; k++)
+		if (draw_samples(d, w[k]->mem, w[k]->len))
+			return 1;
 	return 0;
 }
 
@@ -347,11 +355,8 @@ int sim_draw_touches(const struct draw_setup *d, const uint8_t *lo, uint64_t len
 	const struct sim_rt *w[5];
 	unsigned n = draw_writes(d, w);
 
-	if (d->fp && lo < d->fp + d->fp_used && d->fp < lo + len)
+	if ((d->fp && lo < d->fp + d->fp_used && d->fp < lo + len) || draw_samples(d, lo, len))
 		return 1;
-	for (unsigned u = 0; u < NV40_TEX_UNITS; u++)
-		if (d->texmem[u] && lo < d->texmem[u] + d->texv[u].l.extent && d->texmem[u] < lo + len)
-			return 1;
 	for (unsigned i = 0; i < n; i++)
 		if (sim_rt_overlaps(w[i], lo, len))
 			return 1;

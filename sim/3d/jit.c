@@ -288,6 +288,16 @@ static struct sim_jit_kind *jit_kind(struct sim_jit *j, unsigned kind)
 	return kind == JK_VP ? &j->st.vp : kind == JK_ROP ? &j->st.rop : &j->st.fp;
 }
 
+/* The address of function `name``suffix`. */
+static LLVMErrorRef jit_lookup(struct sim_jit *j, const char *name, const char *suffix,
+			       LLVMOrcExecutorAddress *addr)
+{
+	char full[40];
+
+	snprintf(full, sizeof(full), "%s%s", name, suffix);
+	return LLVMOrcLLJITLookup(j->lljit, addr, full);
+}
+
 /* A ROP entry's code: quad at *addr, its early depth test beside it when
  * there is one, and the split pair when the key has it; *addr then the
  * set's. */
@@ -295,31 +305,22 @@ static LLVMErrorRef jit_rop_code(struct sim_jit *j, struct jit_entry *e, const c
 				 LLVMOrcExecutorAddress *addr)
 {
 	const struct jit_rop_key *k = (const struct jit_rop_key *)e->words;
-	LLVMOrcExecutorAddress z = 0;
-	char zname[40];
+	LLVMOrcExecutorAddress z = 0, zw = 0, c = 0;
+	LLVMErrorRef err = NULL;
 
-	e->rop.quad = (sim_jit_rop_fn *)(uintptr_t)*addr;
-	if (k->zbits && k->depth_test) {
-		snprintf(zname, sizeof(zname), "%s_z", name);
-		LLVMErrorRef err = LLVMOrcLLJITLookup(j->lljit, &z, zname);
-		if (err)
-			return err;
-	}
-	e->rop.early_z = (sim_jit_ez_fn *)(uintptr_t)z;
-	e->rop.early_zw = NULL;
-	e->rop.quad_c = NULL;
-	if (jit_rop_splits(k)) {
-		LLVMOrcExecutorAddress zw, c;
-		snprintf(zname, sizeof(zname), "%s_zw", name);
-		LLVMErrorRef err = LLVMOrcLLJITLookup(j->lljit, &zw, zname);
-		snprintf(zname, sizeof(zname), "%s_c", name);
+	if (k->zbits && k->depth_test)
+		err = jit_lookup(j, name, "_z", &z);
+	if (!err && jit_rop_splits(k)) {
+		err = jit_lookup(j, name, "_zw", &zw);
 		if (!err)
-			err = LLVMOrcLLJITLookup(j->lljit, &c, zname);
-		if (err)
-			return err;
-		e->rop.early_zw = (sim_jit_ez_fn *)(uintptr_t)zw;
-		e->rop.quad_c = (sim_jit_rop_fn *)(uintptr_t)c;
+			err = jit_lookup(j, name, "_c", &c);
 	}
+	if (err)
+		return err;
+	e->rop.quad = (sim_jit_rop_fn *)(uintptr_t)*addr;
+	e->rop.early_z = (sim_jit_ez_fn *)(uintptr_t)z;
+	e->rop.early_zw = (sim_jit_ez_fn *)(uintptr_t)zw;
+	e->rop.quad_c = (sim_jit_rop_fn *)(uintptr_t)c;
 	*addr = (LLVMOrcExecutorAddress)(uintptr_t)&e->rop;
 	return NULL;
 }
@@ -340,7 +341,7 @@ static void jit_compile(struct sim_jit *j, struct jit_entry *e)
 		LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(m, tsc);
 		LLVMErrorRef err = LLVMOrcLLJITAddLLVMIRModule(j->lljit, LLVMOrcLLJITGetMainJITDylib(j->lljit), tsm);
 		if (!err)
-			err = LLVMOrcLLJITLookup(j->lljit, &addr, name);
+			err = jit_lookup(j, name, "", &addr);
 		if (!err && e->kind == JK_ROP)
 			err = jit_rop_code(j, e, name, &addr);
 		if (err) {
