@@ -847,6 +847,13 @@ static void tex_prepare_border(struct sim_tex_view *v, uint32_t word)
 		v->border[i] = (float)((word >> shift[out]) & 0xff) / 255.0f;
 }
 
+/* Does filter f read texels linearly (in the level it picks)? */
+static inline unsigned tex_linear(unsigned f)
+{
+	return f == NV40_TEX_FILTER_LINEAR || f == NV40_TEX_FILTER_LINEAR_MIPMAP_NEAREST ||
+	       f == NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR;
+}
+
 /* The last stamp sim_tex_prepare gave a view (tex_quad_select). */
 static uint64_t tex_gen;
 
@@ -880,6 +887,11 @@ void sim_tex_prepare(struct sim_tex_view *v, const struct sim_tex_unit *t, const
 	v->bias = (float)NV40_TEX_FILTER_LOD_BIAS(t->filter) / 256.0f;
 	v->minlod = (float)NV40_TEX_ENABLE_MIN_LOD(t->enable) / 256.0f;
 	v->maxlod = (float)NV40_TEX_ENABLE_MAX_LOD(t->enable) / 256.0f;
+	/* one level, or a minification without mipmaps, reads level 0 */
+	v->lod_linear = -1;
+	if ((l->levels == 1 || v->minf == NV40_TEX_FILTER_NEAREST || v->minf == NV40_TEX_FILTER_LINEAR) &&
+	    tex_linear(v->minf) == tex_linear(v->magf))
+		v->lod_linear = (int)tex_linear(v->magf);
 	v->modes[0] = NV40_TEX_WRAP_S(t->wrap);
 	v->modes[1] = NV40_TEX_WRAP_T(t->wrap);
 	v->modes[2] = NV40_TEX_WRAP_R(t->wrap);
@@ -955,6 +967,7 @@ void sim_tex_view_generic(struct sim_tex_view *v)
 	v->dec = TEX_DEC_GENERIC;
 	if (v->level == tex_level2d_bgra8)
 		v->level = tex_level2d_any;
+	v->lod_linear = -1;
 	v->gen = 0;
 }
 
@@ -1001,9 +1014,7 @@ static void tex_select(const struct sim_tex_view *v, float lambda, struct tex_se
 	sel->lvl2 = lvl2;
 	sel->mip = mip;
 	sel->mfrac = mfrac;
-	sel->linear = filt == NV40_TEX_FILTER_LINEAR ||
-		      filt == NV40_TEX_FILTER_LINEAR_MIPMAP_NEAREST ||
-		      filt == NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR;
+	sel->linear = tex_linear(filt);
 }
 
 /* One probe at coordinates st through what tex_select chose, blended
@@ -1377,6 +1388,10 @@ static void tex_quad_select(const struct sim_tex_view *v, unsigned u, tex_v4 dx,
 	tex_i4 ne = (kx != last->dx) | (ky != last->dy);
 	float fx[4], fy[4];
 
+	if (v->lod_linear >= 0) {
+		*sel = (struct tex_sel){ .linear = (unsigned)v->lod_linear };
+		return;
+	}
 	if (v->gen && last->gen == v->gen && !(ne[0] | ne[1] | ne[2])) {
 		*sel = last->sel;
 		return;

@@ -57,6 +57,10 @@ struct sim_tex_view {
 	unsigned minf, magf;
 	unsigned aniso;               /* most probes along the major axis, 1: isotropic */
 	float bias, minlod, maxlod;
+	int lod_linear;               /* where no LOD changes what a quad reads (one
+					 level or no mipmap filter, and min and mag
+					 alike): level 0, 1 linearly, 0 nearest;
+					 -1: the LOD decides */
 	unsigned modes[3];
 	unsigned wrap_st;             /* TEX_WRAP_ST(modes[0], modes[1]) */
 	float lscale[3];              /* tex_footprint's per-axis scale */
@@ -81,9 +85,9 @@ void sim_tex_view_sample(const struct sim_tex_view *v, const struct sim_tex_req 
 			 float out[4][4]);
 /* For the fast paths' differential (tests/unit/test_sim_fastpaths.c): v,
  * prepared, samples through the generic per-bit texel decoder and level
- * sampler from now on, the specification its specialised ones (A8R8G8B8's
- * above all) must match bit for bit.  DXT has no generic decoder: left as
- * it is. */
+ * sampler from now on, each quad's LOD computed, the specification its
+ * specialised ones (A8R8G8B8's above all, lod_linear) must match bit for
+ * bit.  DXT has no generic decoder: left as it is. */
 void sim_tex_view_generic(struct sim_tex_view *v);
 
 #endif

@@ -358,6 +358,7 @@ static void tex_sampler_differential(const char *name, unsigned code, unsigned b
 	struct sim_tex_req rq[TEX_REQS];
 	unsigned differ = 0, fast = 0;   /* fast: S and T wrap as the bilinear path takes */
 	unsigned quads[3] = { 0 }, mips = 0; /* requests per quad path; bilinear mip-linear */
+	unsigned fixed = 0;              /* quad-path requests whose LOD cannot matter */
 
 	for (unsigned u = 0; u < TEX_UNITS; u++) {
 		tex_rnd_unit(&t, code, bytes);
@@ -380,6 +381,7 @@ static void tex_sampler_differential(const char *name, unsigned code, unsigned b
 			quads[tex_quad_path(&f, &rq[i])]++;
 			mips += tex_quad_path(&f, &rq[i]) == 1 &&
 				f.minf == NV40_TEX_FILTER_LINEAR_MIPMAP_LINEAR && f.l.levels > 1;
+			fixed += tex_quad_path(&f, &rq[i]) && f.lod_linear >= 0;
 		}
 		unsigned bad = tex_diff(&t, &g, &f, rq, TEX_REQS);
 		if (bad && !differ++)
@@ -387,8 +389,10 @@ static void tex_sampler_differential(const char *name, unsigned code, unsigned b
 	}
 	printf("%s sampler: %u textures (%u wrapping for the bilinear path) x %u pixels, %u differ; "
 	       "%u requests for the bilinear quad path, %u of them mip-linear, %u for the nearest "
-	       "one\n", name, TEX_UNITS, fast, 4 * TEX_REQS, differ, quads[1], mips, quads[2]);
+	       "one; %u with a selection no LOD changes\n", name, TEX_UNITS, fast, 4 * TEX_REQS,
+	       differ, quads[1], mips, quads[2], fixed);
 	assert_int_equal(differ, 0);
+	assert_true(fixed > (quads[1] + quads[2]) / 16);
 	assert_true(fast > TEX_UNITS / 8);
 	assert_true(quads[2] > TEX_UNITS * TEX_REQS / 256);
 	if (code == NV40_TEX_FMT_A8R8G8B8) {
