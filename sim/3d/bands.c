@@ -12,10 +12,12 @@
  *
  * A batch spans draws: each triangle carries its draw's setup, and the
  * setups stay as they are while queued (they come from a ring here,
- * sim_bands_setup, which syncs before it hands out one the batch holds).  A draw joins the batch
- * when sim_draw_may_follow says the bands of both map to the same bytes
- * and neither samples what the other writes, and when only state and
- * vertices of the same 3D object came between (sim_3d_sync_mthd).  The
+ * sim_bands_setup, which syncs before it hands out one the batch holds).
+ * A draw joins the batch when sim_draw_may_follow says the bands of both
+ * map to the same bytes and neither reads (samples, runs as its program)
+ * what the other writes, and when only state and vertices of the same 3D
+ * object came between (sim_3d_sync_mthd); a draw that writes its own
+ * program is never split (bands_fix_program).  The
  * helpers join a batch only once its triangles cover BANDS_SPLIT_AREA
  * pixels of bounding box: small batches stay on the worker, which
  * rasterises them whole at sync, without a hand-over.  Once joined, the
@@ -443,6 +445,17 @@ static void bands_begin(struct sim_bands *b, struct sim_grctx *g)
 	bands_lane_init(&b->wl, &g->c3d.query_samples, b->s, 1);
 }
 
+/* Fixes what of d's program the lanes read while it is queued: a straight
+ * one up to its END (what its cache holds), any other the whole window;
+ * those bytes stay as they are until the sync (sim_3d_sync_touch).  0
+ * when d writes some of them itself (its pixels would depend on which
+ * thread shades first): it is not split then. */
+static int bands_fix_program(struct draw_setup *d)
+{
+	d->fp_used = sim_fp_cache_check(&d->fpc, d->fp, d->fp_len) == 1 ? d->fpc.hi : d->fp_len;
+	return !sim_draw_writes_program(d);
+}
+
 int sim_bands_push(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		   const struct draw_tri_job *j)
 {
@@ -450,23 +463,22 @@ int sim_bands_push(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 
 	if (!b)
 		return 0;
+	int held = bands_holds(b, d), split = d->split && (held || bands_fix_program(d));
 	if (b->pending && (b->g != g || b->chid != s->gr_chid || b->subc != s->gr_subc ||
-			   b->njobs == BANDS_JOBS || !d->split || !bands_may_join(b, d)))
+			   b->njobs == BANDS_JOBS || !split || !bands_may_join(b, d))) {
 		sim_3d_sync(s);
+		/* the queue may have written the program */
+		held = 0;
+		split = d->split && bands_fix_program(d);
+	}
 	if (d->broken)
 		return 1;                    /* the sync trapped: the draw is over */
-	if (!d->split)
+	if (!split)
 		return 0;
 	if (!b->pending)
 		bands_begin(b, g);
-	if (!bands_holds(b, d)) {
-		/* what of the program lanes read while it is queued: a straight
-		 * one up to its END (what its cache holds), any other the whole
-		 * window; those bytes stay as they are until the sync
-		 * (sim_3d_sync_touch) */
-		d->fp_used = sim_fp_cache_check(&d->fpc, d->fp, d->fp_len) == 1 ? d->fpc.hi : d->fp_len;
+	if (!held)
 		b->ds[b->nds++] = d;
-	}
 	/* the planes of the varyings the draw has */
 	struct draw_tri_job *q = &b->jobs[b->njobs++];
 	memcpy(q, j, offsetof(struct draw_tri_job, pv) + d->nvary * sizeof(j->pv[0]));

@@ -307,11 +307,18 @@ static int draw_samples(const struct draw_setup *d, const uint8_t *lo, uint64_t 
 	return 0;
 }
 
-/* Does d sample memory one of the n surfaces w lies in? */
+/* Does d read a byte of [lo, lo + len): a texture's, or one of its
+ * program's fp_used (none until bands.c queues the draw)? */
+static int draw_reads(const struct draw_setup *d, const uint8_t *lo, uint64_t len)
+{
+	return (d->fp_used && lo < d->fp + d->fp_used && d->fp < lo + len) || draw_samples(d, lo, len);
+}
+
+/* Does d read memory one of the n surfaces w lies in? */
 static int draw_reads_any(const struct draw_setup *d, const struct sim_rt *const w[], unsigned n)
 {
 	for (unsigned k = 0; k < n; k++)
-		if (draw_samples(d, w[k]->mem, w[k]->len))
+		if (draw_reads(d, w[k]->mem, w[k]->len))
 			return 1;
 	return 0;
 }
@@ -350,12 +357,23 @@ int sim_draw_may_follow(const struct draw_setup *a, const struct draw_setup *b)
 	return !draw_reads_any(a, wb, nb) && !draw_reads_any(b, wa, na);
 }
 
+int sim_draw_writes_program(const struct draw_setup *d)
+{
+	const struct sim_rt *w[5];
+	unsigned n = draw_writes(d, w);
+
+	for (unsigned i = 0; i < n; i++)
+		if (d->fp_used && sim_rt_overlaps(w[i], d->fp, d->fp_used))
+			return 1;
+	return 0;
+}
+
 int sim_draw_touches(const struct draw_setup *d, const uint8_t *lo, uint64_t len)
 {
 	const struct sim_rt *w[5];
 	unsigned n = draw_writes(d, w);
 
-	if ((d->fp && lo < d->fp + d->fp_used && d->fp < lo + len) || draw_samples(d, lo, len))
+	if (draw_reads(d, lo, len))
 		return 1;
 	for (unsigned i = 0; i < n; i++)
 		if (sim_rt_overlaps(w[i], lo, len))
@@ -468,6 +486,7 @@ static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 		sim_gr_trap(s, err);
 		d->broken = 1;
 	}
+	d->fp_used = 0;
 	d->split = !d->broken && draw_split_ok(d);
 	d->rop_jit = d->broken ? NULL : sim_jit_rop_find(s->jit, d);
 }

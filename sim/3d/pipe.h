@@ -82,7 +82,8 @@ struct draw_setup {
 	/* fragment program */
 	const uint8_t *fp;
 	size_t fp_len;
-	size_t fp_used;               /* queued (bands.c): the bytes of it lanes read */
+	size_t fp_used;               /* queued (bands.c): the bytes of it lanes read;
+					 0 before */
 	uint32_t fp_control;
 	struct sim_fp_quad quad;      /* inputs nobody writes keep their default */
 	struct sim_fp_cache fpc;      /* the program decoded (checked per primitive) */
@@ -243,8 +244,11 @@ struct draw_setup *sim_bands_setup(struct sim *s, int fresh);
 /* May b's fragments be queued behind a's, the threads taking both by the
  * same bands?  Not when a pixel b writes is another row's in a (surfaces
  * overlapping in another layout or at another origin), or one reads what
- * the other writes (render to texture). */
+ * the other writes (render to texture; a program, fp_used of it, in a
+ * render target). */
 int sim_draw_may_follow(const struct draw_setup *a, const struct draw_setup *b);
+/* Does d write a byte of its program's fp_used? */
+int sim_draw_writes_program(const struct draw_setup *d);
 /* Do d's fragments read or write a byte of [lo, lo + len): its program,
  * a texture, a render target? */
 int sim_draw_touches(const struct draw_setup *d, const uint8_t *lo, uint64_t len);

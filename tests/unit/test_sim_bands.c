@@ -9,7 +9,8 @@
  * another origin (VIEWPORT_TX_ORIGIN) over the same buffer; M2MF copies
  * between draws, into a texture or over the program of a queued draw, out
  * of the colour buffer a queued draw writes (each fails unless the copy
- * waits for the draws) and between memory no draw touches; a clear large
+ * waits for the draws) and between memory no draw touches; a program
+ * drawn into the colour buffer and run right after; a clear large
  * enough for the threads to share, under a scissor and channel masks, and
  * a draw over it.  sim_bands_rows itself covers every row once, a band's
  * rows on one thread, and shares only large areas.  And the compiled
@@ -22,6 +23,7 @@
 #include "hw/tex.h"
 #include "sim/3d/bands.h"
 #include "sim/3d/jit.h"
+#include "sim/3d/pipe.h"
 
 #include <pthread.h>
 
@@ -37,6 +39,7 @@
 #define FP_AT   0x010000u
 #define FPT_AT  0x010100u        /* the texturing program */
 #define FPK_AT  0x010200u        /* the killing one */
+#define FPC_AT  0x010300u        /* fp_col0 again (copies_between_draws overwrites FP_AT) */
 #define TEX_AT  0x100000u        /* TEX_W x TEX_W A8R8G8B8, linear */
 #define TEX_W   64
 #define DST_AT  0x200000u
@@ -50,6 +53,7 @@
 #define OUT_AT  0x508000u        /* and where they take the colour buffer's rows */
 #define FAR_AT  0x510000u        /* what a copy between memory no draw touches writes */
 #define COPY_ROWS 12
+#define PRG_Y   (RT_H - 1)       /* the colour buffer's row a draw writes a program into */
 
 #define RT_W 160
 #define RT_H 120
@@ -301,6 +305,32 @@ static void copies_between_draws(struct host *h)
 	m1(h, NV_CURIE_DEPTH_TEST_ENABLE, 1);
 }
 
+/* A program drawn into the colour buffer, then run: a quad large enough
+ * for the helpers, a pixel per word of fp_kil on row PRG_Y (no blend),
+ * then a quad whose program is those words.  It must run them, killing
+ * everything, on any number of threads: the threads may not take it with
+ * the draws that write its program (bands.c). */
+static void program_in_a_render_target(struct host *h)
+{
+	m1(h, NV_CURIE_BLEND_FUNC_ENABLE, 0);
+	m1(h, NV_CURIE_DEPTH_TEST_ENABLE, 0);
+	m1(h, NV_CURIE_FP_ACTIVE_PROGRAM, FPC_AT | NV40_FP_PROGRAM_DMA0);
+	const float c[4] = { 0.2f, 0.4f, 0.6f, 1.0f };
+	quad(h, 0, 36, RT_W, 100, 0.5f, c);
+	for (unsigned i = 0; i < 8; i++) {
+		uint32_t w = fp_kil[i];
+		float col[4] = { (float)(w >> 16 & 0xff) / 255.0f, (float)(w >> 8 & 0xff) / 255.0f,
+				 (float)(w & 0xff) / 255.0f, (float)(w >> 24) / 255.0f };
+		quad(h, (float)i, PRG_Y, (float)i + 1, PRG_Y + 1, 0.5f, col);
+	}
+	m1(h, NV_CURIE_FP_ACTIVE_PROGRAM, (DST_AT + PRG_Y * RT_PITCH) | NV40_FP_PROGRAM_DMA0);
+	const float k[4] = { 0.25f, 0.5f, 0.75f, 1.0f };
+	quad(h, 0, 36, RT_W, 110, 0.5f, k);
+	m1(h, NV_CURIE_FP_ACTIVE_PROGRAM, FPC_AT | NV40_FP_PROGRAM_DMA0);
+	m1(h, NV_CURIE_DEPTH_TEST_ENABLE, 1);
+	m1(h, NV_CURIE_BLEND_FUNC_ENABLE, 1);
+}
+
 /* A clear of the large buffer the threads share by rows: R, G and A and
  * depth (stencil kept) inside a scissor, over what is there; then a
  * depth-tested triangle across it, in the scissor too. */
@@ -345,8 +375,10 @@ static void scene(struct host *h)
 		nv_wr32le(sim_vram(h->s) + BIG_AT + 4 * i, i * 0x01020304u);
 		nv_wr32le(sim_vram(h->s) + BIGZ_AT + 4 * i, i * 0x9e3779b1u);
 	}
-	for (unsigned i = 0; i < 4; i++)
+	for (unsigned i = 0; i < 4; i++) {
 		nv_wr32le(sim_vram(h->s) + FP_AT + 4 * i, fp_col0[i]);
+		nv_wr32le(sim_vram(h->s) + FPC_AT + 4 * i, fp_col0[i]);
+	}
 	for (unsigned i = 0; i < 8; i++)
 		nv_wr32le(sim_vram(h->s) + FPT_AT + 4 * i, fp_tex[i]);
 	for (unsigned i = 0; i < TEX_W * TEX_W; i++)
@@ -404,6 +436,7 @@ static void scene(struct host *h)
 	quad(h, 0, 0, RT_W, RT_H, 0.5f, w);
 	dependent_draws(h);
 	copies_between_draws(h);
+	program_in_a_render_target(h);
 	m1(h, NV_CURIE_QUERY_GET, NV40_QUERY_REPORT_SAMPLES << 24 | (QRY_AT + 0x10));
 	host_kick(h, 0);
 	sim_run(h->s);
@@ -480,6 +513,11 @@ static void two_to_four_threads_render_what_one_renders_byte_for_byte(void **sta
 	assert_memory_equal(one.out, one.color + 20 * RT_PITCH, sizeof(one.out));
 	for (unsigned i = 0; i < COPY_ROWS * RT_W; i++)
 		assert_int_equal(nv_rd32le(one.far + 4 * i), i * 0x2f1e0d3cu);
+	/* the program drawn is fp_kil, and it ran: the quad it killed left
+	 * the one below it */
+	for (unsigned i = 0; i < 8; i++)
+		assert_int_equal(nv_rd32le(one.color + PRG_Y * RT_PITCH + 4 * i), fp_kil[i]);
+	assert_int_equal(nv_rd32le(one.color + 70 * RT_PITCH + 4 * 80), 0xff336699u);
 
 	for (unsigned n = 2; n <= 4; n++) {
 		memset(&many, 0, sizeof(many));
@@ -631,12 +669,41 @@ static void large_row_work_is_shared_every_row_once_small_stays_on_the_caller(vo
 	assert_int_equal(rows_run(3, 64), 1);
 }
 
+/* program_in_a_render_target's rule, each way: a draw whose queued
+ * program (fp_used) lies in memory another draw writes may not follow it
+ * or precede it in a batch, and a draw writing its own is not split. */
+static void a_program_in_a_render_target_keeps_draws_apart(void **state)
+{
+	static uint8_t mem[4096];
+	static struct draw_setup a, b;
+	(void)state;
+
+	a.rt_mask = 1;
+	a.cmask[0] = 0xf;
+	a.rts.color[0] = (struct sim_rt){ .mem = mem, .len = 2048, .bpp = 4, .pitch = 256 };
+	b = a;
+	b.rts.color[0].mem = mem + 2048;
+	b.fp = mem + 1024;
+	b.fp_len = 1024;
+	assert_true(sim_draw_may_follow(&a, &b));    /* not queued: nothing of it fixed */
+	b.fp_used = 16;
+	assert_false(sim_draw_may_follow(&a, &b));
+	assert_false(sim_draw_may_follow(&b, &a));
+	assert_false(sim_draw_writes_program(&b));
+	b.fp = mem + 3072;
+	assert_true(sim_draw_may_follow(&a, &b));
+	assert_true(sim_draw_may_follow(&b, &a));
+	assert_true(sim_draw_writes_program(&b));
+	assert_false(sim_draw_writes_program(&a));   /* no program */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(two_to_four_threads_render_what_one_renders_byte_for_byte),
 		cmocka_unit_test(large_row_work_is_shared_every_row_once_small_stays_on_the_caller),
 		cmocka_unit_test(early_depth_writes_only_for_programs_that_cannot_kill),
+		cmocka_unit_test(a_program_in_a_render_target_keeps_draws_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
