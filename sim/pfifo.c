@@ -304,12 +304,14 @@ static int pull_one(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd, 
 	s->orc_ctx.chid = chid;
 	s->orc_ctx.subc = subc;
 	s->orc_ctx.mthd = mthd;
+	int gr = mthd >= NV_FIFO_MTHD_END && (PF(NV_PFIFO_CACHE1_ENGINE) >> subc * 4 & 0xf) == NV_ENGINE_GR;
+
 	/* fragment work queued by the draw in progress ends unless this is more
 	 * of its vertex data */
-	sim_3d_sync_mthd(s, chid, subc, mthd);
+	sim_3d_sync_mthd(s, chid, subc, mthd, gr);
 	if (mthd < NV_FIFO_MTHD_END)
 		return fifo_mthd(s, chid, subc, mthd, data);
-	if ((PF(NV_PFIFO_CACHE1_ENGINE) >> subc * 4 & 0xf) != NV_ENGINE_GR)
+	if (!gr)
 		return cache_error(s, NV_PULL0_DEVICE_SOFTWARE);
 	if (!sim_pgraph_ready(s))
 		return 1;

@@ -371,7 +371,7 @@ void sim_3d_sync(struct sim *s)
 	sim_gr_end(s);
 }
 
-void sim_3d_sync_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd)
+void sim_3d_sync_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd, int gr)
 {
 	struct sim_bands *b = s->bands;
 
@@ -382,7 +382,7 @@ void sim_3d_sync_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd
 	/* Mesa uploads fragment programs (their constants inside) with small
 	 * M2MF copies between draws */
 	if (chid == b->chid && subc != b->subc &&
-	    (mthd == NV_FIFO_OBJECT || (mthd >= NV_FIFO_MTHD_END && s->gr.subc_class[subc] == NV_CLASS_M2MF)))
+	    (mthd == NV_FIFO_OBJECT || (gr && s->gr.subc_class[subc] == NV_CLASS_M2MF)))
 		return;
 	sim_3d_sync(s);
 }

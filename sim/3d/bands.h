@@ -33,8 +33,9 @@ void sim_3d_sync(struct sim *s);
  * the queue belongs to, or a method of the queue's channel on another
  * subchannel that binds an object there or is M2MF's (its spans and
  * notifier sync with sim_3d_sync_touch as they are mapped); before
- * PGRAPH sees any method. */
-void sim_3d_sync_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd);
+ * PGRAPH sees any method.  gr: PFIFO routes it to PGRAPH (the object
+ * bound on subc is PGRAPH's, not software's). */
+void sim_3d_sync_mthd(struct sim *s, unsigned chid, unsigned subc, uint32_t mthd, int gr);
 /* sim_3d_sync if queued work reads or writes a byte of [lo, lo + len)
  * (lo NULL: memory that is not in one piece, which it may). */
 void sim_3d_sync_touch(struct sim *s, const uint8_t *lo, uint64_t len);
