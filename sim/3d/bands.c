@@ -289,9 +289,11 @@ static void bands_engage(struct sim_bands *b)
 		bands_lane_init(&h->lane, &h->samples, b->s, 0);
 	}
 	b->engaged = 1;
-	/* the worker's bands first, the helpers' round the rest */
-	for (unsigned r = 0; r < BANDS_PERIOD; r++)
-		b->own[r] = (uint8_t)(r < b->share ? 0 : 1 + (r - b->share) % (b->n - 1));
+	/* the worker's bands spread evenly over the period, the helpers' in
+	 * turn between them: a draw over a few bands falls to all lanes */
+	for (unsigned r = 0, k = 0; r < BANDS_PERIOD; r++)
+		b->own[r] = (uint8_t)((r + 1) * b->share / BANDS_PERIOD != r * b->share / BANDS_PERIOD ? 0 :
+				      1 + k++ % (b->n - 1));
 	ST(b->published, b->njobs);
 	ST(b->epoch, b->epoch + 1);
 	bands_wake(b, &b->work, &b->sleepers);
