@@ -24,8 +24,11 @@
  * helpers follow the queue as it grows and the worker does its own share
  * every BANDS_WORKER_STEP triangles or BANDS_WORKER_AREA pixels of
  * bounding box (large triangles: the helpers would run out of queue
- * while the worker shades 32 of them) and at sync, where it waits for
- * them (spinning briefly, then sleeping).
+ * while the worker shades 32 of them) and at sync.  There the batch
+ * closes: each helper finishes the jobs left in its bands a band at a
+ * time, the worker taking the bands a helper has not begun (bands_tail),
+ * and then waits for them (spinning briefly, then sleeping).  A band's
+ * jobs still run on one thread, in queue order.
  *
  * Other work on rows (a clear) goes the same way as one job without a
  * setup (sim_bands_rows): queued alone, each lane calling back for its
@@ -62,6 +65,7 @@
 #define BANDS_SPIN_NS      200000   /* spin this long before sleeping */
 #define BANDS_MAX          6        /* lanes; each owns a band of a period at least */
 #define BANDS_BALANCE_NS   20000    /* difference in waits that moves a band */
+#define BANDS_CLAIMS       (8192 / BANDS_ROWS)  /* bands of the rows a draw's clip keeps */
 
 /* A lane's scratch and the first draw whose program failed on it. */
 struct bands_lane {
@@ -78,6 +82,11 @@ struct bands_helper {
 	struct bands_lane lane;
 	uint32_t samples;
 	unsigned done;                    /* last epoch finished (atomic) */
+	/* atomics: in epoch tail_epoch it ran the jobs before tail_from in all
+	 * its bands, job tail_from in those below row tail_row, then let its
+	 * bands be claimed (bands_tail) */
+	unsigned tail_epoch, tail_from;
+	int tail_row;
 	uint64_t idle_ns;                 /* waiting for the worker's triangles, this epoch */
 } __attribute__((aligned(64)));
 
@@ -92,6 +101,7 @@ struct sim_bands {
 	int pending, engaged;
 	unsigned njobs, wpos;
 	uint64_t area;                    /* bounding-box pixels queued (engaged: since its share) */
+	int ylo, yhi;                     /* rows the queued jobs span */
 	struct draw_setup *setups;        /* BANDS_SETUPS, a ring (sim_bands_setup) */
 	unsigned cur;
 	struct draw_setup *ds[BANDS_SETUPS];  /* the setups of the queued triangles */
@@ -105,6 +115,7 @@ struct sim_bands {
 
 	/* shared: the owners of a period's bands, set before an epoch starts */
 	uint8_t own[BANDS_PERIOD];
+	unsigned claimed[BANDS_CLAIMS];   /* atomics: the epoch whose tail took the band */
 	/* atomics */
 	unsigned epoch, published, closed;
 	int stop, sleepers, wwait;
@@ -178,23 +189,16 @@ static void bands_lane_init(struct bands_lane *bl, uint32_t *samples, struct sim
 	bl->failed = NULL;
 }
 
-/* Lane k's rows of j: the bands of j's rows the pattern gives k (a test
- * per band of rows, not per pixel); k < 0: every row.  The quad's inputs
- * start from the defaults at each new draw (those its varyings do not
- * write read so). */
-static void bands_run(const struct sim_bands *b, struct bands_lane *bl, int k,
-		      const struct draw_tri_job *j)
+/* Rows [lo, hi) of j on lane bl.  The quad's inputs start from the
+ * defaults at each new draw (those its varyings do not write read so). */
+static void bands_run_rows(const struct sim_bands *b, struct bands_lane *bl,
+			   const struct draw_tri_job *j, int lo, int hi)
 {
 	const struct draw_setup *d = j->d;
 	struct draw_lane *l = &bl->l;
-	unsigned band = (unsigned)j->y0 / BANDS_ROWS, r = band % BANDS_PERIOD;
 
 	if (!d) {                    /* sim_bands_rows' job */
-		for (; (int)(band * BANDS_ROWS) < j->y1; band++, r = r + 1 == BANDS_PERIOD ? 0 : r + 1)
-			if (b->own[r] == k) {
-				int lo = (int)(band * BANDS_ROWS), hi = lo + BANDS_ROWS;
-				b->rows(b->rows_arg, lo > j->y0 ? lo : j->y0, hi < j->y1 ? hi : j->y1);
-			}
+		b->rows(b->rows_arg, lo > j->y0 ? lo : j->y0, hi < j->y1 ? hi : j->y1);
 		return;
 	}
 	if (l->d != d) {
@@ -202,18 +206,111 @@ static void bands_run(const struct sim_bands *b, struct bands_lane *bl, int k,
 		l->d = d;
 	}
 	l->fail = bl->failed == d;
-	if (k < 0)
-		sim_raster_run(d, l, j, INT_MIN, INT_MAX);
-	for (; k >= 0 && (int)(band * BANDS_ROWS) < j->y1;
-	     band++, r = r + 1 == BANDS_PERIOD ? 0 : r + 1)
-		if (b->own[r] == k)
-			sim_raster_run(d, l, j, (int)(band * BANDS_ROWS),
-				       (int)((band + 1) * BANDS_ROWS));
+	sim_raster_run(d, l, j, lo, hi);
 	if (l->fail && !bl->failed)
 		bl->failed = d;
 }
 
+/* Lane k's rows of j: the bands of j's rows the pattern gives k (a test
+ * per band of rows, not per pixel); k < 0: every row.  A helper's (epoch
+ * not 0) stops before a band once the batch of that epoch is closed and
+ * returns the first row it left; INT_MAX when it ran them all. */
+static int bands_run(const struct sim_bands *b, struct bands_lane *bl, int k,
+		     const struct draw_tri_job *j, unsigned epoch)
+{
+	unsigned band = (unsigned)j->y0 / BANDS_ROWS, r = band % BANDS_PERIOD;
+
+	if (k < 0) {
+		bands_run_rows(b, bl, j, j->d ? INT_MIN : j->y0, j->d ? INT_MAX : j->y1);
+		return INT_MAX;
+	}
+	for (; (int)(band * BANDS_ROWS) < j->y1; band++, r = r + 1 == BANDS_PERIOD ? 0 : r + 1)
+		if (b->own[r] == k) {
+			if (epoch && LD(b->closed) == epoch)
+				return (int)(band * BANDS_ROWS);
+			bands_run_rows(b, bl, j, (int)(band * BANDS_ROWS), (int)((band + 1) * BANDS_ROWS));
+		}
+	return INT_MAX;
+}
+
+/* ---- the tail of an epoch ---- */
+
+/* Once the batch is closed, a helper stops going through the jobs one by
+ * one (at the next of its bands) and finishes its bands one by one
+ * instead, each band the jobs it has not run: from job tail_from, or the
+ * one after it for the bands that start before row tail_row, where it
+ * stopped in that job.  The worker, done with its own, claims the bands a
+ * helper has not begun the same way (from the bottom).  Either way one
+ * thread runs a band's jobs in queue order. */
+static int bands_claim(struct sim_bands *b, unsigned band, unsigned epoch)
+{
+	unsigned old = LD(b->claimed[band]);
+	return old != epoch && __atomic_compare_exchange_n(&b->claimed[band], &old, epoch, 0,
+							   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+/* Band `band`'s rows of the jobs left after a helper's tail_from and
+ * tail_row (from, row), up to n. */
+static void bands_run_band(const struct sim_bands *b, struct bands_lane *bl, unsigned band,
+			   unsigned from, int row, unsigned n)
+{
+	int lo = (int)(band * BANDS_ROWS), hi = lo + BANDS_ROWS;
+
+	for (unsigned i = from + (lo < row); i < n; i++)
+		if (b->jobs[i].y0 < hi && b->jobs[i].y1 > lo)
+			bands_run_rows(b, bl, &b->jobs[i], lo, hi);
+}
+
+/* The bands the closed batch's jobs reach, [*lo, *hi). */
+static void bands_span(const struct sim_bands *b, unsigned *lo, unsigned *hi)
+{
+	*lo = (unsigned)b->ylo / BANDS_ROWS;
+	*hi = ((unsigned)b->yhi + BANDS_ROWS - 1) / BANDS_ROWS;
+}
+
+/* Helper k's bands left after (from, row) in the closed batch, those no
+ * one claimed before it; steal: the worker's, from the bottom, and none
+ * past the claims (the clip keeps every row inside them). */
+static void bands_tail(struct sim_bands *b, struct bands_lane *bl, unsigned k, unsigned from,
+		       int row, int steal)
+{
+	unsigned epoch = LD(b->epoch), n = LD(b->published), lo, hi;
+
+	bands_span(b, &lo, &hi);
+	if (steal && hi > BANDS_CLAIMS)
+		hi = BANDS_CLAIMS;
+	for (unsigned i = lo; i < hi; i++) {
+		unsigned band = steal ? hi - 1 - (i - lo) : i;
+		if (b->own[band % BANDS_PERIOD] == k &&
+		    (band < BANDS_CLAIMS ? bands_claim(b, band, epoch) : !steal))
+			bands_run_band(b, bl, band, from, row, n);
+	}
+}
+
 /* ---- helpers ---- */
+
+/* Helper h's part of the closed batch left after (from, row): its bands
+ * one by one, the worker taking some.  It claims the first before the
+ * worker may take any: a helper that began the batch always has a part
+ * in its tail. */
+static void bands_helper_tail(struct sim_bands *b, struct bands_helper *h, unsigned from, int row)
+{
+	unsigned epoch = LD(b->epoch), band, hi;
+
+	bands_span(b, &band, &hi);
+	while (band < hi && !(b->own[band % BANDS_PERIOD] == h->idx && band < BANDS_CLAIMS &&
+			      bands_claim(b, band, epoch)))
+		band++;
+	ST(h->tail_from, from);
+	ST(h->tail_row, row);
+	ST(h->tail_epoch, epoch);
+	bands_wake(b, &b->done, &b->wwait);
+	if (LD(b->s->gr_abort))
+		return;
+	if (band < hi)
+		bands_run_band(b, &h->lane, band, from, row, LD(b->published));
+	bands_tail(b, &h->lane, h->idx, from, row, 0);
+}
 
 struct bands_wait_new {
 	unsigned seen;
@@ -249,16 +346,21 @@ static void *bands_helper_main(void *arg)
 		struct bands_wait_jobs wj = { wn.seen, 0 };
 		for (;;) {
 			unsigned np = LD(b->published);
-			for (; wj.have < np; wj.have++) {
+			int row = INT_MAX;      /* where the close stopped a job */
+			for (; wj.have < np && row == INT_MAX; wj.have += row == INT_MAX) {
 				/* counted before the abandon is looked at: a reset
 				 * either sees this job or it is skipped */
 				__atomic_add_fetch(&b->running, 1, __ATOMIC_SEQ_CST);
 				if (!LD(b->s->gr_abort))
-					bands_run(b, &h->lane, (int)h->idx, &b->jobs[wj.have]);
+					row = bands_run(b, &h->lane, (int)h->idx, &b->jobs[wj.have], wn.seen);
 				__atomic_sub_fetch(&b->running, 1, __ATOMIC_SEQ_CST);
 			}
-			if (LD(b->closed) == wn.seen && LD(b->published) == wj.have)
+			if (row != INT_MAX || LD(b->closed) == wn.seen) {
+				__atomic_add_fetch(&b->running, 1, __ATOMIC_SEQ_CST);
+				bands_helper_tail(b, h, wj.have, row == INT_MAX ? 0 : row);
+				__atomic_sub_fetch(&b->running, 1, __ATOMIC_SEQ_CST);
 				break;
+			}
 			uint64_t t0 = bands_now();
 			bands_wait(b, &b->work, &b->sleepers, bands_more, &wj);
 			h->idle_ns += bands_now() - t0;
@@ -303,7 +405,24 @@ static void bands_worker_share(struct sim_bands *b)
 {
 	b->area = 0;
 	for (; b->wpos < b->njobs; b->wpos++)
-		bands_run(b, &b->wl, 0, &b->jobs[b->wpos]);
+		bands_run(b, &b->wl, 0, &b->jobs[b->wpos], 0);
+}
+
+/* Bands of the closed batch the helpers have not begun: each helper's
+ * once it goes band by band (or is done). */
+static int bands_in_tail(struct sim_bands *b, void *arg)
+{
+	const struct bands_helper *h = arg;
+	return LD(h->tail_epoch) == b->epoch;
+}
+
+static void bands_steal(struct sim_bands *b)
+{
+	for (unsigned i = 0; i + 1 < b->n; i++) {
+		struct bands_helper *h = &b->h[i];
+		bands_wait(b, &b->done, &b->wwait, bands_in_tail, h);
+		bands_tail(b, &b->wl, h->idx, LD(h->tail_from), LD(h->tail_row), 1);
+	}
 }
 
 /* The worker also assembles, transforms and sets up every triangle: move
@@ -344,12 +463,13 @@ void sim_3d_sync(struct sim *s)
 	int fail;
 	if (!b->engaged) {
 		for (unsigned i = 0; i < b->njobs; i++)
-			bands_run(b, &b->wl, -1, &b->jobs[i]);
+			bands_run(b, &b->wl, -1, &b->jobs[i], 0);
 		fail = bands_failed(b, b->wl.failed);
 	} else {
 		ST(b->closed, b->epoch);
 		bands_wake(b, &b->work, &b->sleepers);
 		bands_worker_share(b);
+		bands_steal(b);
 		uint64_t t0 = bands_now();
 		/* PGRAPH is busy meanwhile; the host may come in */
 		pthread_mutex_unlock(&s->lock);
@@ -440,6 +560,8 @@ static void bands_begin(struct sim_bands *b, struct sim_grctx *g)
 	b->njobs = 0;
 	b->wpos = 0;
 	b->area = 0;
+	b->ylo = INT_MAX;
+	b->yhi = 0;
 	b->nds = 0;
 	b->g = g;
 	b->chid = b->s->gr_chid;
@@ -486,6 +608,8 @@ int sim_bands_push(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 	memcpy(q, j, offsetof(struct draw_tri_job, pv) + d->nvary * sizeof(j->pv[0]));
 	q->d = d;
 	b->area += (uint64_t)(j->x1 - j->x0) * (uint64_t)(j->y1 - j->y0);
+	b->ylo = j->y0 < b->ylo ? j->y0 : b->ylo;
+	b->yhi = j->y1 > b->yhi ? j->y1 : b->yhi;
 	if (b->engaged) {
 		ST(b->published, b->njobs);
 		bands_wake(b, &b->work, &b->sleepers);
@@ -512,6 +636,8 @@ void sim_bands_rows(struct sim *s, struct sim_grctx *g, int y0, int y1, uint64_t
 	b->rows_arg = arg;
 	b->jobs[0] = (struct draw_tri_job){ .d = NULL, .y0 = y0, .y1 = y1 };
 	b->njobs = 1;
+	b->ylo = y0;
+	b->yhi = y1;
 	bands_engage(b);
 	sim_3d_sync(s);
 }

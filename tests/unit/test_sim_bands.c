@@ -13,9 +13,10 @@
  * drawn into the colour buffer and run right after; a clear large
  * enough for the threads to share, under a scissor and channel masks, and
  * a draw over it.  sim_bands_rows itself covers every row once, a band's
- * rows on one thread, and shares only large areas.  And the compiled
- * ROP's early depth write: taken for a program that cannot kill, never
- * for one that kills, the interpreter's bytes either way. */
+ * rows on one thread, and shares only large areas; a slow helper leaves
+ * its bands to the caller once the batch is closed.  And the compiled ROP's early depth write: taken for
+ * a program that cannot kill, never for one that kills, the
+ * interpreter's bytes either way. */
 #include "sim-host.h"
 #include "hw/enums-3d.h"
 #include "hw/enums-3d-pipe.h"
@@ -26,6 +27,7 @@
 #include "sim/3d/pipe.h"
 
 #include <pthread.h>
+#include <unistd.h>
 
 #define SUBC_3D 7
 #define SUBC_M2MF 1
@@ -661,6 +663,49 @@ static unsigned rows_run(unsigned threads, uint64_t area)
 	return nwho;
 }
 
+/* A slow helper: the caller, done with its own bands, takes the helper's
+ * once the batch is closed (the close stops the helper between two bands
+ * of a job).  The helper sleeps 5 ms in each band, long enough for the
+ * caller to wake and take every band left (each band's rows is a
+ * counting loop), so it runs a few bands: the one it is in at the close
+ * and the first it claims after.  Without the caller's help it would run
+ * all of its half. */
+struct rows_stall {
+	struct rows_seen seen;
+	pthread_t caller;
+	int helper_rows;
+};
+
+static void rows_stall_note(void *arg, int y0, int y1)
+{
+	struct rows_stall *r = arg;
+
+	rows_note(&r->seen, y0, y1);
+	if (pthread_equal(pthread_self(), r->caller))
+		return;
+	__atomic_add_fetch(&r->helper_rows, y1 - y0, __ATOMIC_SEQ_CST);
+	usleep(5000);
+}
+
+static void a_closed_batch_leaves_a_slow_helper_a_few_bands(void **state)
+{
+	static struct rows_stall r;
+	struct host h;
+	(void)state;
+
+	memset(&r, 0, sizeof(r));
+	r.caller = pthread_self();
+	host_new_threads(&h, 0x43, 1, 2);
+	pthread_mutex_lock(&h.s->lock);
+	sim_bands_rows(h.s, &h.s->gr, ROWS_Y0, ROWS_Y1, 1u << 20, rows_stall_note, &r);
+	pthread_mutex_unlock(&h.s->lock);
+	host_free(&h);
+	assert_int_equal(r.seen.times[0], 0);
+	for (int y = ROWS_Y0; y < ROWS_Y1; y++)
+		assert_int_equal(r.seen.times[y], 1);
+	assert_true(r.helper_rows > 0 && r.helper_rows <= 4 * 16);
+}
+
 static void large_row_work_is_shared_every_row_once_small_stays_on_the_caller(void **state)
 {
 	(void)state;
@@ -702,6 +747,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(two_to_four_threads_render_what_one_renders_byte_for_byte),
 		cmocka_unit_test(large_row_work_is_shared_every_row_once_small_stays_on_the_caller),
+		cmocka_unit_test(a_closed_batch_leaves_a_slow_helper_a_few_bands),
 		cmocka_unit_test(early_depth_writes_only_for_programs_that_cannot_kill),
 		cmocka_unit_test(a_program_in_a_render_target_keeps_draws_apart),
 	};
