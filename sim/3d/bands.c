@@ -65,7 +65,7 @@
 #define BANDS_SPIN_NS      200000   /* spin this long before sleeping */
 #define BANDS_MAX          6        /* lanes; each owns a band of a period at least */
 #define BANDS_BALANCE_NS   20000    /* difference in waits that moves a band */
-#define BANDS_CLAIMS       (8192 / BANDS_ROWS)  /* bands of the rows a draw's clip keeps */
+#define BANDS_CLAIMS       (DRAW_CLIP_MAX / BANDS_ROWS)  /* bands of the rows a draw's clip keeps */
 
 /* A lane's scratch and the first draw whose program failed on it. */
 struct bands_lane {
@@ -540,11 +540,9 @@ struct draw_setup *sim_bands_setup(struct sim *s, int fresh)
 	return &b->setups[b->cur];
 }
 
-/* May d's triangles join the queued ones? */
+/* May d's triangles join the queued ones (d not among them)? */
 static int bands_may_join(const struct sim_bands *b, const struct draw_setup *d)
 {
-	if (bands_holds(b, d))
-		return 1;
 	if (b->nds == BANDS_SETUPS)
 		return 0;
 	for (unsigned i = 0; i < b->nds; i++)
@@ -589,7 +587,7 @@ int sim_bands_push(struct sim *s, struct sim_grctx *g, struct draw_setup *d,
 		return 0;
 	int held = bands_holds(b, d), split = d->split && (held || bands_fix_program(d));
 	if (b->pending && (b->g != g || b->chid != s->gr_chid || b->subc != s->gr_subc ||
-			   b->njobs == BANDS_JOBS || !split || !bands_may_join(b, d))) {
+			   b->njobs == BANDS_JOBS || !split || (!held && !bands_may_join(b, d)))) {
 		sim_3d_sync(s);
 		/* the queue may have written the program */
 		held = 0;

@@ -468,7 +468,7 @@ static void draw_build(struct sim *s, struct sim_grctx *g, struct draw_setup *d)
 	d->zbits = !d->rts.zeta.mem ? 0 : d->rts.zeta.format == NV40_RT_ZETA_Z24S8 ? 24 : 16;
 
 	/* pixels: RT rectangle, scissor, viewport; never negative */
-	d->cx0 = 0; d->cy0 = 0; d->cx1 = 8192; d->cy1 = 8192;
+	d->cx0 = 0; d->cy0 = 0; d->cx1 = DRAW_CLIP_MAX; d->cy1 = DRAW_CLIP_MAX;
 	draw_clip_rect(&d->cx0, &d->cx1, DRAW_C(g, RT_HORIZ));
 	draw_clip_rect(&d->cy0, &d->cy1, DRAW_C(g, RT_VERT));
 	draw_clip_rect(&d->cx0, &d->cx1, DRAW_C(g, SCISSOR_HORIZ));

@@ -23,6 +23,10 @@ struct draw_vtx {
 	float o[NV40_VP_OUTPUTS][4];
 };
 
+/* No pixel a draw writes lies at or past this column or row (its clip
+ * starts there). */
+#define DRAW_CLIP_MAX 8192
+
 /* A vertex in window space, ready for the rasteriser: x, y in pixels, z in
  * 0..1, q = 1/w; v[] the varyings the fragment program reads (not divided). */
 #define DRAW_MAX_VARY 12
