@@ -81,11 +81,12 @@ struct bands_helper {
 	unsigned idx;                     /* lane number, 1.. */
 	struct bands_lane lane;
 	uint32_t samples;
-	unsigned done;                    /* last epoch finished (atomic) */
+	uint64_t done;                    /* last epoch finished (atomic) */
 	/* atomics: in epoch tail_epoch it ran the jobs before tail_from in all
 	 * its bands, job tail_from in those below row tail_row, then let its
 	 * bands be claimed (bands_tail) */
-	unsigned tail_epoch, tail_from;
+	uint64_t tail_epoch;
+	unsigned tail_from;
 	int tail_row;
 	uint64_t idle_ns;                 /* waiting for the worker's triangles, this epoch */
 } __attribute__((aligned(64)));
@@ -115,9 +116,10 @@ struct sim_bands {
 
 	/* shared: the owners of a period's bands, set before an epoch starts */
 	uint8_t own[BANDS_PERIOD];
-	unsigned claimed[BANDS_CLAIMS];   /* atomics: the epoch whose tail took the band */
+	uint64_t claimed[BANDS_CLAIMS];   /* atomics: the epoch whose tail took the band */
 	/* atomics */
-	unsigned epoch, published, closed;
+	uint64_t epoch, closed;           /* 64 bits: an old claim never reads as this epoch's */
+	unsigned published;
 	int stop, sleepers, wwait;
 	int running;                      /* helpers inside a job (sim_bands_quiesce) */
 	pthread_mutex_t mu;
@@ -216,7 +218,7 @@ static void bands_run_rows(const struct sim_bands *b, struct bands_lane *bl,
  * not 0) stops before a band once the batch of that epoch is closed and
  * returns the first row it left; INT_MAX when it ran them all. */
 static int bands_run(const struct sim_bands *b, struct bands_lane *bl, int k,
-		     const struct draw_tri_job *j, unsigned epoch)
+		     const struct draw_tri_job *j, uint64_t epoch)
 {
 	unsigned band = (unsigned)j->y0 / BANDS_ROWS, r = band % BANDS_PERIOD;
 
@@ -242,9 +244,9 @@ static int bands_run(const struct sim_bands *b, struct bands_lane *bl, int k,
  * stopped in that job.  The worker, done with its own, claims the bands a
  * helper has not begun the same way (from the bottom).  Either way one
  * thread runs a band's jobs in queue order. */
-static int bands_claim(struct sim_bands *b, unsigned band, unsigned epoch)
+static int bands_claim(struct sim_bands *b, unsigned band, uint64_t epoch)
 {
-	unsigned old = LD(b->claimed[band]);
+	uint64_t old = LD(b->claimed[band]);
 	return old != epoch && __atomic_compare_exchange_n(&b->claimed[band], &old, epoch, 0,
 							   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 }
@@ -274,7 +276,8 @@ static void bands_span(const struct sim_bands *b, unsigned *lo, unsigned *hi)
 static void bands_tail(struct sim_bands *b, struct bands_lane *bl, unsigned k, unsigned from,
 		       int row, int steal)
 {
-	unsigned epoch = LD(b->epoch), n = LD(b->published), lo, hi;
+	uint64_t epoch = LD(b->epoch);
+	unsigned n = LD(b->published), lo, hi;
 
 	bands_span(b, &lo, &hi);
 	if (steal && hi > BANDS_CLAIMS)
@@ -295,7 +298,8 @@ static void bands_tail(struct sim_bands *b, struct bands_lane *bl, unsigned k, u
  * in its tail. */
 static void bands_helper_tail(struct sim_bands *b, struct bands_helper *h, unsigned from, int row)
 {
-	unsigned epoch = LD(b->epoch), band, hi;
+	uint64_t epoch = LD(b->epoch);
+	unsigned band, hi;
 
 	bands_span(b, &band, &hi);
 	while (band < hi && !(b->own[band % BANDS_PERIOD] == h->idx && band < BANDS_CLAIMS &&
@@ -313,7 +317,7 @@ static void bands_helper_tail(struct sim_bands *b, struct bands_helper *h, unsig
 }
 
 struct bands_wait_new {
-	unsigned seen;
+	uint64_t seen;
 };
 
 static int bands_new_epoch(struct sim_bands *b, void *arg)
@@ -323,7 +327,8 @@ static int bands_new_epoch(struct sim_bands *b, void *arg)
 }
 
 struct bands_wait_jobs {
-	unsigned epoch, have;
+	uint64_t epoch;
+	unsigned have;
 };
 
 static int bands_more(struct sim_bands *b, void *arg)
