@@ -223,7 +223,7 @@ static int bands_run(const struct sim_bands *b, struct bands_lane *bl, int k,
 	unsigned band = (unsigned)j->y0 / BANDS_ROWS, r = band % BANDS_PERIOD;
 
 	if (k < 0) {
-		bands_run_rows(b, bl, j, j->d ? INT_MIN : j->y0, j->d ? INT_MAX : j->y1);
+		bands_run_rows(b, bl, j, INT_MIN, INT_MAX);
 		return INT_MAX;
 	}
 	for (; (int)(band * BANDS_ROWS) < j->y1; band++, r = r + 1 == BANDS_PERIOD ? 0 : r + 1)

@@ -14,9 +14,9 @@
  * enough for the threads to share, under a scissor and channel masks, and
  * a draw over it.  sim_bands_rows itself covers every row once, a band's
  * rows on one thread, and shares only large areas; a slow helper leaves
- * its bands to the caller once the batch is closed.  And the compiled ROP's early depth write: taken for
- * a program that cannot kill, never for one that kills, the
- * interpreter's bytes either way. */
+ * its bands to the caller once the batch is closed.  And the compiled
+ * ROP's early depth write: taken for a program that cannot kill, never
+ * for one that kills, the interpreter's bytes either way. */
 #include "sim-host.h"
 #include "hw/enums-3d.h"
 #include "hw/enums-3d-pipe.h"
